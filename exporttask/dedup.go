@@ -1,0 +1,27 @@
+package exporttask
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+)
+
+// DedupKey returns a key that is equal for two requests exactly when they
+// ask for the same export: the same catalogRecordID, domain, artifactCRS,
+// ROI and parameters. Description, keywords and webhooks do not count.
+// Maps are encoded with sorted keys, so key order does not matter.
+func DedupKey(r CreateRequest) (string, error) {
+	b, err := json.Marshal(struct {
+		ID         string             `json:"i"`
+		Domain     Domain             `json:"d"`
+		CRS        string             `json:"c"`
+		ROI        *FeatureCollection `json:"r"`
+		Parameters map[string]any     `json:"p"`
+	}{r.CatalogRecordID, r.Domain, r.ArtifactCRS, r.ROI, r.Parameters})
+	if err != nil {
+		return "", fmt.Errorf("exporttask: computing the dedup key: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}

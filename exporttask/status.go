@@ -1,0 +1,133 @@
+package exporttask
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Status is where a task is in its life. See [Transition] for the legal
+// moves between statuses.
+type Status string
+
+// The statuses.
+const (
+	StatusPending    Status = "PENDING"
+	StatusInProgress Status = "IN_PROGRESS"
+	StatusCompleted  Status = "COMPLETED"
+	StatusFailed     Status = "FAILED"
+	StatusAborted    Status = "ABORTED"
+	StatusPaused     Status = "PAUSED"
+	StatusExpired    Status = "EXPIRED"
+	StatusArchived   Status = "ARCHIVED"
+)
+
+// Statuses lists every status.
+func Statuses() []Status {
+	return []Status{StatusPending, StatusInProgress, StatusCompleted, StatusFailed,
+		StatusAborted, StatusPaused, StatusExpired, StatusArchived}
+}
+
+// Valid reports whether s is one of the documented statuses.
+func (s Status) Valid() bool {
+	_, ok := transitions[s]
+	return ok
+}
+
+// Final reports whether the export work of a task in status s is over:
+// COMPLETED, FAILED, ABORTED, EXPIRED and ARCHIVED. A final task cannot be
+// aborted; it can still expire or be archived.
+func (s Status) Final() bool {
+	switch s {
+	case StatusCompleted, StatusFailed, StatusAborted, StatusExpired, StatusArchived:
+		return true
+	}
+	return false
+}
+
+// Event names a change to a task that webhooks can subscribe to.
+type Event string
+
+// The events.
+const (
+	EventStarted    Event = "TASK_STARTED"     // PENDING -> IN_PROGRESS
+	EventInProgress Event = "TASK_IN_PROGRESS" // progress reported, or PAUSED -> IN_PROGRESS
+	EventUpdated    Event = "TASK_UPDATED"     // the task changed without a status change (webhooks merged)
+	EventCompleted  Event = "TASK_COMPLETED"
+	EventFailed     Event = "TASK_FAILED"
+	EventAborted    Event = "TASK_ABORTED"
+	EventExpired    Event = "TASK_EXPIRED"
+	EventPaused     Event = "TASK_PAUSED"
+	EventArchived   Event = "TASK_ARCHIVED"
+)
+
+// Events lists every event.
+func Events() []Event {
+	return []Event{EventStarted, EventInProgress, EventUpdated, EventCompleted,
+		EventFailed, EventAborted, EventExpired, EventPaused, EventArchived}
+}
+
+// Valid reports whether e is one of the documented events.
+func (e Event) Valid() bool {
+	for _, v := range Events() {
+		if v == e {
+			return true
+		}
+	}
+	return false
+}
+
+// transitions is the state machine: for each status, the statuses it may
+// move to and the event each move emits. It is read-only.
+var transitions = map[Status]map[Status]Event{
+	StatusPending: {
+		StatusInProgress: EventStarted,
+		StatusPaused:     EventPaused,
+		StatusFailed:     EventFailed,
+		StatusAborted:    EventAborted,
+	},
+	StatusInProgress: {
+		StatusCompleted: EventCompleted,
+		StatusFailed:    EventFailed,
+		StatusAborted:   EventAborted,
+		StatusPaused:    EventPaused,
+	},
+	StatusPaused: {
+		StatusInProgress: EventInProgress,
+		StatusFailed:     EventFailed,
+		StatusAborted:    EventAborted,
+	},
+	StatusCompleted: {
+		StatusExpired:  EventExpired,
+		StatusArchived: EventArchived,
+	},
+	StatusFailed:   {StatusArchived: EventArchived},
+	StatusAborted:  {StatusArchived: EventArchived},
+	StatusExpired:  {StatusArchived: EventArchived},
+	StatusArchived: {},
+}
+
+// ErrInvalidTransition is wrapped by every [TransitionError].
+var ErrInvalidTransition = errors.New("exporttask: invalid status transition")
+
+// TransitionError reports a status change that the state machine forbids.
+type TransitionError struct {
+	From, To Status
+}
+
+func (e *TransitionError) Error() string {
+	return fmt.Sprintf("exporttask: a task cannot move from %s to %s", e.From, e.To)
+}
+
+// Unwrap returns [ErrInvalidTransition].
+func (e *TransitionError) Unwrap() error { return ErrInvalidTransition }
+
+// Transition checks a status change against the state machine and returns
+// the event it emits. Every status change goes through it; an illegal one
+// returns a *[TransitionError].
+func Transition(from, to Status) (Event, error) {
+	ev, ok := transitions[from][to]
+	if !ok {
+		return "", &TransitionError{From: from, To: to}
+	}
+	return ev, nil
+}

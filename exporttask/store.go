@@ -1,0 +1,172 @@
+package exporttask
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Store keeps tasks, the work queue and the webhook outbox. Implementations
+// live in subpackages (sqlite, postgres) and must pass the conformance suite
+// in package storetest.
+//
+// Error contract: every method returns an error wrapping one of the
+// sentinels below when that case applies ([ErrNotFound], [ErrConflict],
+// [ErrLeaseLost]) or a *[QuotaError] from Create; any other error is a store
+// failure (I/O, driver) that the server answers with 500. A method that
+// returns an error has changed nothing. Every status change goes through
+// [Transition] and, in the same transaction, writes its event to the outbox
+// (one [Delivery] per webhook URL subscribed to that event).
+//
+// Tasks are scoped by customer: a task of another customer is ErrNotFound.
+type Store interface {
+	// Create stores a new PENDING task, unless an equivalent one exists.
+	//
+	// When p.IdempotencyKey is not empty and the customer already created a
+	// task with that key, that task is returned with replayed = true and
+	// nothing else happens. Otherwise, when p.DedupKey matches a task of
+	// the customer that is PENDING, IN_PROGRESS or COMPLETED and not expired
+	// at p.Now, p.Request's webhooks are merged into it (union of events
+	// per URL, for every URL; a TASK_UPDATED event is emitted when that
+	// changed anything) and it is returned with replayed = true. Otherwise
+	// the quota is checked: when p.Quota > 0 and p.EstimatedSize exceeds
+	// p.Quota minus the EstimatedSize of the customer's PENDING,
+	// IN_PROGRESS, PAUSED and COMPLETED tasks, a *QuotaError is returned.
+	// These checks and the insert are atomic, also across replicas.
+	Create(ctx context.Context, p CreateParams) (t Task, replayed bool, err error)
+
+	// Get returns the customer's task with that id, or ErrNotFound.
+	Get(ctx context.Context, customer string, id int64) (Task, error)
+
+	// List returns the customer's tasks, newest first (highest id first),
+	// with an id below p.Before when p.Before > 0, with the status p.Status
+	// when it is not empty, at most p.Limit of them. more reports whether
+	// further tasks match after the last one returned.
+	List(ctx context.Context, p ListParams) (tasks []Task, more bool, err error)
+
+	// Abort moves the customer's task to ABORTED, at time now. ErrNotFound
+	// when it does not exist, ErrConflict (wrapping a *TransitionError) when
+	// its status is final.
+	Abort(ctx context.Context, customer string, id int64, now time.Time) (Task, error)
+
+	// Claim takes the oldest task that is PENDING, or IN_PROGRESS with a
+	// lease that ended before now (its worker died), moves it to
+	// IN_PROGRESS (emitting TASK_STARTED when it was PENDING), and leases it
+	// to worker until now+lease. ok is false when there is nothing to claim.
+	// No two concurrent Claims, in any number of processes, return the same
+	// task while its lease holds.
+	Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (t Task, ok bool, err error)
+
+	// Progress records progress (0..100) of a task leased to worker and
+	// extends the lease to now+lease. It emits TASK_IN_PROGRESS when
+	// progress changed. ErrLeaseLost when the task is no longer
+	// IN_PROGRESS under that worker's lease (aborted, or claimed by another
+	// worker after the lease ended).
+	Progress(ctx context.Context, id int64, worker string, progress int, now time.Time, lease time.Duration) (Task, error)
+
+	// Finish ends a task leased to worker: COMPLETED with r.Artifacts and
+	// progress 100 when r.ErrorReason is empty, else FAILED with that
+	// reason. It sets finishedAt = now and, for COMPLETED, expiredAt =
+	// now + r.Retention, and releases the lease. ErrLeaseLost as for
+	// Progress.
+	Finish(ctx context.Context, id int64, worker string, r FinishParams, now time.Time) (Task, error)
+
+	// Expire moves up to limit COMPLETED tasks whose expiredAt is at or
+	// before now to EXPIRED, removing their artifacts' URLs, and returns how
+	// many it moved.
+	Expire(ctx context.Context, now time.Time, limit int) (int, error)
+
+	// ClaimDeliveries leases up to limit webhook deliveries that are due
+	// (next attempt at or before now, not delivered, not given up) until
+	// now+lease. For each task and URL, only the oldest undelivered
+	// delivery is ever claimable, so events reach a receiver in the order
+	// they happened.
+	ClaimDeliveries(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]Delivery, error)
+
+	// DeliveryDone records the outcome of an attempt at delivery id. With
+	// r.Delivered, the delivery is done. Otherwise r.NextAttempt is when to
+	// try again; a zero NextAttempt means give up (the delivery stays
+	// recorded, with r.Error, but is never claimed again, and no longer
+	// blocks the deliveries after it).
+	DeliveryDone(ctx context.Context, id int64, r DeliveryResult) error
+
+	// Ping reports whether the store is reachable.
+	Ping(ctx context.Context) error
+
+	// Close releases the store's resources.
+	Close() error
+}
+
+// CreateParams is the input of [Store.Create].
+type CreateParams struct {
+	Customer string
+	Request  CreateRequest
+	// EstimatedSize (bytes) and EstimatedTime (seconds) come from the
+	// Exporter's estimate.
+	EstimatedSize int64
+	EstimatedTime int64
+	// DedupKey identifies equivalent requests: the same catalogRecordID,
+	// domain, artifactCRS, ROI and parameters give the same key.
+	DedupKey string
+	// IdempotencyKey is the client's Idempotency-Key header, or empty.
+	IdempotencyKey string
+	// Quota is the customer's storage quota in bytes; 0 means unlimited.
+	Quota int64
+	Now   time.Time
+}
+
+// ListParams is the input of [Store.List].
+type ListParams struct {
+	Customer string
+	Status   Status // empty: any status
+	Before   int64  // 0: from the newest
+	Limit    int
+}
+
+// FinishParams is the outcome of an export, for [Store.Finish].
+type FinishParams struct {
+	Artifacts   []Artifact
+	ErrorReason string        // empty: COMPLETED; else FAILED with this reason
+	Retention   time.Duration // how long a COMPLETED task's artifacts stay available
+}
+
+// Delivery is one webhook POST to make, as written to the outbox.
+type Delivery struct {
+	ID       int64
+	TaskID   int64
+	URL      string
+	Event    Event
+	Attempts int // attempts made before this one
+	// Payload is the JSON body to POST: {"event", "timestamp", "data"}.
+	Payload []byte
+	// CreatedAt is when the event happened.
+	CreatedAt time.Time
+}
+
+// DeliveryResult is the outcome of one attempt, for [Store.DeliveryDone].
+type DeliveryResult struct {
+	Delivered   bool
+	NextAttempt time.Time // zero: give up
+	Error       string    // what went wrong, for the record
+}
+
+// The sentinel errors of the [Store] contract.
+var (
+	ErrNotFound  = errors.New("exporttask: task not found")
+	ErrConflict  = errors.New("exporttask: conflict with the task's current state")
+	ErrLeaseLost = errors.New("exporttask: task lease lost")
+)
+
+// QuotaError reports a create refused because the customer's storage quota
+// would be exceeded.
+type QuotaError struct {
+	Quota     int64 // the customer's quota, bytes
+	Remaining int64 // what the customer's live tasks leave, bytes
+	Requested int64 // the new task's estimated size, bytes
+}
+
+func (e *QuotaError) Error() string {
+	return fmt.Sprintf("exporttask: storage quota exhausted: the task needs %d bytes, %d of %d remain",
+		e.Requested, e.Remaining, e.Quota)
+}

@@ -1,0 +1,3 @@
+module github.com/openapi-viewer/viewer
+
+go 1.24
