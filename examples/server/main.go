@@ -1,0 +1,65 @@
+// Command server runs the reference export task service, with its
+// documentation served by this module's viewer.
+//
+// Start it with no set-up (SQLite file exporttask.db in the working
+// directory, a development API key printed at start):
+//
+//	go run ./examples/server
+//
+// then, with the printed key:
+//
+//	curl -i -H "x-api-key: $KEY" -H 'Content-Type: application/json' \
+//	  -d '{"catalogRecordID":"8b867544-2dab-43a1-be6e-f23ec83c19b4","domain":"RASTER","artifactCRS":"4326","webhook":[]}' \
+//	  http://localhost:8080/export-tasks
+//	curl -s -H "x-api-key: $KEY" http://localhost:8080/export-tasks/1
+//	curl -s -H "Authorization: Bearer $KEY" 'http://localhost:8080/export-tasks?limit=5&status=COMPLETED'
+//
+// and open http://localhost:8080/docs/ for the API's documentation.
+//
+// Flags, each with an environment variable (a flag wins):
+//
+//	-addr           EXPORTTASK_ADDR            listen address (default :8080)
+//	-db             EXPORTTASK_DB              SQLite FILE, :memory:, or postgres://... (default exporttask.db)
+//	-keys           EXPORTTASK_KEYS            key=customer[:scopes],... scopes read, write joined by +
+//	                                           (default: a generated development key)
+//	-quota          EXPORTTASK_QUOTA           storage quota per customer, bytes (default 0: unlimited)
+//	-task-duration  EXPORTTASK_TASK_DURATION   simulated export time (default 30s)
+//	-retention      EXPORTTASK_RETENTION       how long artifacts stay available (default 720h)
+//	-webhook-secret EXPORTTASK_WEBHOOK_SECRET  HMAC secret of webhooks (default: generated, printed)
+//	-webhook-allow  EXPORTTASK_WEBHOOK_ALLOW   CIDRs webhooks may reach although private, e.g. 127.0.0.0/8
+//
+// SIGINT or SIGTERM stops it gracefully: in-flight requests finish, workers
+// stop, and unfinished tasks resume at the next start.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/openapi-viewer/viewer/internal/exportserver"
+)
+
+func main() {
+	cfg, err := exportserver.ParseConfig(os.Args[1:], os.Getenv, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	if err := exportserver.Run(ctx, cfg, os.Stdout, logger); err != nil {
+		logger.Error("server stopped", "error", err.Error())
+		stop()
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,100 @@
+package exporttasktest
+
+import (
+	"io"
+	"log/slog"
+	"net/netip"
+	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// DefaultTaskDuration is how long a simulated export takes unless
+// [WithTaskDuration] says otherwise.
+const DefaultTaskDuration = 200 * time.Millisecond
+
+// Customer is the customer of the key [NewServer] generates.
+const Customer = "test-customer"
+
+// Option configures [NewServer].
+type Option func(*config)
+
+type config struct {
+	store        exporttask.Store
+	exporter     exporttask.Exporter
+	taskDuration time.Duration
+	quota        int64
+	retention    time.Duration
+	allow        []netip.Prefix
+	keys         []exporttask.APIKey
+	secret       []byte
+	workers      int
+	logger       *slog.Logger
+}
+
+func defaultConfig() config {
+	return config{
+		taskDuration: DefaultTaskDuration,
+		// Webhook receivers in tests run on loopback.
+		allow:  []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")},
+		logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
+	}
+}
+
+// WithStore runs the server on store instead of a new in-memory SQLite
+// database, e.g. to test against PostgreSQL. The caller closes it.
+func WithStore(store exporttask.Store) Option {
+	return func(c *config) { c.store = store }
+}
+
+// WithExporter runs exports with e instead of a simulator.
+func WithExporter(e exporttask.Exporter) Option {
+	return func(c *config) { c.exporter = e }
+}
+
+// WithTaskDuration sets how long a simulated export takes. Default
+// [DefaultTaskDuration] (200ms).
+func WithTaskDuration(d time.Duration) Option {
+	return func(c *config) { c.taskDuration = d }
+}
+
+// WithQuota sets each customer's storage quota in bytes. Default 0:
+// unlimited.
+func WithQuota(bytes int64) Option {
+	return func(c *config) { c.quota = bytes }
+}
+
+// WithRetention sets how long completed tasks keep their artifacts. Default
+// [exporttask.DefaultRetention].
+func WithRetention(d time.Duration) Option {
+	return func(c *config) { c.retention = d }
+}
+
+// WithWebhookAllow replaces the networks webhooks may reach. Default
+// loopback (127.0.0.0/8 and ::1/128), where test receivers listen.
+func WithWebhookAllow(prefixes ...netip.Prefix) Option {
+	return func(c *config) { c.allow = prefixes }
+}
+
+// WithKeys adds API keys to the one [NewServer] generates, e.g. a read-only
+// key or another customer's.
+func WithKeys(keys ...exporttask.APIKey) Option {
+	return func(c *config) { c.keys = append(c.keys, keys...) }
+}
+
+// WithWebhookSecret sets the secret that signs webhooks. Default: a random
+// one, in [Server.WebhookSecret].
+func WithWebhookSecret(secret []byte) Option {
+	return func(c *config) { c.secret = secret }
+}
+
+// WithWorkers sets how many exports run at once. Default that of
+// [exporttask.ServerConfig].
+func WithWorkers(n int) Option {
+	return func(c *config) { c.workers = n }
+}
+
+// WithLogger sends the server's logs to l. Default: discarded.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}

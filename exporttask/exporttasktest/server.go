@@ -1,0 +1,95 @@
+package exporttasktest
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+)
+
+// Server is a running export task server for one test.
+type Server struct {
+	// URL is the server's base URL, e.g. http://127.0.0.1:41234.
+	URL string
+	// Key is an API key of [Customer] with the read and write scopes.
+	Key string
+	// Client is a client of the server that authenticates with Key.
+	Client *exporttask.Client
+	// Store is the server's store.
+	Store exporttask.Store
+	// WebhookSecret signs the server's webhooks; check them with
+	// [exporttask.VerifyWebhook].
+	WebhookSecret []byte
+	// API is the server itself.
+	API *exporttask.Server
+}
+
+// NewServer starts a server for t and stops it, with its workers and store,
+// when t ends. It fails t if anything cannot start.
+func NewServer(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	ctx := context.Background()
+	if cfg.store == nil {
+		st, err := sqlite.Open(ctx, ":memory:")
+		if err != nil {
+			t.Fatalf("exporttasktest: opening an in-memory SQLite store: %v", err)
+		}
+		t.Cleanup(func() { _ = st.Close() })
+		cfg.store = st
+	}
+	if cfg.exporter == nil {
+		sim, err := newSimulator(cfg)
+		if err != nil {
+			t.Fatalf("exporttasktest: %v", err)
+		}
+		cfg.exporter = sim
+	}
+	key, err := exporttask.GenerateKey()
+	if err != nil {
+		t.Fatalf("exporttasktest: %v", err)
+	}
+	if cfg.secret == nil {
+		cfg.secret = make([]byte, 32)
+		_, _ = rand.Read(cfg.secret) // never fails (Go 1.24+)
+	}
+	api, err := exporttask.NewServer(exporttask.ServerConfig{
+		Store:         cfg.store,
+		Exporter:      cfg.exporter,
+		Keys:          append([]exporttask.APIKey{{Key: key, Customer: Customer, Scopes: exporttask.ScopeAll}}, cfg.keys...),
+		Quota:         cfg.quota,
+		Retention:     cfg.retention,
+		WebhookSecret: cfg.secret,
+		WebhookAllow:  cfg.allow,
+		Workers:       cfg.workers,
+		Logger:        cfg.logger,
+	})
+	if err != nil {
+		t.Fatalf("exporttasktest: %v", err)
+	}
+	hs := httptest.NewServer(api.Handler())
+	t.Cleanup(hs.Close)
+
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- api.Run(runCtx) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("exporttasktest: the server's workers stopped with: %v", err)
+		}
+	})
+
+	client, err := exporttask.NewClient(hs.URL, key, exporttask.WithHTTPClient(hs.Client()))
+	if err != nil {
+		t.Fatalf("exporttasktest: %v", err)
+	}
+	return &Server{URL: hs.URL, Key: key, Client: client, Store: cfg.store, WebhookSecret: cfg.secret, API: api}
+}

@@ -1,0 +1,159 @@
+package exporttask_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
+)
+
+// Keys of the harness besides the generated read+write key.
+const (
+	readKey   = "read-only-key"
+	writeKey  = "write-only-key"
+	otherKey  = "other-customer-key"
+	otherCust = "other-customer"
+)
+
+// harness is a test server whose every response is checked against
+// openapi.yaml.
+type harness struct {
+	*exporttasktest.Server
+	spec   *specChecker
+	hc     *http.Client       // checks responses
+	client *exporttask.Client // uses hc, with the read+write key
+	logs   *syncBuffer        // the server's JSON log
+}
+
+func newHarness(t *testing.T, opts ...exporttasktest.Option) *harness {
+	t.Helper()
+	logs := &syncBuffer{}
+	opts = append([]exporttasktest.Option{
+		exporttasktest.WithKeys(
+			exporttask.APIKey{Key: readKey, Customer: exporttasktest.Customer, Scopes: exporttask.ScopeRead},
+			exporttask.APIKey{Key: writeKey, Customer: exporttasktest.Customer, Scopes: exporttask.ScopeWrite},
+			exporttask.APIKey{Key: otherKey, Customer: otherCust, Scopes: exporttask.ScopeAll},
+		),
+		exporttasktest.WithLogger(slog.New(slog.NewJSONHandler(logs, nil))),
+	}, opts...)
+	srv := exporttasktest.NewServer(t, opts...)
+	spec := newSpecChecker(t)
+	hc := &http.Client{Transport: spec.transport(http.DefaultTransport)}
+	client, err := exporttask.NewClient(srv.URL, srv.Key, exporttask.WithHTTPClient(hc))
+	require.NoError(t, err)
+	return &harness{Server: srv, spec: spec, hc: hc, client: client, logs: logs}
+}
+
+// request is one raw HTTP request of a test.
+type request struct {
+	method string
+	path   string
+	key    string // sent as x-api-key when not empty
+	header map[string]string
+	body   string
+}
+
+// do sends r and returns the response and its body.
+func (h *harness) do(t *testing.T, r request) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), r.method, h.URL+r.path, strings.NewReader(r.body))
+	require.NoError(t, err)
+	if r.key != "" {
+		req.Header.Set("X-Api-Key", r.key)
+	}
+	for k, v := range r.header {
+		req.Header.Set(k, v)
+	}
+	resp, err := h.hc.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp, body
+}
+
+// create stores a task for the harness's customer and returns it.
+func (h *harness) create(t *testing.T, req exporttask.CreateRequest) exporttask.Task {
+	t.Helper()
+	task, err := h.client.Create(context.Background(), req)
+	require.NoError(t, err)
+	return task
+}
+
+// assertProblem checks that a response is a problem+json body with the
+// status, type and request id it should have, and returns it.
+func assertProblem(t *testing.T, resp *http.Response, body []byte, status int, typ string) exporttask.Problem {
+	t.Helper()
+	require.Equal(t, status, resp.StatusCode, "body: %s", body)
+	assert.Equal(t, exporttask.ProblemContentType, resp.Header.Get("Content-Type"))
+	var p exporttask.Problem
+	require.NoError(t, json.Unmarshal(body, &p), "body: %s", body)
+	assert.Equal(t, status, p.Status)
+	assert.Equal(t, typ, p.Type)
+	assert.NotEmpty(t, p.Title)
+	assert.NotEmpty(t, p.Detail)
+	assert.Equal(t, p.Detail, p.Message, "message repeats detail")
+	assert.NotEmpty(t, p.RequestID)
+	assert.Equal(t, resp.Header.Get(exporttask.RequestIDHeader), p.RequestID)
+	return p
+}
+
+// sampleRequest is a valid create request; n varies the catalog record so
+// that requests with different n are not duplicates.
+func sampleRequest(n int) exporttask.CreateRequest {
+	return exporttask.CreateRequest{
+		CatalogRecordID: sampleCatalogID(n),
+		Domain:          exporttask.DomainRaster,
+		ArtifactCRS:     exporttask.CRS4326,
+		ROI: &exporttask.FeatureCollection{Type: "FeatureCollection", Features: []exporttask.Feature{{
+			Type:       "Feature",
+			Properties: map[string]any{},
+			Geometry: &exporttask.Geometry{Type: "Polygon", Coordinates: [][][]float64{{
+				{34.80, 31.90}, {34.82, 31.90}, {34.82, 31.92}, {34.80, 31.92}, {34.80, 31.90},
+			}}},
+		}}},
+		Webhook: []exporttask.Webhook{},
+	}
+}
+
+// sampleCatalogID returns a UUID-shaped catalog record id made from n.
+func sampleCatalogID(n int) string {
+	return fmt.Sprintf("8b867544-2dab-43a1-be6e-%012d", n)
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's concurrent logging.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

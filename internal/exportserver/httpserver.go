@@ -1,0 +1,32 @@
+package exportserver
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// The http.Server's timeouts. Reads are bounded so that slow clients cannot
+// hold connections; the create body is at most exporttask.MaxBodyBytes.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 30 * time.Second
+	idleTimeout       = 2 * time.Minute
+	// shutdownTimeout bounds how long in-flight requests may take to
+	// finish after a shutdown signal.
+	shutdownTimeout = 20 * time.Second
+)
+
+// NewHTTPServer returns an http.Server for h with read-header, read, write
+// and idle timeouts, logging its own errors to logger.
+func NewHTTPServer(h http.Handler, logger *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+}

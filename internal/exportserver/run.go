@@ -1,0 +1,114 @@
+package exportserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// devCustomer owns the generated development key.
+const devCustomer = "dev"
+
+// Run serves the API at cfg.Addr until ctx is done, then shuts down
+// gracefully: it stops accepting connections, lets in-flight requests
+// finish (up to 20s), stops the workers and closes the store. What a user
+// needs to start (address, docs URL, generated key and secret, a curl line)
+// is written to stdout; logs go to logger.
+func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger) (err error) {
+	st, err := OpenStore(ctx, cfg.DB)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := st.Close(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("closing the store: %w", cerr))
+		}
+	}()
+	banner := bannerInfo{db: cfg.DB}
+	keys := cfg.Keys
+	if len(keys) == 0 {
+		k, err := exporttask.GenerateKey()
+		if err != nil {
+			return err
+		}
+		keys = []exporttask.APIKey{{Key: k, Customer: devCustomer, Scopes: exporttask.ScopeAll}}
+		banner.devKey = k
+	}
+	secret := cfg.WebhookSecret
+	if secret == "" {
+		b := make([]byte, 32)
+		_, _ = rand.Read(b) // never fails (Go 1.24+)
+		secret = hex.EncodeToString(b)
+		banner.secret = secret
+	}
+	sim, err := exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: cfg.TaskDuration})
+	if err != nil {
+		return fmt.Errorf("configuring the simulator: %w", err)
+	}
+	srv, err := exporttask.NewServer(exporttask.ServerConfig{
+		Store:         st,
+		Exporter:      sim,
+		Keys:          keys,
+		Quota:         cfg.Quota,
+		Retention:     cfg.Retention,
+		WebhookSecret: []byte(secret),
+		WebhookAllow:  cfg.WebhookAllow,
+		Logger:        logger,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", cfg.Addr, err)
+	}
+	banner.baseURL = baseURL(ln.Addr())
+	banner.write(stdout)
+	return serve(ctx, srv, NewHTTPServer(srv.Handler(), logger), ln, logger)
+}
+
+// serve runs the HTTP server and the workers until ctx is done or the HTTP
+// server fails, then stops both: requests first, workers after.
+func serve(ctx context.Context, srv *exporttask.Server, hs *http.Server, ln net.Listener, logger *slog.Logger) error {
+	workersCtx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWorkers()
+	workersDone := make(chan error, 1)
+	go func() { workersDone <- srv.Run(workersCtx) }()
+	serveDone := make(chan error, 1)
+	go func() { serveDone <- hs.Serve(ln) }()
+
+	var errs []error
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down: finishing in-flight requests")
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+		defer cancel()
+		if err := hs.Shutdown(sctx); err != nil {
+			errs = append(errs, fmt.Errorf("shutting down the HTTP server: %w", err))
+		}
+		if err := <-serveDone; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, fmt.Errorf("serving HTTP: %w", err))
+		}
+	case err := <-serveDone:
+		errs = append(errs, fmt.Errorf("serving HTTP: %w", err))
+	case err := <-workersDone:
+		// The workers stopped on their own: serve no more.
+		_ = hs.Close()
+		<-serveDone
+		return fmt.Errorf("the workers stopped: %w", err)
+	}
+	stopWorkers()
+	if err := <-workersDone; err != nil {
+		errs = append(errs, err)
+	}
+	logger.Info("stopped")
+	return errors.Join(errs...)
+}
