@@ -33,7 +33,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			s.writeProblem(w, r, plainProblem(http.StatusRequestEntityTooLarge,
+			s.writeProblem(w, r, NewProblem(http.StatusRequestEntityTooLarge,
 				fmt.Sprintf("The request body is larger than %d bytes.", mbe.Limit)))
 			return
 		}
@@ -87,7 +87,7 @@ func checkJSONContentType(r *http.Request) *Problem {
 		if got == "" {
 			got = "none"
 		}
-		return plainProblem(http.StatusUnsupportedMediaType,
+		return NewProblem(http.StatusUnsupportedMediaType,
 			fmt.Sprintf("The request body must be application/json (Content-Type: %s).", got))
 	}
 	return nil

@@ -28,7 +28,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if err := s.store.Ping(ctx); err != nil {
 		s.logger.ErrorContext(r.Context(), "readiness check: the store is unreachable",
 			"requestId", requestIDOf(r), "error", err.Error())
-		s.writeProblem(w, r, plainProblem(http.StatusServiceUnavailable, "The task store is unreachable."))
+		s.writeProblem(w, r, NewProblem(http.StatusServiceUnavailable, "The task store is unreachable."))
 		return
 	}
 	s.writeJSON(w, r, http.StatusOK, healthBody{Status: "ok"})

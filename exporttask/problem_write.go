@@ -8,28 +8,9 @@ import (
 	"net/http"
 )
 
-// Problem type URIs of the domain errors, as documented in openapi.yaml.
-const (
-	problemTypeBase              = "https://openapi-viewer.dev/problems/"
-	problemTypeValidation        = problemTypeBase + "validation-error"
-	problemTypeInvalidTransition = problemTypeBase + "invalid-transition"
-	problemTypeQuotaExceeded     = problemTypeBase + "quota-exceeded"
-)
-
-// statusQuotaExceeded is the status of a create refused for lack of storage
-// quota (the reference service's 509).
-const statusQuotaExceeded = 509
-
-// plainProblem returns an about:blank problem: a plain HTTP error whose title
-// is the status text.
-func plainProblem(status int, detail string) *Problem {
-	return &Problem{Type: "about:blank", Title: http.StatusText(status), Status: status,
-		Detail: detail, Message: detail}
-}
-
 // validationProblem returns the 400 problem listing every field error.
 func validationProblem(detail string, errs []FieldError) *Problem {
-	return &Problem{Type: problemTypeValidation, Title: "Invalid request", Status: http.StatusBadRequest,
+	return &Problem{Type: ProblemTypeValidation, Title: "Invalid request", Status: http.StatusBadRequest,
 		Detail: detail, Message: detail, Errors: errs}
 }
 
@@ -63,7 +44,7 @@ func (s *Server) serverError(w http.ResponseWriter, r *http.Request, msg string,
 	id := requestIDOf(r)
 	s.logger.ErrorContext(r.Context(), msg, "requestId", id, "method", r.Method, "path", r.URL.Path,
 		"error", err.Error())
-	s.writeProblem(w, r, plainProblem(http.StatusInternalServerError,
+	s.writeProblem(w, r, NewProblem(http.StatusInternalServerError,
 		fmt.Sprintf("The server could not complete the request. Quote request id %s when reporting it.", id)))
 }
 
@@ -84,28 +65,22 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 }
 
 // storeError answers an error of the Store: 404 for ErrNotFound, 409 for
-// ErrConflict, 509 for a *QuotaError, 500 (logged) for anything else.
+// ErrConflict (a *TransitionError), 509 for a *QuotaError, 500 (logged) for
+// anything else.
 func (s *Server) storeError(w http.ResponseWriter, r *http.Request, op string, err error) {
-	var qe *QuotaError
-	switch {
-	case errors.Is(err, ErrNotFound):
-		s.writeProblem(w, r, plainProblem(http.StatusNotFound, "No export task with this id."))
-	case errors.Is(err, ErrConflict):
-		detail := "The task is in a final status and cannot be aborted."
-		var te *TransitionError
-		if errors.As(err, &te) {
-			detail = fmt.Sprintf("The task is %s, a final status: it cannot be aborted.", te.From)
-		}
-		s.writeProblem(w, r, &Problem{Type: problemTypeInvalidTransition, Title: "Invalid status transition",
-			Status: http.StatusConflict, Detail: detail, Message: detail})
-	case errors.As(err, &qe):
-		quota, remaining := qe.Quota, max(qe.Remaining, 0)
-		detail := fmt.Sprintf("The task needs an estimated %d bytes but only %d of the customer's %d bytes of storage quota remain.",
-			qe.Requested, remaining, quota)
-		s.writeProblem(w, r, &Problem{Type: problemTypeQuotaExceeded, Title: "Storage quota exceeded",
-			Status: statusQuotaExceeded, Detail: detail, Message: detail,
-			QuotaBytes: &quota, RemainingBytes: &remaining})
-	default:
-		s.serverError(w, r, op, err)
+	if errors.Is(err, ErrNotFound) {
+		s.writeProblem(w, r, NewProblem(http.StatusNotFound, "No export task with this id."))
+		return
 	}
+	if p, ok := ProblemFor(err); ok && p.Status != http.StatusBadRequest {
+		s.writeProblem(w, r, p)
+		return
+	}
+	if errors.Is(err, ErrConflict) {
+		s.writeProblem(w, r, &Problem{Type: ProblemTypeInvalidTransition, Title: "Invalid status transition",
+			Status: http.StatusConflict, Detail: "The task's status does not allow this.",
+			Message: "The task's status does not allow this."})
+		return
+	}
+	s.serverError(w, r, op, err)
 }

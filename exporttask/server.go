@@ -43,6 +43,17 @@ type ServerConfig struct {
 	// Workers is the number of exports run at once by this process.
 	// Default 4.
 	Workers int
+	// Lease is how long a claimed task stays reserved to its worker without
+	// news from it; a task whose process died is taken up again after
+	// that. Default 30s.
+	Lease time.Duration
+	// PollInterval is how long idle workers and the webhook deliverer wait
+	// before looking for work again. Default 1s.
+	PollInterval time.Duration
+	// WebhookBackoff is the longest wait before a failed webhook delivery
+	// is tried again; it doubles with each attempt (with jitter), and
+	// delivery gives up after 10 attempts. Default 2s.
+	WebhookBackoff time.Duration
 	// Logger receives request failures (500s, with their request id) and
 	// the workers' logs. Default: JSON to standard error.
 	Logger *slog.Logger
@@ -88,8 +99,8 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 	if cfg.Quota < 0 {
 		return nil, fmt.Errorf("exporttask: ServerConfig.Quota is negative (%d)", cfg.Quota)
 	}
-	if cfg.Retention < 0 {
-		return nil, fmt.Errorf("exporttask: ServerConfig.Retention is negative (%s)", cfg.Retention)
+	if cfg.Retention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.WebhookBackoff < 0 {
+		return nil, errors.New("exporttask: ServerConfig durations must not be negative")
 	}
 	if cfg.Retention == 0 {
 		cfg.Retention = DefaultRetention
@@ -108,9 +119,7 @@ func NewServer(cfg ServerConfig) (*Server, error) {
 		allow:    append([]netip.Prefix(nil), cfg.WebhookAllow...),
 		logger:   cfg.Logger,
 	}
-	if err := s.newWorkers(cfg); err != nil {
-		return nil, err
-	}
+	s.newWorkers(cfg)
 	h, err := s.routes()
 	if err != nil {
 		return nil, err

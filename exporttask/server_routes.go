@@ -31,7 +31,7 @@ func (s *Server) routes() (http.Handler, error) {
 func (s *Server) methodNotAllowed(allow string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allow)
-		s.writeProblem(w, r, plainProblem(http.StatusMethodNotAllowed,
+		s.writeProblem(w, r, NewProblem(http.StatusMethodNotAllowed,
 			"The method "+r.Method+" is not allowed here; allowed: "+allow+"."))
 	}
 }
@@ -39,5 +39,5 @@ func (s *Server) methodNotAllowed(allow string) http.HandlerFunc {
 // notFound answers 404 with a problem body for a path the server does not
 // serve.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	s.writeProblem(w, r, plainProblem(http.StatusNotFound, "There is nothing at this path."))
+	s.writeProblem(w, r, NewProblem(http.StatusNotFound, "There is nothing at this path."))
 }

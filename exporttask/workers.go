@@ -1,29 +1,23 @@
 package exporttask
 
-import "fmt"
-
 // newWorkers builds the runner (export workers and expiry sweeper) and the
 // webhook deliverer that [Server.Run] runs.
-func (s *Server) newWorkers(cfg ServerConfig) error {
-	runner, err := NewRunner(RunnerConfig{
-		Store:     cfg.Store,
-		Exporter:  cfg.Exporter,
-		Workers:   cfg.Workers,
-		Retention: cfg.Retention,
-		Logger:    cfg.Logger,
+func (s *Server) newWorkers(cfg ServerConfig) {
+	s.runner = NewRunner(RunnerConfig{
+		Store:        cfg.Store,
+		Exporter:     cfg.Exporter,
+		Workers:      cfg.Workers,
+		Lease:        cfg.Lease,
+		PollInterval: cfg.PollInterval,
+		Retention:    cfg.Retention,
+		Logger:       cfg.Logger,
 	})
-	if err != nil {
-		return fmt.Errorf("exporttask: configuring the runner: %w", err)
-	}
-	deliverer, err := NewDeliverer(DelivererConfig{
-		Store:  cfg.Store,
-		Secret: cfg.WebhookSecret,
-		Allow:  cfg.WebhookAllow,
-		Logger: cfg.Logger,
+	s.deliverer = NewDeliverer(DelivererConfig{
+		Store:        cfg.Store,
+		Secret:       cfg.WebhookSecret,
+		Allow:        cfg.WebhookAllow,
+		BaseBackoff:  cfg.WebhookBackoff,
+		PollInterval: cfg.PollInterval,
+		Logger:       cfg.Logger,
 	})
-	if err != nil {
-		return fmt.Errorf("exporttask: configuring webhook delivery: %w", err)
-	}
-	s.runner, s.deliverer = runner, deliverer
-	return nil
 }

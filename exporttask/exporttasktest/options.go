@@ -13,6 +13,15 @@ import (
 // [WithTaskDuration] says otherwise.
 const DefaultTaskDuration = 200 * time.Millisecond
 
+// DefaultPollInterval is how often idle workers and the webhook deliverer
+// look for work, unless [WithPollInterval] says otherwise: far more often
+// than a production server, so that tests do not wait.
+const DefaultPollInterval = 20 * time.Millisecond
+
+// DefaultWebhookBackoff is the first retry delay of a failed webhook
+// delivery unless [WithWebhookBackoff] says otherwise.
+const DefaultWebhookBackoff = 100 * time.Millisecond
+
 // Customer is the customer of the key [NewServer] generates.
 const Customer = "test-customer"
 
@@ -29,12 +38,16 @@ type config struct {
 	keys         []exporttask.APIKey
 	secret       []byte
 	workers      int
+	poll         time.Duration
+	backoff      time.Duration
 	logger       *slog.Logger
 }
 
 func defaultConfig() config {
 	return config{
 		taskDuration: DefaultTaskDuration,
+		poll:         DefaultPollInterval,
+		backoff:      DefaultWebhookBackoff,
 		// Webhook receivers in tests run on loopback.
 		allow:  []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")},
 		logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
@@ -97,4 +110,17 @@ func WithWorkers(n int) Option {
 // WithLogger sends the server's logs to l. Default: discarded.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
+}
+
+// WithPollInterval sets how often idle workers and the webhook deliverer
+// look for work. Default [DefaultPollInterval] (20ms).
+func WithPollInterval(d time.Duration) Option {
+	return func(c *config) { c.poll = d }
+}
+
+// WithWebhookBackoff sets the first retry delay of a failed webhook
+// delivery (it doubles, with jitter, at each attempt). Default
+// [DefaultWebhookBackoff] (100ms).
+func WithWebhookBackoff(d time.Duration) Option {
+	return func(c *config) { c.backoff = d }
 }

@@ -46,11 +46,7 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		cfg.store = st
 	}
 	if cfg.exporter == nil {
-		sim, err := newSimulator(cfg)
-		if err != nil {
-			t.Fatalf("exporttasktest: %v", err)
-		}
-		cfg.exporter = sim
+		cfg.exporter = exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: cfg.taskDuration})
 	}
 	key, err := exporttask.GenerateKey()
 	if err != nil {
@@ -61,15 +57,17 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		_, _ = rand.Read(cfg.secret) // never fails (Go 1.24+)
 	}
 	api, err := exporttask.NewServer(exporttask.ServerConfig{
-		Store:         cfg.store,
-		Exporter:      cfg.exporter,
-		Keys:          append([]exporttask.APIKey{{Key: key, Customer: Customer, Scopes: exporttask.ScopeAll}}, cfg.keys...),
-		Quota:         cfg.quota,
-		Retention:     cfg.retention,
-		WebhookSecret: cfg.secret,
-		WebhookAllow:  cfg.allow,
-		Workers:       cfg.workers,
-		Logger:        cfg.logger,
+		Store:          cfg.store,
+		Exporter:       cfg.exporter,
+		Keys:           append([]exporttask.APIKey{{Key: key, Customer: Customer, Scopes: exporttask.ScopeAll}}, cfg.keys...),
+		Quota:          cfg.quota,
+		Retention:      cfg.retention,
+		WebhookSecret:  cfg.secret,
+		WebhookAllow:   cfg.allow,
+		Workers:        cfg.workers,
+		PollInterval:   cfg.poll,
+		WebhookBackoff: cfg.backoff,
+		Logger:         cfg.logger,
 	})
 	if err != nil {
 		t.Fatalf("exporttasktest: %v", err)
