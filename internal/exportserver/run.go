@@ -49,10 +49,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		secret = hex.EncodeToString(b)
 		banner.secret = secret
 	}
-	sim, err := exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: cfg.TaskDuration})
-	if err != nil {
-		return fmt.Errorf("configuring the simulator: %w", err)
-	}
+	sim := exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: cfg.TaskDuration})
 	srv, err := exporttask.NewServer(exporttask.ServerConfig{
 		Store:         st,
 		Exporter:      sim,
