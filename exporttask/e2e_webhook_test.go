@@ -91,7 +91,7 @@ func TestWebhookLifecycle(t *testing.T) {
 	hook := httptest.NewServer(rc)
 	t.Cleanup(hook.Close)
 	h := newHarness(t, exporttasktest.WithTaskDuration(300*time.Millisecond))
-	req := sampleRequest(1)
+	req := h.sampleRequest(1)
 	req.Webhook = []exporttask.Webhook{{URL: hook.URL + "/hooks",
 		Events: []exporttask.Event{exporttask.EventStarted, exporttask.EventCompleted}}}
 	task := h.create(t, req)
@@ -134,7 +134,7 @@ func TestWebhookReceiverDownThenUp(t *testing.T) {
 	require.NoError(t, ln.Close())
 
 	h := newHarness(t, exporttasktest.WithTaskDuration(100*time.Millisecond))
-	req := sampleRequest(1)
+	req := h.sampleRequest(1)
 	req.Webhook = []exporttask.Webhook{{URL: "http://" + addr + "/hooks",
 		Events: []exporttask.Event{exporttask.EventStarted, exporttask.EventCompleted}}}
 	task := h.create(t, req)

@@ -41,8 +41,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(problems) > 0 {
-		s.writeProblem(w, r, validationProblem(
-			fmt.Sprintf("The request has %d problem(s); see errors.", len(problems)), problems))
+		s.writeProblem(w, r, (&ValidationError{Problems: problems}).Problem())
 		return
 	}
 

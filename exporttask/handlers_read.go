@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // getTask handles GET /export-tasks/{id}.
@@ -25,7 +26,7 @@ func (s *Server) getTask(w http.ResponseWriter, r *http.Request) {
 func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 	lq, problems := parseListQuery(r.URL.Query())
 	if len(problems) > 0 {
-		s.writeProblem(w, r, validationProblem("The query has problems; see errors.", problems))
+		s.writeProblem(w, r, validationProblem("Invalid query: "+strings.Join(problems, "; ")+".", nil))
 		return
 	}
 	tasks, more, err := s.store.List(r.Context(), ListParams{

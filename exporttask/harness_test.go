@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -35,6 +36,7 @@ type harness struct {
 	hc     *http.Client       // checks responses
 	client *exporttask.Client // uses hc, with the read+write key
 	logs   *syncBuffer        // the server's JSON log
+	sink   *httptest.Server   // a webhook receiver that accepts everything
 }
 
 func newHarness(t *testing.T, opts ...exporttasktest.Option) *harness {
@@ -53,7 +55,11 @@ func newHarness(t *testing.T, opts ...exporttasktest.Option) *harness {
 	hc := &http.Client{Transport: spec.transport(http.DefaultTransport)}
 	client, err := exporttask.NewClient(srv.URL, srv.Key, exporttask.WithHTTPClient(hc))
 	require.NoError(t, err)
-	return &harness{Server: srv, spec: spec, hc: hc, client: client, logs: logs}
+	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(sink.Close)
+	return &harness{Server: srv, spec: spec, hc: hc, client: client, logs: logs, sink: sink}
 }
 
 // request is one raw HTTP request of a test.
@@ -110,21 +116,23 @@ func assertProblem(t *testing.T, resp *http.Response, body []byte, status int, t
 	return p
 }
 
-// sampleRequest is a valid create request; n varies the catalog record so
-// that requests with different n are not duplicates.
-func sampleRequest(n int) exporttask.CreateRequest {
+// sampleRequest is a valid create request whose webhook goes to the
+// harness's sink; n varies the catalog record so that requests with
+// different n are not duplicates.
+func (h *harness) sampleRequest(n int) exporttask.CreateRequest {
 	return exporttask.CreateRequest{
 		CatalogRecordID: sampleCatalogID(n),
 		Domain:          exporttask.DomainRaster,
 		ArtifactCRS:     exporttask.CRS4326,
-		ROI: &exporttask.FeatureCollection{Type: "FeatureCollection", Features: []exporttask.Feature{{
-			Type:       "Feature",
+		ROI: &exporttask.FeatureCollection{Type: exporttask.TypeFeatureCollection, Features: []exporttask.Feature{{
+			Type:       exporttask.TypeFeature,
 			Properties: map[string]any{},
-			Geometry: &exporttask.Geometry{Type: "Polygon", Coordinates: [][][]float64{{
+			Geometry: exporttask.NewPolygon([]exporttask.Position{
 				{34.80, 31.90}, {34.82, 31.90}, {34.82, 31.92}, {34.80, 31.92}, {34.80, 31.90},
-			}}},
+			}),
 		}}},
-		Webhook: []exporttask.Webhook{},
+		Webhook: []exporttask.Webhook{{URL: h.sink.URL + "/sink",
+			Events: []exporttask.Event{exporttask.EventCompleted}}},
 	}
 }
 

@@ -15,9 +15,6 @@ const (
 	MaxListLimit     = 100
 )
 
-// MaxIdempotencyKeyLength bounds the Idempotency-Key header.
-const MaxIdempotencyKeyLength = 255
-
 // parseID reads a task id from the path: a decimal integer from 1 to the
 // largest int64.
 func parseID(s string) (int64, error) {
@@ -42,24 +39,23 @@ type listQuery struct {
 	before int64 // from the cursor; 0 for the first page
 }
 
-// parseListQuery reads limit, status and cursor, returning one field error
-// per bad parameter.
-func parseListQuery(q url.Values) (listQuery, []FieldError) {
+// parseListQuery reads limit, status and cursor, returning what is wrong
+// with each bad parameter. (These are not FieldErrors: those point into
+// the request body.)
+func parseListQuery(q url.Values) (listQuery, []string) {
 	lq := listQuery{limit: DefaultListLimit}
-	var errs []FieldError
+	var errs []string
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > MaxListLimit {
-			errs = append(errs, FieldError{Pointer: "/query/limit",
-				Message: fmt.Sprintf("limit must be an integer from 1 to %d, got %q", MaxListLimit, v)})
+			errs = append(errs, fmt.Sprintf("limit must be an integer from 1 to %d, got %q", MaxListLimit, v))
 		} else {
 			lq.limit = n
 		}
 	}
 	if v := q.Get("status"); v != "" {
 		if !Status(v).Valid() {
-			errs = append(errs, FieldError{Pointer: "/query/status",
-				Message: fmt.Sprintf("status must be one of %s, got %q", joinStatuses(), v)})
+			errs = append(errs, fmt.Sprintf("status must be one of %s, got %q", joinStatuses(), v))
 		} else {
 			lq.status = Status(v)
 		}
@@ -67,8 +63,7 @@ func parseListQuery(q url.Values) (listQuery, []FieldError) {
 	if v := q.Get("cursor"); v != "" {
 		before, err := decodeCursor(v)
 		if err != nil {
-			errs = append(errs, FieldError{Pointer: "/query/cursor",
-				Message: "cursor is not one this server returned in a Link header"})
+			errs = append(errs, "cursor is not one this server returned in a Link header")
 		} else {
 			lq.before = before
 		}

@@ -76,13 +76,13 @@ func TestStoreFailures(t *testing.T) {
 	t.Cleanup(func() { _ = st.Close() })
 	flaky := &flakyStore{Store: st}
 	h := newHarness(t, exporttasktest.WithStore(flaky))
-	task := h.create(t, sampleRequest(1))
+	task := h.create(t, h.sampleRequest(1))
 	flaky.broken.Store(true)
 
 	taskURL := "/export-tasks/" + strconv.FormatInt(task.ID, 10)
 	for _, req := range []request{
 		{method: "POST", path: "/export-tasks", key: h.Key, header: map[string]string{"Content-Type": "application/json"},
-			body: mustJSON(t, sampleRequest(2))},
+			body: mustJSON(t, h.sampleRequest(2))},
 		{method: "GET", path: "/export-tasks", key: h.Key},
 		{method: "GET", path: taskURL, key: h.Key},
 		{method: "DELETE", path: taskURL, key: h.Key},
@@ -129,15 +129,15 @@ func logLine(t *testing.T, logs, id string) map[string]any {
 func TestQuotaExceeded(t *testing.T) {
 	ctx := t.Context()
 	probe := newHarness(t)
-	first := probe.create(t, sampleRequest(1))
+	first := probe.create(t, probe.sampleRequest(1))
 	require.Positive(t, first.EstimatedSize)
 
 	// The quota fits one task of this size and a half.
 	quota := first.EstimatedSize + first.EstimatedSize/2
 	h := newHarness(t, exporttasktest.WithQuota(quota))
-	a := h.create(t, sampleRequest(1))
+	a := h.create(t, h.sampleRequest(1))
 	resp, body := h.do(t, request{method: "POST", path: "/export-tasks", key: h.Key,
-		header: map[string]string{"Content-Type": "application/json"}, body: mustJSON(t, sampleRequest(2))})
+		header: map[string]string{"Content-Type": "application/json"}, body: mustJSON(t, h.sampleRequest(2))})
 	p := assertProblem(t, resp, body, exporttask.StatusQuotaExceeded, typeQuota)
 	require.NotNil(t, p.QuotaBytes)
 	require.NotNil(t, p.RemainingBytes)
@@ -148,11 +148,11 @@ func TestQuotaExceeded(t *testing.T) {
 	// An aborted task no longer counts against the quota.
 	_, err := h.client.Abort(ctx, a.ID)
 	require.NoError(t, err)
-	_, err = h.client.Create(ctx, sampleRequest(2))
+	_, err = h.client.Create(ctx, h.sampleRequest(2))
 	require.NoError(t, err)
 
 	// The client returns the same problem, typed.
-	_, err = h.client.Create(ctx, sampleRequest(3))
+	_, err = h.client.Create(ctx, h.sampleRequest(3))
 	var cp *exporttask.Problem
 	require.ErrorAs(t, err, &cp)
 	assert.Equal(t, exporttask.StatusQuotaExceeded, cp.Status)
@@ -172,14 +172,14 @@ func TestDuplicatesAndIdempotency(t *testing.T) {
 		return resp, decodeTask(t, b)
 	}
 	const hookA, hookB = "http://127.0.0.1:1/a", "http://127.0.0.1:1/b"
-	req := sampleRequest(1)
+	req := h.sampleRequest(1)
 	req.Webhook = []exporttask.Webhook{{URL: hookA, Events: []exporttask.Event{exporttask.EventStarted}}}
 	resp, first := post(t, mustJSON(t, req), "")
 	assert.Empty(t, resp.Header.Get(exporttask.ReplayedHeader))
 
 	// The same export with other webhooks: the same task, webhooks merged
 	// for every URL.
-	dup := sampleRequest(1)
+	dup := h.sampleRequest(1)
 	dup.Description = "descriptions do not make a request different"
 	dup.Webhook = []exporttask.Webhook{
 		{URL: hookA, Events: []exporttask.Event{exporttask.EventCompleted}},
@@ -195,19 +195,19 @@ func TestDuplicatesAndIdempotency(t *testing.T) {
 	}, second.Webhook)
 
 	// An Idempotency-Key replays the first task even for another export.
-	resp, keyed := post(t, mustJSON(t, sampleRequest(2)), "order-42")
+	resp, keyed := post(t, mustJSON(t, h.sampleRequest(2)), "order-42")
 	assert.Empty(t, resp.Header.Get(exporttask.ReplayedHeader))
-	resp, again := post(t, mustJSON(t, sampleRequest(3)), "order-42")
+	resp, again := post(t, mustJSON(t, h.sampleRequest(3)), "order-42")
 	assert.Equal(t, "true", resp.Header.Get(exporttask.ReplayedHeader))
 	assert.Equal(t, keyed.ID, again.ID)
-	viaClient, err := h.client.Create(t.Context(), sampleRequest(4), exporttask.WithIdempotencyKey("order-42"))
+	viaClient, err := h.client.Create(t.Context(), h.sampleRequest(4), exporttask.WithIdempotencyKey("order-42"))
 	require.NoError(t, err)
 	assert.Equal(t, keyed.ID, viaClient.ID)
 
 	// Another customer never gets this customer's task.
 	otherClient, err := exporttask.NewClient(h.URL, otherKey, exporttask.WithHTTPClient(h.hc))
 	require.NoError(t, err)
-	other, err := otherClient.Create(t.Context(), sampleRequest(1), exporttask.WithIdempotencyKey("order-42"))
+	other, err := otherClient.Create(t.Context(), h.sampleRequest(1), exporttask.WithIdempotencyKey("order-42"))
 	require.NoError(t, err)
 	assert.NotEqual(t, first.ID, other.ID)
 	assert.NotEqual(t, keyed.ID, other.ID)
@@ -218,7 +218,7 @@ func TestListPaging(t *testing.T) {
 	h := newHarness(t, exporttasktest.WithTaskDuration(time.Hour))
 	var ids []int64
 	for i := range 7 {
-		ids = append(ids, h.create(t, sampleRequest(i)).ID)
+		ids = append(ids, h.create(t, h.sampleRequest(i)).ID)
 	}
 	_, err := h.client.Abort(ctx, ids[2])
 	require.NoError(t, err)
@@ -266,7 +266,7 @@ func TestListPaging(t *testing.T) {
 
 	// The default limit is 10.
 	for i := 7; i < 12; i++ {
-		h.create(t, sampleRequest(i))
+		h.create(t, h.sampleRequest(i))
 	}
 	tasks, next, err := h.client.List(ctx, exporttask.ListOptions{})
 	require.NoError(t, err)

@@ -24,13 +24,13 @@ const (
 // checks the status, the problem body and the headers that go with it.
 func TestErrorStatuses(t *testing.T) {
 	h := newHarness(t)
-	mine := h.create(t, sampleRequest(1))
-	aborted := h.create(t, sampleRequest(2))
+	mine := h.create(t, h.sampleRequest(1))
+	aborted := h.create(t, h.sampleRequest(2))
 	_, err := h.client.Abort(t.Context(), aborted.ID)
 	require.NoError(t, err)
 	mineURL := "/export-tasks/" + strconv.FormatInt(mine.ID, 10)
 	jsonCT := map[string]string{"Content-Type": "application/json"}
-	valid := mustJSON(t, sampleRequest(3))
+	valid := mustJSON(t, h.sampleRequest(3))
 
 	tests := []struct {
 		name       string
@@ -70,13 +70,13 @@ func TestErrorStatuses(t *testing.T) {
 		{name: "another customer cannot abort", req: request{method: "DELETE", path: mineURL, key: otherKey},
 			status: 404, typ: typeBlank},
 		{name: "limit zero", req: request{method: "GET", path: "/export-tasks?limit=0", key: h.Key},
-			status: 400, typ: typeValidation, errorPaths: []string{"/query/limit"}},
+			status: 400, typ: typeValidation, detailHas: "limit must be an integer from 1 to 100"},
 		{name: "limit above maximum", req: request{method: "GET", path: "/export-tasks?limit=101", key: h.Key},
-			status: 400, typ: typeValidation, errorPaths: []string{"/query/limit"}},
+			status: 400, typ: typeValidation, detailHas: "limit must be an integer from 1 to 100"},
 		{name: "every bad list parameter", req: request{method: "GET", path: "/export-tasks?limit=ten&status=DONE&cursor=%21%21", key: h.Key},
-			status: 400, typ: typeValidation, errorPaths: []string{"/query/limit", "/query/status", "/query/cursor"}},
+			status: 400, typ: typeValidation, detailHas: `limit must be an integer from 1 to 100, got "ten"; status must be one of PENDING, IN_PROGRESS, COMPLETED, FAILED, ABORTED, PAUSED, EXPIRED, ARCHIVED, got "DONE"; cursor is not`},
 		{name: "forged cursor", req: request{method: "GET", path: "/export-tasks?cursor=eDEy", key: h.Key},
-			status: 400, typ: typeValidation, errorPaths: []string{"/query/cursor"}},
+			status: 400, typ: typeValidation, detailHas: "cursor is not one"},
 		{name: "no content type", req: request{method: "POST", path: "/export-tasks", key: h.Key, body: valid},
 			status: 415, typ: typeBlank},
 		{name: "text content type", req: request{method: "POST", path: "/export-tasks", key: h.Key, header: map[string]string{"Content-Type": "text/plain"}, body: valid},
@@ -86,10 +86,10 @@ func TestErrorStatuses(t *testing.T) {
 			status: 413, typ: typeBlank},
 		{name: "invalid body lists every problem", req: request{method: "POST", path: "/export-tasks", key: h.Key, header: jsonCT,
 			body: `{"catalogRecordID":"","domain":"MOON","artifactCRS":"4326","webhook":[]}`},
-			status: 400, typ: typeValidation, errorPaths: []string{"/catalogRecordID", "/domain"}},
+			status: 400, typ: typeValidation, errorPaths: []string{"/catalogRecordID", "/domain", "/webhook"}},
 		{name: "webhook to a private address", req: request{method: "POST", path: "/export-tasks", key: h.Key, header: jsonCT,
-			body: mustJSON(t, withWebhooks(sampleRequest(4), "http://127.0.0.1:9/ok", "http://10.0.0.1/hook", "http://169.254.169.254/latest"))},
-			status: 400, typ: typeValidation, errorPaths: []string{"/webhook/1/url", "/webhook/2/url"}},
+			body: mustJSON(t, withWebhooks(h.sampleRequest(4), "http://127.0.0.1:9/ok", "http://10.0.0.1/hook", "http://169.254.169.254/latest"))},
+			status: 400, typ: typeValidation, errorPaths: []string{"/webhook/2/url", "/webhook/3/url"}},
 		{name: "idempotency key too long", req: request{method: "POST", path: "/export-tasks", key: h.Key,
 			header: map[string]string{"Content-Type": "application/json", "Idempotency-Key": strings.Repeat("k", 256)}, body: valid},
 			status: 400, typ: typeValidation, detailHas: "Idempotency-Key"},
@@ -142,7 +142,7 @@ func withWebhooks(r exporttask.CreateRequest, urls ...string) exporttask.CreateR
 func TestSuccessStatuses(t *testing.T) {
 	h := newHarness(t)
 	resp, body := h.do(t, request{method: "POST", path: "/export-tasks", key: h.Key,
-		header: map[string]string{"Content-Type": "application/json; charset=utf-8"}, body: mustJSON(t, sampleRequest(1))})
+		header: map[string]string{"Content-Type": "application/json; charset=utf-8"}, body: mustJSON(t, h.sampleRequest(1))})
 	require.Equal(t, http.StatusCreated, resp.StatusCode, "body: %s", body)
 	task := decodeTask(t, body)
 	assert.Equal(t, "/export-tasks/"+strconv.FormatInt(task.ID, 10), resp.Header.Get("Location"))
