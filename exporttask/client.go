@@ -145,18 +145,21 @@ func (c *Client) List(ctx context.Context, o ListOptions) (tasks []Task, next st
 
 // Wait polls the task every poll interval (default 1s) until its status is
 // final, and returns it. It stops early with an error when ctx is done or a
-// poll fails.
+// poll fails; the task it returns then is the last one it read (zero if
+// none).
 func (c *Client) Wait(ctx context.Context, id int64, poll time.Duration) (Task, error) {
 	if poll <= 0 {
 		poll = time.Second
 	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
+	var last Task
 	for {
 		t, err := c.Get(ctx, id)
 		if err != nil {
-			return t, err
+			return last, err
 		}
+		last = t
 		if t.Status.Final() {
 			return t, nil
 		}
