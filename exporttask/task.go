@@ -1,5 +1,10 @@
 package exporttask
 
+import (
+	"encoding/json"
+	"fmt"
+)
+
 // Webhook subscribes a URL to some of a task's events.
 type Webhook struct {
 	// URL is an absolute http or https URL that receives a POST per event.
@@ -33,9 +38,10 @@ type Artifact struct {
 }
 
 // Task is an export task as the API returns it: the request as stored, plus
-// what the service knows of its progress. ID, Status, Progress, CreatedAt and
-// Artifacts are always present in the JSON; every other field is left out
-// while it is unknown (never written as null).
+// what the service knows of its progress. ID, CatalogRecordID, Domain,
+// ArtifactCRS, Webhook, Status, Progress, CreatedAt and Artifacts are always
+// present in the JSON (Artifacts possibly empty); every other field is left
+// out while it is unknown or empty (never written as null).
 type Task struct {
 	ID              int64              `json:"id"`
 	CatalogRecordID string             `json:"catalogRecordID"`
@@ -62,4 +68,23 @@ type Task struct {
 	ExpiredAt Time `json:"expiredAt,omitzero"`
 	// FinishedAt is when the task reached a final status.
 	FinishedAt Time `json:"finishedAt,omitzero"`
+}
+
+// MarshalJSON writes the task with artifacts and webhook always present: a
+// nil slice is written as [] rather than null, so the fields the API
+// promises are always there, with their documented types.
+func (t Task) MarshalJSON() ([]byte, error) {
+	type plain Task // without this method
+	p := plain(t)
+	if p.Artifacts == nil {
+		p.Artifacts = []Artifact{}
+	}
+	if p.Webhook == nil {
+		p.Webhook = []Webhook{}
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("exporttask: encoding task %d: %w", t.ID, err)
+	}
+	return b, nil
 }
