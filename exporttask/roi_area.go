@@ -70,10 +70,11 @@ func polygonAreaKm2(rings [][]Position) (float64, error) {
 // south pole and latitude φ over a longitude span Δλ has area R²·Δλ·(1+sin φ).
 // Taking sin φ as the mean of the edge's end points (the trapezoid rule)
 // gives the signed area under the edge; summed around a closed ring these
-// cancel outside it and leave its area. Δλ is reduced to [-180°, 180°], so
-// rings that cross the antimeridian come out right. Accurate to well under
-// a percent for the regions an export asks for, which is all an estimate
-// needs.
+// cancel outside it and leave its area. Edges are read as RFC 7946 does:
+// straight in longitude, never wrapping, so a region across the antimeridian
+// must be cut in two (section 3.1.9). Exact for edges along meridians and
+// parallels, accurate to well under a percent otherwise for the regions an
+// export asks for, which is all an estimate needs.
 func ringAreaKm2(ring []Position) (float64, error) {
 	if len(ring) < 3 {
 		return 0, nil
@@ -87,7 +88,7 @@ func ringAreaKm2(ring []Position) (float64, error) {
 		if !finite(p[0]) || !finite(p[1]) || !finite(q[0]) || !finite(q[1]) {
 			return 0, fmt.Errorf("position %d has a non-finite coordinate", i)
 		}
-		dLon := math.Remainder(q[0]-p[0], 360) * math.Pi / 180
+		dLon := (q[0] - p[0]) * math.Pi / 180
 		sinP := math.Sin(clampLat(p[1]) * math.Pi / 180)
 		sinQ := math.Sin(clampLat(q[1]) * math.Pi / 180)
 		sum += dLon * (1 + (sinP+sinQ)/2)
