@@ -1,3 +1,9 @@
 module github.com/openapi-viewer/viewer
 
 go 1.24
+
+require (
+	github.com/andybalholm/brotli v1.2.8
+	github.com/swaggo/files/v2 v2.0.2
+	go.yaml.in/yaml/v3 v3.0.6
+)
