@@ -120,6 +120,12 @@ func assertProblem(t *testing.T, resp *http.Response, body []byte, status int, t
 // harness's sink; n varies the catalog record so that requests with
 // different n are not duplicates.
 func (h *harness) sampleRequest(n int) exporttask.CreateRequest {
+	return sampleRequestTo(n, h.sink.URL+"/sink")
+}
+
+// sampleRequestTo is a valid create request whose TASK_COMPLETED webhook
+// goes to hookURL.
+func sampleRequestTo(n int, hookURL string) exporttask.CreateRequest {
 	return exporttask.CreateRequest{
 		CatalogRecordID: sampleCatalogID(n),
 		Domain:          exporttask.DomainRaster,
@@ -131,7 +137,7 @@ func (h *harness) sampleRequest(n int) exporttask.CreateRequest {
 				{34.80, 31.90}, {34.82, 31.90}, {34.82, 31.92}, {34.80, 31.92}, {34.80, 31.90},
 			}),
 		}}},
-		Webhook: []exporttask.Webhook{{URL: h.sink.URL + "/sink",
+		Webhook: []exporttask.Webhook{{URL: hookURL,
 			Events: []exporttask.Event{exporttask.EventCompleted}}},
 	}
 }

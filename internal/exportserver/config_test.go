@@ -1,0 +1,85 @@
+package exportserver
+
+import (
+	"io"
+	"net/netip"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestParseConfigDefaults(t *testing.T) {
+	cfg, err := ParseConfig(nil, envOf(nil), io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, Config{Addr: ":8080", DB: "exporttask.db", TaskDuration: 30 * time.Second,
+		Retention: exporttask.DefaultRetention}, cfg)
+}
+
+func TestParseConfigFlagsAndEnvironment(t *testing.T) {
+	env := envOf(map[string]string{
+		"EXPORTTASK_ADDR":           "127.0.0.1:9000",
+		"EXPORTTASK_DB":             "postgres://u@h/db",
+		"EXPORTTASK_KEYS":           "k1=acme:read,k2=globex",
+		"EXPORTTASK_QUOTA":          "1000000",
+		"EXPORTTASK_TASK_DURATION":  "5s",
+		"EXPORTTASK_RETENTION":      "48h",
+		"EXPORTTASK_WEBHOOK_SECRET": "from-env",
+		"EXPORTTASK_WEBHOOK_ALLOW":  "127.0.0.0/8, 10.1.2.3",
+	})
+	cfg, err := ParseConfig(nil, env, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, Config{
+		Addr: "127.0.0.1:9000", DB: "postgres://u@h/db",
+		Keys: []exporttask.APIKey{
+			{Key: "k1", Customer: "acme", Scopes: exporttask.ScopeRead},
+			{Key: "k2", Customer: "globex", Scopes: exporttask.ScopeAll},
+		},
+		Quota: 1000000, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, WebhookSecret: "from-env",
+		WebhookAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
+	}, cfg)
+
+	// A flag wins over its variable.
+	cfg, err = ParseConfig([]string{"-addr", ":1234", "-db", ":memory:", "-quota", "5", "-webhook-allow", "::1/128"}, env, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, ":1234", cfg.Addr)
+	assert.Equal(t, ":memory:", cfg.DB)
+	assert.Equal(t, int64(5), cfg.Quota)
+	assert.Equal(t, []netip.Prefix{netip.MustParsePrefix("::1/128")}, cfg.WebhookAllow)
+	assert.Equal(t, 5*time.Second, cfg.TaskDuration, "the variable still sets what no flag does")
+}
+
+func TestParseConfigErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{name: "bad duration flag", args: []string{"-task-duration", "soon"}, want: "task-duration"},
+		{name: "bad duration variable", env: map[string]string{"EXPORTTASK_TASK_DURATION": "soon"}, want: "EXPORTTASK_TASK_DURATION"},
+		{name: "bad quota variable", env: map[string]string{"EXPORTTASK_QUOTA": "lots"}, want: "EXPORTTASK_QUOTA"},
+		{name: "negative quota", args: []string{"-quota", "-1"}, want: "-quota"},
+		{name: "zero duration", args: []string{"-task-duration", "0s"}, want: "-task-duration"},
+		{name: "zero retention", args: []string{"-retention", "0s"}, want: "-retention"},
+		{name: "bad keys", args: []string{"-keys", "k1=acme:root"}, want: "-keys"},
+		{name: "bad CIDR", args: []string{"-webhook-allow", "10.0.0.0/99"}, want: "-webhook-allow"},
+		{name: "empty db", args: []string{"-db", ""}, want: "-db"},
+		{name: "stray argument", args: []string{"serve"}, want: "unexpected arguments: serve"},
+		{name: "unknown flag", args: []string{"-port", "80"}, want: "-port"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseConfig(tc.args, envOf(tc.env), io.Discard)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}

@@ -1,0 +1,87 @@
+package exportserver
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRunServesAndStops runs the program on an in-memory store: it prints
+// the URL, the generated key, the secret and a curl line, serves the API
+// with that key, and returns nil once its context is cancelled.
+func TestRunServesAndStops(t *testing.T) {
+	cfg, err := ParseConfig([]string{"-addr", "127.0.0.1:0", "-db", ":memory:"}, envOf(nil), io.Discard)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out, w := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, cfg, w, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+		_ = w.Close()
+	}()
+
+	var banner []string
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		banner = append(banner, sc.Text())
+		if strings.Contains(sc.Text(), "curl") {
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	text := strings.Join(banner, "\n")
+	url := field(t, text, "listening on ")
+	key := field(t, text, "development API key (customer \"dev\", read+write): ")
+	assert.Contains(t, text, "docs: "+url+"/docs/")
+	assert.Contains(t, text, "webhook secret (generated")
+	assert.Contains(t, text, "curl -i -H 'x-api-key: "+key+"'")
+
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/export-tasks", nil)
+	require.NoError(t, err)
+	req.Header.Set("X-Api-Key", key)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return within 10s of its context ending")
+	}
+	_, err = http.Get(url + "/healthz")
+	assert.Error(t, err, "nothing listens after Run returned")
+}
+
+// field returns the first word after prefix in text.
+func field(t *testing.T, text, prefix string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(text, prefix)
+	require.True(t, ok, "no %q in:\n%s", prefix, text)
+	return strings.Fields(rest)[0]
+}
+
+func TestBaseURL(t *testing.T) {
+	for addr, want := range map[string]string{
+		"[::]:8080":      "http://localhost:8080",
+		"0.0.0.0:80":     "http://localhost:80",
+		"127.0.0.1:5000": "http://127.0.0.1:5000",
+		"[::1]:5000":     "http://[::1]:5000",
+	} {
+		a, err := net.ResolveTCPAddr("tcp", addr)
+		require.NoError(t, err)
+		assert.Equal(t, want, baseURL(a), addr)
+	}
+}
