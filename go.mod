@@ -1,6 +1,6 @@
 module github.com/openapi-viewer/viewer
 
-go 1.24.13
+go 1.24.0
 
 require (
 	github.com/stretchr/testify v1.12.1
