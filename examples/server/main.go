@@ -9,7 +9,7 @@
 // then, with the printed key:
 //
 //	curl -i -H "x-api-key: $KEY" -H 'Content-Type: application/json' \
-//	  -d '{"catalogRecordID":"8b867544-2dab-43a1-be6e-f23ec83c19b4","domain":"RASTER","artifactCRS":"4326","webhook":[]}' \
+//	  -d '{"catalogRecordID":"8b867544-2dab-43a1-be6e-f23ec83c19b4","domain":"RASTER","artifactCRS":"4326","webhook":[{"url":"https://example.com/export-hook","events":["TASK_COMPLETED"]}]}' \
 //	  http://localhost:8080/export-tasks
 //	curl -s -H "x-api-key: $KEY" http://localhost:8080/export-tasks/1
 //	curl -s -H "Authorization: Bearer $KEY" 'http://localhost:8080/export-tasks?limit=5&status=COMPLETED'

@@ -15,7 +15,7 @@ type bannerInfo struct {
 }
 
 // exampleBody is a valid create request for the curl line.
-const exampleBody = `{"catalogRecordID":"8b867544-2dab-43a1-be6e-f23ec83c19b4","domain":"RASTER","artifactCRS":"4326","webhook":[]}`
+const exampleBody = `{"catalogRecordID":"8b867544-2dab-43a1-be6e-f23ec83c19b4","domain":"RASTER","artifactCRS":"4326","webhook":[{"url":"https://example.com/export-hook","events":["TASK_COMPLETED"]}]}`
 
 func (b bannerInfo) write(w io.Writer) {
 	fmt.Fprintf(w, "export task server listening on %s (store: %s)\n", b.baseURL, b.db)

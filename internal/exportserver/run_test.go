@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // TestRunServesAndStops runs the program on an in-memory store: it prints
@@ -84,4 +86,10 @@ func TestBaseURL(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want, baseURL(a), addr)
 	}
+}
+
+// TestExampleBodyIsValid: the curl line printed at start creates a task.
+func TestExampleBodyIsValid(t *testing.T) {
+	_, err := exporttask.DecodeCreateRequest(strings.NewReader(exampleBody))
+	require.NoError(t, err)
 }
