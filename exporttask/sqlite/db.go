@@ -1,0 +1,126 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// DB is an [exporttask.Store] on a SQLite database. It is safe for
+// concurrent use. Create it with [Open].
+type DB struct {
+	w *sql.DB // writes: a single connection
+	r *sql.DB // reads; the same as w for an in-memory database
+}
+
+var _ exporttask.Store = (*DB)(nil)
+
+// Memory is the dsn that asks [Open] for a private in-memory database.
+const Memory = ":memory:"
+
+// Open opens (creating it if needed) the SQLite database dsn, a file path or
+// [Memory], and migrates its schema to the current version. Each Open of
+// [Memory] gets a fresh, empty database that lives until Close.
+//
+// A path may also be a "file:" URI; its query parameters are kept.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	if dsn == "" {
+		return nil, errors.New("sqlite: open: empty dsn")
+	}
+	db, err := open(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
+	}
+	return db, nil
+}
+
+func open(dsn string) (*DB, error) {
+	const common = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
+	if dsn == Memory {
+		// One connection holds the database: it lives as long as that
+		// connection, and every read and write goes through it.
+		w, err := sql.Open("sqlite", Memory+"?"+common+"&_txlock=immediate")
+		if err != nil {
+			return nil, err
+		}
+		w.SetMaxOpenConns(1)
+		w.SetMaxIdleConns(1)
+		w.SetConnMaxLifetime(0)
+		w.SetConnMaxIdleTime(0)
+		return &DB{w: w, r: w}, nil
+	}
+
+	sep := "?"
+	if strings.HasPrefix(dsn, "file:") && strings.Contains(dsn, "?") {
+		sep = "&"
+	} else if strings.Contains(dsn, "?") {
+		return nil, errors.New("a file path must not contain '?' (use a file: URI)")
+	}
+	base := dsn + sep + common + "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+
+	w, err := sql.Open("sqlite", base+"&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+
+	r, err := sql.Open("sqlite", base+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	n := max(4, 2*runtime.GOMAXPROCS(0))
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	return &DB{w: w, r: r}, nil
+}
+
+// Ping reports whether the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.r.PingContext(ctx); err != nil {
+		return fmt.Errorf("sqlite: ping: %w", err)
+	}
+	return nil
+}
+
+// Close closes the database. An in-memory database is gone after it.
+func (db *DB) Close() error {
+	err := db.w.Close()
+	if db.r != db.w {
+		err = errors.Join(err, db.r.Close())
+	}
+	if err != nil {
+		return fmt.Errorf("sqlite: close: %w", err)
+	}
+	return nil
+}
+
+// write runs fn in a write transaction (BEGIN IMMEDIATE) and commits it;
+// when fn fails, nothing it did is kept.
+func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,21 @@
+// Package sqlite implements [exporttask.Store] on SQLite, with the pure-Go
+// driver modernc.org/sqlite (no cgo).
+//
+// Open takes a file path, or ":memory:" for a private in-memory database
+// (handy in tests; each Open gets a fresh one):
+//
+//	db, err := sqlite.Open(ctx, "exporttask.db")
+//	if err != nil {
+//		return err
+//	}
+//	defer db.Close()
+//
+// A file database runs in WAL mode: writes go through a single connection,
+// one transaction at a time (BEGIN IMMEDIATE), while reads use a pool of
+// their own and never wait for writers. Several processes may open the same
+// file; SQLite's locks serialise their writes. The schema is migrated at
+// Open, from versioned SQL files embedded in the package.
+//
+// Tasks are stored as indexed columns (customer, status, dedup key, lease,
+// expiry) plus the task as a JSON document.
+package sqlite

@@ -1,0 +1,102 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// leased is a task with its lease, as a write transaction reads it.
+type leased struct {
+	task       exporttask.Task
+	leaseOwner string
+	leaseUntil int64
+}
+
+// scanTask reads a row of (id, doc).
+func scanTask(row interface{ Scan(...any) error }) (exporttask.Task, error) {
+	var (
+		id  int64
+		doc []byte
+	)
+	if err := row.Scan(&id, &doc); err != nil {
+		return exporttask.Task{}, err
+	}
+	return decodeTask(id, doc)
+}
+
+// customerTask reads the customer's task id in tx; ErrNotFound when there
+// is none.
+func customerTask(ctx context.Context, tx *sql.Tx, customer string, id int64) (exporttask.Task, error) {
+	t, err := scanTask(tx.QueryRowContext(ctx,
+		`SELECT id, doc FROM tasks WHERE id = ? AND customer = ?`, id, customer))
+	if errors.Is(err, sql.ErrNoRows) {
+		return exporttask.Task{}, exporttask.ErrNotFound
+	}
+	return t, err
+}
+
+// leasedTask reads task id and its lease in tx; ErrNotFound when there is
+// none.
+func leasedTask(ctx context.Context, tx *sql.Tx, id int64) (leased, error) {
+	var (
+		l   leased
+		doc []byte
+	)
+	err := tx.QueryRowContext(ctx,
+		`SELECT doc, lease_owner, lease_until FROM tasks WHERE id = ?`, id).Scan(&doc, &l.leaseOwner, &l.leaseUntil)
+	if errors.Is(err, sql.ErrNoRows) {
+		return leased{}, exporttask.ErrNotFound
+	}
+	if err != nil {
+		return leased{}, err
+	}
+	l.task, err = decodeTask(id, doc)
+	return l, err
+}
+
+// saveTask writes t, which was in status before, with the given lease, and
+// keeps the customer's storage usage in step when t's status moved into or
+// out of the statuses that count against the quota. It returns t as stored.
+func saveTask(ctx context.Context, tx *sql.Tx, before exporttask.Status, t exporttask.Task, leaseOwner string, leaseUntil int64) (exporttask.Task, error) {
+	doc, err := encodeTask(t)
+	if err != nil {
+		return exporttask.Task{}, err
+	}
+	var customer string
+	err = tx.QueryRowContext(ctx,
+		`UPDATE tasks SET status = ?, expired_at = ?, lease_owner = ?, lease_until = ?, doc = ?
+		 WHERE id = ? RETURNING customer`,
+		t.Status, millis(t.ExpiredAt.Time), leaseOwner, leaseUntil, doc, t.ID).Scan(&customer)
+	if err != nil {
+		return exporttask.Task{}, fmt.Errorf("updating task %d: %w", t.ID, err)
+	}
+	if was, is := live(before), live(t.Status); was != is {
+		delta := t.EstimatedSize
+		if was {
+			delta = -delta
+		}
+		if err := addUsage(ctx, tx, customer, delta); err != nil {
+			return exporttask.Task{}, err
+		}
+	}
+	return decodeTask(t.ID, doc)
+}
+
+// addUsage adds delta bytes to the customer's storage in use.
+func addUsage(ctx context.Context, tx *sql.Tx, customer string, delta int64) error {
+	if delta == 0 {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx,
+		`INSERT INTO customer_usage (customer, used_bytes) VALUES (?, ?)
+		 ON CONFLICT (customer) DO UPDATE SET used_bytes = used_bytes + excluded.used_bytes`,
+		customer, delta)
+	if err != nil {
+		return fmt.Errorf("updating storage usage: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,28 @@
+package sqlite_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+	"github.com/openapi-viewer/viewer/exporttask/storetest"
+)
+
+func TestConformanceFile(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) exporttask.Store {
+		db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "tasks.db"))
+		require.NoError(t, err)
+		return db
+	})
+}
+
+func TestConformanceMemory(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) exporttask.Store {
+		db, err := sqlite.Open(t.Context(), sqlite.Memory)
+		require.NoError(t, err)
+		return db
+	})
+}

@@ -1,0 +1,171 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// parallel runs fn(i) for i in [0, n) on n goroutines at once and returns
+// their errors, indexed by i.
+func parallel(n int, fn func(i int) error) []error {
+	errs := make([]error, n)
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+	)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			errs[i] = fn(i)
+		}()
+	}
+	close(start)
+	wg.Wait()
+	return errs
+}
+
+func testConcurrentCreates(t *testing.T, s exporttask.Store) {
+	const goroutines, each = 16, 25
+	created := make([][]exporttask.Task, goroutines)
+	errs := parallel(goroutines, func(g int) error {
+		customer := []string{acme, globex}[g%2]
+		for i := range each {
+			p := params(t, customer, request(fmt.Sprintf("rec-%d-%d", g, i)), at(time.Duration(i)*time.Millisecond))
+			task, replayed, err := s.Create(ctx(t), p)
+			if err != nil {
+				return err
+			}
+			if replayed {
+				return fmt.Errorf("create %d/%d was replayed as task %d", g, i, task.ID)
+			}
+			created[g] = append(created[g], task)
+		}
+		return nil
+	})
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+
+	seen := make(map[int64]bool)
+	perCustomer := map[string]int{}
+	for g, tasks := range created {
+		customer := []string{acme, globex}[g%2]
+		for _, task := range tasks {
+			assert.False(t, seen[task.ID], "id %d given twice", task.ID)
+			seen[task.ID] = true
+			perCustomer[customer]++
+			assert.Equal(t, task, get(t, s, customer, task.ID), "every create is stored")
+		}
+	}
+	assert.Len(t, seen, goroutines*each)
+	for customer, n := range perCustomer {
+		list, more, err := s.List(ctx(t), exporttask.ListParams{Customer: customer, Limit: 1000})
+		require.NoError(t, err)
+		assert.False(t, more)
+		assert.Len(t, list, n, "customer %s", customer)
+	}
+}
+
+func testConcurrentQuota(t *testing.T, s exporttask.Store) {
+	const goroutines = 40
+	errs := parallel(goroutines, func(i int) error {
+		p := sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 1000, at(0))
+		_, _, err := s.Create(ctx(t), p)
+		return err
+	})
+	ok, refused := 0, 0
+	for _, err := range errs {
+		var qe *exporttask.QuotaError
+		switch {
+		case err == nil:
+			ok++
+		case errors.As(err, &qe):
+			refused++
+		default:
+			require.NoError(t, err)
+		}
+	}
+	assert.Equal(t, 10, ok, "exactly the quota's worth of tasks is accepted")
+	assert.Equal(t, goroutines-10, refused)
+	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 100})
+	require.NoError(t, err)
+	assert.Len(t, list, 10)
+}
+
+func testConcurrentDedup(t *testing.T, s exporttask.Store) {
+	const goroutines = 20
+	var mu sync.Mutex
+	ids := map[int64]int{}
+	fresh := 0
+	errs := parallel(goroutines, func(i int) error {
+		url := fmt.Sprintf("https://hooks.example.com/%d", i)
+		p := params(t, acme, request("rec-1", hook(url, exporttask.EventCompleted)), at(0))
+		task, replayed, err := s.Create(ctx(t), p)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		ids[task.ID]++
+		if !replayed {
+			fresh++
+		}
+		return nil
+	})
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	assert.Len(t, ids, 1, "every duplicate returns the one task")
+	assert.Equal(t, 1, fresh, "exactly one create stores the task")
+	for id := range ids {
+		assert.Len(t, get(t, s, acme, id).Webhook, goroutines, "no merge is lost")
+	}
+}
+
+func testConcurrentClaims(t *testing.T, s exporttask.Store) {
+	const tasks, workers = 30, 8
+	want := map[int64]bool{}
+	for i := range tasks {
+		want[create(t, s, params(t, acme, request(fmt.Sprintf("rec-%d", i)), at(0))).ID] = true
+	}
+
+	claimed := make([][]int64, workers)
+	errs := parallel(workers, func(w int) error {
+		worker := fmt.Sprintf("worker-%d", w)
+		for {
+			task, ok, err := s.Claim(ctx(t), worker, at(time.Second), time.Hour)
+			if err != nil || !ok {
+				return err
+			}
+			if task.Status != exporttask.StatusInProgress {
+				return fmt.Errorf("claimed task %d is %s", task.ID, task.Status)
+			}
+			claimed[w] = append(claimed[w], task.ID)
+		}
+	})
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+
+	got := map[int64]int{}
+	for _, ids := range claimed {
+		for _, id := range ids {
+			got[id]++
+		}
+	}
+	for id := range want {
+		assert.Equal(t, 1, got[id], "task %d claims", id)
+	}
+	assert.Len(t, got, tasks)
+	noClaim(t, s, at(2*time.Second))
+}

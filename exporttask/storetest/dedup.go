@@ -1,0 +1,266 @@
+package storetest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+func testDedupMergesWebhooks(t *testing.T, s exporttask.Store) {
+	first := create(t, s, params(t, acme, request("rec-1",
+		hook(hookA, exporttask.EventUpdated, exporttask.EventStarted)), at(0)))
+
+	// Same export, different description and webhooks: a duplicate.
+	r := request("rec-1",
+		hook(hookA, exporttask.EventCompleted, exporttask.EventStarted),
+		hook(hookB, exporttask.EventCompleted, exporttask.EventUpdated),
+		hook(hookC, exporttask.EventFailed))
+	r.Description = "asked again"
+	dup, replayed, err := s.Create(ctx(t), params(t, acme, r, at(time.Minute)))
+	require.NoError(t, err)
+	assert.True(t, replayed)
+	assert.Equal(t, first.ID, dup.ID)
+	assert.Equal(t, first.Description, dup.Description, "only webhooks are merged")
+	assert.Equal(t, []exporttask.Webhook{
+		hook(hookA, exporttask.EventUpdated, exporttask.EventStarted, exporttask.EventCompleted),
+		hook(hookB, exporttask.EventCompleted, exporttask.EventUpdated),
+		hook(hookC, exporttask.EventFailed),
+	}, dup.Webhook, "union of events for every URL")
+	assert.Equal(t, dup, get(t, s, acme, first.ID))
+
+	ds := drain(t, s, at(time.Minute))
+	require.ElementsMatch(t, []string{hookA + " TASK_UPDATED", hookB + " TASK_UPDATED"}, sent(ds))
+	for _, d := range ds {
+		assertPayload(t, d, exporttask.EventUpdated, dup, at(time.Minute))
+	}
+
+	// Nothing new to merge: the task is returned, nothing is emitted.
+	again, replayed, err := s.Create(ctx(t), params(t, acme, request("rec-1", hook(hookB, exporttask.EventCompleted)), at(2*time.Minute)))
+	require.NoError(t, err)
+	assert.True(t, replayed)
+	assert.Equal(t, dup, again)
+	assert.Empty(t, drain(t, s, at(2*time.Minute)))
+
+	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	require.NoError(t, err)
+	assert.Len(t, list, 1, "a duplicate stores no task")
+}
+
+func testDedupLiveStatuses(t *testing.T, s exporttask.Store) {
+	// IN_PROGRESS.
+	running := create(t, s, params(t, acme, request("rec-run"), at(0)))
+	claim(t, s, "w1", at(time.Second))
+	dup, replayed, err := s.Create(ctx(t), params(t, acme, request("rec-run"), at(2*time.Second)))
+	require.NoError(t, err)
+	assert.True(t, replayed)
+	assert.Equal(t, running.ID, dup.ID)
+	assert.Equal(t, exporttask.StatusInProgress, dup.Status)
+
+	// COMPLETED and not yet expired (retention: one day from 3s).
+	finish(t, s, running.ID, "w1", at(3*time.Second))
+	dup, replayed, err = s.Create(ctx(t), params(t, acme, request("rec-run"), at(23*time.Hour)))
+	require.NoError(t, err)
+	assert.True(t, replayed)
+	assert.Equal(t, running.ID, dup.ID)
+	assert.Equal(t, exporttask.StatusCompleted, dup.Status)
+
+	// Expired at Now (expiredAt is at or before it), even before the sweep
+	// marks it EXPIRED: a new task.
+	fresh := create(t, s, params(t, acme, request("rec-run"), at(24*time.Hour+3*time.Second)))
+	assert.NotEqual(t, running.ID, fresh.ID)
+	assert.Equal(t, exporttask.StatusPending, fresh.Status)
+}
+
+func testDedupNotAfterEnd(t *testing.T, s exporttask.Store) {
+	// ABORTED.
+	aborted := create(t, s, params(t, acme, request("rec-a"), at(0)))
+	_, err := s.Abort(ctx(t), acme, aborted.ID, at(time.Second))
+	require.NoError(t, err)
+	again := create(t, s, params(t, acme, request("rec-a"), at(2*time.Second)))
+	assert.NotEqual(t, aborted.ID, again.ID)
+
+	// FAILED.
+	failed := create(t, s, params(t, acme, request("rec-f"), at(0)))
+	claimed := claim(t, s, "w1", at(3*time.Second))
+	for claimed.ID != failed.ID { // rec-a's new task may come first
+		finish(t, s, claimed.ID, "w1", at(3*time.Second))
+		claimed = claim(t, s, "w1", at(3*time.Second))
+	}
+	_, err = s.Finish(ctx(t), failed.ID, "w1", exporttask.FinishParams{ErrorReason: "boom"}, at(4*time.Second))
+	require.NoError(t, err)
+	again = create(t, s, params(t, acme, request("rec-f"), at(5*time.Second)))
+	assert.NotEqual(t, failed.ID, again.ID)
+
+	// EXPIRED.
+	expired := create(t, s, params(t, acme, request("rec-e"), at(0)))
+	claimed = claim(t, s, "w2", at(6*time.Second))
+	for claimed.ID != expired.ID {
+		finish(t, s, claimed.ID, "w2", at(6*time.Second))
+		claimed = claim(t, s, "w2", at(6*time.Second))
+	}
+	finish(t, s, expired.ID, "w2", at(7*time.Second))
+	n, err := s.Expire(ctx(t), at(48*time.Hour), 100)
+	require.NoError(t, err)
+	require.Positive(t, n)
+	require.Equal(t, exporttask.StatusExpired, get(t, s, acme, expired.ID).Status)
+	again = create(t, s, params(t, acme, request("rec-e"), at(49*time.Hour)))
+	assert.NotEqual(t, expired.ID, again.ID)
+}
+
+func testDedupScope(t *testing.T, s exporttask.Store) {
+	ours := create(t, s, params(t, acme, request("rec-1"), at(0)))
+
+	theirs := create(t, s, params(t, globex, request("rec-1"), at(0)))
+	assert.NotEqual(t, ours.ID, theirs.ID, "dedup is per customer")
+
+	other := request("rec-1")
+	other.Parameters = map[string]any{"resolution": 1.0}
+	different := create(t, s, params(t, acme, other, at(0)))
+	assert.NotEqual(t, ours.ID, different.ID, "different parameters are a different export")
+
+	noKey := params(t, acme, request("rec-1"), at(0))
+	noKey.DedupKey = ""
+	unkeyed := create(t, s, noKey)
+	assert.NotEqual(t, ours.ID, unkeyed.ID, "an empty dedup key matches nothing")
+}
+
+func testIdempotencyKey(t *testing.T, s exporttask.Store) {
+	p := params(t, acme, request("rec-1", hook(hookA, exporttask.EventUpdated)), at(0))
+	p.IdempotencyKey = "key-1"
+	first := create(t, s, p)
+
+	// Same key, different request: the first task, untouched.
+	q := params(t, acme, request("rec-2", hook(hookB, exporttask.EventUpdated)), at(time.Minute))
+	q.IdempotencyKey = "key-1"
+	replay, replayed, err := s.Create(ctx(t), q)
+	require.NoError(t, err)
+	assert.True(t, replayed)
+	assert.Equal(t, first, replay)
+	assert.Empty(t, drain(t, s, at(time.Minute)), "a replay merges nothing")
+
+	// Still replayed once the task is over.
+	aborted, err := s.Abort(ctx(t), acme, first.ID, at(2*time.Minute))
+	require.NoError(t, err)
+	replay, replayed, err = s.Create(ctx(t), q)
+	require.NoError(t, err)
+	assert.True(t, replayed)
+	assert.Equal(t, aborted, replay)
+
+	// Keys are per customer.
+	r := params(t, globex, request("rec-1"), at(0))
+	r.IdempotencyKey = "key-1"
+	theirs := create(t, s, r)
+	assert.NotEqual(t, first.ID, theirs.ID)
+
+	// A key given to a create that found a duplicate names that duplicate.
+	d := params(t, globex, request("rec-1"), at(time.Minute))
+	d.IdempotencyKey = "key-2"
+	dup, replayed, err := s.Create(ctx(t), d)
+	require.NoError(t, err)
+	assert.True(t, replayed)
+	assert.Equal(t, theirs.ID, dup.ID)
+	_, err = s.Abort(ctx(t), globex, theirs.ID, at(2*time.Minute))
+	require.NoError(t, err)
+	replay, replayed, err = s.Create(ctx(t), d)
+	require.NoError(t, err)
+	assert.True(t, replayed, "key-2 names the task the duplicate returned, even once it is aborted")
+	assert.Equal(t, theirs.ID, replay.ID)
+
+	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	require.NoError(t, err)
+	assert.Len(t, list, 1)
+}
+
+// sized is a create of a distinct export of size bytes with quota.
+func sized(t *testing.T, customer, id string, size, quota int64, now time.Time) exporttask.CreateParams {
+	p := params(t, customer, request(id), now)
+	p.EstimatedSize, p.Quota = size, quota
+	return p
+}
+
+func testQuota(t *testing.T, s exporttask.Store) {
+	create(t, s, sized(t, acme, "rec-1", 400, 1000, at(0)))
+	second := create(t, s, sized(t, acme, "rec-2", 400, 1000, at(0)))
+
+	_, _, err := s.Create(ctx(t), sized(t, acme, "rec-3", 400, 1000, at(0)))
+	var qe *exporttask.QuotaError
+	require.ErrorAs(t, err, &qe)
+	assert.Equal(t, exporttask.QuotaError{Quota: 1000, Remaining: 200, Requested: 400}, *qe)
+	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	require.NoError(t, err)
+	assert.Len(t, list, 2, "a refused create stores nothing")
+
+	// Exactly what is left fits.
+	create(t, s, sized(t, acme, "rec-4", 200, 1000, at(0)))
+	_, _, err = s.Create(ctx(t), sized(t, acme, "rec-5", 1, 1000, at(0)))
+	require.ErrorAs(t, err, &qe)
+	assert.Equal(t, int64(0), qe.Remaining)
+
+	// An aborted task frees its share.
+	_, err = s.Abort(ctx(t), acme, second.ID, at(time.Second))
+	require.NoError(t, err)
+	create(t, s, sized(t, acme, "rec-6", 400, 1000, at(2*time.Second)))
+
+	// Quotas are per customer; 0 is unlimited.
+	create(t, s, sized(t, globex, "rec-7", 1000, 1000, at(0)))
+	create(t, s, sized(t, acme, "rec-8", 1<<40, 0, at(0)))
+
+	// A quota below what is in use leaves nothing (never a negative rest).
+	_, _, err = s.Create(ctx(t), sized(t, acme, "rec-9", 1, 10, at(0)))
+	require.ErrorAs(t, err, &qe)
+	assert.Equal(t, exporttask.QuotaError{Quota: 10, Remaining: 0, Requested: 1}, *qe)
+}
+
+func testQuotaStatuses(t *testing.T, s exporttask.Store) {
+	// Four tasks of 100 bytes: one stays PENDING, one IN_PROGRESS, one
+	// COMPLETED, one FAILED.
+	for i := range 4 {
+		create(t, s, sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 0, at(0)))
+	}
+	claim(t, s, "w", at(time.Second))
+	completed := claim(t, s, "w", at(time.Second))
+	failed := claim(t, s, "w", at(time.Second))
+	finish(t, s, completed.ID, "w", at(2*time.Second))
+	_, err := s.Finish(ctx(t), failed.ID, "w", exporttask.FinishParams{ErrorReason: "no"}, at(2*time.Second))
+	require.NoError(t, err)
+
+	// PENDING, IN_PROGRESS and COMPLETED count (300 of 500): FAILED does not.
+	var qe *exporttask.QuotaError
+	_, _, err = s.Create(ctx(t), sized(t, acme, "big", 201, 500, at(time.Hour)))
+	require.ErrorAs(t, err, &qe)
+	assert.Equal(t, int64(200), qe.Remaining)
+
+	// EXPIRED no longer counts.
+	n, err := s.Expire(ctx(t), at(25*time.Hour), 10)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	_, _, err = s.Create(ctx(t), sized(t, acme, "big", 301, 500, at(25*time.Hour)))
+	require.ErrorAs(t, err, &qe)
+	assert.Equal(t, int64(300), qe.Remaining)
+	create(t, s, sized(t, acme, "big", 300, 500, at(25*time.Hour)))
+}
+
+func testQuotaAfterDedup(t *testing.T, s exporttask.Store) {
+	first := create(t, s, sized(t, acme, "rec-1", 1000, 1000, at(0)))
+	// The quota is full, but a duplicate stores nothing new: no quota error.
+	dup, replayed, err := s.Create(ctx(t), sized(t, acme, "rec-1", 1000, 1000, at(time.Second)))
+	require.NoError(t, err)
+	assert.True(t, replayed)
+	assert.Equal(t, first.ID, dup.ID)
+
+	p := sized(t, acme, "rec-2", 1000, 1000, at(time.Second))
+	p.IdempotencyKey = "k"
+	_, _, err = s.Create(ctx(t), p)
+	var qe *exporttask.QuotaError
+	require.ErrorAs(t, err, &qe)
+	// The refused create did not record its key: once there is room, the
+	// same key creates the task.
+	_, err = s.Abort(ctx(t), acme, first.ID, at(2*time.Second))
+	require.NoError(t, err)
+	create(t, s, p)
+}

@@ -1,0 +1,16 @@
+// Package storetest is the conformance suite of [exporttask.Store]: every
+// implementation runs it from its own tests, so they all keep the same
+// contract.
+//
+//	func TestConformance(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) exporttask.Store {
+//			db, err := sqlite.Open(t.Context(), sqlite.Memory)
+//			require.NoError(t, err)
+//			return db
+//		})
+//	}
+//
+// The suite drives the store with a fixed clock: every time it passes is
+// derived from one instant, so lease, retry and expiry cases are exact and
+// never sleep.
+package storetest
