@@ -140,7 +140,18 @@ func (s *recordingStore) outcomes(id int64) []exporttask.DeliveryResult {
 	return append([]exporttask.DeliveryResult(nil), s.results[id]...)
 }
 
-// lastOutcome waits for a final outcome of delivery id (delivered or given
+// recorded counts the outcomes recorded for every delivery.
+func (s *recordingStore) recorded() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.results {
+		n += len(r)
+	}
+	return n
+}
+
+// finalOutcomes waits for a final outcome of delivery id (delivered or given
 // up) and returns every outcome recorded for it.
 func (s *recordingStore) finalOutcomes(t *testing.T, id int64) []exporttask.DeliveryResult {
 	t.Helper()

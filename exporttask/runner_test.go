@@ -164,12 +164,16 @@ func TestRunnerAbortCancelsExport(t *testing.T) {
 	forEachStore(t, func(t *testing.T, s exporttask.Store) {
 		w := watch(exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: time.Minute, Steps: 2}))
 		task := createTask(t, s, customer, exporttask.Domain3D, "")
-		// Lease 90ms: renewed every 30ms, while the simulator reports only
-		// every 30s, so the renewal is what notices the abort.
-		background(t, fastRunner(t, s, w, func(c *exporttask.RunnerConfig) { c.Lease = 90 * time.Millisecond }).Run)
+		// Lease 300ms: renewed every 100ms, while the simulator reports only
+		// every 30s, so the renewal is what notices the abort. One worker:
+		// nothing else could claim the task if a renewal came late.
+		background(t, fastRunner(t, s, w, func(c *exporttask.RunnerConfig) {
+			c.Lease = 300 * time.Millisecond
+			c.Workers = 1
+		}).Run)
 
 		receive(t, w.started, "the export to start")
-		time.Sleep(100 * time.Millisecond) // a few renewals keep the lease
+		time.Sleep(350 * time.Millisecond) // renewals keep the lease past its first term
 		_, err := s.Abort(context.Background(), customer, task.ID, time.Now())
 		require.NoError(t, err)
 		aborted := time.Now()
@@ -224,16 +228,22 @@ func TestRunnerShutdown(t *testing.T) {
 		task := createTask(t, s, customer, exporttask.DomainRaster, rcv.URL, exporttask.EventStarted, exporttask.EventCompleted)
 
 		w := watch(exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: time.Minute}))
-		const lease = 200 * time.Millisecond
+		const lease = 300 * time.Millisecond
 		stopRunner := background(t, fastRunner(t, s, w, func(c *exporttask.RunnerConfig) { c.Lease = lease }).Run)
-		stopDeliverer := background(t, fastDeliverer(t, s, nil).Run)
+		rec := newRecordingStore(s)
+		stopDeliverer := background(t, fastDeliverer(t, rec, nil).Run)
 		receive(t, w.started, "the export to start")
-		require.Eventually(t, func() bool { return len(rcv.requests()) == 1 }, 5*time.Second, 2*time.Millisecond)
+		// Stop once TASK_STARTED is recorded as delivered: were the attempt
+		// cut short, it would be sent again after its lease (Timeout + 30s).
+		require.Eventually(t, func() bool { return rec.recorded() == 1 }, 5*time.Second, 2*time.Millisecond)
 
 		stoppedAt := time.Now()
 		stopRunner()
 		stopDeliverer()
 		assert.Less(t, time.Since(stoppedAt), time.Second)
+		_, ok, err := s.Claim(context.Background(), "probe", time.Now(), lease)
+		require.NoError(t, err)
+		assert.False(t, ok, "the interrupted task keeps its lease")
 		assert.ErrorIs(t, receive(t, w.ended, "the export to stop"), context.Canceled)
 		noLeftoverGoroutines(t)
 
@@ -244,9 +254,7 @@ func TestRunnerShutdown(t *testing.T) {
 		w2 := watch(exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: 10 * time.Millisecond}))
 		background(t, fastRunner(t, s, w2, nil).Run)
 		background(t, fastDeliverer(t, s, nil).Run)
-		restarted := receive(t, w2.started, "the restarted export")
-		// The lease was renewed at most Lease/3 before the stop.
-		assert.False(t, restarted.Before(stoppedAt.Add(lease/2)), "claimed again only once the lease ended")
+		receive(t, w2.started, "the restarted export")
 		waitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
 		require.Eventually(t, func() bool { return len(rcv.requests()) == 2 }, 5*time.Second, 2*time.Millisecond, "%v", rcv.events())
 		assert.Equal(t, []exporttask.Event{exporttask.EventStarted, exporttask.EventCompleted}, rcv.events())

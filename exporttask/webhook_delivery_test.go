@@ -212,12 +212,14 @@ func TestDeliveryAttemptTimeout(t *testing.T) {
 			}
 		})
 		id := startedDelivery(t, rec, rcv.URL)
-		background(t, fastDeliverer(t, rec, func(c *exporttask.DelivererConfig) { c.Timeout = 50 * time.Millisecond }).Run)
+		background(t, fastDeliverer(t, rec, func(c *exporttask.DelivererConfig) { c.Timeout = 150 * time.Millisecond }).Run)
 		out := rec.finalOutcomes(t, id)
-		require.Len(t, out, 2)
+		// Two attempts; more only if a loaded machine makes a quick answer
+		// miss the deadline too.
+		require.GreaterOrEqual(t, len(out), 2)
 		assert.Contains(t, out[0].Error, "deadline exceeded")
 		assert.False(t, out[0].NextAttempt.IsZero())
-		assert.True(t, out[1].Delivered)
+		assert.True(t, out[len(out)-1].Delivered)
 	})
 }
 
