@@ -196,7 +196,7 @@ func webhookTransport(policy *addressPolicy) *http.Transport {
 }
 
 // Run delivers due webhooks until ctx is done, then waits for the attempts
-// in flight to stop and returns nil. An attempt cut short by ctx is not
+// in flight to stop, closes idle connections and returns nil. An attempt cut short by ctx is not
 // recorded: the delivery is claimed again when its lease ends. Run can be
 // called again after it returns, but not while it runs ([ErrRunning]).
 func (d *Deliverer) Run(ctx context.Context) error {
@@ -205,6 +205,7 @@ func (d *Deliverer) Run(ctx context.Context) error {
 	}
 	defer d.running.Store(false)
 	var wg sync.WaitGroup
+	defer d.client.CloseIdleConnections()
 	defer wg.Wait()
 	slots := make(chan struct{}, d.concurrency)
 	// finished wakes the poller as soon as an attempt ends: the next
