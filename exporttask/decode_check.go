@@ -123,7 +123,7 @@ func (c *checker) report(err error) {
 	var syn *json.SyntaxError
 	switch {
 	case errors.As(err, &syn):
-		c.p.add(ptr, "is not valid JSON: %s (at byte %d)", syn.Error(), syn.Offset)
+		c.p.add(ptr, "is not valid JSON: %s (near byte offset %d)", syn.Error(), syn.Offset)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		c.p.add(ptr, "is not valid JSON: the body ends before the value is complete")
 	default:

@@ -39,8 +39,8 @@
 //     empty features array is rejected, as a region without area is a
 //     client mistake; leave ROI out to export the whole record;
 //   - hold only Features ("type": "Feature") with a "properties" member
-//     (an object whose values may be anything, null included, or null
-//     itself) and a geometry of type Polygon or MultiPolygon (a null
+//     (an object whose values may be anything, null included, within the
+//     limits of keywords; or null itself) and a geometry of type Polygon or MultiPolygon (a null
 //     geometry or any other type is rejected, naming the accepted types);
 //   - have, in each polygon, at least one linear ring, and in each ring 4
 //     to [MaxRingPositions] positions, the last equal to the first;
