@@ -7,3 +7,5 @@ require (
 	github.com/swaggo/files/v2 v2.0.2
 	go.yaml.in/yaml/v3 v3.0.6
 )
+
+require github.com/stretchr/testify v1.12.1
