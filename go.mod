@@ -34,3 +34,5 @@ require (
 	modernc.org/memory v1.11.0 // indirect
 	modernc.org/sqlite v1.46.1 // indirect
 )
+
+require github.com/stretchr/testify v1.12.1

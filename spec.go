@@ -24,7 +24,7 @@ func loadSpec(v any, fsys fs.FS, field string) (*loadedSpec, error) {
 	)
 	if raw.isJSON {
 		doc, err = indentJSON(raw)
-		if err != nil {
+		if err != nil && !raw.strictJSON {
 			// YAML flow documents also start with '{'; try reading it as
 			// YAML, and report the JSON error when that fails too.
 			yamlDoc, yamlHead, yamlErr := yamlToJSON(raw)
@@ -33,6 +33,8 @@ func loadSpec(v any, fsys fs.FS, field string) (*loadedSpec, error) {
 			}
 			doc, head = yamlDoc, yamlHead
 			head.links = linksOfJSON(doc)
+		} else if err != nil {
+			return nil, err
 		} else if head, err = headOfJSON(doc, raw.source); err != nil {
 			return nil, err
 		}

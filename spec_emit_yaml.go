@@ -188,10 +188,13 @@ func (e *yamlEmitter) literal(s string, col int, pos yamlPos) {
 }
 
 // literalSafe reports whether s reads back exactly from a literal block:
-// printable, no carriage returns, no line that starts the block with white
-// space (that would change the detected indentation), no trailing white
-// space on a line.
+// some text (a block of empty lines reads back as ""), printable, no carriage
+// returns, no line that starts the block with white space (that would change
+// the detected indentation), no trailing white space on a line.
 func literalSafe(s string) bool {
+	if strings.Trim(s, "\n") == "" {
+		return false
+	}
 	firstText := true
 	for _, line := range strings.Split(s, "\n") {
 		if line == "" {

@@ -8,13 +8,17 @@ import (
 	"os"
 	"path"
 	"reflect"
+	"strings"
 )
 
 // rawSpec is a document as given, before parsing.
 type rawSpec struct {
 	source string // for errors: file path, or the config field
 	data   []byte
-	isJSON bool // data is JSON (a file ending in .json, marshalled objects, bytes starting with '{')
+	isJSON bool // data looks like JSON (it starts with '{' or '[')
+	// strictJSON: data must be JSON (a .json file, a marshalled object), so
+	// a JSON error is not retried as YAML.
+	strictJSON bool
 }
 
 // readSpec turns a FilePathOrSpec value into bytes. field names the config
@@ -31,11 +35,12 @@ func readSpec(v any, fsys fs.FS, field string) (rawSpec, error) {
 		if err != nil {
 			return rawSpec{}, &SpecError{Source: s, Err: err}
 		}
-		return rawSpec{source: s, data: data, isJSON: looksLikeJSON(data)}, nil
+		strict := strings.EqualFold(path.Ext(s), ".json")
+		return rawSpec{source: s, data: data, isJSON: strict || looksLikeJSON(data), strictJSON: strict}, nil
 	case []byte:
 		return rawSpec{source: field, data: s, isJSON: looksLikeJSON(s)}, nil
 	case json.RawMessage:
-		return rawSpec{source: field, data: s, isJSON: true}, nil
+		return rawSpec{source: field, data: s, isJSON: true, strictJSON: true}, nil
 	}
 	switch reflect.ValueOf(v).Kind() {
 	case reflect.Map, reflect.Struct, reflect.Pointer, reflect.Interface:
@@ -46,7 +51,7 @@ func readSpec(v any, fsys fs.FS, field string) (rawSpec, error) {
 	if err != nil {
 		return rawSpec{}, &SpecError{Source: field, Err: fmt.Errorf("encoding %T as JSON: %w", v, err)}
 	}
-	return rawSpec{source: field, data: data, isJSON: true}, nil
+	return rawSpec{source: field, data: data, isJSON: true, strictJSON: true}, nil
 }
 
 func readFile(fsys fs.FS, name string) ([]byte, error) {
