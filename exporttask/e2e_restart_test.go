@@ -33,7 +33,7 @@ func TestServerKilledMidTask(t *testing.T) {
 	bin := buildExampleServer(t, dir)
 	db := filepath.Join(dir, "tasks.db")
 	const key, secret = "restart-test-key", "restart-test-secret"
-	rc := newReceiver()
+	rc := newHookReceiver()
 	hook := httptest.NewServer(rc)
 	t.Cleanup(hook.Close)
 	args := []string{"-addr", "127.0.0.1:0", "-db", db, "-keys", key + "=acme:read+write",

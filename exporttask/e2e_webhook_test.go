@@ -17,23 +17,23 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 )
 
-// delivery is one webhook POST a receiver got.
+// delivery is one webhook POST a test receiver got.
 type delivery struct {
 	event, id, signature string
 	body                 []byte
 	payload              exporttask.EventPayload
 }
 
-// receiver records the webhook deliveries it gets.
-type receiver struct {
+// hookReceiver records the webhook deliveries it gets.
+type hookReceiver struct {
 	mu   sync.Mutex
 	got  []delivery
 	news chan struct{}
 }
 
-func newReceiver() *receiver { return &receiver{news: make(chan struct{}, 1)} }
+func newHookReceiver() *hookReceiver { return &hookReceiver{news: make(chan struct{}, 1)} }
 
-func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (rc *hookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -55,9 +55,9 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// waitFor waits until the receiver got a delivery of every event in want,
+// waitFor waits until the hookReceiver got a delivery of every event in want,
 // and returns the deliveries so far.
-func (rc *receiver) waitFor(t *testing.T, timeout time.Duration, want ...exporttask.Event) []delivery {
+func (rc *hookReceiver) waitFor(t *testing.T, timeout time.Duration, want ...exporttask.Event) []delivery {
 	t.Helper()
 	deadline := time.After(timeout)
 	for {
@@ -78,16 +78,16 @@ func (rc *receiver) waitFor(t *testing.T, timeout time.Duration, want ...exportt
 		select {
 		case <-rc.news:
 		case <-deadline:
-			t.Fatalf("the receiver got %d deliveries, not all of %v, within %s", len(got), want, timeout)
+			t.Fatalf("the hookReceiver got %d deliveries, not all of %v, within %s", len(got), want, timeout)
 		}
 	}
 }
 
 // TestWebhookLifecycle follows one task from create to COMPLETED: the
-// receiver gets TASK_STARTED then TASK_COMPLETED, signed, in order, and the
+// hookReceiver gets TASK_STARTED then TASK_COMPLETED, signed, in order, and the
 // task then reads COMPLETED with its artifacts.
 func TestWebhookLifecycle(t *testing.T) {
-	rc := newReceiver()
+	rc := newHookReceiver()
 	hook := httptest.NewServer(rc)
 	t.Cleanup(hook.Close)
 	h := newHarness(t, exporttasktest.WithTaskDuration(300*time.Millisecond))
@@ -124,10 +124,10 @@ func TestWebhookLifecycle(t *testing.T) {
 	assert.True(t, done.ExpiredAt.After(done.FinishedAt.Time))
 }
 
-// TestWebhookReceiverDownThenUp: deliveries to a receiver that refuses
+// TestWebhookReceiverDownThenUp: deliveries to a hookReceiver that refuses
 // connections are retried, and arrive once it listens.
 func TestWebhookReceiverDownThenUp(t *testing.T) {
-	// Reserve a port, then free it: the receiver is down.
+	// Reserve a port, then free it: the hookReceiver is down.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	addr := ln.Addr().String()
@@ -143,7 +143,7 @@ func TestWebhookReceiverDownThenUp(t *testing.T) {
 	require.Equal(t, exporttask.StatusCompleted, done.Status)
 	time.Sleep(500 * time.Millisecond) // a few attempts fail meanwhile
 
-	rc := newReceiver()
+	rc := newHookReceiver()
 	ln, err = net.Listen("tcp", addr)
 	require.NoError(t, err, "listening again on %s", addr)
 	up := httptest.NewUnstartedServer(rc)
