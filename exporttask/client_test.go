@@ -18,7 +18,7 @@ import (
 
 func TestClientProblems(t *testing.T) {
 	ctx := t.Context()
-	h := newHarness(t)
+	h := newHarness(t, exporttasktest.WithTaskDuration(time.Hour))
 
 	_, err := h.client.Get(ctx, 424242)
 	var p *exporttask.Problem
@@ -68,7 +68,7 @@ func TestClientWait(t *testing.T) {
 
 	slow := newHarness(t, exporttasktest.WithTaskDuration(time.Hour))
 	task = slow.create(t, slow.sampleRequest(1))
-	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 	defer cancel()
 	last, err := slow.client.Wait(ctx, task.ID, 20*time.Millisecond)
 	require.ErrorIs(t, err, context.DeadlineExceeded)

@@ -134,7 +134,7 @@ func TestQuotaExceeded(t *testing.T) {
 
 	// The quota fits one task of this size and a half.
 	quota := first.EstimatedSize + first.EstimatedSize/2
-	h := newHarness(t, exporttasktest.WithQuota(quota))
+	h := newHarness(t, exporttasktest.WithQuota(quota), exporttasktest.WithTaskDuration(time.Hour))
 	a := h.create(t, h.sampleRequest(1))
 	resp, body := h.do(t, request{method: "POST", path: "/export-tasks", key: h.Key,
 		header: map[string]string{"Content-Type": "application/json"}, body: mustJSON(t, h.sampleRequest(2))})

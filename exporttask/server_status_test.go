@@ -6,11 +6,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 )
 
 const (
@@ -23,7 +25,7 @@ const (
 // TestErrorStatuses sends one request per error the API can answer and
 // checks the status, the problem body and the headers that go with it.
 func TestErrorStatuses(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, exporttasktest.WithTaskDuration(time.Hour)) // tasks stay abortable
 	mine := h.create(t, h.sampleRequest(1))
 	aborted := h.create(t, h.sampleRequest(2))
 	_, err := h.client.Abort(t.Context(), aborted.ID)
@@ -140,7 +142,7 @@ func withWebhooks(r exporttask.CreateRequest, urls ...string) exporttask.CreateR
 
 // TestSuccessStatuses checks the success answers, their headers and bodies.
 func TestSuccessStatuses(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, exporttasktest.WithTaskDuration(time.Hour))
 	resp, body := h.do(t, request{method: "POST", path: "/export-tasks", key: h.Key,
 		header: map[string]string{"Content-Type": "application/json; charset=utf-8"}, body: mustJSON(t, h.sampleRequest(1))})
 	require.Equal(t, http.StatusCreated, resp.StatusCode, "body: %s", body)
