@@ -175,6 +175,11 @@ func TestSuccessStatuses(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode, "body: %s", body)
 	assert.Equal(t, exporttask.StatusAborted, decodeTask(t, body).Status)
 
+	// HEAD answers as GET does, without a body.
+	resp, body = h.do(t, request{method: "HEAD", path: "/export-tasks/" + strconv.FormatInt(task.ID, 10), key: h.Key})
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Empty(t, body)
+
 	for _, path := range []string{"/healthz", "/readyz"} {
 		resp, body = h.do(t, request{method: "GET", path: path})
 		require.Equal(t, http.StatusOK, resp.StatusCode, path)
