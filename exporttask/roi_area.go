@@ -1,7 +1,6 @@
 package exporttask
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 )
@@ -37,27 +36,13 @@ func roiAreaKm2(fc *FeatureCollection) (float64, error) {
 	return math.Min(total, earthAreaKm2), nil
 }
 
-// polygonsOf returns a geometry's polygons, each as its rings. Coordinates
-// may hold decoded JSON ([]any) or typed slices, so it goes through JSON to
-// accept both.
+// polygonsOf returns a geometry's polygons, each as its rings.
 func polygonsOf(g *Geometry) ([][][]Position, error) {
-	raw, err := json.Marshal(g.Coordinates)
-	if err != nil {
-		return nil, fmt.Errorf("encoding %s coordinates: %w", g.Type, err)
-	}
 	switch g.Type {
-	case "Polygon":
-		var rings [][]Position
-		if err := json.Unmarshal(raw, &rings); err != nil {
-			return nil, fmt.Errorf("polygon coordinates: %w", err)
-		}
-		return [][][]Position{rings}, nil
-	case "MultiPolygon":
-		var polygons [][][]Position
-		if err := json.Unmarshal(raw, &polygons); err != nil {
-			return nil, fmt.Errorf("multipolygon coordinates: %w", err)
-		}
-		return polygons, nil
+	case TypePolygon:
+		return [][][]Position{g.Polygon}, nil
+	case TypeMultiPolygon:
+		return g.MultiPolygon, nil
 	}
 	return nil, fmt.Errorf("geometry type %q is not Polygon or MultiPolygon", g.Type)
 }
