@@ -211,9 +211,9 @@ type taskRun struct {
 
 // report records progress p (kept within 0..100 and never going back) and
 // renews the lease. When the lease is lost (or the task is gone) it cancels
-// the export and returns an error wrapping ErrLeaseLost. Other store failures are logged
-// and not returned: the export goes on, and the next report or renewal
-// tries again.
+// the export and returns an error wrapping ErrLeaseLost. Other store
+// failures are logged and not returned: the export goes on, and the next
+// report or renewal tries again.
 func (tr *taskRun) report(ctx context.Context, p int) error {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
