@@ -64,7 +64,12 @@ func TestCheckWebhookURL(t *testing.T) {
 		{"short form 127.1", "http://127.1/", nil, ErrBlockedAddress},
 		{"octal 0177.0.0.1", "http://0177.0.0.1/", nil, ErrBlockedAddress},
 		{"mixed 0xa9.254.0251.0376", "http://0xa9.254.0251.0376/", nil, ErrBlockedAddress},
+		{"upper-case hex", "http://0X7F000001/", nil, ErrBlockedAddress},
+		{"trailing dot", "http://127.0.0.1./", nil, ErrBlockedAddress},
 		{"decimal integer of a public address", "http://1572395042/", nil, nil},
+		// A name that resolves to loopback passes here; the dialer refuses
+		// the resolved address at delivery (TestWebhookTransportRefusesResolvedLoopback).
+		{"name resolving to loopback", "http://127.0.0.1.nip.io/", nil, nil},
 		{"numbers that are no address are a host name", "http://1.2.3.4.5/", nil, nil},
 		{"octal-looking name with an 8", "http://08.1/", nil, nil},
 		{"empty", "", nil, ErrInvalidWebhookURL},
