@@ -306,39 +306,39 @@ func TestNewRunnerNeedsStoreAndExporter(t *testing.T) {
 	})
 }
 
-// flakyStore fails some calls the way a store under trouble would: the
+// troubledStore fails some calls the way a store under trouble would: the
 // Runner logs and keeps going, and the task still completes.
-type flakyStore struct {
+type troubledStore struct {
 	exporttask.Store
 	claims, progresses, expires atomic.Int32
 }
 
-var errFlaky = errors.New("flaky: database is locked")
+var errTroubled = errors.New("troubled: database is locked")
 
-func (s *flakyStore) Claim(ctx context.Context, w string, now time.Time, l time.Duration) (exporttask.Task, bool, error) {
+func (s *troubledStore) Claim(ctx context.Context, w string, now time.Time, l time.Duration) (exporttask.Task, bool, error) {
 	if s.claims.Add(1) <= 3 {
-		return exporttask.Task{}, false, errFlaky
+		return exporttask.Task{}, false, errTroubled
 	}
 	return s.Store.Claim(ctx, w, now, l)
 }
 
-func (s *flakyStore) Progress(ctx context.Context, id int64, w string, p int, now time.Time, l time.Duration) (exporttask.Task, error) {
+func (s *troubledStore) Progress(ctx context.Context, id int64, w string, p int, now time.Time, l time.Duration) (exporttask.Task, error) {
 	if s.progresses.Add(1)%2 == 1 {
-		return exporttask.Task{}, errFlaky
+		return exporttask.Task{}, errTroubled
 	}
 	return s.Store.Progress(ctx, id, w, p, now, l)
 }
 
-func (s *flakyStore) Expire(ctx context.Context, now time.Time, limit int) (int, error) {
+func (s *troubledStore) Expire(ctx context.Context, now time.Time, limit int) (int, error) {
 	if s.expires.Add(1) <= 2 {
-		return 0, errFlaky
+		return 0, errTroubled
 	}
 	return s.Store.Expire(ctx, now, limit)
 }
 
 func TestRunnerRidesOutStoreFailures(t *testing.T) {
 	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		fs := &flakyStore{Store: s}
+		fs := &troubledStore{Store: s}
 		task := createTask(t, s, customer, exporttask.Domain3D, "")
 		sim := exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: 40 * time.Millisecond, Steps: 4})
 		background(t, fastRunner(t, fs, sim, func(c *exporttask.RunnerConfig) { c.Retention = 50 * time.Millisecond }).Run)
