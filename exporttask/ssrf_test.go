@@ -196,3 +196,16 @@ func TestWebhookTransportRefusesResolvedLoopback(t *testing.T) {
 	require.NoError(t, err)
 	assert.NoError(t, c.Close())
 }
+
+func TestCheckWebhookURLMessages(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://169.254.169.254/":    "exporttask: webhook address not allowed: 169.254.169.254 is a link-local address (cloud metadata lives here)",
+		"http://[::ffff:10.0.0.1]/":  "exporttask: webhook address not allowed: ::ffff:10.0.0.1 is a private address (IPv4-mapped)",
+		"http://localhost/":          "exporttask: webhook address not allowed: localhost is a loopback name",
+		"http://0x7f000001/":         "exporttask: webhook address not allowed: 127.0.0.1 is a loopback address",
+		"gopher://example.com/":      `exporttask: invalid webhook URL: scheme must be http or https, got "gopher"`,
+		"http://[64:ff9b::a00:1]:80": "exporttask: webhook address not allowed: 64:ff9b::a00:1 is a private address (10.0.0.1 through NAT64)",
+	} {
+		assert.EqualError(t, CheckWebhookURL(raw, nil), want, raw)
+	}
+}
