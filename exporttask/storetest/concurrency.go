@@ -142,7 +142,7 @@ func testConcurrentClaims(t *testing.T, s exporttask.Store) {
 	claimed := make([][]int64, workers)
 	errs := parallel(workers, func(w int) error {
 		worker := fmt.Sprintf("worker-%d", w)
-		for {
+		for range 2 * tasks { // bounded: a broken store must not loop forever
 			task, ok, err := s.Claim(ctx(t), worker, at(time.Second), time.Hour)
 			if err != nil || !ok {
 				return err
@@ -152,6 +152,7 @@ func testConcurrentClaims(t *testing.T, s exporttask.Store) {
 			}
 			claimed[w] = append(claimed[w], task.ID)
 		}
+		return fmt.Errorf("%s claimed more tasks than there are", worker)
 	})
 	for _, err := range errs {
 		require.NoError(t, err)
