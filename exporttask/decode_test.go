@@ -153,6 +153,8 @@ func TestDecodeCreateRequest(t *testing.T) {
 		{name: "coordinates null", body: withGeometry(`{"type": "MultiPolygon", "coordinates": null}`), want: []exporttask.FieldError{fe(geo+"/coordinates", "must be an array of polygons, got null")}},
 		{name: "ring not an array", body: withGeometry(`{"type": "Polygon", "coordinates": [{}]}`), want: []exporttask.FieldError{fe(geo+"/coordinates/0", "must be an array of positions (a linear ring), got an object")}},
 		{name: "position not an array", body: withGeometry(`{"type": "Polygon", "coordinates": [[[0, 0], "1 1", [0, 0]]]}`), want: []exporttask.FieldError{fe(geo+"/coordinates/0/1", "must be an array of numbers (a position), got a string")}},
+		{name: "null position", body: withGeometry(`{"type": "Polygon", "coordinates": [[[0, 0], null, [1, 1], [0, 0]]]}`), want: []exporttask.FieldError{fe(geo+"/coordinates/0/1", "must be an array of numbers (a position), got null")}},
+		{name: "null number", body: withGeometry(`{"type": "MultiPolygon", "coordinates": [[[[0, 0], [1, null], [1, 1], [0, 0]]]]}`), want: []exporttask.FieldError{fe(geo+"/coordinates/0/0/1/1", "must be a number, got null")}},
 		{name: "number as a string", body: withGeometry(`{"type": "Polygon", "coordinates": [[[0, "1"]]]}`), want: []exporttask.FieldError{fe(geo+"/coordinates/0/0/1", "must be a number, got a string")}},
 		{name: "MultiPolygon nesting for a Polygon", body: withGeometry(`{"type": "Polygon", "coordinates": [` + poly + `]}`), want: []exporttask.FieldError{
 			fe(geo+"/coordinates/0/0/0", "must be a number, got an array"),

@@ -67,6 +67,22 @@ func NewMultiPolygon(polygons ...[][]Position) *Geometry {
 	return &Geometry{Type: TypeMultiPolygon, MultiPolygon: polygons}
 }
 
+// Polygons returns the geometry's polygons, each as its rings: the one
+// polygon of a Polygon, or those of a MultiPolygon; nil for another type.
+// The slices are g's own, not copies.
+func (g *Geometry) Polygons() [][][]Position {
+	switch g.Type {
+	case TypePolygon:
+		if g.Polygon == nil {
+			return nil
+		}
+		return [][][]Position{g.Polygon}
+	case TypeMultiPolygon:
+		return g.MultiPolygon
+	}
+	return nil
+}
+
 // geometryJSON is the wire form of a Geometry, with coordinates left raw
 // until the type is known.
 type geometryJSON struct {

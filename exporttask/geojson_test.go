@@ -79,3 +79,12 @@ func TestTaskJSONAlwaysHasItsRequiredFields(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"artifacts":[]`)
 }
+
+func TestGeometryPolygons(t *testing.T) {
+	a, b := square(0, 0), square(5, 5)
+	assert.Equal(t, [][][]exporttask.Position{{a, b}}, exporttask.NewPolygon(a, b).Polygons())
+	assert.Equal(t, [][][]exporttask.Position{{a}, {b}},
+		exporttask.NewMultiPolygon([][]exporttask.Position{a}, [][]exporttask.Position{b}).Polygons())
+	assert.Nil(t, exporttask.NewPolygon().Polygons())
+	assert.Nil(t, (&exporttask.Geometry{Type: "Point"}).Polygons())
+}

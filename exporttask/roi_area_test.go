@@ -16,7 +16,7 @@ func box(lon0, lat0, lon1, lat1 float64) []Position {
 
 func polygonROI(rings ...[]Position) *FeatureCollection {
 	return &FeatureCollection{Type: "FeatureCollection", Features: []Feature{{
-		Type: "Feature", Geometry: &Geometry{Type: "Polygon", Coordinates: rings},
+		Type: "Feature", Geometry: NewPolygon(rings...),
 	}}}
 }
 
@@ -35,26 +35,20 @@ func TestROIArea(t *testing.T) {
 		{"1x1 degree at the equator", polygonROI(box(34, 0, 35, 1)), bandArea(1, 0, 1)},
 		{"1x1 degree at 60N", polygonROI(box(10, 60, 11, 61)), bandArea(1, 60, 61)},
 		{"clockwise ring", polygonROI([]Position{{34, 0}, {34, 1}, {35, 1}, {35, 0}, {34, 0}}), bandArea(1, 0, 1)},
-		{"across the antimeridian, cut in two", &FeatureCollection{Features: []Feature{{Geometry: &Geometry{
-			Type:        "MultiPolygon",
-			Coordinates: [][][]Position{{box(179.5, -10, 180, -9)}, {box(-180, -10, -179.5, -9)}},
-		}}}}, bandArea(1, -10, -9)},
+		{"across the antimeridian, cut in two", &FeatureCollection{Features: []Feature{{Geometry: NewMultiPolygon([][]Position{box(179.5, -10, 180, -9)}, [][]Position{box(-180, -10, -179.5, -9)})}}}, bandArea(1, -10, -9)},
 		{"with a hole", polygonROI(box(0, 0, 2, 2), box(0.5, 0.5, 1.5, 1.5)), bandArea(2, 0, 2) - bandArea(1, 0.5, 1.5)},
 		{"with altitude", polygonROI([]Position{{34, 0, 100}, {35, 0, 100}, {35, 1, 5}, {34, 1, 5}, {34, 0, 100}}), bandArea(1, 0, 1)},
-		{"multipolygon", &FeatureCollection{Features: []Feature{{Geometry: &Geometry{
-			Type:        "MultiPolygon",
-			Coordinates: [][][]Position{{box(0, 0, 1, 1)}, {box(10, 60, 11, 61)}},
-		}}}}, bandArea(1, 0, 1) + bandArea(1, 60, 61)},
+		{"multipolygon", &FeatureCollection{Features: []Feature{{Geometry: NewMultiPolygon([][]Position{box(0, 0, 1, 1)}, [][]Position{box(10, 60, 11, 61)})}}}, bandArea(1, 0, 1) + bandArea(1, 60, 61)},
 		{"two features", &FeatureCollection{Features: []Feature{
-			{Geometry: &Geometry{Type: "Polygon", Coordinates: [][]Position{box(0, 0, 1, 1)}}},
-			{Geometry: &Geometry{Type: "Polygon", Coordinates: [][]Position{box(0, 0, 1, 1)}}},
+			{Geometry: NewPolygon(box(0, 0, 1, 1))},
+			{Geometry: NewPolygon(box(0, 0, 1, 1))},
 		}}, 2 * bandArea(1, 0, 1)},
 		{"feature without geometry", &FeatureCollection{Features: []Feature{{}}}, 0},
 		{"degenerate ring", polygonROI([]Position{{0, 0}, {1, 1}}), 0},
 		{"the whole globe", polygonROI(box(-180, -90, 180, 90)), earthAreaKm2},
 		{"overlapping features are bounded by the globe", &FeatureCollection{Features: []Feature{
-			{Geometry: &Geometry{Type: "Polygon", Coordinates: [][]Position{box(-180, -90, 180, 90)}}},
-			{Geometry: &Geometry{Type: "Polygon", Coordinates: [][]Position{box(-180, -90, 180, 90)}}},
+			{Geometry: NewPolygon(box(-180, -90, 180, 90))},
+			{Geometry: NewPolygon(box(-180, -90, 180, 90))},
 		}}, earthAreaKm2},
 	}
 	for _, tc := range tests {
@@ -77,12 +71,13 @@ func TestROIAreaFromDecodedJSON(t *testing.T) {
 
 func TestROIAreaErrors(t *testing.T) {
 	tests := map[string]*Geometry{
-		"point":          {Type: "Point", Coordinates: []float64{1, 2}},
-		"not rings":      {Type: "Polygon", Coordinates: "nope"},
-		"NaN":            {Type: "Polygon", Coordinates: [][]Position{{{0, 0}, {math.NaN(), 1}, {1, 1}, {0, 0}}}},
-		"infinite":       {Type: "Polygon", Coordinates: [][]Position{{{0, 0}, {math.Inf(1), 1}, {1, 1}, {0, 0}}}},
-		"one coordinate": {Type: "Polygon", Coordinates: [][]Position{{{0}, {1, 1}, {1, 0}, {0}}}},
-		"unencodable":    {Type: "Polygon", Coordinates: make(chan int)},
+		"point":          {Type: "Point"},
+		"no type":        {Polygon: [][]Position{box(0, 0, 1, 1)}},
+		"NaN":            NewPolygon([]Position{{0, 0}, {math.NaN(), 1}, {1, 1}, {0, 0}}),
+		"infinite":       NewPolygon([]Position{{0, 0}, {math.Inf(1), 1}, {1, 1}, {0, 0}}),
+		"one coordinate": NewPolygon([]Position{{0}, {1, 1}, {1, 0}, {0}}),
+		"NaN in a multipolygon": NewMultiPolygon([][]Position{box(0, 0, 1, 1)},
+			[][]Position{{{0, 0}, {1, math.NaN()}, {1, 1}, {0, 0}}}),
 	}
 	for name, g := range tests {
 		t.Run(name, func(t *testing.T) {

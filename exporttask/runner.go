@@ -210,10 +210,10 @@ type taskRun struct {
 }
 
 // report records progress p (kept within 0..100 and never going back) and
-// renews the lease. When the lease is lost it cancels the export and
-// returns an error wrapping ErrLeaseLost. Other store failures are logged
-// and not returned: the export goes on, and the next report or renewal
-// tries again.
+// renews the lease. When the lease is lost (or the task is gone) it cancels
+// the export and returns an error wrapping ErrLeaseLost. Other store
+// failures are logged and not returned: the export goes on, and the next
+// report or renewal tries again.
 func (tr *taskRun) report(ctx context.Context, p int) error {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
@@ -223,8 +223,8 @@ func (tr *taskRun) report(ctx context.Context, p int) error {
 	case err == nil:
 		tr.progress = p
 		return nil
-	case errors.Is(err, ErrLeaseLost):
-		err = fmt.Errorf("exporttask: task %d: %w", tr.id, err)
+	case errors.Is(err, ErrLeaseLost), errors.Is(err, ErrNotFound):
+		err = fmt.Errorf("exporttask: task %d: %w", tr.id, ErrLeaseLost)
 		tr.cancel(err)
 		return err
 	case ctx.Err() != nil:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -302,5 +303,50 @@ func TestNewRunnerNeedsStoreAndExporter(t *testing.T) {
 	})
 	assert.PanicsWithValue(t, "exporttask: NewRunner needs an Exporter", func() {
 		exporttask.NewRunner(exporttask.RunnerConfig{Store: newMemStore()})
+	})
+}
+
+// troubledStore fails some calls the way a store under trouble would: the
+// Runner logs and keeps going, and the task still completes.
+type troubledStore struct {
+	exporttask.Store
+	claims, progresses, expires atomic.Int32
+}
+
+var errTroubled = errors.New("troubled: database is locked")
+
+func (s *troubledStore) Claim(ctx context.Context, w string, now time.Time, l time.Duration) (exporttask.Task, bool, error) {
+	if s.claims.Add(1) <= 3 {
+		return exporttask.Task{}, false, errTroubled
+	}
+	return s.Store.Claim(ctx, w, now, l)
+}
+
+func (s *troubledStore) Progress(ctx context.Context, id int64, w string, p int, now time.Time, l time.Duration) (exporttask.Task, error) {
+	if s.progresses.Add(1)%2 == 1 {
+		return exporttask.Task{}, errTroubled
+	}
+	return s.Store.Progress(ctx, id, w, p, now, l)
+}
+
+func (s *troubledStore) Expire(ctx context.Context, now time.Time, limit int) (int, error) {
+	if s.expires.Add(1) <= 2 {
+		return 0, errTroubled
+	}
+	return s.Store.Expire(ctx, now, limit)
+}
+
+func TestRunnerRidesOutStoreFailures(t *testing.T) {
+	forEachStore(t, func(t *testing.T, s exporttask.Store) {
+		fs := &troubledStore{Store: s}
+		task := createTask(t, s, customer, exporttask.Domain3D, "")
+		sim := exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: 40 * time.Millisecond, Steps: 4})
+		background(t, fastRunner(t, fs, sim, func(c *exporttask.RunnerConfig) { c.Retention = 50 * time.Millisecond }).Run)
+		got := waitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
+		assert.Equal(t, 100, got.Progress)
+		waitStatus(t, s, customer, task.ID, exporttask.StatusExpired)
+		assert.Greater(t, fs.claims.Load(), int32(3))
+		assert.Greater(t, fs.progresses.Load(), int32(1))
+		assert.Greater(t, fs.expires.Load(), int32(2))
 	})
 }

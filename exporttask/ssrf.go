@@ -115,15 +115,16 @@ func (p *addressPolicy) blockedReason(a netip.Addr) string {
 	if a.Is6() {
 		b := a.As16()
 		var embedded netip.Addr
+		var via string
 		switch {
 		case p.nat64.Contains(a):
-			embedded = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+			embedded, via = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}), "NAT64"
 		case p.sixTo4.Contains(a):
-			embedded = netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})
+			embedded, via = netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}), "6to4"
 		}
 		if embedded.IsValid() && !p.allowed(embedded) {
 			if why := p.blockedReason(embedded); why != "" {
-				return why + " (embedded in " + a.String() + ")"
+				return why + " (" + embedded.String() + " through " + via + ")"
 			}
 		}
 	}
@@ -198,10 +199,7 @@ func CheckWebhookURL(raw string, allow []netip.Prefix) error {
 			return nil // a host name: checked after resolution, at delivery
 		}
 	}
-	if err := p.check(addr); err != nil {
-		return fmt.Errorf("webhook URL %q: %w", raw, err)
-	}
-	return nil
+	return p.check(addr)
 }
 
 // parseLegacyIPv4 reads the numeric IPv4 forms of inet_aton(3), which some

@@ -64,7 +64,12 @@ func TestCheckWebhookURL(t *testing.T) {
 		{"short form 127.1", "http://127.1/", nil, ErrBlockedAddress},
 		{"octal 0177.0.0.1", "http://0177.0.0.1/", nil, ErrBlockedAddress},
 		{"mixed 0xa9.254.0251.0376", "http://0xa9.254.0251.0376/", nil, ErrBlockedAddress},
+		{"upper-case hex", "http://0X7F000001/", nil, ErrBlockedAddress},
+		{"trailing dot", "http://127.0.0.1./", nil, ErrBlockedAddress},
 		{"decimal integer of a public address", "http://1572395042/", nil, nil},
+		// A name that resolves to loopback passes here; the dialer refuses
+		// the resolved address at delivery (TestWebhookTransportRefusesResolvedLoopback).
+		{"name resolving to loopback", "http://127.0.0.1.nip.io/", nil, nil},
 		{"numbers that are no address are a host name", "http://1.2.3.4.5/", nil, nil},
 		{"octal-looking name with an 8", "http://08.1/", nil, nil},
 		{"empty", "", nil, ErrInvalidWebhookURL},
@@ -190,4 +195,17 @@ func TestWebhookTransportRefusesResolvedLoopback(t *testing.T) {
 	c, err := allowed.DialContext(context.Background(), "tcp", ln.Addr().String())
 	require.NoError(t, err)
 	assert.NoError(t, c.Close())
+}
+
+func TestCheckWebhookURLMessages(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://169.254.169.254/":    "exporttask: webhook address not allowed: 169.254.169.254 is a link-local address (cloud metadata lives here)",
+		"http://[::ffff:10.0.0.1]/":  "exporttask: webhook address not allowed: ::ffff:10.0.0.1 is a private address (IPv4-mapped)",
+		"http://localhost/":          "exporttask: webhook address not allowed: localhost is a loopback name",
+		"http://0x7f000001/":         "exporttask: webhook address not allowed: 127.0.0.1 is a loopback address",
+		"gopher://example.com/":      `exporttask: invalid webhook URL: scheme must be http or https, got "gopher"`,
+		"http://[64:ff9b::a00:1]:80": "exporttask: webhook address not allowed: 64:ff9b::a00:1 is a private address (10.0.0.1 through NAT64)",
+	} {
+		assert.EqualError(t, CheckWebhookURL(raw, nil), want, raw)
+	}
 }

@@ -47,7 +47,8 @@ type DelivererConfig struct {
 	PollInterval time.Duration
 	// Lease is how long a claimed delivery stays reserved to this
 	// Deliverer; if the process dies mid-attempt, it is claimed again after
-	// that. Default Timeout + 30s.
+	// that. Keep it above Timeout, or a slow attempt may be claimed again
+	// while still in flight (a duplicate delivery). Default Timeout + 30s.
 	Lease time.Duration
 	// UserAgent is sent with every delivery. Default
 	// "openapi-viewer-exporttask-webhooks/1".
@@ -263,7 +264,7 @@ func (d *Deliverer) deliver(ctx context.Context, dl Delivery) {
 	}
 	switch {
 	case res.Delivered:
-		log.InfoContext(ctx, "exporttask: webhook delivered")
+		log.DebugContext(ctx, "exporttask: webhook delivered")
 	case retry != nil && dl.Attempts+1 < d.maxAttempts:
 		res.NextAttempt = d.now().Add(*retry)
 		log.WarnContext(ctx, "exporttask: webhook attempt failed; will retry", "error", res.Error, "retryIn", *retry)
