@@ -8,4 +8,9 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 )
 
-require github.com/stretchr/testify v1.12.1
+require (
+	github.com/ghodss/yaml v1.0.0
+	github.com/stretchr/testify v1.12.1
+)
+
+require gopkg.in/yaml.v2 v2.4.0 // indirect
