@@ -169,7 +169,13 @@ func compress(e contentEncoding, body []byte) ([]byte, error) {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 	case encBrotli:
-		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: 22})
+		// A window no larger than the body keeps small resources from
+		// allocating brotli's full-size tables.
+		lgwin := 10
+		for lgwin < 22 && 1<<lgwin < len(body) {
+			lgwin++
+		}
+		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: lgwin})
 		if _, err := w.Write(body); err != nil {
 			return nil, fmt.Errorf("brotli: %w", err)
 		}
