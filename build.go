@@ -10,16 +10,15 @@ import (
 // Cache-Control values.
 const (
 	cacheImmutable  = "public, max-age=31536000, immutable" // content-addressed URLs
-	cacheRevalidate = "no-cache"                            // always revalidated, cheap with the ETag
+	cacheRevalidate = "no-cache"                            // revalidated every time, cheap with the ETag
 )
 
 // builder assembles a routerState from a Config.
 type builder struct {
-	cfg     Config
-	base    string // UIPath without its trailing slash ("" for "/")
-	st      *routerState
-	allow   []string
-	nosniff []string
+	cfg   Config
+	base  string // UIPath without its trailing slash ("" for "/")
+	st    *routerState
+	allow []string
 }
 
 func build(cfg Config) (*routerState, error) {
@@ -41,11 +40,10 @@ func build(cfg Config) (*routerState, error) {
 		cfg.YAMLContentType = DefaultYAMLContentType
 	}
 	b := &builder{
-		cfg:     cfg,
-		base:    strings.TrimSuffix(cfg.UIPath, "/"),
-		st:      &routerState{routes: map[string]*route{}},
-		allow:   []string{"GET, HEAD"},
-		nosniff: []string{"nosniff"},
+		cfg:   cfg,
+		base:  strings.TrimSuffix(cfg.UIPath, "/"),
+		st:    &routerState{routes: map[string]*route{}, warmed: make(chan struct{})},
+		allow: []string{"GET, HEAD"},
 	}
 	specs, err := b.loadSpecs()
 	if err != nil {
@@ -102,53 +100,39 @@ func (b *builder) loadSpecs() ([]namedSpec, error) {
 	return out, nil
 }
 
-// add registers a resource at a path; a second resource at the same path
-// means two config paths collide.
+// add serves r at path p; a second resource at the same path means that
+// RawPath collides with UIPath's routes.
 func (b *builder) add(p string, r *resource) error {
 	if _, dup := b.st.routes[p]; dup {
 		return configErrorf("RawPath %q collides with UIPath %q's routes at %s", b.cfg.RawPath, b.cfg.UIPath, p)
-	}
-	if r.header == nil {
-		r.header = http.Header{}
-	}
-	r.header["X-Content-Type-Options"] = b.nosniff
-	r.header["Accept-Ranges"] = []string{"bytes"}
-	if r.compressible {
-		r.header["Vary"] = []string{"Accept-Encoding"}
-	}
-	if r.cacheControl == nil {
-		r.cacheControl = []string{cacheRevalidate}
-	}
-	if r.staleControl == nil {
-		r.staleControl = r.cacheControl
 	}
 	b.st.routes[p] = &route{res: r, allow: b.allow}
 	return nil
 }
 
-// addAsset registers a content-addressed asset and returns the URL the page
-// uses for it, relative to the page.
-func (b *builder) addAsset(name string, r *resource) (string, error) {
-	r.version = "v=" + r.hash()
-	r.cacheControl = []string{cacheImmutable}
-	r.staleControl = []string{cacheRevalidate}
-	if err := b.add(b.base+"/"+name, r); err != nil {
+// addAsset serves r under UIPath and returns the URL the page uses for it.
+func (b *builder) addAsset(r *resource) (string, error) {
+	if err := b.add(b.base+"/"+r.name, r); err != nil {
 		return "", err
 	}
-	return "./" + name + "?" + r.version, nil
+	return r.url(), nil
 }
 
 func (b *builder) addUI(specs []namedSpec) error {
 	cfg := b.cfg
 	standalone := len(specs) > 1
-	var warm []*resource
+	shared, err := sharedAssets()
+	if err != nil {
+		return err
+	}
 
 	// The documents.
 	links := make([]specLink, 0, len(specs))
 	var connect []string
+	var warm []*resource
 	for _, s := range specs {
 		doc := s.spec.json
-		jsonRes := newResource(s.paths[0], jsonContentType, doc, true)
+		jsonRes := newResource(s.paths[0], jsonContentType, doc, true, nil)
 		yamlRes := newLazyResource(s.paths[1], cfg.YAMLContentType, func() []byte {
 			y, err := jsonToYAML(doc)
 			if err != nil { // cannot happen: doc is JSON that Setup wrote
@@ -169,30 +153,20 @@ func (b *builder) addUI(specs []namedSpec) error {
 		connect = append(connect, serverOrigins(s.spec.head.links)...)
 	}
 
-	// Swagger UI's files.
+	// Swagger UI's files, the stylesheet and the OAuth2 redirect page.
 	urls := map[string]string{}
-	for _, a := range swaggerAssets() {
-		body, err := readSwaggerAsset(a.name)
+	for name, r := range shared {
+		u, err := b.addAsset(r)
 		if err != nil {
 			return err
 		}
-		r := newResource(a.name, a.contentType, body, a.compressible)
-		u, err := b.addAsset(a.name, r)
-		if err != nil {
-			return err
-		}
-		urls[a.name] = u
-		if a.compressible && (standalone || a.name != "swagger-ui-standalone-preset.js") {
-			warm = append(warm, r)
-		}
+		urls[name] = u
 	}
-	css, err := readOwnAsset("viewer.css")
-	if err != nil {
-		return err
+	for _, name := range []string{"swagger-ui-bundle.js", "swagger-ui.css", "viewer.css"} {
+		warm = append(warm, shared[name])
 	}
-	pageCSS, err := b.addAsset("viewer.css", newResource("viewer.css", "text/css; charset=utf-8", css, true))
-	if err != nil {
-		return err
+	if standalone {
+		warm = append(warm, shared["swagger-ui-standalone-preset.js"])
 	}
 
 	// The initializer.
@@ -204,16 +178,15 @@ func (b *builder) addUI(specs []namedSpec) error {
 	if err != nil {
 		return err
 	}
-	initURL, err := b.addAsset("initializer.js", newResource("initializer.js", "text/javascript; charset=utf-8", init, true))
+	initURL, err := b.addAsset(newAsset("initializer.js", "text/javascript; charset=utf-8", init, true))
 	if err != nil {
 		return err
 	}
 
-	// Custom styles and scripts.
 	data := pageData{
 		Title:       cfg.Title,
 		CSS:         urls["swagger-ui.css"],
-		PageCSS:     pageCSS,
+		PageCSS:     urls["viewer.css"],
 		Favicon:     cfg.Favicon,
 		Favicon32:   urls["favicon-32x32.png"],
 		Favicon16:   urls["favicon-16x16.png"],
@@ -226,8 +199,10 @@ func (b *builder) addUI(specs []namedSpec) error {
 	if standalone {
 		data.Preset = urls["swagger-ui-standalone-preset.js"]
 	}
+
+	// Custom styles and scripts, each a file of its own.
 	if cfg.CustomCSS != "" {
-		if data.CustomCSS, err = b.addAsset("custom.css", newResource("custom.css", "text/css; charset=utf-8", []byte(cfg.CustomCSS), true)); err != nil {
+		if data.CustomCSS, err = b.addAsset(newAsset("custom.css", "text/css; charset=utf-8", []byte(cfg.CustomCSS), true)); err != nil {
 			return err
 		}
 	}
@@ -240,8 +215,7 @@ func (b *builder) addUI(specs []namedSpec) error {
 			}
 			continue
 		}
-		name := "custom-" + strconv.Itoa(i) + ".js"
-		u, err := b.addAsset(name, newResource(name, "text/javascript; charset=utf-8", []byte(js), true))
+		u, err := b.addAsset(newAsset("custom-"+strconv.Itoa(i)+".js", "text/javascript; charset=utf-8", []byte(js), true))
 		if err != nil {
 			return err
 		}
@@ -252,38 +226,23 @@ func (b *builder) addUI(specs []namedSpec) error {
 		imgOrigins = append(imgOrigins, o)
 	}
 
-	// The page and the OAuth2 redirect page, with their security headers.
+	// The page, with its security headers.
 	csp := cfg.ContentSecurityPolicy
 	if csp == "" {
 		csp = contentSecurityPolicy(dedupe(scriptOrigins), imgOrigins, dedupe(connect))
-	}
-	pageHeader := http.Header{
-		"Content-Security-Policy": {csp},
-		"Referrer-Policy":         {"no-referrer"},
 	}
 	html, err := renderPage(data)
 	if err != nil {
 		return err
 	}
-	page := newResource("index.html", "text/html; charset=utf-8", html, true)
-	page.header = pageHeader
+	page := newResource("index.html", "text/html; charset=utf-8", html, true, http.Header{
+		"Content-Security-Policy": {csp},
+		"Referrer-Policy":         {"no-referrer"},
+	})
 	if err := b.add(b.base+"/", page); err != nil {
 		return err
 	}
-	b.st.routes[b.base+"/index.html"] = b.st.routes[b.base+"/"]
-	redirectHTML, redirectJS, err := oauth2Redirect("./oauth2-redirect.js")
-	if err != nil {
-		return err
-	}
-	redirectPage := newResource("oauth2-redirect.html", "text/html; charset=utf-8", redirectHTML, true)
-	redirectPage.header = http.Header{
-		"Content-Security-Policy": {"default-src 'none'; script-src 'self'; frame-ancestors 'self'; base-uri 'none'"},
-		"Referrer-Policy":         {"no-referrer"},
-	}
-	if err := b.add(b.base+"/oauth2-redirect.html", redirectPage); err != nil {
-		return err
-	}
-	if err := b.add(b.base+"/oauth2-redirect.js", newResource("oauth2-redirect.js", "text/javascript; charset=utf-8", redirectJS, true)); err != nil {
+	if err := b.add(b.base+"/index.html", page); err != nil {
 		return err
 	}
 

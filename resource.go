@@ -40,17 +40,57 @@ type variant struct {
 	encoding []string // Content-Encoding, nil for identity
 }
 
-// newResource returns a resource whose identity bytes are body.
-func newResource(name, contentType string, body []byte, compressible bool) *resource {
+// newResource returns a resource whose identity bytes are body, served
+// with Cache-Control: no-cache (revalidated every time, cheaply thanks to
+// the ETag). extra headers are added to every response.
+func newResource(name, contentType string, body []byte, compressible bool, extra http.Header) *resource {
 	r := &resource{name: name, contentType: []string{contentType}, compressible: compressible}
 	r.variants[encIdentity].once.Do(func() { r.setIdentity(body) })
+	r.setHeaders(extra)
+	return r
+}
+
+// newAsset returns a content-addressed resource: served under a URL that
+// carries its hash (see url), with immutable caching; requested with
+// another or no version, it is served no-cache.
+func newAsset(name, contentType string, body []byte, compressible bool) *resource {
+	r := newResource(name, contentType, body, compressible, nil)
+	r.version = "v=" + r.hash()
+	r.cacheControl = []string{cacheImmutable}
 	return r
 }
 
 // newLazyResource returns a resource whose identity bytes are made by mk
 // on first use.
 func newLazyResource(name, contentType string, mk func() []byte) *resource {
-	return &resource{name: name, contentType: []string{contentType}, compressible: true, make: mk}
+	r := &resource{name: name, contentType: []string{contentType}, compressible: true, make: mk}
+	r.setHeaders(nil)
+	return r
+}
+
+// setHeaders fills the headers every response of r carries. A resource is
+// never changed after it is built, so routers can share one.
+func (r *resource) setHeaders(extra http.Header) {
+	r.header = http.Header{
+		"X-Content-Type-Options": {"nosniff"},
+		"Accept-Ranges":          {"bytes"},
+	}
+	if r.compressible {
+		r.header["Vary"] = []string{"Accept-Encoding"}
+	}
+	for k, v := range extra {
+		r.header[k] = v
+	}
+	r.cacheControl = []string{cacheRevalidate}
+	r.staleControl = r.cacheControl
+}
+
+// url returns the URL the page uses for r, relative to the page.
+func (r *resource) url() string {
+	if r.version == "" {
+		return "./" + r.name
+	}
+	return "./" + r.name + "?" + r.version
 }
 
 func (r *resource) setIdentity(body []byte) {
@@ -129,7 +169,13 @@ func compress(e contentEncoding, body []byte) ([]byte, error) {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 	case encBrotli:
-		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: 22})
+		// A window no larger than the body keeps small resources from
+		// allocating brotli's full-size tables.
+		lgwin := 10
+		for lgwin < 22 && 1<<lgwin < len(body) {
+			lgwin++
+		}
+		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: lgwin})
 		if _, err := w.Write(body); err != nil {
 			return nil, fmt.Errorf("brotli: %w", err)
 		}

@@ -10,6 +10,7 @@ import (
 type routerState struct {
 	routes    map[string]*route // by cleaned path
 	resources []*resource       // in warm-up order
+	warmed    chan struct{}     // closed when warm has compressed them all
 }
 
 // route is what one path answers.
@@ -66,6 +67,7 @@ func (rt *route) serve(w http.ResponseWriter, req *http.Request) {
 
 // warm makes the compressed variants of the resources the page loads.
 func (st *routerState) warm() {
+	defer close(st.warmed)
 	for _, r := range st.resources {
 		r.warm()
 	}

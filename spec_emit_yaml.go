@@ -263,6 +263,9 @@ func plainSafe(s string) bool {
 	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' || s[len(s)-1] == ':' {
 		return false
 	}
+	if isDottedVersion(s) {
+		return true // "3.1.0": no YAML schema reads two dots as a number or a date
+	}
 	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`+.=~<0123456789") {
 		return false // indicators, and the first characters of numbers, dates and merge keys
 	}
@@ -279,4 +282,22 @@ func plainSafe(s string) bool {
 		}
 	}
 	return true
+}
+
+// isDottedVersion reports whether s is digits separated by two or more dots,
+// like a version number ("3.0.3").
+func isDottedVersion(s string) bool {
+	dots, digits := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && digits > 0:
+			dots++
+			digits = 0
+		default:
+			return false
+		}
+	}
+	return dots >= 2 && digits > 0
 }

@@ -55,29 +55,24 @@ func readSpec(v any, fsys fs.FS, field string) (rawSpec, error) {
 }
 
 func readFile(fsys fs.FS, name string) ([]byte, error) {
+	var (
+		data  []byte
+		err   error
+		where = "reading the file"
+	)
 	if fsys == nil {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				return nil, fmt.Errorf("reading the file: %w", pe.Err)
-			}
-			return nil, fmt.Errorf("reading the file: %w", err)
-		}
-		return data, nil
+		data, err = os.ReadFile(name)
+	} else {
+		// fs.FS paths are unrooted and slash-separated.
+		where += " from Config.FS"
+		data, err = fs.ReadFile(fsys, strings.TrimLeft(path.Clean(name), "/"))
 	}
-	// fs.FS paths are unrooted and slash-separated.
-	clean := path.Clean(name)
-	for len(clean) > 0 && clean[0] == '/' {
-		clean = clean[1:]
-	}
-	data, err := fs.ReadFile(fsys, clean)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("reading the file from Config.FS: %w", pe.Err)
+			err = pe.Err // the path is already in the SpecError
 		}
-		return nil, fmt.Errorf("reading the file from Config.FS: %w", err)
+		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	return data, nil
 }

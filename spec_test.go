@@ -50,7 +50,7 @@ func TestYAMLRoundTripOfTrickyStrings(t *testing.T) {
 		"%x", "|", ">", "'q'", "\"q\"", "tab\there", "line\nbreak", "trailing\n", "two\n\n", "\nleading",
 		"  indented\nline", "ends space \nx", "crlf\r\nx", "nul\x00byte", "del\x7f", "bom\ufeff",
 		"sep\u2028line", "é ü 中文 🎉", "back\\slash", "{braces}", "[brackets]", "a,b", "http://x.y/z?q=1#f",
-		"/pets/{id}", "$ref", "#/components/schemas/Pet", "key: value\n  - item\n", "end\n\n\n",
+		"/pets/{id}", "$ref", "1.0.0", "3.0.3", "1.0", "1..0", "1.0.", "1.2.3.4", "#/components/schemas/Pet", "key: value\n  - item\n", "end\n\n\n",
 	}
 	for _, v := range values {
 		doc, err := json.MarshalIndent(map[string]any{"openapi": "3.0.0", "v": v, v.(string) + "k": []any{v, map[string]any{"k": v}}}, "", "  ")
