@@ -1,0 +1,19 @@
+package main
+
+import (
+	"log/slog"
+	"runtime"
+	"time"
+)
+
+// options are the load program's settings.
+type options struct {
+	concurrency  int
+	duration     time.Duration
+	count        int
+	taskDuration time.Duration
+	workers      int
+	logger       *slog.Logger
+}
+
+func gomaxprocs() int { return runtime.GOMAXPROCS(0) }
