@@ -1,12 +1,17 @@
 package exporttask_test
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -15,14 +20,46 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 )
 
-// openPostgres opens a store on $EXPORTTASK_TEST_POSTGRES_DSN, or skips the
-// test when it is not set.
-func openPostgres(t *testing.T) exporttask.Store {
+// postgresSchema creates a schema of its own for the test in the database
+// of $EXPORTTASK_TEST_POSTGRES_DSN (skipping the test when it is not set),
+// drops it when the test ends, and returns a DSN that uses it: the tasks,
+// queue and outbox other tests leave in that database do not reach this
+// test's workers.
+func postgresSchema(t *testing.T) string {
 	t.Helper()
 	dsn := os.Getenv("EXPORTTASK_TEST_POSTGRES_DSN")
 	if dsn == "" {
 		t.Skip("EXPORTTASK_TEST_POSTGRES_DSN is not set")
 	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "e2e_" + hex.EncodeToString(b[:])
+	exec := func(sql string) error {
+		conn, err := pgx.Connect(context.Background(), dsn)
+		if err != nil {
+			return err
+		}
+		defer conn.Close(context.Background())
+		_, err = conn.Exec(context.Background(), sql)
+		return err
+	}
+	require.NoError(t, exec("CREATE SCHEMA "+schema))
+	t.Cleanup(func() {
+		if err := exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
+			t.Errorf("dropping schema %s: %v", schema, err)
+		}
+	})
+	u, err := url.Parse(dsn)
+	require.NoError(t, err, "EXPORTTASK_TEST_POSTGRES_DSN must be a postgres:// URL")
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// openPostgres opens a store on dsn, closed when the test ends.
+func openPostgres(t *testing.T, dsn string) exporttask.Store {
+	t.Helper()
 	st, err := postgres.Open(t.Context(), dsn)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
@@ -31,7 +68,7 @@ func openPostgres(t *testing.T) exporttask.Store {
 
 // TestPostgresLifecycle is TestWebhookLifecycle on PostgreSQL.
 func TestPostgresLifecycle(t *testing.T) {
-	st := openPostgres(t)
+	st := openPostgres(t, postgresSchema(t))
 	rc := newHookReceiver()
 	hook := httptest.NewServer(rc)
 	t.Cleanup(hook.Close)
@@ -63,9 +100,10 @@ func TestPostgresReplicas(t *testing.T) {
 	rc := newHookReceiver()
 	hook := httptest.NewServer(rc)
 	t.Cleanup(hook.Close)
+	dsn := postgresSchema(t)
 	var replicas []*harness
 	for range 2 {
-		replicas = append(replicas, newHarness(t, exporttasktest.WithStore(openPostgres(t)),
+		replicas = append(replicas, newHarness(t, exporttasktest.WithStore(openPostgres(t, dsn)),
 			exporttasktest.WithTaskDuration(150*time.Millisecond), exporttasktest.WithWebhookSecret(secret),
 			exporttasktest.WithWorkers(3)))
 	}
