@@ -2,7 +2,10 @@ module github.com/openapi-viewer/viewer/bench
 
 go 1.24.0
 
-require github.com/openapi-viewer/viewer v0.0.0
+require (
+	github.com/jackc/pgx/v5 v5.8.0
+	github.com/openapi-viewer/viewer v0.0.0
+)
 
 require (
 	github.com/andybalholm/brotli v1.2.8 // indirect
@@ -10,7 +13,6 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
-	github.com/jackc/pgx/v5 v5.8.0 // indirect
 	github.com/jackc/puddle/v2 v2.2.2 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/ncruces/go-strftime v1.0.0 // indirect

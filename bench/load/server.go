@@ -18,23 +18,16 @@ const benchKey = "load-test-key"
 
 // target is a server running in this process on loopback.
 type target struct {
-	url   string
-	store exporttask.Store
-	stop  func() error
+	url  string
+	stop func() error
 }
 
 // startServer opens the store db names (a postgres:// DSN or a SQLite
 // file) and serves the API on a loopback port, with its workers running.
 func startServer(ctx context.Context, db string, o options) (*target, error) {
-	var st exporttask.Store
-	var err error
-	if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
-		st, err = postgres.Open(ctx, db)
-	} else {
-		st, err = sqlite.Open(ctx, db)
-	}
+	st, closeStore, err := openStore(ctx, db)
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", db, err)
+		return nil, err
 	}
 	srv, err := exporttask.NewServer(exporttask.ServerConfig{
 		Store:         st,
@@ -45,12 +38,12 @@ func startServer(ctx context.Context, db string, o options) (*target, error) {
 		Logger:        o.logger,
 	})
 	if err != nil {
-		_ = st.Close()
+		_ = closeStore()
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		_ = st.Close()
+		_ = closeStore()
 		return nil, fmt.Errorf("listening on loopback: %w", err)
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 5 * time.Second}
@@ -61,8 +54,29 @@ func startServer(ctx context.Context, db string, o options) (*target, error) {
 	stop := func() error {
 		err := hs.Shutdown(context.Background())
 		cancel()
-		err = errors.Join(err, <-workers, st.Close())
+		err = errors.Join(err, <-workers, closeStore())
 		return err
 	}
-	return &target{url: "http://" + ln.Addr().String(), store: st, stop: stop}, nil
+	return &target{url: "http://" + ln.Addr().String(), stop: stop}, nil
+}
+
+// openStore opens the store db names: a PostgreSQL DSN (in a fresh schema)
+// or a SQLite file. closeStore closes it and drops the schema.
+func openStore(ctx context.Context, db string) (st exporttask.Store, closeStore func() error, err error) {
+	if !strings.HasPrefix(db, "postgres://") && !strings.HasPrefix(db, "postgresql://") {
+		s, err := sqlite.Open(ctx, db)
+		if err != nil {
+			return nil, nil, fmt.Errorf("opening %s: %w", db, err)
+		}
+		return s, s.Close, nil
+	}
+	dsn, drop, err := pgSchema(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := postgres.Open(ctx, dsn)
+	if err != nil {
+		return nil, nil, errors.Join(fmt.Errorf("opening PostgreSQL: %w", err), drop())
+	}
+	return p, func() error { return errors.Join(p.Close(), drop()) }, nil
 }
