@@ -5,7 +5,7 @@ package sqlite
 const (
 	qInsertDelivery = `INSERT INTO deliveries (task_id, url, event, payload, created_at, next_attempt) VALUES (?, ?, ?, ?, ?, ?)`
 	qDueDeliveries  = `SELECT d.id, d.task_id, d.url, d.event, d.attempts, d.payload, d.created_at FROM deliveries d
-			 WHERE d.state = 0 AND d.next_attempt <= ? AND d.lease_until <= ?
+			 WHERE d.state = 0 AND d.next_attempt <= ? AND d.lease_until < ?
 			   AND NOT EXISTS (SELECT 1 FROM deliveries e
 			                   WHERE e.state = 0 AND e.task_id = d.task_id AND e.url = d.url AND e.id < d.id)
 			 ORDER BY d.next_attempt, d.id LIMIT ?`
@@ -15,7 +15,7 @@ const (
 			        next_attempt = CASE WHEN ? = 0 THEN next_attempt ELSE ? END
 			 WHERE id = ?`
 	qClaimable = `SELECT id, doc FROM tasks
-			 WHERE status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until <= ?)
+			 WHERE status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until < ?)
 			 ORDER BY id LIMIT 1`
 	qTakeOver  = `UPDATE tasks SET lease_owner = ?, lease_until = ? WHERE id = ?`
 	qExpirable = `SELECT id, doc FROM tasks WHERE status = 'COMPLETED' AND expired_at <= ?
