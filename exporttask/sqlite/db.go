@@ -36,7 +36,8 @@ const Memory = ":memory:"
 // [Memory], and migrates its schema to the current version. Each Open of
 // [Memory] gets a fresh, empty database that lives until Close.
 //
-// A path may also be a "file:" URI; its query parameters are kept.
+// A path may also be a "file:" URI; its query parameters are kept. A
+// "file::memory:" URI is taken as [Memory].
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	if dsn == "" {
 		return nil, errors.New("sqlite: open: empty dsn")
@@ -58,7 +59,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 
 func open(dsn string) (*DB, error) {
 	const common = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
-	if dsn == Memory {
+	if dsn == Memory || strings.HasPrefix(dsn, "file::memory:") {
 		// One connection holds the database: it lives as long as that
 		// connection, and every read and write goes through it.
 		w, err := sql.Open("sqlite", Memory+"?"+common+"&_txlock=immediate")
