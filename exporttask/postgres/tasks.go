@@ -121,16 +121,13 @@ func mergeWebhooks(ctx context.Context, tx pgx.Tx, t exporttask.Task, webhooks [
 	if !changed {
 		return t, nil
 	}
-	var (
-		owner string
-		until int64
-	)
-	err := tx.QueryRow(ctx, `SELECT lease_owner, lease_until FROM tasks WHERE id = $1`, t.ID).Scan(&owner, &until)
+	// Keep the lease as it is: a worker may hold the task.
+	l, err := leasedTask(ctx, tx, t.ID)
 	if err != nil {
-		return exporttask.Task{}, fmt.Errorf("reading task %d: %w", t.ID, err)
+		return exporttask.Task{}, err
 	}
 	t.Webhook = merged
-	t, err = saveTask(ctx, tx, t.Status, t, owner, until)
+	t, err = saveTask(ctx, tx, t.Status, t, l.leaseOwner, l.leaseUntil)
 	if err != nil {
 		return exporttask.Task{}, err
 	}

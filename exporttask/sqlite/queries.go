@@ -33,11 +33,10 @@ const (
 			 ORDER BY id DESC LIMIT 1`
 	qUsage       = `SELECT used_bytes FROM customer_usage WHERE customer = ?`
 	qInsertTask  = `INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc) VALUES (?, ?, ?, ?, ?)`
-	qLease       = `SELECT lease_owner, lease_until FROM tasks WHERE id = ?`
 	qRememberKey = `INSERT INTO idempotency_keys (customer, key, task_id) VALUES (?, ?, ?)`
 )
 
 // writeQueries lists the queries prepared at Open.
 func writeQueries() []string {
-	return []string{qInsertDelivery, qDueDeliveries, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qTakeOver, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qLease, qRememberKey}
+	return []string{qInsertDelivery, qDueDeliveries, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qTakeOver, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey}
 }
