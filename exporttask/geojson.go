@@ -1,27 +1,139 @@
 package exporttask
 
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// The GeoJSON object types this package reads and writes.
+const (
+	TypeFeatureCollection = "FeatureCollection"
+	TypeFeature           = "Feature"
+	TypePolygon           = "Polygon"
+	TypeMultiPolygon      = "MultiPolygon"
+)
+
 // FeatureCollection is a GeoJSON FeatureCollection (RFC 7946, section 3.3):
-// the region of interest of a task.
+// the region of interest of a task. A valid one has at least one feature
+// (see [CreateRequest.Validate]); a task without a region of interest leaves
+// ROI out altogether.
 type FeatureCollection struct {
 	Type     string    `json:"type"` // always "FeatureCollection"
 	Features []Feature `json:"features"`
 }
 
 // Feature is a GeoJSON Feature whose geometry is a Polygon or MultiPolygon.
+//
+// Properties is the feature's "properties" member: an object whose values
+// may be any JSON value, null included. RFC 7946 lets the member itself be
+// null, and so do we: a nil map is written as null, an empty one as {}, so
+// a feature reads back exactly as the client sent it. The member must be
+// present in a request (RFC 7946, section 3.2).
 type Feature struct {
 	Type       string         `json:"type"` // always "Feature"
 	Properties map[string]any `json:"properties"`
 	Geometry   *Geometry      `json:"geometry"`
 }
 
-// Position is a GeoJSON position: longitude, latitude and an optional
-// altitude, in degrees (WGS 84) and meters.
+// Position is a GeoJSON position: longitude and latitude in degrees (WGS 84),
+// optionally followed by an altitude in meters. A valid position has 2 or 3
+// finite numbers.
 type Position []float64
 
-// Geometry is a GeoJSON Polygon or MultiPolygon. Coordinates holds the
-// Polygon's rings ([][]Position) or the MultiPolygon's polygons
-// ([][][]Position), according to Type.
+// Geometry is a GeoJSON Polygon or MultiPolygon (RFC 7946, sections 3.1.6
+// and 3.1.7). Its JSON form is {"type": ..., "coordinates": ...}; the
+// coordinates are read into and written from Polygon or MultiPolygon,
+// according to Type. The other field stays nil.
+//
+// A geometry of another type decodes without error, with its coordinates
+// dropped, so that validation can say which types are accepted; it cannot be
+// encoded.
 type Geometry struct {
-	Type        string `json:"type"` // "Polygon" or "MultiPolygon"
-	Coordinates any    `json:"coordinates"`
+	Type string // TypePolygon or TypeMultiPolygon
+	// Polygon holds a Polygon's linear rings: the exterior ring first, then
+	// any holes. Each ring is closed (its last position equals its first).
+	Polygon [][]Position
+	// MultiPolygon holds a MultiPolygon's polygons, each as Polygon above.
+	MultiPolygon [][][]Position
+}
+
+// NewPolygon returns a Polygon geometry with the given rings.
+func NewPolygon(rings ...[]Position) *Geometry {
+	return &Geometry{Type: TypePolygon, Polygon: rings}
+}
+
+// NewMultiPolygon returns a MultiPolygon geometry with the given polygons.
+func NewMultiPolygon(polygons ...[][]Position) *Geometry {
+	return &Geometry{Type: TypeMultiPolygon, MultiPolygon: polygons}
+}
+
+// Polygons returns the geometry's polygons, each as its rings: the one
+// polygon of a Polygon, or those of a MultiPolygon; nil for another type.
+// The slices are g's own, not copies.
+func (g *Geometry) Polygons() [][][]Position {
+	switch g.Type {
+	case TypePolygon:
+		if g.Polygon == nil {
+			return nil
+		}
+		return [][][]Position{g.Polygon}
+	case TypeMultiPolygon:
+		return g.MultiPolygon
+	}
+	return nil
+}
+
+// geometryJSON is the wire form of a Geometry, with coordinates left raw
+// until the type is known.
+type geometryJSON struct {
+	Type        string          `json:"type"`
+	Coordinates json.RawMessage `json:"coordinates"`
+}
+
+// MarshalJSON writes {"type", "coordinates"}, taking the coordinates from
+// Polygon or MultiPolygon according to Type. Any other type is an error.
+func (g Geometry) MarshalJSON() ([]byte, error) {
+	var coords any
+	switch g.Type {
+	case TypePolygon:
+		coords = g.Polygon
+	case TypeMultiPolygon:
+		coords = g.MultiPolygon
+	default:
+		return nil, fmt.Errorf("exporttask: cannot encode a geometry of type %q: only %s and %s are supported",
+			g.Type, TypePolygon, TypeMultiPolygon)
+	}
+	b, err := json.Marshal(struct {
+		Type        string `json:"type"`
+		Coordinates any    `json:"coordinates"`
+	}{g.Type, coords})
+	if err != nil {
+		return nil, fmt.Errorf("exporttask: encoding a %s: %w", g.Type, err)
+	}
+	return b, nil
+}
+
+// UnmarshalJSON reads a geometry object. The coordinates of a Polygon or
+// MultiPolygon must have that type's nesting; those of another type are
+// ignored (Type keeps the name, for validation to report).
+func (g *Geometry) UnmarshalJSON(b []byte) error {
+	var raw geometryJSON
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return fmt.Errorf("exporttask: decoding a geometry: %w", err)
+	}
+	out := Geometry{Type: raw.Type}
+	if len(raw.Coordinates) > 0 {
+		var err error
+		switch raw.Type {
+		case TypePolygon:
+			err = json.Unmarshal(raw.Coordinates, &out.Polygon)
+		case TypeMultiPolygon:
+			err = json.Unmarshal(raw.Coordinates, &out.MultiPolygon)
+		}
+		if err != nil {
+			return fmt.Errorf("exporttask: decoding the coordinates of a %s: %w", raw.Type, err)
+		}
+	}
+	*g = out
+	return nil
 }

@@ -29,8 +29,12 @@ func Statuses() []Status {
 
 // Valid reports whether s is one of the documented statuses.
 func (s Status) Valid() bool {
-	_, ok := transitions[s]
-	return ok
+	switch s {
+	case StatusPending, StatusInProgress, StatusCompleted, StatusFailed,
+		StatusAborted, StatusPaused, StatusExpired, StatusArchived:
+		return true
+	}
+	return false
 }
 
 // Final reports whether the export work of a task in status s is over:
@@ -76,34 +80,55 @@ func (e Event) Valid() bool {
 	return false
 }
 
-// transitions is the state machine: for each status, the statuses it may
-// move to and the event each move emits. It is read-only.
-var transitions = map[Status]map[Status]Event{
-	StatusPending: {
-		StatusInProgress: EventStarted,
-		StatusPaused:     EventPaused,
-		StatusFailed:     EventFailed,
-		StatusAborted:    EventAborted,
-	},
-	StatusInProgress: {
-		StatusCompleted: EventCompleted,
-		StatusFailed:    EventFailed,
-		StatusAborted:   EventAborted,
-		StatusPaused:    EventPaused,
-	},
-	StatusPaused: {
-		StatusInProgress: EventInProgress,
-		StatusFailed:     EventFailed,
-		StatusAborted:    EventAborted,
-	},
-	StatusCompleted: {
-		StatusExpired:  EventExpired,
-		StatusArchived: EventArchived,
-	},
-	StatusFailed:   {StatusArchived: EventArchived},
-	StatusAborted:  {StatusArchived: EventArchived},
-	StatusExpired:  {StatusArchived: EventArchived},
-	StatusArchived: {},
+// transition is the state machine, as tabled in the package
+// documentation: the event the move from -> to emits, and whether the move
+// is legal.
+func transition(from, to Status) (Event, bool) {
+	switch from {
+	case StatusPending:
+		switch to {
+		case StatusInProgress:
+			return EventStarted, true
+		case StatusPaused:
+			return EventPaused, true
+		case StatusFailed:
+			return EventFailed, true
+		case StatusAborted:
+			return EventAborted, true
+		}
+	case StatusInProgress:
+		switch to {
+		case StatusCompleted:
+			return EventCompleted, true
+		case StatusFailed:
+			return EventFailed, true
+		case StatusAborted:
+			return EventAborted, true
+		case StatusPaused:
+			return EventPaused, true
+		}
+	case StatusPaused:
+		switch to {
+		case StatusInProgress:
+			return EventInProgress, true
+		case StatusFailed:
+			return EventFailed, true
+		case StatusAborted:
+			return EventAborted, true
+		}
+	case StatusCompleted:
+		switch to {
+		case StatusExpired:
+			return EventExpired, true
+		case StatusArchived:
+			return EventArchived, true
+		}
+	case StatusFailed, StatusAborted, StatusExpired:
+		if to == StatusArchived {
+			return EventArchived, true
+		}
+	}
+	return "", false
 }
 
 // ErrInvalidTransition is wrapped by every [TransitionError].
@@ -125,7 +150,7 @@ func (e *TransitionError) Unwrap() error { return ErrInvalidTransition }
 // the event it emits. Every status change goes through it; an illegal one
 // returns a *[TransitionError].
 func Transition(from, to Status) (Event, error) {
-	ev, ok := transitions[from][to]
+	ev, ok := transition(from, to)
 	if !ok {
 		return "", &TransitionError{From: from, To: to}
 	}

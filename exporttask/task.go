@@ -1,5 +1,10 @@
 package exporttask
 
+import (
+	"encoding/json"
+	"fmt"
+)
+
 // Webhook subscribes a URL to some of a task's events.
 type Webhook struct {
 	// URL is an absolute http or https URL that receives a POST per event.
@@ -8,21 +13,34 @@ type Webhook struct {
 	Events []Event `json:"events"`
 }
 
-// CreateRequest is the body of POST /export-tasks.
+// CreateRequest is the body of POST /export-tasks. Read one from JSON with
+// [DecodeCreateRequest]; check one built in Go with [CreateRequest.Validate].
 type CreateRequest struct {
-	CatalogRecordID string             `json:"catalogRecordID"`
-	Domain          Domain             `json:"domain"`
-	ROI             *FeatureCollection `json:"ROI,omitempty"`
-	ArtifactCRS     string             `json:"artifactCRS"`
-	Description     string             `json:"description,omitempty"`
-	Keywords        map[string]any     `json:"keywords,omitempty"`
-	Parameters      map[string]any     `json:"parameters,omitempty"`
-	Webhook         []Webhook          `json:"webhook"`
+	// CatalogRecordID is the UUID of the catalog record to export.
+	CatalogRecordID string `json:"catalogRecordID"`
+	// Domain is the kind of product the record is.
+	Domain Domain `json:"domain"`
+	// ROI is the region of interest to cut the export to; nil exports the
+	// whole record.
+	ROI *FeatureCollection `json:"ROI,omitempty"`
+	// ArtifactCRS is the CRS of the artifacts: always [CRS4326].
+	ArtifactCRS string `json:"artifactCRS"`
+	// Description is free text about the task.
+	Description string `json:"description,omitempty"`
+	// Keywords are free-form pairs stored with the task.
+	Keywords map[string]any `json:"keywords,omitempty"`
+	// Parameters are free-form export parameters; unlike keywords, they
+	// count when telling duplicate requests apart (see [DedupKey]).
+	Parameters map[string]any `json:"parameters,omitempty"`
+	// Webhook lists where to POST the task's events: at least one entry.
+	Webhook []Webhook `json:"webhook"`
 }
 
 // Artifact is one file a completed task produced.
 type Artifact struct {
-	Name string       `json:"name"`
+	// Name is the file name.
+	Name string `json:"name"`
+	// Type says what the file holds; see [ArtifactTypes].
 	Type ArtifactType `json:"type"`
 	// Size is in bytes.
 	Size int64 `json:"size,omitempty"`
@@ -33,11 +51,16 @@ type Artifact struct {
 }
 
 // Task is an export task as the API returns it: the request as stored, plus
-// what the service knows of its progress. ID, Status, Progress, CreatedAt and
-// Artifacts are always present in the JSON; every other field is left out
-// while it is unknown (never written as null).
+// what the service knows of its progress. ID, CatalogRecordID, Domain,
+// ArtifactCRS, Webhook, Status, Progress, CreatedAt and Artifacts are always
+// present in the JSON (Artifacts possibly empty); every other field is left
+// out while it is unknown or empty (never written as null).
 type Task struct {
-	ID              int64              `json:"id"`
+	// ID identifies the task; the store assigns it, from 1 up.
+	ID int64 `json:"id"`
+
+	// The request as stored (see [CreateRequest]); Webhook accumulates
+	// the subscriptions of duplicate requests.
 	CatalogRecordID string             `json:"catalogRecordID"`
 	Domain          Domain             `json:"domain"`
 	ROI             *FeatureCollection `json:"ROI,omitempty"`
@@ -50,16 +73,38 @@ type Task struct {
 	// EstimatedSize is the expected total size of the artifacts, in bytes.
 	EstimatedSize int64 `json:"estimatedSize,omitempty"`
 	// EstimatedTime is the expected duration of the export, in seconds.
-	EstimatedTime int64  `json:"estimatedTime,omitempty"`
-	Status        Status `json:"status"`
+	EstimatedTime int64 `json:"estimatedTime,omitempty"`
+	// Status is where the task is in its life; see [Transition].
+	Status Status `json:"status"`
 	// ErrorReason says why a FAILED task failed.
 	ErrorReason string `json:"errorReason,omitempty"`
 	// Progress is the share of the work done, in percent (0 to 100).
-	Progress  int        `json:"progress"`
+	Progress int `json:"progress"`
+	// Artifacts are the files a COMPLETED task produced; empty before.
 	Artifacts []Artifact `json:"artifacts"`
-	CreatedAt Time       `json:"createdAt"`
+	// CreatedAt is when the task was created.
+	CreatedAt Time `json:"createdAt"`
 	// ExpiredAt is when a completed task's artifacts stop being available.
 	ExpiredAt Time `json:"expiredAt,omitzero"`
 	// FinishedAt is when the task reached a final status.
 	FinishedAt Time `json:"finishedAt,omitzero"`
+}
+
+// MarshalJSON writes the task with artifacts and webhook always present: a
+// nil slice is written as [] rather than null, so the fields the API
+// promises are always there, with their documented types.
+func (t Task) MarshalJSON() ([]byte, error) {
+	type plain Task // without this method
+	p := plain(t)
+	if p.Artifacts == nil {
+		p.Artifacts = []Artifact{}
+	}
+	if p.Webhook == nil {
+		p.Webhook = []Webhook{}
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("exporttask: encoding task %d: %w", t.ID, err)
+	}
+	return b, nil
 }

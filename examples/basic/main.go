@@ -1,0 +1,79 @@
+// Command basic serves Swagger UI for any OpenAPI file, with the raw
+// document beside it:
+//
+//	go run ./examples/basic -spec testdata/wild/petstore-expanded.yaml
+//	curl -i http://localhost:8081/docs/
+//	curl http://localhost:8081/openapi.yaml
+//
+// Open the printed URL in a browser.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	viewer "github.com/openapi-viewer/viewer"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, nil); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run serves the viewer until ctx is done. ready, when not nil, receives
+// the listening address.
+func run(ctx context.Context, args []string, out io.Writer, ready chan<- string) error {
+	fs := flag.NewFlagSet("basic", flag.ContinueOnError)
+	spec := fs.String("spec", "testdata/wild/petstore-expanded.yaml", "OpenAPI document (YAML or JSON)")
+	addr := fs.String("addr", "localhost:8081", "address to listen on")
+	uiPath := fs.String("ui", "/docs", "where Swagger UI is served")
+	rawPath := fs.String("raw", "/openapi", "base of the raw document's URLs (.json, .yaml, .yml)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+
+	docs, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: *spec, UIPath: *uiPath, RawPath: *rawPath})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", *addr, err)
+	}
+	srv := &http.Server{Handler: docs, ReadHeaderTimeout: 5 * time.Second}
+	base := "http://" + ln.Addr().String()
+	fmt.Fprintf(out, "Swagger UI: %s%s/\nDocument:   %s%s.json, .yaml, .yml\n", base, *uiPath, base, *rawPath)
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

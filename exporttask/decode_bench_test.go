@@ -1,0 +1,32 @@
+package exporttask_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// BenchmarkDecodeCreateRequest decodes a body near MaxBodyBytes: a region
+// of interest of 5 rings of 4000 positions each.
+func BenchmarkDecodeCreateRequest(b *testing.B) {
+	req := validRequest()
+	var rings [][]exporttask.Position
+	for i := 0; i < 5; i++ {
+		rings = append(rings, ring(4000))
+	}
+	req.ROI.Features[0].Geometry = exporttask.NewPolygon(rings...)
+	body, err := json.Marshal(req)
+	require.NoError(b, err)
+	require.Less(b, len(body), exporttask.MaxBodyBytes)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := exporttask.DecodeCreateRequest(bytes.NewReader(body)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

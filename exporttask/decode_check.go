@@ -1,0 +1,370 @@
+package exporttask
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+)
+
+// shape says what JSON a member of a create request holds, for the
+// structural pass of DecodeCreateRequest.
+type shape int
+
+const (
+	shapeString             shape = iota
+	shapeFree                     // any JSON value
+	shapeFreeObject               // an object with any members (keywords, parameters)
+	shapeNullableFreeObject       // the same, or null (feature properties)
+	shapeRequest                  // the body
+	shapeROI                      // a FeatureCollection
+	shapeFeatures                 // an array of features
+	shapeFeature                  // a Feature
+	shapeGeometry                 // a Polygon or MultiPolygon, or null
+	shapeWebhooks                 // an array of webhooks
+	shapeWebhook                  // {url, events}
+	shapeEvents                   // an array of event names
+)
+
+// elementShape returns the shape of the elements of an array shape.
+func elementShape(s shape) shape {
+	switch s {
+	case shapeFeatures:
+		return shapeFeature
+	case shapeWebhooks:
+		return shapeWebhook
+	}
+	return shapeString
+}
+
+// member is a member of an object shape.
+type member struct {
+	name  string
+	shape shape
+}
+
+// members returns the members an object shape defines, in the order the
+// API documents them.
+func members(s shape) []member {
+	switch s {
+	case shapeRequest:
+		return []member{{"catalogRecordID", shapeString}, {"domain", shapeString}, {"ROI", shapeROI},
+			{"artifactCRS", shapeString}, {"description", shapeString}, {"keywords", shapeFreeObject},
+			{"parameters", shapeFreeObject}, {"webhook", shapeWebhooks}}
+	case shapeROI:
+		return []member{{"type", shapeString}, {"features", shapeFeatures}}
+	case shapeFeature:
+		return []member{{"type", shapeString}, {"properties", shapeNullableFreeObject}, {"geometry", shapeGeometry}}
+	case shapeGeometry:
+		return []member{{"type", shapeString}, {"coordinates", shapeFree}}
+	case shapeWebhook:
+		return []member{{"url", shapeString}, {"events", shapeEvents}}
+	}
+	return nil
+}
+
+// checker walks the tokens of a request body and records every structural
+// problem. Its methods return an error only when the JSON cannot be read
+// further (a syntax error); that error is a *stopError.
+type checker struct {
+	dec   *json.Decoder
+	p     *problems
+	depth int // nesting of the value being read; the body is 1
+}
+
+// stopError ends the walk at a syntax error, remembering where it was.
+type stopError struct {
+	ptr string
+	err error
+}
+
+func (e *stopError) Error() string { return e.ptr + ": " + e.err.Error() }
+
+func newChecker(p *problems, data []byte) *checker {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return &checker{dec: dec, p: p}
+}
+
+// checkCreateJSON records every structural problem of a create request
+// body in p (see DecodeCreateRequest).
+func checkCreateJSON(p *problems, body []byte) {
+	c := newChecker(p, body)
+	tok, err := c.dec.Token()
+	switch {
+	case errors.Is(err, io.EOF):
+		p.add("", "the body is empty; it must be a JSON object")
+		return
+	case err != nil:
+		c.report(&stopError{err: err})
+		return
+	case !isDelim(tok, '{'):
+		p.add("", "must be a JSON object, got %s", describe(tok))
+		return
+	}
+	c.depth = 1
+	if err := c.object("", shapeRequest); err != nil {
+		c.report(err)
+		return
+	}
+	if _, err := c.dec.Token(); !errors.Is(err, io.EOF) {
+		p.add("", "unexpected data after the JSON object")
+	}
+}
+
+// report records the syntax error that stopped the walk.
+func (c *checker) report(err error) {
+	ptr := ""
+	var stop *stopError
+	if errors.As(err, &stop) {
+		ptr, err = stop.ptr, stop.err
+	}
+	var syn *json.SyntaxError
+	switch {
+	case errors.As(err, &syn):
+		c.p.add(ptr, "is not valid JSON: %s (near byte offset %d)", syn.Error(), syn.Offset)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		c.p.add(ptr, "is not valid JSON: the body ends before the value is complete")
+	default:
+		c.p.add(ptr, "is not valid JSON: %s", err.Error())
+	}
+}
+
+// token reads the next token; ptr locates a syntax error.
+func (c *checker) token(ptr string) (json.Token, error) {
+	tok, err := c.dec.Token()
+	if err != nil {
+		return nil, &stopError{ptr: ptr, err: err}
+	}
+	return tok, nil
+}
+
+// value reads the next value, expecting shape s.
+func (c *checker) value(ptr string, s shape) error {
+	tok, err := c.token(ptr)
+	if err != nil {
+		return err
+	}
+	return c.valueFrom(ptr, s, tok)
+}
+
+// valueFrom checks the value that starts with tok against shape s.
+func (c *checker) valueFrom(ptr string, s shape, tok json.Token) error {
+	if isDelim(tok, '{') || isDelim(tok, '[') {
+		c.depth++
+		defer func() { c.depth-- }()
+		if c.depth > MaxDepth {
+			c.p.add(ptr, "nests deeper than %d levels of objects and arrays", MaxDepth)
+			return c.skip(ptr)
+		}
+	}
+	switch s {
+	case shapeString:
+		if _, ok := tok.(string); !ok {
+			return c.mismatch(ptr, "a string", tok)
+		}
+		return nil
+	case shapeFree:
+		return c.free(ptr, tok)
+	case shapeNullableFreeObject, shapeFreeObject:
+		if tok == nil && s == shapeNullableFreeObject {
+			return nil
+		}
+		if !isDelim(tok, '{') {
+			return c.mismatch(ptr, "an object", tok)
+		}
+		return c.freeObject(ptr)
+	case shapeFeatures, shapeWebhooks, shapeEvents:
+		if !isDelim(tok, '[') {
+			return c.mismatch(ptr, "an array", tok)
+		}
+		elem := elementShape(s)
+		for i := 0; c.dec.More(); i++ {
+			if err := c.value(index(ptr, i), elem); err != nil {
+				return err
+			}
+		}
+		return c.end(ptr)
+	case shapeGeometry:
+		if tok == nil {
+			return nil // validation says a geometry is required
+		}
+		if !isDelim(tok, '{') {
+			return c.mismatch(ptr, "an object", tok)
+		}
+		return c.geometry(ptr)
+	}
+	if !isDelim(tok, '{') {
+		return c.mismatch(ptr, "an object", tok)
+	}
+	return c.object(ptr, s)
+}
+
+// mismatch records that the value at ptr has the wrong JSON type and skips
+// the rest of it.
+func (c *checker) mismatch(ptr, want string, tok json.Token) error {
+	c.p.add(ptr, "must be %s, got %s", want, describe(tok))
+	if isDelim(tok, '{') || isDelim(tok, '[') {
+		return c.skip(ptr)
+	}
+	return nil
+}
+
+// skip reads to the end of the object or array just opened.
+func (c *checker) skip(ptr string) error {
+	for open := 1; open > 0; {
+		tok, err := c.token(ptr)
+		if err != nil {
+			return err
+		}
+		switch {
+		case isDelim(tok, '{'), isDelim(tok, '['):
+			open++
+		case isDelim(tok, '}'), isDelim(tok, ']'):
+			open--
+		}
+	}
+	return nil
+}
+
+// skipValue reads and ignores the next value.
+func (c *checker) skipValue(ptr string) error {
+	tok, err := c.token(ptr)
+	if err != nil {
+		return err
+	}
+	if isDelim(tok, '{') || isDelim(tok, '[') {
+		return c.skip(ptr)
+	}
+	return nil
+}
+
+// end reads the closing delimiter of the object or array at ptr.
+func (c *checker) end(ptr string) error {
+	_, err := c.token(ptr)
+	return err
+}
+
+// key reads the next member name of the object at ptr and records a
+// duplicate; it returns the member's pointer too.
+func (c *checker) key(ptr string, seen map[string]bool) (string, string, error) {
+	tok, err := c.token(ptr)
+	if err != nil {
+		return "", "", err
+	}
+	name, _ := tok.(string) // the decoder only returns strings here
+	at := child(ptr, name)
+	if seen[name] {
+		c.p.add(at, "duplicate member %s: a name may appear only once in an object", quote(name))
+	}
+	seen[name] = true
+	return name, at, nil
+}
+
+// object checks the members of the object shape s just opened at ptr.
+func (c *checker) object(ptr string, s shape) error {
+	defined := members(s)
+	seen := make(map[string]bool, len(defined))
+	for c.dec.More() {
+		name, at, err := c.key(ptr, seen)
+		if err != nil {
+			return err
+		}
+		m, ok := findMember(defined, name)
+		if !ok {
+			c.p.add(at, "%s", unknownMember(name, defined))
+			if err := c.skipValue(at); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.value(at, m.shape); err != nil {
+			return err
+		}
+	}
+	if s == shapeFeature && !seen["properties"] {
+		c.p.add(ptr+"/properties", "is required (RFC 7946): an object, or null")
+	}
+	return c.end(ptr)
+}
+
+// findMember returns the member called name.
+func findMember(ms []member, name string) (member, bool) {
+	for _, m := range ms {
+		if m.name == name {
+			return m, true
+		}
+	}
+	return member{}, false
+}
+
+// freeObject checks an object with any member names just opened at ptr.
+func (c *checker) freeObject(ptr string) error {
+	seen := make(map[string]bool)
+	for c.dec.More() {
+		_, at, err := c.key(ptr, seen)
+		if err != nil {
+			return err
+		}
+		if err := c.value(at, shapeFree); err != nil {
+			return err
+		}
+	}
+	return c.end(ptr)
+}
+
+// free checks any JSON value starting with tok: no duplicate member names,
+// numbers that fit a float64.
+func (c *checker) free(ptr string, tok json.Token) error {
+	switch v := tok.(type) {
+	case json.Number:
+		c.number(ptr, v)
+	case json.Delim:
+		if v == '{' {
+			return c.freeObject(ptr)
+		}
+		for i := 0; c.dec.More(); i++ {
+			if err := c.value(index(ptr, i), shapeFree); err != nil {
+				return err
+			}
+		}
+		return c.end(ptr)
+	}
+	return nil
+}
+
+// number records a number that a float64 cannot hold.
+func (c *checker) number(ptr string, n json.Number) bool {
+	if _, err := strconv.ParseFloat(string(n), 64); err != nil {
+		c.p.add(ptr, "the number %s is out of range", quote(string(n)))
+		return false
+	}
+	return true
+}
+
+// isDelim reports whether tok is the delimiter d.
+func isDelim(tok json.Token, d json.Delim) bool {
+	v, ok := tok.(json.Delim)
+	return ok && v == d
+}
+
+// describe names the JSON type of the value starting with tok.
+func describe(tok json.Token) string {
+	switch v := tok.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case json.Delim:
+		if v == '{' {
+			return "an object"
+		}
+		return "an array"
+	}
+	return "an unknown value"
+}

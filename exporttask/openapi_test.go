@@ -1,0 +1,286 @@
+package exporttask_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// loadOpenAPI loads and validates the embedded description.
+func loadOpenAPI(t *testing.T) *openapi3.T {
+	t.Helper()
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(exporttask.OpenAPI())
+	require.NoError(t, err, "loading openapi.yaml")
+	require.NoError(t, doc.Validate(context.Background()), "validating openapi.yaml (examples included)")
+	return doc
+}
+
+func TestOpenAPIIsValid(t *testing.T) {
+	doc := loadOpenAPI(t)
+	assert.Equal(t, "3.0.3", doc.OpenAPI)
+}
+
+func TestOpenAPIReturnsACopy(t *testing.T) {
+	a := exporttask.OpenAPI()
+	require.NotEmpty(t, a)
+	a[0] = 'X'
+	assert.Equal(t, byte('o'), exporttask.OpenAPI()[0], "changing one copy must not change the next")
+}
+
+// mediaExample is one example of a request or response body.
+type mediaExample struct {
+	where  string // operation, status, example name
+	schema string // the body schema: a component name, or "[]Task"
+	value  any
+}
+
+// bodyExamples collects the examples of every request and response body,
+// callbacks included.
+func bodyExamples(t *testing.T, doc *openapi3.T) []mediaExample {
+	t.Helper()
+	var out []mediaExample
+	add := func(where string, content openapi3.Content) {
+		for ctype, mt := range content {
+			require.NotNil(t, mt.Schema, "%s %s: no schema", where, ctype)
+			schema := strings.TrimPrefix(mt.Schema.Ref, "#/components/schemas/")
+			if schema == "" && mt.Schema.Value.Type.Is("array") {
+				schema = "[]" + strings.TrimPrefix(mt.Schema.Value.Items.Ref, "#/components/schemas/")
+			}
+			require.NotEmpty(t, mt.Examples, "%s %s: no examples", where, ctype)
+			for name, ex := range mt.Examples {
+				require.NotNil(t, ex.Value, "%s: example %s", where, name)
+				out = append(out, mediaExample{where + " " + name, schema, ex.Value.Value})
+			}
+		}
+	}
+	var visit func(prefix string, paths map[string]*openapi3.PathItem)
+	visit = func(prefix string, paths map[string]*openapi3.PathItem) {
+		for path, item := range paths {
+			for method, op := range item.Operations() {
+				where := prefix + method + " " + path
+				if op.RequestBody != nil {
+					add(where+" request", op.RequestBody.Value.Content)
+				}
+				for status, resp := range op.Responses.Map() {
+					add(where+" "+status, resp.Value.Content)
+				}
+				for _, cb := range op.Callbacks {
+					visit(where+" callback ", cb.Value.Map())
+				}
+			}
+		}
+	}
+	visit("", doc.Paths.Map())
+	sort.Slice(out, func(i, j int) bool { return out[i].where < out[j].where })
+	return out
+}
+
+// strictDecode decodes b into v, refusing unknown fields and trailing data.
+func strictDecode(t *testing.T, b []byte, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(v))
+	require.False(t, dec.More(), "trailing data")
+}
+
+func TestOpenAPIExamplesMatchTheTypes(t *testing.T) {
+	doc := loadOpenAPI(t)
+	examples := bodyExamples(t, doc)
+	seen := make(map[string]int)
+	for _, ex := range examples {
+		t.Run(ex.where, func(t *testing.T) {
+			seen[ex.schema]++
+			raw, err := json.Marshal(ex.value)
+			require.NoError(t, err)
+			var out any
+			switch ex.schema {
+			case "CreateRequest":
+				req, err := exporttask.DecodeCreateRequest(bytes.NewReader(raw))
+				require.NoError(t, err, "a request example must pass validation")
+				out = req
+			case "Task":
+				var task exporttask.Task
+				strictDecode(t, raw, &task)
+				assertNoNull(t, "", ex.value)
+				out = task
+			case "[]Task":
+				var tasks []exporttask.Task
+				strictDecode(t, raw, &tasks)
+				assertNoNull(t, "", ex.value)
+				out = tasks
+			case "EventPayload":
+				var ev exporttask.EventPayload
+				strictDecode(t, raw, &ev)
+				assertNoNull(t, "", ex.value)
+				out = ev
+			case "Problem":
+				var p exporttask.Problem
+				strictDecode(t, raw, &p)
+				assert.Equal(t, p.Detail, p.Message, "message repeats detail")
+				if strings.Contains(ex.where, " 400 ") {
+					assert.Equal(t, exporttask.ProblemTypeValidation, p.Type)
+				}
+				out = p
+			case "Health":
+				var h struct {
+					Status string `json:"status"`
+				}
+				strictDecode(t, raw, &h)
+				assert.Equal(t, "ok", h.Status)
+				out = h
+			default:
+				t.Fatalf("no check for schema %q", ex.schema)
+			}
+			again, err := json.Marshal(out)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(raw), string(again), "the Go type must round-trip the example")
+		})
+	}
+	// Every kind of body is covered, by at least this many examples.
+	assert.GreaterOrEqual(t, seen["CreateRequest"], 3)
+	assert.GreaterOrEqual(t, seen["Task"], 7)
+	assert.GreaterOrEqual(t, seen["[]Task"], 2)
+	assert.GreaterOrEqual(t, seen["EventPayload"], 2)
+	assert.GreaterOrEqual(t, seen["Problem"], 20)
+	assert.GreaterOrEqual(t, seen["Health"], 2)
+}
+
+// assertNoNull fails on any null in a response example: the API leaves
+// unknown fields out instead. Feature properties are the exception (RFC 7946
+// lets them be null, and their values too).
+func assertNoNull(t *testing.T, ptr string, v any) {
+	t.Helper()
+	switch v := v.(type) {
+	case nil:
+		assert.Fail(t, "null in a response example", "at %q", ptr)
+	case map[string]any:
+		for k, x := range v {
+			if k == "properties" {
+				continue
+			}
+			assertNoNull(t, ptr+"/"+k, x)
+		}
+	case []any:
+		for i, x := range v {
+			assertNoNull(t, ptr+"/"+strconv.Itoa(i), x)
+		}
+	}
+}
+
+func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
+	doc := loadOpenAPI(t)
+	want := map[string][]string{
+		"POST /export-tasks":        {"201", "400", "401", "403", "413", "415", "500", "509"},
+		"GET /export-tasks":         {"200", "400", "401", "403", "500"},
+		"GET /export-tasks/{id}":    {"200", "400", "401", "403", "404", "500"},
+		"DELETE /export-tasks/{id}": {"200", "400", "401", "403", "404", "409", "500"},
+		"GET /healthz":              {"200"},
+		"GET /readyz":               {"200", "503"},
+	}
+	got := make(map[string][]string)
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			var codes []string
+			for code, resp := range op.Responses.Map() {
+				codes = append(codes, code)
+				if code[0] != '2' {
+					require.Contains(t, resp.Value.Content, exporttask.ProblemContentType, "%s %s %s", method, path, code)
+				}
+			}
+			sort.Strings(codes)
+			got[method+" "+path] = codes
+		}
+	}
+	assert.Equal(t, want, got)
+	health := doc.Paths.Find("/healthz").Get
+	require.NotNil(t, health.Security)
+	assert.Empty(t, *health.Security, "health checks need no key")
+	assert.Contains(t, doc.Components.SecuritySchemes, "apiKey")
+	assert.Equal(t, "x-api-key", doc.Components.SecuritySchemes["apiKey"].Value.Name)
+	assert.Equal(t, "bearer", doc.Components.SecuritySchemes["bearerAuth"].Value.Scheme)
+	create := doc.Paths.Find("/export-tasks").Post
+	cb := create.Callbacks["taskEvent"].Value.Value("{$request.body#/webhook/0/url}")
+	require.NotNil(t, cb)
+	var headers []string
+	for _, p := range cb.Post.Parameters {
+		headers = append(headers, p.Value.Name)
+	}
+	assert.ElementsMatch(t, []string{"X-Export-Event", "X-Export-Delivery", "X-Export-Signature"}, headers)
+	assert.Contains(t, doc.Components.Responses["Unauthorized"].Value.Headers, "WWW-Authenticate")
+}
+
+// TestOpenAPIMatchesTheCode checks that the enums and limits the
+// description states are those the code enforces.
+func TestOpenAPIMatchesTheCode(t *testing.T) {
+	doc := loadOpenAPI(t)
+	schema := func(name string) *openapi3.Schema {
+		s, ok := doc.Components.Schemas[name]
+		require.True(t, ok, "schema %s", name)
+		return s.Value
+	}
+	enum := func(name string) []string {
+		var out []string
+		for _, v := range schema(name).Enum {
+			out = append(out, v.(string))
+		}
+		return out
+	}
+	var statuses, events, domains []string
+	for _, s := range exporttask.Statuses() {
+		statuses = append(statuses, string(s))
+	}
+	for _, e := range exporttask.Events() {
+		events = append(events, string(e))
+	}
+	artifacts := map[string]bool{}
+	for _, d := range exporttask.Domains() {
+		domains = append(domains, string(d))
+		for _, a := range exporttask.ArtifactTypes(d) {
+			artifacts[string(a)] = true
+		}
+	}
+	assert.Equal(t, statuses, enum("Status"))
+	assert.Equal(t, events, enum("Event"))
+	assert.Equal(t, domains, enum("Domain"))
+	assert.ElementsMatch(t, mapKeys(artifacts), enum("ArtifactType"))
+	assert.Equal(t, []string{exporttask.CRS4326}, enum("ArtifactCRS"))
+
+	create := schema("CreateRequest").Properties
+	assert.EqualValues(t, exporttask.MaxDescriptionLength, *create["description"].Value.MaxLength)
+	assert.EqualValues(t, exporttask.MaxWebhooks, *create["webhook"].Value.MaxItems)
+	assert.EqualValues(t, 1, create["webhook"].Value.MinItems)
+	hook := schema("Webhook").Properties
+	assert.EqualValues(t, exporttask.MaxURLLength, *hook["url"].Value.MaxLength)
+	assert.EqualValues(t, exporttask.MaxWebhookEvents, *hook["events"].Value.MaxItems)
+	assert.EqualValues(t, exporttask.MaxFeatures, *schema("FeatureCollection").Properties["features"].Value.MaxItems)
+	assert.EqualValues(t, exporttask.MaxRingPositions, *schema("LinearRing").MaxItems)
+	assert.EqualValues(t, 4, schema("LinearRing").MinItems)
+	assert.EqualValues(t, exporttask.MaxMapEntries, *schema("KeyValues").MaxProps)
+	assert.EqualValues(t, exporttask.MaxMapEntries, *schema("Feature").Properties["properties"].Value.MaxProps)
+	assert.EqualValues(t, exporttask.MaxIdempotencyKeyLength,
+		*doc.Components.Parameters["IdempotencyKey"].Value.Schema.Value.MaxLength)
+	info := doc.Info.Description
+	for _, s := range []string{"1048576", "507", "509", "32 deep", "50000 positions", "10000"} {
+		assert.Contains(t, info, s)
+	}
+}
+
+func mapKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

@@ -1,0 +1,104 @@
+package exporttask
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// FieldError is one problem with a request: where, as a JSON Pointer
+// (RFC 6901) into the request body, and what, in plain words. An empty
+// Pointer means the body as a whole.
+type FieldError struct {
+	Pointer string `json:"pointer"`
+	Message string `json:"message"`
+}
+
+// ValidationError lists everything wrong with a request, in the order found
+// in the body. Find it with errors.As; the server answers it with 400 and
+// a problem body whose errors are Problems (see [ValidationError.Problem]).
+//
+// At most [MaxProblems] problems are listed one by one; when there were
+// more, a last entry with an empty pointer says how many were left out.
+type ValidationError struct {
+	Problems []FieldError
+}
+
+// Error sums up the problems, naming the first few.
+func (e *ValidationError) Error() string {
+	const shown = 3
+	var b strings.Builder
+	switch len(e.Problems) {
+	case 0:
+		return "exporttask: invalid request"
+	case 1:
+		b.WriteString("exporttask: invalid request: ")
+	default:
+		fmt.Fprintf(&b, "exporttask: invalid request (%d problems): ", len(e.Problems))
+	}
+	for i, p := range e.Problems {
+		if i == shown {
+			b.WriteString("; …")
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if p.Pointer != "" {
+			b.WriteString(p.Pointer)
+			b.WriteString(": ")
+		}
+		b.WriteString(p.Message)
+	}
+	return b.String()
+}
+
+// problems collects FieldErrors while a request is checked.
+type problems struct {
+	list    []FieldError
+	dropped int
+}
+
+// add records a problem at ptr.
+func (p *problems) add(ptr, format string, args ...any) {
+	if len(p.list) >= MaxProblems {
+		p.dropped++
+		return
+	}
+	p.list = append(p.list, FieldError{Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+}
+
+// err returns nil when nothing was recorded, else a *ValidationError.
+func (p *problems) err() error {
+	if len(p.list) == 0 {
+		return nil
+	}
+	list := p.list
+	if p.dropped > 0 {
+		list = append(list, FieldError{Message: fmt.Sprintf("%d more problems are not listed", p.dropped)})
+	}
+	return &ValidationError{Problems: list}
+}
+
+// child returns the JSON Pointer of member key under ptr, escaping "~" and
+// "/" as RFC 6901 says.
+func child(ptr, key string) string {
+	if strings.ContainsAny(key, "~/") {
+		key = strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+	}
+	return ptr + "/" + key
+}
+
+// index returns the JSON Pointer of array element i under ptr.
+func index(ptr string, i int) string {
+	return ptr + "/" + strconv.Itoa(i)
+}
+
+// quote quotes s for a message, cutting it short when it is long.
+func quote(s string) string {
+	const limit = 64
+	if r := []rune(s); len(r) > limit {
+		return strconv.Quote(string(r[:limit])) + "…"
+	}
+	return strconv.Quote(s)
+}

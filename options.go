@@ -1,0 +1,148 @@
+package viewer
+
+import "io/fs"
+
+// Config configures an [OpenapiViewerRouter]. Only FilePathOrSpec (or Specs)
+// and UIPath are required; every other field has the default its comment
+// gives. Config is read once, by Setup: changing it afterwards has no effect.
+type Config struct {
+	// FilePathOrSpec is the OpenAPI document (3.x or Swagger 2.0), given as
+	// one of:
+	//   - string: the path of a YAML or JSON file (read from FS when FS is set);
+	//   - []byte: a YAML or JSON document;
+	//   - any other value that encoding/json can marshal, such as a
+	//     map[string]any or a struct (a Go map has no order, so its keys
+	//     come out sorted; a struct's come in field order).
+	// YAML follows YAML 1.2 (y, yes and on stay strings) and the author's key
+	// order is kept in every output. Required unless Specs is set.
+	FilePathOrSpec any
+
+	// UIPath is where Swagger UI is served, e.g. "/api-docs": the page is at
+	// "/api-docs/" and "/api-docs" redirects there. It must start with "/".
+	// Required.
+	UIPath string
+
+	// RawPath, when set, is the base of the raw document's endpoints: with
+	// "/spec" the document is served at "/spec.json", "/spec.yml" and
+	// "/spec.yaml". It must start with "/" and stay out of UIPath's routes.
+	// Default: "" (the document is then served to the UI only, at
+	// "<UIPath>/openapi.json").
+	RawPath string
+
+	// FS, when set, is the file system a path in FilePathOrSpec or Specs is
+	// read from (so a //go:embed'ed spec works). Default: nil (the OS file
+	// system).
+	FS fs.FS
+
+	// Specs adds documents to the UI's drop-down (Swagger UI's "urls"),
+	// after FilePathOrSpec when both are set. Each is served at
+	// "<UIPath>/specs/<slug>.json", ".yaml" and ".yml", the slug being made
+	// from its Name. Default: none.
+	Specs []SpecSource
+
+	// Title is the page title. Default: the first document's info.title.
+	Title string
+
+	// CustomCSS is a stylesheet added after Swagger UI's, served as a file
+	// (like the Express package's customUiCss). Default: "".
+	CustomCSS string
+
+	// CustomJS are scripts added after Swagger UI's. An entry that is a URL
+	// (http://, https://, /, ./ or ../) is loaded from there (its origin is
+	// added to the Content-Security-Policy); any other entry is JavaScript
+	// source, served as a file of its own, never inlined. Default: none.
+	CustomJS []string
+
+	// Favicon is the URL of the page's icon. Default: "" (Swagger UI's
+	// icons, served by the viewer).
+	Favicon string
+
+	// DeepLinking makes operations and tags linkable (Swagger UI's
+	// deepLinking). Default: true (nil means true).
+	DeepLinking *bool
+
+	// DocExpansion is how much of the document is expanded at first:
+	// "list" (tags), "full" (tags and operations) or "none". Default: "list".
+	DocExpansion string
+
+	// DefaultModelsExpandDepth is how deep the Models section is expanded;
+	// -1 hides it. Default: 1 (nil means 1).
+	DefaultModelsExpandDepth *int
+
+	// PersistAuthorization keeps the credentials entered in the UI across
+	// page reloads (in the browser's local storage). Default: false.
+	PersistAuthorization bool
+
+	// TryItOutEnabled opens every operation's "Try it out" form at once.
+	// Default: false.
+	TryItOutEnabled bool
+
+	// DisplayRequestDuration shows how long each "Try it out" request took.
+	// Default: false.
+	DisplayRequestDuration bool
+
+	// Filter shows a box that filters operations by tag. Default: false.
+	Filter bool
+
+	// SwaggerUIConfig passes further settings to SwaggerUIBundle, encoded as
+	// JSON; they override the typed fields above. The keys the viewer owns
+	// (url, urls, configUrl, queryConfigEnabled, dom_id, domNode, spec) are
+	// refused by Setup. Default: none.
+	SwaggerUIConfig map[string]any
+
+	// OAuth2, when set, is passed to Swagger UI's initOAuth, and the OAuth2
+	// redirect page is served at "<UIPath>/oauth2-redirect.html". Default:
+	// nil.
+	OAuth2 *OAuth2Config
+
+	// YAMLContentType is the Content-Type of the YAML endpoints. Set it to
+	// "text/plain; charset=utf-8" to have browsers show the document instead
+	// of downloading it. Default: "application/yaml; charset=utf-8"
+	// (RFC 9512).
+	YAMLContentType string
+
+	// ContentSecurityPolicy replaces the page's Content-Security-Policy
+	// header. Default: "" (a strict policy built by Setup: scripts, styles
+	// and fonts from the viewer only, connections to the viewer and to the
+	// documents' absolute server URLs, no framing by other sites).
+	ContentSecurityPolicy string
+}
+
+// SpecSource is one more document for the UI's drop-down (see Config.Specs).
+type SpecSource struct {
+	// Name is shown in the drop-down; it also makes the document's URL slug
+	// ("Billing API" is served at "<UIPath>/specs/billing-api.json").
+	// Required, and unique after slugging.
+	Name string
+	// FilePathOrSpec is the document, in any form Config.FilePathOrSpec
+	// accepts. Required.
+	FilePathOrSpec any
+}
+
+// OAuth2Config holds Swagger UI's initOAuth settings: what the UI sends to
+// the authorization server when a user authorizes with an OAuth2 scheme.
+type OAuth2Config struct {
+	// ClientID is the OAuth2 client id. Required.
+	ClientID string
+	// ClientSecret is sent by the implicit and password flows; never set
+	// one for a public client. Default: "".
+	ClientSecret string
+	// Realm is added to the authorization URL. Default: "".
+	Realm string
+	// AppName is shown in the authorization dialog. Default: "".
+	AppName string
+	// Scopes are selected by default. Default: none.
+	Scopes []string
+	// UsePKCEWithAuthorizationCodeGrant enables PKCE for the authorization
+	// code flow (recommended). Default: false.
+	UsePKCEWithAuthorizationCodeGrant bool
+	// AdditionalQueryStringParams are added to the authorization URL.
+	// Default: none.
+	AdditionalQueryStringParams map[string]string
+}
+
+// Defaults.
+const (
+	DefaultYAMLContentType = "application/yaml; charset=utf-8"
+	jsonContentType        = "application/json; charset=utf-8"
+)

@@ -1,0 +1,189 @@
+package viewer
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/andybalholm/brotli"
+)
+
+// resource is one response body the viewer serves, with every header value
+// computed once. Its compressed variants are made on first use (or by the
+// warm-up that Setup starts), once each; a variant that would not be smaller
+// than the identity bytes is never offered.
+type resource struct {
+	name         string
+	contentType  []string
+	cacheControl []string      // for a request whose ?v= matches version, or an unversioned resource
+	staleControl []string      // for a versioned resource requested without its current version
+	version      string        // expected raw query ("v=<hash>"), or "" when unversioned
+	header       http.Header   // extra headers (security policy), set on every response
+	compressible bool          // text: worth compressing, sent with Vary: Accept-Encoding
+	make         func() []byte // the identity bytes, for resources built on first use (YAML)
+
+	variants [numEncodings]variant
+}
+
+// variant is one encoding of a resource's bytes.
+type variant struct {
+	once     sync.Once
+	ok       bool // false: not smaller than identity, never offered
+	body     []byte
+	etag     []string
+	length   []string
+	encoding []string // Content-Encoding, nil for identity
+}
+
+// newResource returns a resource whose identity bytes are body, served
+// with Cache-Control: no-cache (revalidated every time, cheaply thanks to
+// the ETag). extra headers are added to every response.
+func newResource(name, contentType string, body []byte, compressible bool, extra http.Header) *resource {
+	r := &resource{name: name, contentType: []string{contentType}, compressible: compressible}
+	r.variants[encIdentity].once.Do(func() { r.setIdentity(body) })
+	r.setHeaders(extra)
+	return r
+}
+
+// newAsset returns a content-addressed resource: served under a URL that
+// carries its hash (see url), with immutable caching; requested with
+// another or no version, it is served no-cache.
+func newAsset(name, contentType string, body []byte, compressible bool) *resource {
+	r := newResource(name, contentType, body, compressible, nil)
+	r.version = "v=" + r.hash()
+	r.cacheControl = []string{cacheImmutable}
+	return r
+}
+
+// newLazyResource returns a resource whose identity bytes are made by mk
+// on first use.
+func newLazyResource(name, contentType string, mk func() []byte) *resource {
+	r := &resource{name: name, contentType: []string{contentType}, compressible: true, make: mk}
+	r.setHeaders(nil)
+	return r
+}
+
+// setHeaders fills the headers every response of r carries. A resource is
+// never changed after it is built, so routers can share one.
+func (r *resource) setHeaders(extra http.Header) {
+	r.header = http.Header{
+		"X-Content-Type-Options": {"nosniff"},
+		"Accept-Ranges":          {"bytes"},
+	}
+	if r.compressible {
+		r.header["Vary"] = []string{"Accept-Encoding"}
+	}
+	for k, v := range extra {
+		r.header[k] = v
+	}
+	r.cacheControl = []string{cacheRevalidate}
+	r.staleControl = r.cacheControl
+}
+
+// url returns the URL the page uses for r, relative to the page.
+func (r *resource) url() string {
+	if r.version == "" {
+		return "./" + r.name
+	}
+	return "./" + r.name + "?" + r.version
+}
+
+func (r *resource) setIdentity(body []byte) {
+	sum := sha256.Sum256(body)
+	tag := hex.EncodeToString(sum[:10])
+	v := &r.variants[encIdentity]
+	v.ok, v.body = true, body
+	v.etag = []string{`"` + tag + `"`}
+	v.length = []string{strconv.Itoa(len(body))}
+}
+
+// hash returns the identity bytes' content hash (the ETag without quotes).
+func (r *resource) hash() string {
+	t := r.identity().etag[0]
+	return t[1 : len(t)-1]
+}
+
+func (r *resource) identity() *variant {
+	v := &r.variants[encIdentity]
+	v.once.Do(func() { r.setIdentity(r.make()) })
+	return v
+}
+
+// variant returns the variant in encoding e, making it if need be, or nil
+// when that encoding is not offered.
+func (r *resource) variant(e contentEncoding) *variant {
+	id := r.identity()
+	if e == encIdentity {
+		return id
+	}
+	if !r.compressible {
+		return nil
+	}
+	v := &r.variants[e]
+	v.once.Do(func() {
+		body, err := compress(e, id.body)
+		if err != nil || len(body) >= len(id.body) {
+			return // not offered; the error cannot happen with in-memory writers
+		}
+		tag := id.etag[0]
+		v.ok, v.body = true, body
+		v.etag = []string{tag[:len(tag)-1] + "-" + e.String() + `"`}
+		v.length = []string{strconv.Itoa(len(body))}
+		v.encoding = []string{e.String()}
+	})
+	if !v.ok {
+		return nil
+	}
+	return v
+}
+
+// warm makes every compressed variant now.
+func (r *resource) warm() {
+	for e := encGzip; e < numEncodings; e++ {
+		r.variant(e)
+	}
+}
+
+// Compression levels: gzip's best; brotli 9, which gets within 10% of
+// brotli 11's size on Swagger UI's bundle in 4% of the time.
+const brotliQuality = 9
+
+func compress(e contentEncoding, body []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(body) / 3)
+	switch e {
+	case encGzip:
+		w, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		if _, err := w.Write(body); err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		if err := w.Close(); err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+	case encBrotli:
+		// A window no larger than the body keeps small resources from
+		// allocating brotli's full-size tables.
+		lgwin := 10
+		for lgwin < 22 && 1<<lgwin < len(body) {
+			lgwin++
+		}
+		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: lgwin})
+		if _, err := w.Write(body); err != nil {
+			return nil, fmt.Errorf("brotli: %w", err)
+		}
+		if err := w.Close(); err != nil {
+			return nil, fmt.Errorf("brotli: %w", err)
+		}
+	default:
+		return nil, fmt.Errorf("unknown encoding %v", e)
+	}
+	return buf.Bytes(), nil
+}

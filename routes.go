@@ -1,0 +1,74 @@
+package viewer
+
+import (
+	"net/http"
+	"path"
+	"strings"
+)
+
+// routerState is everything Setup built. It is read-only afterwards.
+type routerState struct {
+	routes    map[string]*route // by cleaned path
+	resources []*resource       // in warm-up order
+	warmed    chan struct{}     // closed when warm has compressed them all
+}
+
+// route is what one path answers.
+type route struct {
+	res      *resource // the body, for a served path
+	redirect string    // the relative Location, for UIPath without its slash
+	lastSeg  string    // for a redirect: the request path must end with "/"+lastSeg
+	allow    []string  // the Allow header for 405
+}
+
+// match finds the route for a request, or nil. The path is cleaned first
+// ("." and ".." segments, repeated slashes), so no spelling of a path
+// reaches anything outside the routes; a path with a backslash or an
+// encoded slash is never the viewer's.
+func (st *routerState) match(req *http.Request) *route {
+	p := req.URL.Path
+	if p == "" || p[0] != '/' || strings.IndexByte(p, '\\') >= 0 {
+		return nil
+	}
+	if raw := req.URL.RawPath; raw != "" && (strings.Contains(raw, "%2f") || strings.Contains(raw, "%2F") ||
+		strings.Contains(raw, "%5c") || strings.Contains(raw, "%5C")) {
+		return nil
+	}
+	clean := path.Clean(p)
+	if p[len(p)-1] == '/' && clean != "/" {
+		clean += "/"
+	}
+	rt := st.routes[clean]
+	if rt != nil && rt.redirect != "" && !strings.HasSuffix(p, "/"+rt.lastSeg) {
+		// The relative Location resolves against the path as requested;
+		// with a trailing "." or ".." it would resolve elsewhere.
+		return nil
+	}
+	return rt
+}
+
+func (rt *route) serve(w http.ResponseWriter, req *http.Request) {
+	if req.Method != http.MethodGet && req.Method != http.MethodHead {
+		w.Header()["Allow"] = rt.allow
+		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if rt.redirect != "" {
+		loc := rt.redirect
+		if req.URL.RawQuery != "" {
+			loc += "?" + req.URL.RawQuery
+		}
+		w.Header().Set("Location", loc)
+		w.WriteHeader(http.StatusMovedPermanently)
+		return
+	}
+	rt.res.serve(w, req)
+}
+
+// warm makes the compressed variants of the resources the page loads.
+func (st *routerState) warm() {
+	defer close(st.warmed)
+	for _, r := range st.resources {
+		r.warm()
+	}
+}

@@ -1,0 +1,118 @@
+package viewer
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// field is one scalar of the document that Setup checks.
+type field struct {
+	present bool
+	kind    string // "string", "number", "boolean", "null", "mapping", "list"
+	value   string // the scalar's text, for strings, numbers and booleans
+	line    int    // 1-based, 0 when unknown (JSON input)
+}
+
+// specHead is what Setup checks in a document, and what the page needs of
+// it.
+type specHead struct {
+	openapi, swagger field
+	info             struct {
+		present, isMapping bool
+		line               int
+	}
+	title, version field
+	links          []string // URLs the UI may call: servers, OAuth2 token URLs
+}
+
+func errNotMapping(kind string) error {
+	return fmt.Errorf("the document must be a mapping (an object) at the top level, not %s", article(kind))
+}
+
+func article(kind string) string {
+	switch kind {
+	case "empty":
+		return "an empty document"
+	case "null":
+		return "null"
+	}
+	return "a " + kind
+}
+
+// check applies Setup's rules to a document's head: an openapi (3.x) or
+// swagger (2.0) string, and an info mapping with a title and a version.
+func (h specHead) check(source string) error {
+	fail := func(line int, format string, args ...any) error {
+		return &SpecError{Source: source, Line: line, Err: fmt.Errorf(format, args...)}
+	}
+	switch {
+	case h.openapi.present:
+		if h.openapi.kind != "string" {
+			return fail(h.openapi.line, "openapi must be a string such as \"3.1.0\", not %s (quote it in YAML)", article(h.openapi.kind))
+		}
+		if !strings.HasPrefix(h.openapi.value, "3.") {
+			return fail(h.openapi.line, "openapi is %q: this viewer serves OpenAPI 3.x and Swagger 2.0", h.openapi.value)
+		}
+	case h.swagger.present:
+		if h.swagger.kind != "string" {
+			return fail(h.swagger.line, "swagger must be the string \"2.0\", not %s (quote it in YAML)", article(h.swagger.kind))
+		}
+		if h.swagger.value != "2.0" {
+			return fail(h.swagger.line, "swagger is %q: want \"2.0\"", h.swagger.value)
+		}
+	default:
+		return fail(0, "missing the openapi (3.x) or swagger (2.0) field: is this an OpenAPI document?")
+	}
+	if !h.info.present {
+		return fail(0, "missing the info mapping (info.title and info.version are required)")
+	}
+	if !h.info.isMapping {
+		return fail(h.info.line, "info must be a mapping with title and version")
+	}
+	if !h.title.present || h.title.kind != "string" || strings.TrimSpace(h.title.value) == "" {
+		return fail(lineOr(h.title, h.info.line), "info.title must be a non-empty string")
+	}
+	if !h.version.present || (h.version.kind != "string" && h.version.kind != "number") || h.version.value == "" {
+		return fail(lineOr(h.version, h.info.line), "info.version must be a non-empty string")
+	}
+	return nil
+}
+
+func lineOr(f field, line int) int {
+	if f.line > 0 {
+		return f.line
+	}
+	return line
+}
+
+// swaggerServers turns Swagger 2.0's host and schemes into server URLs.
+func swaggerServers(host string, schemes []string) []string {
+	if len(schemes) == 0 {
+		schemes = []string{"https"}
+	}
+	out := make([]string, 0, len(schemes))
+	for _, s := range schemes {
+		out = append(out, s+"://"+host)
+	}
+	return out
+}
+
+// serverOrigins returns the distinct http(s) origins of absolute server
+// URLs, for the page's connect-src: "Try it out" may call them.
+func serverOrigins(urls []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, raw := range urls {
+		u, err := url.Parse(raw)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(u.Host, "{} ;,'") {
+			continue
+		}
+		o := u.Scheme + "://" + u.Host
+		if !seen[o] {
+			seen[o] = true
+			out = append(out, o)
+		}
+	}
+	return out
+}

@@ -1,0 +1,404 @@
+package viewer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// yamlToJSON parses a YAML document (YAML 1.2 scalars: y, yes and on stay
+// strings) and writes it as JSON indented with two spaces, keeping the
+// author's key order. It also returns the head of the document for Setup's
+// checks, with line numbers.
+func yamlToJSON(src rawSpec) ([]byte, specHead, error) {
+	data := trimBOM(src.data)
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, specHead{}, &SpecError{Source: src.source, Err: errNotMapping("empty")}
+		}
+		return nil, specHead{}, &SpecError{Source: src.source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, specHead{}, &SpecError{Source: src.source, Line: extra.Line, Err: errors.New("the file holds more than one YAML document; keep only the OpenAPI document")}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, specHead{}, &SpecError{Source: src.source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	root = resolveAlias(root)
+	if root.Kind != yaml.MappingNode {
+		return nil, specHead{}, &SpecError{Source: src.source, Line: root.Line, Err: errNotMapping(yamlKind(root))}
+	}
+	w := jsonWriter{limit: 64*len(data) + 1<<20}
+	w.buf.Grow(len(data) + len(data)/2)
+	if err := w.value(root, 0); err != nil {
+		var ye *yamlNodeError
+		if errors.As(err, &ye) {
+			return nil, specHead{}, &SpecError{Source: src.source, Line: ye.line, Err: ye.err}
+		}
+		return nil, specHead{}, &SpecError{Source: src.source, Err: err}
+	}
+	w.buf.WriteByte('\n')
+	return w.buf.Bytes(), headOfYAML(root), nil
+}
+
+// yamlNodeError is a problem found at a line of the YAML document.
+type yamlNodeError struct {
+	line int
+	err  error
+}
+
+func (e *yamlNodeError) Error() string { return e.err.Error() }
+
+func nodeErrorf(n *yaml.Node, format string, args ...any) error {
+	return &yamlNodeError{line: n.Line, err: fmt.Errorf(format, args...)}
+}
+
+// yamlErrorLine finds the line number in a yaml.v3 error message
+// ("yaml: line 12: ...").
+func yamlErrorLine(err error) int {
+	msg := err.Error()
+	i := strings.Index(msg, "line ")
+	if i < 0 {
+		return 0
+	}
+	j := i + len("line ")
+	k := j
+	for k < len(msg) && msg[k] >= '0' && msg[k] <= '9' {
+		k++
+	}
+	n, convErr := strconv.Atoi(msg[j:k])
+	if convErr != nil {
+		return 0
+	}
+	return n
+}
+
+func trimYAMLPrefix(err error) string {
+	s := err.Error()
+	for _, p := range []string{"yaml: ", "unmarshal errors:\n  "} {
+		if len(s) > len(p) && s[:len(p)] == p {
+			s = s[len(p):]
+		}
+	}
+	return s
+}
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+func yamlKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return "null"
+		case "!!bool":
+			return "boolean"
+		case "!!int", "!!float":
+			return "number"
+		}
+		return "string"
+	}
+	return "empty"
+}
+
+// jsonWriter writes YAML nodes as indented JSON.
+type jsonWriter struct {
+	buf   bytes.Buffer
+	limit int // output size past which aliases are taken for an expansion attack
+}
+
+func (w *jsonWriter) newline(depth int) {
+	w.buf.WriteByte('\n')
+	for i := 0; i < depth; i++ {
+		w.buf.WriteString("  ")
+	}
+}
+
+func (w *jsonWriter) value(n *yaml.Node, depth int) error {
+	if w.buf.Len() > w.limit {
+		return nodeErrorf(n, "the document expands to over %d bytes through aliases", w.limit)
+	}
+	if depth > 1000 {
+		return nodeErrorf(n, "the document nests deeper than 1000 levels")
+	}
+	n = resolveAlias(n)
+	switch n.Kind {
+	case yaml.MappingNode:
+		return w.mapping(n, depth)
+	case yaml.SequenceNode:
+		if len(n.Content) == 0 {
+			w.buf.WriteString("[]")
+			return nil
+		}
+		w.buf.WriteByte('[')
+		for i, item := range n.Content {
+			if i > 0 {
+				w.buf.WriteByte(',')
+			}
+			w.newline(depth + 1)
+			if err := w.value(item, depth+1); err != nil {
+				return err
+			}
+		}
+		w.newline(depth)
+		w.buf.WriteByte(']')
+		return nil
+	case yaml.ScalarNode:
+		return w.scalar(n)
+	}
+	return nodeErrorf(n, "unexpected YAML node")
+}
+
+// pairs returns a mapping's key/value pairs in order, with merge keys (<<)
+// expanded: explicit keys win over merged ones, earlier merges over later.
+func pairs(n *yaml.Node) ([][2]*yaml.Node, error) {
+	out := make([][2]*yaml.Node, 0, len(n.Content)/2)
+	seen := make(map[string]int, len(n.Content)/2)
+	var merged [][2]*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			src := resolveAlias(v)
+			var sources []*yaml.Node
+			switch src.Kind {
+			case yaml.MappingNode:
+				sources = []*yaml.Node{src}
+			case yaml.SequenceNode:
+				for _, s := range src.Content {
+					sources = append(sources, resolveAlias(s))
+				}
+			}
+			for _, s := range sources {
+				if s.Kind != yaml.MappingNode {
+					return nil, nodeErrorf(v, "a merge key (<<) must refer to a mapping")
+				}
+				sp, err := pairs(s)
+				if err != nil {
+					return nil, err
+				}
+				merged = append(merged, sp...)
+			}
+			continue
+		}
+		key := resolveAlias(k)
+		if key.Kind != yaml.ScalarNode {
+			return nil, nodeErrorf(k, "a mapping key must be a scalar to be written as JSON")
+		}
+		if j, dup := seen[key.Value]; dup {
+			return nil, nodeErrorf(k, "duplicate key %q (first at line %d)", key.Value, out[j][0].Line)
+		}
+		seen[key.Value] = len(out)
+		out = append(out, [2]*yaml.Node{key, v})
+	}
+	for _, p := range merged {
+		if _, ok := seen[p[0].Value]; !ok {
+			seen[p[0].Value] = len(out)
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func (w *jsonWriter) mapping(n *yaml.Node, depth int) error {
+	ps, err := pairs(n)
+	if err != nil {
+		return err
+	}
+	if len(ps) == 0 {
+		w.buf.WriteString("{}")
+		return nil
+	}
+	w.buf.WriteByte('{')
+	for i, p := range ps {
+		if i > 0 {
+			w.buf.WriteByte(',')
+		}
+		w.newline(depth + 1)
+		w.buf.Write(appendJSONString(w.buf.AvailableBuffer(), p[0].Value))
+		w.buf.WriteString(": ")
+		if err := w.value(p[1], depth+1); err != nil {
+			return err
+		}
+	}
+	w.newline(depth)
+	w.buf.WriteByte('}')
+	return nil
+}
+
+// isJSONNumber reports whether s follows JSON's number grammar (RFC 8259,
+// section 6), so that it can be copied as is.
+func isJSONNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if i < len(s) && s[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+func (w *jsonWriter) scalar(n *yaml.Node) error {
+	switch n.ShortTag() {
+	case "!!null":
+		w.buf.WriteString("null")
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return nodeErrorf(n, "invalid boolean %q", n.Value)
+		}
+		w.buf.WriteString(strconv.FormatBool(b))
+	case "!!int", "!!float":
+		if isJSONNumber(n.Value) {
+			w.buf.WriteString(n.Value)
+			return nil
+		}
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return nodeErrorf(n, "invalid number %q", n.Value)
+		}
+		switch x := v.(type) {
+		case int:
+			w.buf.WriteString(strconv.Itoa(x))
+		case int64:
+			w.buf.WriteString(strconv.FormatInt(x, 10))
+		case uint64:
+			w.buf.WriteString(strconv.FormatUint(x, 10))
+		case float64:
+			if math.IsInf(x, 0) || math.IsNaN(x) {
+				return nodeErrorf(n, "%s cannot be written as JSON: quote it to keep it as a string", n.Value)
+			}
+			w.buf.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
+		default:
+			return nodeErrorf(n, "invalid number %q", n.Value)
+		}
+	default: // !!str, !!timestamp, !!binary and custom tags keep their text
+		w.buf.Write(appendJSONString(w.buf.AvailableBuffer(), n.Value))
+	}
+	return nil
+}
+
+// appendJSONString appends s as a JSON string. Unlike encoding/json it
+// leaves <, > and & alone (the output is served as JSON, not embedded in
+// HTML); it escapes U+2028 and U+2029 so the JSON is also valid JavaScript.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < 0x80 {
+			i++
+			continue
+		}
+		if c < 0x80 {
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		// U+2028 and U+2029 are E2 80 A8 / E2 80 A9 in UTF-8.
+		if c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[s[i+2]&0xf])
+			i += 3
+			start = i
+			continue
+		}
+		i++
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// headOfYAML reads the fields that Setup checks, with their lines.
+func headOfYAML(root *yaml.Node) specHead {
+	var h specHead
+	get := func(m *yaml.Node, key string) *yaml.Node {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == key {
+				return resolveAlias(m.Content[i+1])
+			}
+		}
+		return nil
+	}
+	fieldOf := func(n *yaml.Node) field {
+		if n == nil {
+			return field{}
+		}
+		f := field{present: true, kind: yamlKind(n), line: n.Line}
+		if n.Kind == yaml.ScalarNode && f.kind != "null" {
+			f.value = n.Value
+		}
+		return f
+	}
+	h.openapi = fieldOf(get(root, "openapi"))
+	h.swagger = fieldOf(get(root, "swagger"))
+	if info := get(root, "info"); info != nil {
+		h.info.present, h.info.line = true, info.Line
+		if info.Kind == yaml.MappingNode {
+			h.info.isMapping = true
+			h.title = fieldOf(get(info, "title"))
+			h.version = fieldOf(get(info, "version"))
+		}
+	}
+	return h
+}
