@@ -74,8 +74,15 @@ func testSharedClaims(t *testing.T, ss []exporttask.Store) {
 
 func testSharedQuota(t *testing.T, ss []exporttask.Store) {
 	const creates = 40
+	ps := make([]exporttask.CreateParams, creates)
+	dupPs := make([]exporttask.CreateParams, creates)
+	for i := range creates {
+		ps[i] = sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 1000, at(0))
+		url := fmt.Sprintf("https://hooks.example.com/%d", i)
+		dupPs[i] = params(t, globex, request("same", hook(url, exporttask.EventCompleted)), at(0))
+	}
 	errs := parallel(creates, func(i int) error {
-		_, _, err := ss[i%len(ss)].Create(ctx(t), sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 1000, at(0)))
+		_, _, err := ss[i%len(ss)].Create(ctx(t), ps[i])
 		return err
 	})
 	ok := 0
@@ -90,8 +97,7 @@ func testSharedQuota(t *testing.T, ss []exporttask.Store) {
 	assert.Equal(t, 10, ok, "the quota holds across stores")
 
 	dups := parallel(creates, func(i int) error {
-		p := params(t, globex, request("same", hook(fmt.Sprintf("https://hooks.example.com/%d", i), exporttask.EventCompleted)), at(0))
-		_, _, err := ss[i%len(ss)].Create(ctx(t), p)
+		_, _, err := ss[i%len(ss)].Create(ctx(t), dupPs[i])
 		return err
 	})
 	for _, err := range dups {
