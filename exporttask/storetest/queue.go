@@ -120,6 +120,8 @@ func testFinishCompleted(t *testing.T, s exporttask.Store) {
 
 	_, err = s.Finish(ctx(t), task.ID, "w2", exporttask.FinishParams{}, at(3*time.Second))
 	assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
+	_, err = s.Finish(ctx(t), 424242, "w1", exporttask.FinishParams{}, at(3*time.Second))
+	assert.ErrorIs(t, err, exporttask.ErrNotFound)
 
 	arts := []exporttask.Artifact{artifact("a.gpkg"), artifact("legend.png")}
 	done, err := s.Finish(ctx(t), task.ID, "w1", exporttask.FinishParams{Artifacts: arts, Retention: 72 * time.Hour}, at(3*time.Second))
