@@ -51,7 +51,7 @@ func (db *DB) ClaimDeliveries(ctx context.Context, now time.Time, limit int, lea
 		at := millis(now)
 		rows, err := tx.Query(ctx,
 			`SELECT d.id, d.task_id, d.url, d.event, d.attempts, d.payload, d.created_at FROM deliveries d
-			 WHERE d.state = 0 AND d.next_attempt <= $1 AND d.lease_until <= $1
+			 WHERE d.state = 0 AND d.next_attempt <= $1 AND d.lease_until < $1
 			   AND NOT EXISTS (SELECT 1 FROM deliveries e
 			                   WHERE e.state = 0 AND e.task_id = d.task_id AND e.url = d.url AND e.id < d.id)
 			 ORDER BY d.next_attempt, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED`, at, limit)

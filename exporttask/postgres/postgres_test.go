@@ -68,3 +68,17 @@ func TestConformance(t *testing.T) {
 		return db
 	})
 }
+
+func TestConformanceShared(t *testing.T) {
+	dsn := testDSN(t)
+	storetest.RunShared(t, func(t *testing.T) []exporttask.Store {
+		schema := freshSchema(t, dsn)
+		var ss []exporttask.Store
+		for range 3 {
+			db, err := postgres.Open(t.Context(), schema)
+			require.NoError(t, err)
+			ss = append(ss, db)
+		}
+		return ss
+	})
+}

@@ -23,7 +23,7 @@ func (db *DB) Claim(ctx context.Context, worker string, now time.Time, lease tim
 		ok = false
 		t, err = scanTask(tx.QueryRow(ctx,
 			`SELECT id, doc FROM tasks
-			 WHERE status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until <= $1)
+			 WHERE status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until < $1)
 			 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`, millis(now)))
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil

@@ -37,56 +37,29 @@ func (db *DB) Create(ctx context.Context, p exporttask.CreateParams) (exporttask
 }
 
 func create(ctx context.Context, tx pgx.Tx, p exporttask.CreateParams) (exporttask.Task, bool, error) {
-	// Creates of one customer run one at a time, in every replica, so the
-	// checks below still hold at the insert.
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, int32(customerLock), p.Customer); err != nil {
-		return exporttask.Task{}, false, fmt.Errorf("locking the customer: %w", err)
+	found, err := lookUp(ctx, tx, p)
+	if err != nil {
+		return exporttask.Task{}, false, err
 	}
 
-	if p.IdempotencyKey != "" {
-		var id int64
-		err := tx.QueryRow(ctx,
-			`SELECT task_id FROM idempotency_keys WHERE customer = $1 AND key = $2`,
-			p.Customer, p.IdempotencyKey).Scan(&id)
-		if err == nil {
-			t, err := customerTask(ctx, tx, p.Customer, id)
-			return t, true, err
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return exporttask.Task{}, false, fmt.Errorf("reading idempotency key: %w", err)
-		}
+	if found.keyTask > 0 {
+		t, err := customerTask(ctx, tx, p.Customer, found.keyTask)
+		return t, true, err
 	}
 
-	if p.DedupKey != "" {
-		t, err := scanTask(tx.QueryRow(ctx,
-			`SELECT id, doc FROM tasks
-			 WHERE customer = $1 AND dedup_key = $2 AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED')
-			   AND (status <> 'COMPLETED' OR expired_at > $3)
-			 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
-			p.Customer, p.DedupKey, millis(p.Now)))
-		switch {
-		case err == nil:
-			t, err = mergeWebhooks(ctx, tx, t, p.Request.Webhook, p.Now)
-			if err != nil {
-				return exporttask.Task{}, false, err
-			}
-			if err := rememberKey(ctx, tx, p, t.ID); err != nil {
-				return exporttask.Task{}, false, err
-			}
-			return t, true, nil
-		case !errors.Is(err, pgx.ErrNoRows):
-			return exporttask.Task{}, false, fmt.Errorf("looking for a duplicate: %w", err)
+	if found.duplicate != nil {
+		t, err := mergeWebhooks(ctx, tx, *found.duplicate, p.Request.Webhook, p.Now)
+		if err != nil {
+			return exporttask.Task{}, false, err
 		}
+		if err := rememberKey(ctx, tx, p, t.ID); err != nil {
+			return exporttask.Task{}, false, err
+		}
+		return t, true, nil
 	}
 
 	if p.Quota > 0 {
-		var used int64
-		err := tx.QueryRow(ctx,
-			`SELECT used_bytes FROM customer_usage WHERE customer = $1`, p.Customer).Scan(&used)
-		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return exporttask.Task{}, false, fmt.Errorf("reading storage usage: %w", err)
-		}
-		if remaining := p.Quota - used; p.EstimatedSize > remaining {
+		if remaining := p.Quota - found.used; p.EstimatedSize > remaining {
 			return exporttask.Task{}, false, &exporttask.QuotaError{
 				Quota: p.Quota, Remaining: max(remaining, 0), Requested: p.EstimatedSize}
 		}
@@ -97,21 +70,81 @@ func create(ctx context.Context, tx pgx.Tx, p exporttask.CreateParams) (exportta
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}
+	// One statement stores the task, counts its size in the customer's
+	// usage and records its Idempotency-Key, if any.
 	var id int64
 	err = tx.QueryRow(ctx,
-		`INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-		p.Customer, string(t.Status), p.DedupKey, t.EstimatedSize, string(doc)).Scan(&id)
+		`WITH task AS (
+		   INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc)
+		   VALUES ($1, $2, $3, $4, $5) RETURNING id
+		 ), usage AS (
+		   INSERT INTO customer_usage (customer, used_bytes) VALUES ($1, $4)
+		   ON CONFLICT (customer) DO UPDATE SET used_bytes = customer_usage.used_bytes + excluded.used_bytes
+		 ), idempotency AS (
+		   INSERT INTO idempotency_keys (customer, key, task_id) SELECT $1, $6, id FROM task WHERE $6 <> ''
+		 )
+		 SELECT id FROM task`,
+		p.Customer, string(t.Status), p.DedupKey, t.EstimatedSize, string(doc), p.IdempotencyKey).Scan(&id)
 	if err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("inserting: %w", err)
 	}
-	if err := addUsage(ctx, tx, p.Customer, t.EstimatedSize); err != nil {
-		return exporttask.Task{}, false, err
-	}
-	if err := rememberKey(ctx, tx, p, id); err != nil {
-		return exporttask.Task{}, false, err
-	}
 	t, err = decodeTask(id, doc)
 	return t, false, err
+}
+
+// existing is what a create finds before it inserts anything.
+type existing struct {
+	keyTask   int64            // the task the Idempotency-Key names, or 0
+	duplicate *exporttask.Task // the live equivalent task, locked, or nil
+	used      int64            // the customer's storage in use, bytes
+}
+
+// lookUp takes the customer's lock (creates of one customer run one at a
+// time, in every replica, so what it finds still holds at the insert) and
+// reads, in one round trip, what decides the create: the task named by the
+// Idempotency-Key, an equivalent live task, and the storage in use.
+func lookUp(ctx context.Context, tx pgx.Tx, p exporttask.CreateParams) (existing, error) {
+	var (
+		found existing
+		b     pgx.Batch
+	)
+	b.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, int32(customerLock), p.Customer)
+	if p.IdempotencyKey != "" {
+		b.Queue(`SELECT task_id FROM idempotency_keys WHERE customer = $1 AND key = $2`,
+			p.Customer, p.IdempotencyKey).QueryRow(func(row pgx.Row) error {
+			return noRowsIsNil(row.Scan(&found.keyTask))
+		})
+	}
+	if p.DedupKey != "" {
+		b.Queue(`SELECT id, doc FROM tasks
+			 WHERE customer = $1 AND dedup_key = $2 AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED')
+			   AND (status <> 'COMPLETED' OR expired_at > $3)
+			 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
+			p.Customer, p.DedupKey, millis(p.Now)).QueryRow(func(row pgx.Row) error {
+			t, err := scanTask(row)
+			if err == nil {
+				found.duplicate = &t
+			}
+			return noRowsIsNil(err)
+		})
+	}
+	if p.Quota > 0 {
+		b.Queue(`SELECT used_bytes FROM customer_usage WHERE customer = $1`, p.Customer).QueryRow(func(row pgx.Row) error {
+			return noRowsIsNil(row.Scan(&found.used))
+		})
+	}
+	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
+		return existing{}, fmt.Errorf("looking for an existing task: %w", err)
+	}
+	return found, nil
+}
+
+// noRowsIsNil returns err, or nil when err is pgx.ErrNoRows.
+func noRowsIsNil(err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	return err
 }
 
 // mergeWebhooks adds webhooks to the existing task t, locked by the
@@ -121,16 +154,13 @@ func mergeWebhooks(ctx context.Context, tx pgx.Tx, t exporttask.Task, webhooks [
 	if !changed {
 		return t, nil
 	}
-	var (
-		owner string
-		until int64
-	)
-	err := tx.QueryRow(ctx, `SELECT lease_owner, lease_until FROM tasks WHERE id = $1`, t.ID).Scan(&owner, &until)
+	// Keep the lease as it is: a worker may hold the task.
+	l, err := leasedTask(ctx, tx, t.ID)
 	if err != nil {
-		return exporttask.Task{}, fmt.Errorf("reading task %d: %w", t.ID, err)
+		return exporttask.Task{}, err
 	}
 	t.Webhook = merged
-	t, err = saveTask(ctx, tx, t.Status, t, owner, until)
+	t, err = saveTask(ctx, tx, t.Status, t, l.leaseOwner, l.leaseUntil)
 	if err != nil {
 		return exporttask.Task{}, err
 	}

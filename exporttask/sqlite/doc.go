@@ -12,9 +12,13 @@
 //
 // A file database runs in WAL mode: writes go through a single connection,
 // one transaction at a time (BEGIN IMMEDIATE), while reads use a pool of
-// their own and never wait for writers. Several processes may open the same
-// file; SQLite's locks serialise their writes. The schema is migrated at
-// Open, from versioned SQL files embedded in the package.
+// their own and never wait for writers. Writers queue in arrival order, and
+// every write query is prepared once. Several processes may open the same
+// file; SQLite's locks serialise their writes. An in-memory database has a
+// single connection for reads and writes. Commits are synchronous=NORMAL:
+// a power cut may lose the last commits but never corrupts the database.
+// The schema is migrated at Open, from versioned SQL files embedded in the
+// package.
 //
 // Tasks are stored as indexed columns (customer, status, dedup key, lease,
 // expiry) plus the task as a JSON document.

@@ -36,11 +36,17 @@ func parallel(n int, fn func(i int) error) []error {
 
 func testConcurrentCreates(t *testing.T, s exporttask.Store) {
 	const goroutines, each = 16, 25
+	// Parameters are built here: require must not run on other goroutines.
+	ps := make([][]exporttask.CreateParams, goroutines)
+	for g := range goroutines {
+		for i := range each {
+			customer := []string{acme, globex}[g%2]
+			ps[g] = append(ps[g], params(t, customer, request(fmt.Sprintf("rec-%d-%d", g, i)), at(time.Duration(i)*time.Millisecond)))
+		}
+	}
 	created := make([][]exporttask.Task, goroutines)
 	errs := parallel(goroutines, func(g int) error {
-		customer := []string{acme, globex}[g%2]
-		for i := range each {
-			p := params(t, customer, request(fmt.Sprintf("rec-%d-%d", g, i)), at(time.Duration(i)*time.Millisecond))
+		for i, p := range ps[g] {
 			task, replayed, err := s.Create(ctx(t), p)
 			if err != nil {
 				return err
@@ -78,9 +84,12 @@ func testConcurrentCreates(t *testing.T, s exporttask.Store) {
 
 func testConcurrentQuota(t *testing.T, s exporttask.Store) {
 	const goroutines = 40
+	ps := make([]exporttask.CreateParams, goroutines)
+	for i := range ps {
+		ps[i] = sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 1000, at(0))
+	}
 	errs := parallel(goroutines, func(i int) error {
-		p := sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 1000, at(0))
-		_, _, err := s.Create(ctx(t), p)
+		_, _, err := s.Create(ctx(t), ps[i])
 		return err
 	})
 	ok, refused := 0, 0
@@ -107,10 +116,13 @@ func testConcurrentDedup(t *testing.T, s exporttask.Store) {
 	var mu sync.Mutex
 	ids := map[int64]int{}
 	fresh := 0
-	errs := parallel(goroutines, func(i int) error {
+	ps := make([]exporttask.CreateParams, goroutines)
+	for i := range ps {
 		url := fmt.Sprintf("https://hooks.example.com/%d", i)
-		p := params(t, acme, request("rec-1", hook(url, exporttask.EventCompleted)), at(0))
-		task, replayed, err := s.Create(ctx(t), p)
+		ps[i] = params(t, acme, request("rec-1", hook(url, exporttask.EventCompleted)), at(0))
+	}
+	errs := parallel(goroutines, func(i int) error {
+		task, replayed, err := s.Create(ctx(t), ps[i])
 		if err != nil {
 			return err
 		}

@@ -55,11 +55,16 @@ func testDedupLiveStatuses(t *testing.T, s exporttask.Store) {
 	// IN_PROGRESS.
 	running := create(t, s, params(t, acme, request("rec-run"), at(0)))
 	claim(t, s, "w1", at(time.Second))
-	dup, replayed, err := s.Create(ctx(t), params(t, acme, request("rec-run"), at(2*time.Second)))
+	dup, replayed, err := s.Create(ctx(t), params(t, acme, request("rec-run", hook(hookA, exporttask.EventCompleted)), at(2*time.Second)))
 	require.NoError(t, err)
 	assert.True(t, replayed)
 	assert.Equal(t, running.ID, dup.ID)
 	assert.Equal(t, exporttask.StatusInProgress, dup.Status)
+	assert.Equal(t, []exporttask.Webhook{hook(hookA, exporttask.EventCompleted)}, dup.Webhook)
+	// The merge kept the worker's lease.
+	noClaim(t, s, at(30*time.Second))
+	_, err = s.Progress(ctx(t), running.ID, "w1", 20, at(2*time.Second), time.Minute)
+	require.NoError(t, err, "the worker still holds the task after a merge")
 
 	// COMPLETED and not yet expired (retention: one day from 3s).
 	finish(t, s, running.ID, "w1", at(3*time.Second))

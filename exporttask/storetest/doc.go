@@ -10,6 +10,10 @@
 //		})
 //	}
 //
+// [Run] covers the whole contract on one store; [RunShared] checks what must
+// also hold between several stores over one database (replicas): no task
+// or delivery claimed twice, one quota, one dedup.
+//
 // The suite drives the store with a fixed clock: every time it passes is
 // derived from one instant, so lease, retry and expiry cases are exact and
 // never sleep.

@@ -38,6 +38,7 @@ func testLeaseExpiry(t *testing.T, s exporttask.Store) {
 
 	noClaim(t, s, at(30*time.Second))
 	noClaim(t, s, at(59*time.Second))
+	noClaim(t, s, at(time.Minute)) // a lease ending at now has not ended before now
 
 	again := claim(t, s, "w2", at(2*time.Minute))
 	assert.Equal(t, task.ID, again.ID, "a task whose lease ended is claimed again")
@@ -119,6 +120,8 @@ func testFinishCompleted(t *testing.T, s exporttask.Store) {
 
 	_, err = s.Finish(ctx(t), task.ID, "w2", exporttask.FinishParams{}, at(3*time.Second))
 	assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
+	_, err = s.Finish(ctx(t), 424242, "w1", exporttask.FinishParams{}, at(3*time.Second))
+	assert.ErrorIs(t, err, exporttask.ErrNotFound)
 
 	arts := []exporttask.Artifact{artifact("a.gpkg"), artifact("legend.png")}
 	done, err := s.Finish(ctx(t), task.ID, "w1", exporttask.FinishParams{Artifacts: arts, Retention: 72 * time.Hour}, at(3*time.Second))

@@ -233,16 +233,15 @@ func testAbortLeasedTask(t *testing.T, s exporttask.Store) {
 	noClaim(t, s, at(time.Hour))
 }
 
-// square is a small ROI, built from the types JSON decodes into so that it
-// compares equal after a round trip through a store.
+// square is a small ROI.
 func square() *exporttask.FeatureCollection {
-	ring := []any{[]any{34.0, 31.0}, []any{34.1, 31.0}, []any{34.1, 31.1}, []any{34.0, 31.1}, []any{34.0, 31.0}}
+	ring := []exporttask.Position{{34.0, 31.0}, {34.1, 31.0}, {34.1, 31.1}, {34.0, 31.1}, {34.0, 31.0}}
 	return &exporttask.FeatureCollection{
 		Type: "FeatureCollection",
 		Features: []exporttask.Feature{{
 			Type:       "Feature",
 			Properties: map[string]any{"name": "square"},
-			Geometry:   &exporttask.Geometry{Type: "Polygon", Coordinates: []any{ring}},
+			Geometry:   exporttask.NewPolygon(ring),
 		}},
 	}
 }
