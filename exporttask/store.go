@@ -62,7 +62,7 @@ type Store interface {
 	// extends the lease to now+lease. It emits TASK_IN_PROGRESS when
 	// progress changed. ErrLeaseLost when the task is no longer
 	// IN_PROGRESS under that worker's lease (aborted, or claimed by another
-	// worker after the lease ended).
+	// worker after the lease ended); ErrNotFound when there is no task id.
 	Progress(ctx context.Context, id int64, worker string, progress int, now time.Time, lease time.Duration) (Task, error)
 
 	// Finish ends a task leased to worker: COMPLETED with r.Artifacts and
@@ -88,7 +88,10 @@ type Store interface {
 	// r.Delivered, the delivery is done. Otherwise r.NextAttempt is when to
 	// try again; a zero NextAttempt means give up (the delivery stays
 	// recorded, with r.Error, but is never claimed again, and no longer
-	// blocks the deliveries after it).
+	// blocks the deliveries after it). ErrNotFound when there is no
+	// delivery id; ErrConflict when its outcome is already recorded
+	// (delivered or given up, e.g. by another deliverer after this one's
+	// lease ended).
 	DeliveryDone(ctx context.Context, id int64, r DeliveryResult) error
 
 	// Ping reports whether the store is reachable.

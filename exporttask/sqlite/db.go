@@ -18,6 +18,13 @@ import (
 type DB struct {
 	w *sql.DB // writes: a single connection
 	r *sql.DB // reads; the same as w for an in-memory database
+	// turn admits one write transaction at a time, first come first
+	// served (a channel queues its waiters in order; database/sql hands a
+	// free connection to a random waiter, which makes the slowest writes
+	// very slow under load).
+	turn chan struct{}
+	ws   statements // prepared on w
+	get  *sql.Stmt  // prepared on r
 }
 
 var _ exporttask.Store = (*DB)(nil)
@@ -29,7 +36,8 @@ const Memory = ":memory:"
 // [Memory], and migrates its schema to the current version. Each Open of
 // [Memory] gets a fresh, empty database that lives until Close.
 //
-// A path may also be a "file:" URI; its query parameters are kept.
+// A path may also be a "file:" URI; its query parameters are kept. A
+// "file::memory:" URI is taken as [Memory].
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	if dsn == "" {
 		return nil, errors.New("sqlite: open: empty dsn")
@@ -42,12 +50,16 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
 	}
+	if err := db.prepare(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
+	}
 	return db, nil
 }
 
 func open(dsn string) (*DB, error) {
 	const common = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
-	if dsn == Memory {
+	if dsn == Memory || strings.HasPrefix(dsn, "file::memory:") {
 		// One connection holds the database: it lives as long as that
 		// connection, and every read and write goes through it.
 		w, err := sql.Open("sqlite", Memory+"?"+common+"&_txlock=immediate")
@@ -58,7 +70,7 @@ func open(dsn string) (*DB, error) {
 		w.SetMaxIdleConns(1)
 		w.SetConnMaxLifetime(0)
 		w.SetConnMaxIdleTime(0)
-		return &DB{w: w, r: w}, nil
+		return &DB{w: w, r: w, turn: make(chan struct{}, 1)}, nil
 	}
 
 	sep := "?"
@@ -85,7 +97,7 @@ func open(dsn string) (*DB, error) {
 	n := max(4, 2*runtime.GOMAXPROCS(0))
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	return &DB{w: w, r: r}, nil
+	return &DB{w: w, r: r, turn: make(chan struct{}, 1)}, nil
 }
 
 // Ping reports whether the database answers.
@@ -98,7 +110,14 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close closes the database. An in-memory database is gone after it.
 func (db *DB) Close() error {
-	err := db.w.Close()
+	var err error
+	for _, s := range db.ws {
+		err = errors.Join(err, s.Close())
+	}
+	if db.get != nil {
+		err = errors.Join(err, db.get.Close())
+	}
+	err = errors.Join(err, db.w.Close())
 	if db.r != db.w {
 		err = errors.Join(err, db.r.Close())
 	}
@@ -108,9 +127,23 @@ func (db *DB) Close() error {
 	return nil
 }
 
-// write runs fn in a write transaction (BEGIN IMMEDIATE) and commits it;
-// when fn fails, nothing it did is kept.
-func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+// write runs fn in a write transaction (BEGIN IMMEDIATE) with the
+// prepared statements, and commits it; when fn fails, nothing it did is
+// kept.
+func (db *DB) write(ctx context.Context, fn func(tx wtx) error) error {
+	return db.begin(ctx, func(tx *sql.Tx) error { return fn(wtx{tx: tx, ws: db.ws}) })
+}
+
+// begin runs fn in a write transaction (BEGIN IMMEDIATE), one at a time
+// and in arrival order, and commits it; when fn fails, nothing it did is
+// kept.
+func (db *DB) begin(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	select {
+	case db.turn <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-db.turn }()
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)

@@ -67,7 +67,7 @@ func (db *DB) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	for _, m := range ms {
-		err := db.write(ctx, func(tx *sql.Tx) error {
+		err := db.begin(ctx, func(tx *sql.Tx) error {
 			var done bool
 			err := tx.QueryRowContext(ctx,
 				`SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = ?)`, m.version).Scan(&done)

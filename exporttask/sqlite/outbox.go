@@ -19,7 +19,7 @@ const (
 
 // emit writes event ev of task t, happening at now, to the outbox: one
 // delivery per URL subscribed to ev, due at once.
-func emit(ctx context.Context, tx *sql.Tx, t exporttask.Task, ev exporttask.Event, now time.Time) error {
+func emit(ctx context.Context, tx wtx, t exporttask.Task, ev exporttask.Event, now time.Time) error {
 	urls := exporttask.Subscribers(t, ev)
 	if len(urls) == 0 {
 		return nil
@@ -30,8 +30,7 @@ func emit(ctx context.Context, tx *sql.Tx, t exporttask.Task, ev exporttask.Even
 	}
 	at := millis(now)
 	for _, u := range urls {
-		_, err := tx.ExecContext(ctx,
-			`INSERT INTO deliveries (task_id, url, event, payload, created_at, next_attempt) VALUES (?, ?, ?, ?, ?, ?)`,
+		_, err := tx.exec(ctx, qInsertDelivery,
 			t.ID, u, ev, payload, at, at)
 		if err != nil {
 			return fmt.Errorf("writing %s event to the outbox: %w", ev, err)
@@ -46,15 +45,10 @@ func (db *DB) ClaimDeliveries(ctx context.Context, now time.Time, limit int, lea
 		return nil, nil
 	}
 	var ds []exporttask.Delivery
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.write(ctx, func(tx wtx) error {
 		ds = nil
 		at := millis(now)
-		rows, err := tx.QueryContext(ctx,
-			`SELECT d.id, d.task_id, d.url, d.event, d.attempts, d.payload, d.created_at FROM deliveries d
-			 WHERE d.state = 0 AND d.next_attempt <= ? AND d.lease_until <= ?
-			   AND NOT EXISTS (SELECT 1 FROM deliveries e
-			                   WHERE e.state = 0 AND e.task_id = d.task_id AND e.url = d.url AND e.id < d.id)
-			 ORDER BY d.next_attempt, d.id LIMIT ?`, at, at, limit)
+		rows, err := tx.query(ctx, qDueDeliveries, at, at, limit)
 		if err != nil {
 			return err
 		}
@@ -76,7 +70,7 @@ func (db *DB) ClaimDeliveries(ctx context.Context, now time.Time, limit int, lea
 		}
 		until := millis(now.Add(lease))
 		for _, d := range ds {
-			if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET lease_until = ? WHERE id = ?`, until, d.ID); err != nil {
+			if _, err := tx.exec(ctx, qLeaseDelivery, until, d.ID); err != nil {
 				return err
 			}
 		}
@@ -91,9 +85,9 @@ func (db *DB) ClaimDeliveries(ctx context.Context, now time.Time, limit int, lea
 // DeliveryDone records the outcome of a delivery attempt; see
 // [exporttask.Store].
 func (db *DB) DeliveryDone(ctx context.Context, id int64, r exporttask.DeliveryResult) error {
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.write(ctx, func(tx wtx) error {
 		var state int
-		err := tx.QueryRowContext(ctx, `SELECT state FROM deliveries WHERE id = ?`, id).Scan(&state)
+		err := tx.queryRow(ctx, qDeliveryState, id).Scan(&state)
 		if errors.Is(err, sql.ErrNoRows) {
 			return exporttask.ErrNotFound
 		}
@@ -112,10 +106,7 @@ func (db *DB) DeliveryDone(ctx context.Context, id int64, r exporttask.DeliveryR
 		default:
 			next = millis(r.NextAttempt)
 		}
-		_, err = tx.ExecContext(ctx,
-			`UPDATE deliveries SET state = ?, attempts = attempts + 1, lease_until = 0, last_error = ?,
-			        next_attempt = CASE WHEN ? = 0 THEN next_attempt ELSE ? END
-			 WHERE id = ?`, newState, r.Error, next, next, id)
+		_, err = tx.exec(ctx, qDeliveryDone, newState, r.Error, next, next, id)
 		return err
 	})
 	if err != nil {

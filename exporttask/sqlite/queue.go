@@ -16,12 +16,9 @@ func (db *DB) Claim(ctx context.Context, worker string, now time.Time, lease tim
 		t  exporttask.Task
 		ok bool
 	)
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.write(ctx, func(tx wtx) error {
 		var err error
-		t, err = scanTask(tx.QueryRowContext(ctx,
-			`SELECT id, doc FROM tasks
-			 WHERE status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until <= ?)
-			 ORDER BY id LIMIT 1`, millis(now)))
+		t, err = scanTask(tx.queryRow(ctx, qClaimable, millis(now)))
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -31,8 +28,7 @@ func (db *DB) Claim(ctx context.Context, worker string, now time.Time, lease tim
 		until := millis(now.Add(lease))
 		if t.Status == exporttask.StatusInProgress {
 			// Its worker's lease ended: take it over, no status change.
-			if _, err := tx.ExecContext(ctx,
-				`UPDATE tasks SET lease_owner = ?, lease_until = ? WHERE id = ?`, worker, until, t.ID); err != nil {
+			if _, err := tx.exec(ctx, qTakeOver, worker, until, t.ID); err != nil {
 				return err
 			}
 			ok = true
@@ -62,7 +58,7 @@ func (db *DB) Progress(ctx context.Context, id int64, worker string, progress in
 		return exporttask.Task{}, fmt.Errorf("sqlite: progress of task %d: %d is outside 0..100", id, progress)
 	}
 	var t exporttask.Task
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.write(ctx, func(tx wtx) error {
 		l, err := holding(ctx, tx, id, worker)
 		if err != nil {
 			return err
@@ -87,7 +83,7 @@ func (db *DB) Progress(ctx context.Context, id int64, worker string, progress in
 // Finish ends a leased task as COMPLETED or FAILED; see [exporttask.Store].
 func (db *DB) Finish(ctx context.Context, id int64, worker string, r exporttask.FinishParams, now time.Time) (exporttask.Task, error) {
 	var t exporttask.Task
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.write(ctx, func(tx wtx) error {
 		l, err := holding(ctx, tx, id, worker)
 		if err != nil {
 			return err
@@ -116,7 +112,7 @@ func (db *DB) Finish(ctx context.Context, id int64, worker string, r exporttask.
 
 // holding reads task id in tx and checks that worker holds its lease:
 // ErrLeaseLost when the task is not IN_PROGRESS under that worker.
-func holding(ctx context.Context, tx *sql.Tx, id int64, worker string) (leased, error) {
+func holding(ctx context.Context, tx wtx, id int64, worker string) (leased, error) {
 	l, err := leasedTask(ctx, tx, id)
 	if err != nil {
 		return leased{}, err
@@ -134,11 +130,9 @@ func (db *DB) Expire(ctx context.Context, now time.Time, limit int) (int, error)
 		return 0, nil
 	}
 	n := 0
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.write(ctx, func(tx wtx) error {
 		n = 0
-		rows, err := tx.QueryContext(ctx,
-			`SELECT id, doc FROM tasks WHERE status = 'COMPLETED' AND expired_at <= ?
-			 ORDER BY expired_at, id LIMIT ?`, millis(now), limit)
+		rows, err := tx.query(ctx, qExpirable, millis(now), limit)
 		if err != nil {
 			return err
 		}

@@ -30,9 +30,8 @@ func scanTask(row interface{ Scan(...any) error }) (exporttask.Task, error) {
 
 // customerTask reads the customer's task id in tx; ErrNotFound when there
 // is none.
-func customerTask(ctx context.Context, tx *sql.Tx, customer string, id int64) (exporttask.Task, error) {
-	t, err := scanTask(tx.QueryRowContext(ctx,
-		`SELECT id, doc FROM tasks WHERE id = ? AND customer = ?`, id, customer))
+func customerTask(ctx context.Context, tx wtx, customer string, id int64) (exporttask.Task, error) {
+	t, err := scanTask(tx.queryRow(ctx, qCustomerTask, id, customer))
 	if errors.Is(err, sql.ErrNoRows) {
 		return exporttask.Task{}, exporttask.ErrNotFound
 	}
@@ -41,13 +40,12 @@ func customerTask(ctx context.Context, tx *sql.Tx, customer string, id int64) (e
 
 // leasedTask reads task id and its lease in tx; ErrNotFound when there is
 // none.
-func leasedTask(ctx context.Context, tx *sql.Tx, id int64) (leased, error) {
+func leasedTask(ctx context.Context, tx wtx, id int64) (leased, error) {
 	var (
 		l   leased
 		doc []byte
 	)
-	err := tx.QueryRowContext(ctx,
-		`SELECT doc, lease_owner, lease_until FROM tasks WHERE id = ?`, id).Scan(&doc, &l.leaseOwner, &l.leaseUntil)
+	err := tx.queryRow(ctx, qLeasedTask, id).Scan(&doc, &l.leaseOwner, &l.leaseUntil)
 	if errors.Is(err, sql.ErrNoRows) {
 		return leased{}, exporttask.ErrNotFound
 	}
@@ -61,15 +59,13 @@ func leasedTask(ctx context.Context, tx *sql.Tx, id int64) (leased, error) {
 // saveTask writes t, which was in status before, with the given lease, and
 // keeps the customer's storage usage in step when t's status moved into or
 // out of the statuses that count against the quota. It returns t as stored.
-func saveTask(ctx context.Context, tx *sql.Tx, before exporttask.Status, t exporttask.Task, leaseOwner string, leaseUntil int64) (exporttask.Task, error) {
+func saveTask(ctx context.Context, tx wtx, before exporttask.Status, t exporttask.Task, leaseOwner string, leaseUntil int64) (exporttask.Task, error) {
 	doc, err := encodeTask(t)
 	if err != nil {
 		return exporttask.Task{}, err
 	}
 	var customer string
-	err = tx.QueryRowContext(ctx,
-		`UPDATE tasks SET status = ?, expired_at = ?, lease_owner = ?, lease_until = ?, doc = ?
-		 WHERE id = ? RETURNING customer`,
+	err = tx.queryRow(ctx, qUpdateTask,
 		t.Status, millis(t.ExpiredAt.Time), leaseOwner, leaseUntil, doc, t.ID).Scan(&customer)
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("updating task %d: %w", t.ID, err)
@@ -87,13 +83,11 @@ func saveTask(ctx context.Context, tx *sql.Tx, before exporttask.Status, t expor
 }
 
 // addUsage adds delta bytes to the customer's storage in use.
-func addUsage(ctx context.Context, tx *sql.Tx, customer string, delta int64) error {
+func addUsage(ctx context.Context, tx wtx, customer string, delta int64) error {
 	if delta == 0 {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx,
-		`INSERT INTO customer_usage (customer, used_bytes) VALUES (?, ?)
-		 ON CONFLICT (customer) DO UPDATE SET used_bytes = used_bytes + excluded.used_bytes`,
+	_, err := tx.exec(ctx, qAddUsage,
 		customer, delta)
 	if err != nil {
 		return fmt.Errorf("updating storage usage: %w", err)

@@ -26,3 +26,16 @@ func TestConformanceMemory(t *testing.T) {
 		return db
 	})
 }
+
+func TestConformanceShared(t *testing.T) {
+	storetest.RunShared(t, func(t *testing.T) []exporttask.Store {
+		path := filepath.Join(t.TempDir(), "tasks.db")
+		var ss []exporttask.Store
+		for range 3 {
+			db, err := sqlite.Open(t.Context(), path)
+			require.NoError(t, err)
+			ss = append(ss, db)
+		}
+		return ss
+	})
+}

@@ -18,7 +18,7 @@ func (db *DB) Create(ctx context.Context, p exporttask.CreateParams) (exporttask
 		t        exporttask.Task
 		replayed bool
 	)
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.write(ctx, func(tx wtx) error {
 		var err error
 		t, replayed, err = create(ctx, tx, p)
 		return err
@@ -29,11 +29,10 @@ func (db *DB) Create(ctx context.Context, p exporttask.CreateParams) (exporttask
 	return t, replayed, nil
 }
 
-func create(ctx context.Context, tx *sql.Tx, p exporttask.CreateParams) (exporttask.Task, bool, error) {
+func create(ctx context.Context, tx wtx, p exporttask.CreateParams) (exporttask.Task, bool, error) {
 	if p.IdempotencyKey != "" {
 		var id int64
-		err := tx.QueryRowContext(ctx,
-			`SELECT task_id FROM idempotency_keys WHERE customer = ? AND key = ?`,
+		err := tx.queryRow(ctx, qIdempotencyKey,
 			p.Customer, p.IdempotencyKey).Scan(&id)
 		if err == nil {
 			t, err := customerTask(ctx, tx, p.Customer, id)
@@ -45,11 +44,7 @@ func create(ctx context.Context, tx *sql.Tx, p exporttask.CreateParams) (exportt
 	}
 
 	if p.DedupKey != "" {
-		t, err := scanTask(tx.QueryRowContext(ctx,
-			`SELECT id, doc FROM tasks
-			 WHERE customer = ? AND dedup_key = ? AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED')
-			   AND (status <> 'COMPLETED' OR expired_at > ?)
-			 ORDER BY id DESC LIMIT 1`,
+		t, err := scanTask(tx.queryRow(ctx, qDuplicate,
 			p.Customer, p.DedupKey, millis(p.Now)))
 		switch {
 		case err == nil:
@@ -68,8 +63,7 @@ func create(ctx context.Context, tx *sql.Tx, p exporttask.CreateParams) (exportt
 
 	if p.Quota > 0 {
 		var used int64
-		err := tx.QueryRowContext(ctx,
-			`SELECT used_bytes FROM customer_usage WHERE customer = ?`, p.Customer).Scan(&used)
+		err := tx.queryRow(ctx, qUsage, p.Customer).Scan(&used)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return exporttask.Task{}, false, fmt.Errorf("reading storage usage: %w", err)
 		}
@@ -84,8 +78,7 @@ func create(ctx context.Context, tx *sql.Tx, p exporttask.CreateParams) (exportt
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}
-	res, err := tx.ExecContext(ctx,
-		`INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc) VALUES (?, ?, ?, ?, ?)`,
+	res, err := tx.exec(ctx, qInsertTask,
 		p.Customer, t.Status, p.DedupKey, t.EstimatedSize, doc)
 	if err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("inserting: %w", err)
@@ -106,7 +99,7 @@ func create(ctx context.Context, tx *sql.Tx, p exporttask.CreateParams) (exportt
 
 // mergeWebhooks adds webhooks to the existing task t and, when that
 // changed it, saves it and emits TASK_UPDATED.
-func mergeWebhooks(ctx context.Context, tx *sql.Tx, t exporttask.Task, webhooks []exporttask.Webhook, now time.Time) (exporttask.Task, error) {
+func mergeWebhooks(ctx context.Context, tx wtx, t exporttask.Task, webhooks []exporttask.Webhook, now time.Time) (exporttask.Task, error) {
 	merged, changed := exporttask.MergeWebhooks(t.Webhook, webhooks)
 	if !changed {
 		return t, nil
@@ -115,7 +108,7 @@ func mergeWebhooks(ctx context.Context, tx *sql.Tx, t exporttask.Task, webhooks 
 		owner string
 		until int64
 	)
-	err := tx.QueryRowContext(ctx, `SELECT lease_owner, lease_until FROM tasks WHERE id = ?`, t.ID).Scan(&owner, &until)
+	err := tx.queryRow(ctx, qLease, t.ID).Scan(&owner, &until)
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("reading task %d: %w", t.ID, err)
 	}
@@ -128,12 +121,11 @@ func mergeWebhooks(ctx context.Context, tx *sql.Tx, t exporttask.Task, webhooks 
 }
 
 // rememberKey records p's Idempotency-Key, if any, as naming task id.
-func rememberKey(ctx context.Context, tx *sql.Tx, p exporttask.CreateParams, id int64) error {
+func rememberKey(ctx context.Context, tx wtx, p exporttask.CreateParams, id int64) error {
 	if p.IdempotencyKey == "" {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx,
-		`INSERT INTO idempotency_keys (customer, key, task_id) VALUES (?, ?, ?)`,
+	_, err := tx.exec(ctx, qRememberKey,
 		p.Customer, p.IdempotencyKey, id)
 	if err != nil {
 		return fmt.Errorf("recording idempotency key: %w", err)
@@ -143,8 +135,7 @@ func rememberKey(ctx context.Context, tx *sql.Tx, p exporttask.CreateParams, id 
 
 // Get returns the customer's task id; see [exporttask.Store].
 func (db *DB) Get(ctx context.Context, customer string, id int64) (exporttask.Task, error) {
-	t, err := scanTask(db.r.QueryRowContext(ctx,
-		`SELECT id, doc FROM tasks WHERE id = ? AND customer = ?`, id, customer))
+	t, err := scanTask(db.get.QueryRowContext(ctx, id, customer))
 	if errors.Is(err, sql.ErrNoRows) {
 		err = exporttask.ErrNotFound
 	}
@@ -203,7 +194,7 @@ func (db *DB) List(ctx context.Context, p exporttask.ListParams) ([]exporttask.T
 // Abort moves the customer's task id to ABORTED; see [exporttask.Store].
 func (db *DB) Abort(ctx context.Context, customer string, id int64, now time.Time) (exporttask.Task, error) {
 	var t exporttask.Task
-	err := db.write(ctx, func(tx *sql.Tx) error {
+	err := db.write(ctx, func(tx wtx) error {
 		var err error
 		t, err = customerTask(ctx, tx, customer, id)
 		if err != nil {
@@ -223,7 +214,7 @@ func (db *DB) Abort(ctx context.Context, customer string, id int64, now time.Tim
 // moveTo changes t's status to `to` through [exporttask.Transition],
 // applies change, releases any lease, saves it and emits the event. An
 // illegal move is an ErrConflict wrapping the *TransitionError.
-func moveTo(ctx context.Context, tx *sql.Tx, t exporttask.Task, to exporttask.Status, now time.Time, change func(*exporttask.Task)) (exporttask.Task, error) {
+func moveTo(ctx context.Context, tx wtx, t exporttask.Task, to exporttask.Status, now time.Time, change func(*exporttask.Task)) (exporttask.Task, error) {
 	ev, err := exporttask.Transition(t.Status, to)
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("%w: %w", exporttask.ErrConflict, err)

@@ -38,6 +38,7 @@ func testLeaseExpiry(t *testing.T, s exporttask.Store) {
 
 	noClaim(t, s, at(30*time.Second))
 	noClaim(t, s, at(59*time.Second))
+	noClaim(t, s, at(time.Minute)) // a lease ending at now has not ended before now
 
 	again := claim(t, s, "w2", at(2*time.Minute))
 	assert.Equal(t, task.ID, again.ID, "a task whose lease ended is claimed again")

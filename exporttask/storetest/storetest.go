@@ -21,6 +21,7 @@ func Run(t *testing.T, open func(t *testing.T) exporttask.Store) {
 		fn   func(t *testing.T, s exporttask.Store)
 	}{
 		{"Ping", testPing},
+		{"CancelledContext", testCancelledContext},
 		{"CreateGet", testCreateGet},
 		{"GetNotFound", testGetNotFound},
 		{"CustomerScoping", testCustomerScoping},

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -244,4 +245,23 @@ func square() *exporttask.FeatureCollection {
 			Geometry:   &exporttask.Geometry{Type: "Polygon", Coordinates: []any{ring}},
 		}},
 	}
+}
+
+func testCancelledContext(t *testing.T, s exporttask.Store) {
+	task := create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.Events()...)), at(0)))
+	cancelled, cancel := context.WithCancel(ctx(t))
+	cancel()
+
+	_, _, err := s.Create(cancelled, params(t, acme, request("rec-2"), at(0)))
+	assert.Error(t, err)
+	_, err = s.Abort(cancelled, acme, task.ID, at(time.Second))
+	assert.Error(t, err)
+	_, _, err = s.Claim(cancelled, "w", at(time.Second), time.Minute)
+	assert.Error(t, err)
+
+	assert.Equal(t, task, get(t, s, acme, task.ID), "a failed call changes nothing")
+	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	require.NoError(t, err)
+	assert.Len(t, list, 1)
+	assert.Empty(t, drain(t, s, at(time.Hour)))
 }

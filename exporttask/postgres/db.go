@@ -1,0 +1,92 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// DB is an [exporttask.Store] on a PostgreSQL database. It is safe for
+// concurrent use, also by several processes. Create it with [Open].
+type DB struct {
+	pool *pgxpool.Pool
+}
+
+var _ exporttask.Store = (*DB)(nil)
+
+// defaultMaxConns is the pool size when the dsn sets no pool_max_conns.
+const defaultMaxConns = 16
+
+// Open connects to the PostgreSQL database dsn (a URL or key=value
+// string, as pgx accepts; pool_max_conns defaults to 16) and migrates its
+// schema to the current version.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		// The parse error may quote the dsn, password included: leave it out.
+		return nil, errors.New("postgres: open: the dsn is not valid")
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		cfg.MaxConns = defaultMaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	db := &DB{pool: pool}
+	if err := db.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	return db, nil
+}
+
+// Ping reports whether the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("postgres: ping: %w", err)
+	}
+	return nil
+}
+
+// Close closes every connection of the pool.
+func (db *DB) Close() error {
+	db.pool.Close()
+	return nil
+}
+
+// maxAttempts bounds the retries of a transaction that lost a deadlock or
+// serialisation race.
+const maxAttempts = 5
+
+// write runs fn in a transaction and commits it; when fn fails, nothing it
+// did is kept. A transaction that PostgreSQL aborted to break a deadlock or
+// a serialisation conflict is run again, so fn must start from scratch
+// each time.
+func (db *DB) write(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	var err error
+	for range maxAttempts {
+		err = pgx.BeginFunc(ctx, db.pool, fn)
+		if !retryable(err) {
+			return err
+		}
+	}
+	return err
+}
+
+// retryable reports whether err is a transaction PostgreSQL rolled back
+// because of a race with another one.
+func retryable(err error) bool {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return false
+	}
+	return pgErr.Code == "40P01" || pgErr.Code == "40001" // deadlock_detected, serialization_failure
+}

@@ -1,0 +1,124 @@
+package sqlite_test
+
+import (
+	"database/sql"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+)
+
+func createParams(customer, record string) exporttask.CreateParams {
+	return exporttask.CreateParams{
+		Customer: customer,
+		Request: exporttask.CreateRequest{
+			CatalogRecordID: record,
+			Domain:          exporttask.DomainDEM,
+			ArtifactCRS:     exporttask.CRS4326,
+		},
+		EstimatedSize: 10,
+		Now:           time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC),
+	}
+}
+
+func TestReopenKeepsTasksAndMigratesOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tasks.db")
+	db, err := sqlite.Open(t.Context(), path)
+	require.NoError(t, err)
+	task, _, err := db.Create(t.Context(), createParams("acme", "rec-1"))
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+
+	db, err = sqlite.Open(t.Context(), path)
+	require.NoError(t, err)
+	got, err := db.Get(t.Context(), "acme", task.ID)
+	require.NoError(t, err)
+	assert.Equal(t, task, got)
+	require.NoError(t, db.Close())
+
+	raw, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer raw.Close()
+	var versions int
+	require.NoError(t, raw.QueryRow(`SELECT count(*) FROM schema_migrations`).Scan(&versions))
+	assert.Equal(t, 1, versions, "each migration is recorded once")
+	var mode string
+	require.NoError(t, raw.QueryRow(`PRAGMA journal_mode`).Scan(&mode))
+	assert.Equal(t, "wal", mode)
+}
+
+func TestConcurrentOpensOfOneFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tasks.db")
+	const opens = 4
+	dbs := make([]*sqlite.DB, opens)
+	errs := make([]error, opens)
+	var wg sync.WaitGroup
+	for i := range opens {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dbs[i], errs[i] = sqlite.Open(t.Context(), path)
+		}()
+	}
+	wg.Wait()
+	for i := range opens {
+		require.NoError(t, errs[i])
+		defer dbs[i].Close()
+	}
+
+	// Two handles on one file see each other's writes.
+	task, _, err := dbs[0].Create(t.Context(), createParams("acme", "rec-1"))
+	require.NoError(t, err)
+	got, err := dbs[3].Get(t.Context(), "acme", task.ID)
+	require.NoError(t, err)
+	assert.Equal(t, task, got)
+}
+
+func TestMemoryDatabasesAreSeparate(t *testing.T) {
+	a, err := sqlite.Open(t.Context(), sqlite.Memory)
+	require.NoError(t, err)
+	defer a.Close()
+	b, err := sqlite.Open(t.Context(), sqlite.Memory)
+	require.NoError(t, err)
+	defer b.Close()
+
+	task, _, err := a.Create(t.Context(), createParams("acme", "rec-1"))
+	require.NoError(t, err)
+	_, err = b.Get(t.Context(), "acme", task.ID)
+	assert.ErrorIs(t, err, exporttask.ErrNotFound)
+}
+
+func TestOpenErrors(t *testing.T) {
+	_, err := sqlite.Open(t.Context(), "")
+	assert.ErrorContains(t, err, "sqlite: open")
+	_, err = sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "tasks.db?x=1"))
+	assert.ErrorContains(t, err, "file: URI")
+	_, err = sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "missing", "dir", "tasks.db"))
+	assert.ErrorContains(t, err, "sqlite: open")
+}
+
+func TestFileURI(t *testing.T) {
+	db, err := sqlite.Open(t.Context(), "file:"+filepath.Join(t.TempDir(), "tasks.db")+"?cache=private")
+	require.NoError(t, err)
+	defer db.Close()
+	_, _, err = db.Create(t.Context(), createParams("acme", "rec-1"))
+	require.NoError(t, err)
+}
+
+func TestErrorsSayWhere(t *testing.T) {
+	db, err := sqlite.Open(t.Context(), sqlite.Memory)
+	require.NoError(t, err)
+	_, err = db.Get(t.Context(), "acme", 7)
+	assert.EqualError(t, err, "sqlite: get task 7: "+exporttask.ErrNotFound.Error())
+
+	require.NoError(t, db.Close())
+	_, _, err = db.Create(t.Context(), createParams("acme", "rec-1"))
+	assert.ErrorContains(t, err, "sqlite: create task:", "a closed store fails, without panicking")
+	assert.Error(t, db.Ping(t.Context()))
+}

@@ -1,0 +1,43 @@
+package sqlite
+
+// The SQL of the write transactions, prepared once on the write connection
+// (see statements).
+const (
+	qInsertDelivery = `INSERT INTO deliveries (task_id, url, event, payload, created_at, next_attempt) VALUES (?, ?, ?, ?, ?, ?)`
+	qDueDeliveries  = `SELECT d.id, d.task_id, d.url, d.event, d.attempts, d.payload, d.created_at FROM deliveries d
+			 WHERE d.state = 0 AND d.next_attempt <= ? AND d.lease_until < ?
+			   AND NOT EXISTS (SELECT 1 FROM deliveries e
+			                   WHERE e.state = 0 AND e.task_id = d.task_id AND e.url = d.url AND e.id < d.id)
+			 ORDER BY d.next_attempt, d.id LIMIT ?`
+	qLeaseDelivery = `UPDATE deliveries SET lease_until = ? WHERE id = ?`
+	qDeliveryState = `SELECT state FROM deliveries WHERE id = ?`
+	qDeliveryDone  = `UPDATE deliveries SET state = ?, attempts = attempts + 1, lease_until = 0, last_error = ?,
+			        next_attempt = CASE WHEN ? = 0 THEN next_attempt ELSE ? END
+			 WHERE id = ?`
+	qClaimable = `SELECT id, doc FROM tasks
+			 WHERE status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until < ?)
+			 ORDER BY id LIMIT 1`
+	qTakeOver  = `UPDATE tasks SET lease_owner = ?, lease_until = ? WHERE id = ?`
+	qExpirable = `SELECT id, doc FROM tasks WHERE status = 'COMPLETED' AND expired_at <= ?
+			 ORDER BY expired_at, id LIMIT ?`
+	qCustomerTask = `SELECT id, doc FROM tasks WHERE id = ? AND customer = ?`
+	qLeasedTask   = `SELECT doc, lease_owner, lease_until FROM tasks WHERE id = ?`
+	qUpdateTask   = `UPDATE tasks SET status = ?, expired_at = ?, lease_owner = ?, lease_until = ?, doc = ?
+		 WHERE id = ? RETURNING customer`
+	qAddUsage = `INSERT INTO customer_usage (customer, used_bytes) VALUES (?, ?)
+		 ON CONFLICT (customer) DO UPDATE SET used_bytes = used_bytes + excluded.used_bytes`
+	qIdempotencyKey = `SELECT task_id FROM idempotency_keys WHERE customer = ? AND key = ?`
+	qDuplicate      = `SELECT id, doc FROM tasks
+			 WHERE customer = ? AND dedup_key = ? AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED')
+			   AND (status <> 'COMPLETED' OR expired_at > ?)
+			 ORDER BY id DESC LIMIT 1`
+	qUsage       = `SELECT used_bytes FROM customer_usage WHERE customer = ?`
+	qInsertTask  = `INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc) VALUES (?, ?, ?, ?, ?)`
+	qLease       = `SELECT lease_owner, lease_until FROM tasks WHERE id = ?`
+	qRememberKey = `INSERT INTO idempotency_keys (customer, key, task_id) VALUES (?, ?, ?)`
+)
+
+// writeQueries lists the queries prepared at Open.
+func writeQueries() []string {
+	return []string{qInsertDelivery, qDueDeliveries, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qTakeOver, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qLease, qRememberKey}
+}

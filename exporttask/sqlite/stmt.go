@@ -1,0 +1,59 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// statements are prepared statements by query text. Preparing once saves
+// SQLite from parsing the same SQL again in every transaction.
+type statements map[string]*sql.Stmt
+
+// prepare prepares the queries of the write transactions on the write
+// connection and Get's query on the read pool. It runs after migrating,
+// since preparing needs the tables.
+func (db *DB) prepare(ctx context.Context) error {
+	db.ws = make(statements)
+	for _, q := range writeQueries() {
+		s, err := db.w.PrepareContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("preparing %q: %w", q, err)
+		}
+		db.ws[q] = s
+	}
+	s, err := db.r.PrepareContext(ctx, qCustomerTask)
+	if err != nil {
+		return fmt.Errorf("preparing %q: %w", qCustomerTask, err)
+	}
+	db.get = s
+	return nil
+}
+
+// wtx is a write transaction that runs the prepared statements when it
+// has them.
+type wtx struct {
+	tx *sql.Tx
+	ws statements
+}
+
+func (w wtx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if s, ok := w.ws[q]; ok {
+		return w.tx.StmtContext(ctx, s).ExecContext(ctx, args...)
+	}
+	return w.tx.ExecContext(ctx, q, args...)
+}
+
+func (w wtx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if s, ok := w.ws[q]; ok {
+		return w.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
+	}
+	return w.tx.QueryContext(ctx, q, args...)
+}
+
+func (w wtx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if s, ok := w.ws[q]; ok {
+		return w.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+	}
+	return w.tx.QueryRowContext(ctx, q, args...)
+}

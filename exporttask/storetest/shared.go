@@ -1,0 +1,141 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// RunShared checks the guarantees that must hold across processes: open
+// returns several stores (at least two) over one fresh, empty database,
+// as separate replicas of the server would hold, and the subtests use
+// them all at once. RunShared closes them when each subtest ends.
+func RunShared(t *testing.T, open func(t *testing.T) []exporttask.Store) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, ss []exporttask.Store)
+	}{
+		{"Claims", testSharedClaims},
+		{"Quota", testSharedQuota},
+		{"Deliveries", testSharedDeliveries},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ss := open(t)
+			require.GreaterOrEqual(t, len(ss), 2, "RunShared needs at least two stores over one database")
+			for _, s := range ss {
+				t.Cleanup(func() { assert.NoError(t, s.Close(), "closing a store") })
+			}
+			tc.fn(t, ss)
+		})
+	}
+}
+
+func testSharedClaims(t *testing.T, ss []exporttask.Store) {
+	const tasks, perStore = 40, 4
+	want := map[int64]bool{}
+	for i := range tasks {
+		want[create(t, ss[i%len(ss)], params(t, acme, request(fmt.Sprintf("rec-%d", i)), at(0))).ID] = true
+	}
+
+	workers := len(ss) * perStore
+	claimed := make([][]int64, workers)
+	errs := parallel(workers, func(w int) error {
+		s := ss[w%len(ss)]
+		for range 2 * tasks {
+			task, ok, err := s.Claim(ctx(t), fmt.Sprintf("worker-%d", w), at(time.Second), time.Hour)
+			if err != nil || !ok {
+				return err
+			}
+			claimed[w] = append(claimed[w], task.ID)
+		}
+		return fmt.Errorf("worker %d claimed more tasks than there are", w)
+	})
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	got := map[int64]int{}
+	for _, ids := range claimed {
+		for _, id := range ids {
+			got[id]++
+		}
+	}
+	for id := range want {
+		assert.Equal(t, 1, got[id], "task %d claims", id)
+	}
+	assert.Len(t, got, tasks)
+}
+
+func testSharedQuota(t *testing.T, ss []exporttask.Store) {
+	const creates = 40
+	errs := parallel(creates, func(i int) error {
+		_, _, err := ss[i%len(ss)].Create(ctx(t), sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 1000, at(0)))
+		return err
+	})
+	ok := 0
+	for _, err := range errs {
+		var qe *exporttask.QuotaError
+		if err == nil {
+			ok++
+		} else if !errors.As(err, &qe) {
+			require.NoError(t, err)
+		}
+	}
+	assert.Equal(t, 10, ok, "the quota holds across stores")
+
+	dups := parallel(creates, func(i int) error {
+		p := params(t, globex, request("same", hook(fmt.Sprintf("https://hooks.example.com/%d", i), exporttask.EventCompleted)), at(0))
+		_, _, err := ss[i%len(ss)].Create(ctx(t), p)
+		return err
+	})
+	for _, err := range dups {
+		require.NoError(t, err)
+	}
+	list, _, err := ss[0].List(ctx(t), exporttask.ListParams{Customer: globex, Limit: 100})
+	require.NoError(t, err)
+	require.Len(t, list, 1, "dedup holds across stores")
+	assert.Len(t, list[0].Webhook, creates, "no merge is lost")
+}
+
+func testSharedDeliveries(t *testing.T, ss []exporttask.Store) {
+	const tasks = 20
+	for i := range tasks {
+		create(t, ss[0], params(t, acme, request(fmt.Sprintf("rec-%d", i),
+			hook(hookA, exporttask.EventStarted), hook(hookB, exporttask.EventStarted)), at(0)))
+		claim(t, ss[1], "w", at(0))
+	}
+	workers := 4 * len(ss)
+	got := make([][]int64, workers)
+	errs := parallel(workers, func(w int) error {
+		s := ss[w%len(ss)]
+		for range 2 * tasks * 2 {
+			ds, err := s.ClaimDeliveries(ctx(t), at(time.Second), 3, time.Hour)
+			if err != nil || len(ds) == 0 {
+				return err
+			}
+			for _, d := range ds {
+				got[w] = append(got[w], d.ID)
+			}
+		}
+		return fmt.Errorf("worker %d claimed more deliveries than there are", w)
+	})
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	seen := map[int64]int{}
+	for _, ids := range got {
+		for _, id := range ids {
+			seen[id]++
+		}
+	}
+	assert.Len(t, seen, 2*tasks)
+	for id, n := range seen {
+		assert.Equal(t, 1, n, "delivery %d claims", id)
+	}
+}
