@@ -255,7 +255,11 @@ func (b *builder) addUI(specs []namedSpec) error {
 	// The page and the OAuth2 redirect page, with their security headers.
 	csp := cfg.ContentSecurityPolicy
 	if csp == "" {
-		csp = contentSecurityPolicy(dedupe(scriptOrigins), imgOrigins, dedupe(connect))
+		var styleHashes []string
+		if standalone {
+			styleHashes = append(styleHashes, styleHash(topbarLogoStyle))
+		}
+		csp = contentSecurityPolicy(dedupe(scriptOrigins), styleHashes, imgOrigins, dedupe(connect))
 	}
 	pageHeader := http.Header{
 		"Content-Security-Policy": {csp},
