@@ -33,15 +33,16 @@ type contentSet struct {
 }
 
 // newContentSet loads the document with the viewer (mounted at /docs) and
-// collects the identity bytes of the page and of everything it loads.
-func newContentSet(spec string) (*contentSet, error) {
+// collects the identity bytes of the page and of everything it loads. It
+// returns the viewer too, for the comparison to serve.
+func newContentSet(spec string) (*contentSet, http.Handler, error) {
 	src, err := os.ReadFile(spec)
 	if err != nil {
-		return nil, fmt.Errorf("reading the document: %w", err)
+		return nil, nil, fmt.Errorf("reading the document: %w", err)
 	}
 	h, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: spec, UIPath: "/docs"})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	get := func(p string) (file, error) {
 		rec := httptest.NewRecorder()
@@ -57,7 +58,7 @@ func newContentSet(spec string) (*contentSet, error) {
 	}
 	page, err := get("/docs/")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	set := &contentSet{Files: []file{page}, SpecSize: len(src)}
 	base, _ := url.Parse("http://bench/docs/")
@@ -65,7 +66,7 @@ func newContentSet(spec string) (*contentSet, error) {
 	for _, ref := range pageRefs(page.Body) {
 		f, err := get(mustResolve(base, ref).RequestURI())
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		set.Files = append(set.Files, f)
 		if isScript(ref) {
@@ -74,15 +75,15 @@ func newContentSet(spec string) (*contentSet, error) {
 	}
 	specs := specRefs(page.Body, scripts)
 	if len(specs) != 1 {
-		return nil, fmt.Errorf("the viewer's page names %d documents, want 1", len(specs))
+		return nil, nil, fmt.Errorf("the viewer's page names %d documents, want 1", len(specs))
 	}
 	f, err := get(mustResolve(base, specs[0]).RequestURI())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	set.Files = append(set.Files, f)
 	set.SpecPath = f.Path
-	return set, nil
+	return set, h, nil
 }
 
 // spec returns the document's JSON.

@@ -26,7 +26,7 @@ type options struct {
 	spec        string        // the OpenAPI document
 	concurrency int           // goroutines sending requests in the throughput runs
 	duration    time.Duration // length of one throughput run
-	rounds      int           // throughput runs per server and resource; the best counts
+	rounds      int           // throughput runs per server and resource; the median counts
 	child       string        // internal: serve this server for the memory measurement
 	content     string        // internal: the content file a child reads
 }
@@ -35,8 +35,8 @@ func main() {
 	var o options
 	flag.StringVar(&o.spec, "spec", "../testdata/wild/petstore-expanded.yaml", "the OpenAPI document (YAML or JSON file)")
 	flag.IntVar(&o.concurrency, "c", 32, "concurrent requests in the throughput runs")
-	flag.DurationVar(&o.duration, "d", 3*time.Second, "length of one throughput run")
-	flag.IntVar(&o.rounds, "rounds", 2, "throughput runs per server and resource, servers interleaved; the best run counts")
+	flag.DurationVar(&o.duration, "d", time.Second, "length of one throughput run")
+	flag.IntVar(&o.rounds, "rounds", 5, "throughput runs per server and resource, servers interleaved; the median run counts")
 	flag.StringVar(&o.child, "child", "", "internal: serve one server for the memory measurement (viewer, http-swagger or bare)")
 	flag.StringVar(&o.content, "content", "", "internal: the content file written by the parent")
 	flag.Parse()
@@ -60,11 +60,11 @@ func run(ctx context.Context, o options) error {
 	if o.concurrency < 1 || o.duration <= 0 || o.rounds < 1 {
 		return fmt.Errorf("-c, -d and -rounds must be positive")
 	}
-	set, err := newContentSet(o.spec)
+	set, v, err := newContentSet(o.spec)
 	if err != nil {
 		return err
 	}
-	servers, err := startServers(o.spec, set)
+	servers, err := startServers(v, set)
 	if err != nil {
 		return err
 	}
@@ -79,13 +79,23 @@ func run(ctx context.Context, o options) error {
 		if res.cold[s.name], err = coldLoad(ctx, s); err != nil {
 			return fmt.Errorf("%s: cold load: %w", s.name, err)
 		}
+		// The viewer compresses in the background after Setup; asking for
+		// every variant waits for that, so that no compression runs during
+		// the measurements.
+		if err := prime(ctx, res.cold[s.name]); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
 		if res.reload[s.name], err = reload(ctx, s, res.cold[s.name]); err != nil {
 			return fmt.Errorf("%s: reload: %w", s.name, err)
 		}
 	}
 	for _, what := range []string{"spec", "bundle"} {
+		// Servers take turns, each round starting with the next one, so
+		// that a change in the machine's load (it may be shared) falls on
+		// all of them alike.
 		for round := 0; round < o.rounds; round++ {
-			for _, s := range servers {
+			for i := range servers {
+				s := servers[(round+i)%len(servers)]
 				u := res.cold[s.name].specURL
 				if what == "bundle" {
 					u = res.cold[s.name].bundleURL

@@ -66,15 +66,11 @@ func measureHeap(ctx context.Context, name, spec, content string) (heapStats, er
 	if err != nil {
 		return heapStats{}, err
 	}
+	if err := prime(ctx, load); err != nil {
+		return heapStats{}, err
+	}
 	c := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	defer c.CloseIdleConnections()
-	for _, r := range load.responses {
-		for _, enc := range []string{"br", "gzip", ""} {
-			if err := getWith(ctx, c, r.url, enc); err != nil {
-				return heapStats{}, err
-			}
-		}
-	}
 	base := pageURL[:strings.Index(pageURL[len("http://"):], "/")+len("http://")]
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+heapPath, nil)
 	if err != nil {
@@ -90,6 +86,22 @@ func measureHeap(ctx context.Context, name, spec, content string) (heapStats, er
 		return heapStats{}, fmt.Errorf("decoding the heap figures: %w", err)
 	}
 	return st, nil
+}
+
+// prime requests every file of a page load in each encoding a client may
+// ask for (brotli, gzip, none), so that a server that makes its variants
+// lazily or in the background has made them all.
+func prime(ctx context.Context, load pageLoad) error {
+	c := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	defer c.CloseIdleConnections()
+	for _, r := range load.responses {
+		for _, enc := range []string{"br", "gzip", ""} {
+			if err := getWith(ctx, c, r.url, enc); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func getWith(ctx context.Context, c *http.Client, u, encoding string) error {

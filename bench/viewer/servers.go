@@ -79,11 +79,15 @@ func (s *server) close() {
 	<-s.done
 }
 
-// startServers starts the three servers in this process.
-func startServers(spec string, set *contentSet) ([]*server, error) {
+// startServers starts the three servers in this process; v is the viewer
+// that made set.
+func startServers(v http.Handler, set *contentSet) ([]*server, error) {
 	var out []*server
 	for _, name := range serverNames() {
-		h, page, err := newHandler(name, spec, set)
+		h, page, err := v, "/docs/", error(nil)
+		if name != "viewer" {
+			h, page, err = newHandler(name, "", set)
+		}
 		if err != nil {
 			for _, s := range out {
 				s.close()
