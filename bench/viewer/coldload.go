@@ -76,18 +76,18 @@ func (p pageLoad) bodyBytes() int64 {
 // coldLoad fetches a server's page, every script and stylesheet (and icon)
 // it links, and the document Swagger UI is started with, as a browser with
 // an empty cache would.
-func coldLoad(ctx context.Context, s *server) (pageLoad, error) {
+func coldLoad(ctx context.Context, pageURL string) (pageLoad, error) {
 	var n atomic.Int64
 	c := newCountingClient(&n)
 	defer c.CloseIdleConnections()
 	var load pageLoad
 
-	page, pageBody, err := fetch(ctx, c, s.pageURL, "", true)
+	page, pageBody, err := fetch(ctx, c, pageURL, "", true)
 	if err != nil {
 		return load, err
 	}
 	load.responses = append(load.responses, page)
-	base, err := url.Parse(s.pageURL)
+	base, err := url.Parse(pageURL)
 	if err != nil {
 		return load, fmt.Errorf("parsing the page URL: %w", err)
 	}
@@ -125,7 +125,7 @@ func coldLoad(ctx context.Context, s *server) (pageLoad, error) {
 
 // reload repeats a cold load's requests with the ETags it received, and
 // returns how many were answered 304.
-func reload(ctx context.Context, s *server, cold pageLoad) (pageLoad, error) {
+func reload(ctx context.Context, cold pageLoad) (pageLoad, error) {
 	var n atomic.Int64
 	c := newCountingClient(&n)
 	defer c.CloseIdleConnections()

@@ -33,16 +33,15 @@ type contentSet struct {
 }
 
 // newContentSet loads the document with the viewer (mounted at /docs) and
-// collects the identity bytes of the page and of everything it loads. It
-// returns the viewer too, for the comparison to serve.
-func newContentSet(spec string) (*contentSet, http.Handler, error) {
+// collects the identity bytes of the page and of everything it loads.
+func newContentSet(spec string) (*contentSet, error) {
 	src, err := os.ReadFile(spec)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the document: %w", err)
+		return nil, fmt.Errorf("reading the document: %w", err)
 	}
 	h, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: spec, UIPath: "/docs"})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	get := func(p string) (file, error) {
 		rec := httptest.NewRecorder()
@@ -58,7 +57,7 @@ func newContentSet(spec string) (*contentSet, http.Handler, error) {
 	}
 	page, err := get("/docs/")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	set := &contentSet{Files: []file{page}, SpecSize: len(src)}
 	base, _ := url.Parse("http://bench/docs/")
@@ -66,7 +65,7 @@ func newContentSet(spec string) (*contentSet, http.Handler, error) {
 	for _, ref := range pageRefs(page.Body) {
 		f, err := get(mustResolve(base, ref).RequestURI())
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		set.Files = append(set.Files, f)
 		if isScript(ref) {
@@ -75,15 +74,25 @@ func newContentSet(spec string) (*contentSet, http.Handler, error) {
 	}
 	specs := specRefs(page.Body, scripts)
 	if len(specs) != 1 {
-		return nil, nil, fmt.Errorf("the viewer's page names %d documents, want 1", len(specs))
+		return nil, fmt.Errorf("the viewer's page names %d documents, want 1", len(specs))
 	}
 	f, err := get(mustResolve(base, specs[0]).RequestURI())
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	set.Files = append(set.Files, f)
 	set.SpecPath = f.Path
-	return set, h, nil
+	// Setup compresses in the background; asking for each file in brotli
+	// and gzip waits for that to finish, so that it does not run during the
+	// measurements.
+	for _, f := range set.Files {
+		for _, enc := range []string{"br", "gzip"} {
+			req := httptest.NewRequest(http.MethodGet, f.Path, nil)
+			req.Header.Set("Accept-Encoding", enc)
+			h.ServeHTTP(httptest.NewRecorder(), req)
+		}
+	}
+	return set, nil
 }
 
 // spec returns the document's JSON.

@@ -26,7 +26,7 @@ type options struct {
 	spec        string        // the OpenAPI document
 	concurrency int           // goroutines sending requests in the throughput runs
 	duration    time.Duration // length of one throughput run
-	rounds      int           // throughput runs per server and resource; the median counts
+	rounds      int           // throughput runs per server and resource; medians count
 	child       string        // internal: serve this server for the memory measurement
 	content     string        // internal: the content file a child reads
 }
@@ -35,8 +35,8 @@ func main() {
 	var o options
 	flag.StringVar(&o.spec, "spec", "../testdata/wild/petstore-expanded.yaml", "the OpenAPI document (YAML or JSON file)")
 	flag.IntVar(&o.concurrency, "c", 32, "concurrent requests in the throughput runs")
-	flag.DurationVar(&o.duration, "d", time.Second, "length of one throughput run")
-	flag.IntVar(&o.rounds, "rounds", 5, "throughput runs per server and resource, servers interleaved; the median run counts")
+	flag.DurationVar(&o.duration, "d", 300*time.Millisecond, "length of one throughput run")
+	flag.IntVar(&o.rounds, "rounds", 15, "throughput runs per server and resource, servers taking turns; medians count")
 	flag.StringVar(&o.child, "child", "", "internal: serve one server for the memory measurement (viewer, http-swagger or bare)")
 	flag.StringVar(&o.content, "content", "", "internal: the content file written by the parent")
 	flag.Parse()
@@ -55,38 +55,53 @@ func main() {
 	}
 }
 
-// run measures the three servers and prints the table.
+// run measures the three servers and prints the table. Each server runs
+// in a child process (this program again, with -child), so that its heap
+// and its CPU time are its own; this process is the client.
 func run(ctx context.Context, o options) error {
 	if o.concurrency < 1 || o.duration <= 0 || o.rounds < 1 {
 		return fmt.Errorf("-c, -d and -rounds must be positive")
 	}
-	set, v, err := newContentSet(o.spec)
+	set, err := newContentSet(o.spec)
 	if err != nil {
 		return err
 	}
-	servers, err := startServers(v, set)
+	path, cleanup, err := set.writeFile()
 	if err != nil {
 		return err
 	}
+	defer cleanup()
+	var children []*child
 	defer func() {
-		for _, s := range servers {
-			s.close()
+		for _, c := range children {
+			c.stop()
 		}
 	}()
+	for _, name := range serverNames() {
+		c, err := startChild(ctx, name, o.spec, path)
+		if err != nil {
+			return err
+		}
+		children = append(children, c)
+	}
 
-	res := newResults(o.spec, set, servers, o)
-	for _, s := range servers {
-		if res.cold[s.name], err = coldLoad(ctx, s); err != nil {
-			return fmt.Errorf("%s: cold load: %w", s.name, err)
+	res := newResults(o.spec, set, o)
+	for _, c := range children {
+		cold, err := coldLoad(ctx, c.pageURL)
+		if err != nil {
+			return fmt.Errorf("%s: cold load: %w", c.name, err)
 		}
-		// The viewer compresses in the background after Setup; asking for
-		// every variant waits for that, so that no compression runs during
-		// the measurements.
-		if err := prime(ctx, res.cold[s.name]); err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
+		res.cold[c.name] = cold
+		// Every variant made before the heap is measured and before the
+		// load runs: the viewer compresses in the background after Setup.
+		if err := prime(ctx, cold); err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
 		}
-		if res.reload[s.name], err = reload(ctx, s, res.cold[s.name]); err != nil {
-			return fmt.Errorf("%s: reload: %w", s.name, err)
+		if res.heap[c.name], err = c.heap(ctx); err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		if res.reload[c.name], err = reload(ctx, cold); err != nil {
+			return fmt.Errorf("%s: reload: %w", c.name, err)
 		}
 	}
 	for _, what := range []string{"spec", "bundle"} {
@@ -94,28 +109,26 @@ func run(ctx context.Context, o options) error {
 		// that a change in the machine's load (it may be shared) falls on
 		// all of them alike.
 		for round := 0; round < o.rounds; round++ {
-			for i := range servers {
-				s := servers[(round+i)%len(servers)]
-				u := res.cold[s.name].specURL
+			for i := range children {
+				c := children[(round+i)%len(children)]
+				u := res.cold[c.name].specURL
 				if what == "bundle" {
-					u = res.cold[s.name].bundleURL
+					u = res.cold[c.name].bundleURL
 				}
-				rps, err := throughput(ctx, u, o.concurrency, o.duration)
+				before, err := c.cpuTime()
 				if err != nil {
-					return fmt.Errorf("%s: %s throughput: %w", s.name, what, err)
+					return err
 				}
-				res.addRPS(s.name, what, rps)
+				n, rps, err := throughput(ctx, u, o.concurrency, o.duration)
+				if err != nil {
+					return fmt.Errorf("%s: %s throughput: %w", c.name, what, err)
+				}
+				after, err := c.cpuTime()
+				if err != nil {
+					return err
+				}
+				res.addRun(c.name, what, rps, n, after-before)
 			}
-		}
-	}
-	path, cleanup, err := set.writeFile()
-	if err != nil {
-		return err
-	}
-	defer cleanup()
-	for _, s := range servers {
-		if res.heap[s.name], err = measureHeap(ctx, s.name, o.spec, path); err != nil {
-			return fmt.Errorf("%s: memory: %w", s.name, err)
 		}
 	}
 	res.print(os.Stdout, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())

@@ -78,30 +78,3 @@ func (s *server) close() {
 	_ = s.srv.Close()
 	<-s.done
 }
-
-// startServers starts the three servers in this process; v is the viewer
-// that made set.
-func startServers(v http.Handler, set *contentSet) ([]*server, error) {
-	var out []*server
-	for _, name := range serverNames() {
-		h, page, err := v, "/docs/", error(nil)
-		if name != "viewer" {
-			h, page, err = newHandler(name, "", set)
-		}
-		if err != nil {
-			for _, s := range out {
-				s.close()
-			}
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		s, err := listen(name, h, page)
-		if err != nil {
-			for _, s := range out {
-				s.close()
-			}
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}

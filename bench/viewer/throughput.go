@@ -11,8 +11,8 @@ import (
 
 // throughput sends GET u with Accept-Encoding gzip and br from concurrency
 // goroutines for d over kept-alive loopback connections, reading every
-// body to its end, and returns the completed requests per second.
-func throughput(ctx context.Context, u string, concurrency int, d time.Duration) (float64, error) {
+// body to its end, and returns the completed requests and their rate.
+func throughput(ctx context.Context, u string, concurrency int, d time.Duration) (int64, float64, error) {
 	tr := &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: concurrency, MaxConnsPerHost: concurrency}
 	defer tr.CloseIdleConnections()
 	c := &http.Client{Transport: tr}
@@ -42,9 +42,9 @@ func throughput(ctx context.Context, u string, concurrency int, d time.Duration)
 	wg.Wait()
 	elapsed := time.Since(start)
 	if firstErr != nil {
-		return 0, firstErr
+		return 0, 0, firstErr
 	}
-	return float64(done.Load()) / elapsed.Seconds(), nil
+	return done.Load(), float64(done.Load()) / elapsed.Seconds(), nil
 }
 
 func getOnce(ctx context.Context, c *http.Client, u string) error {
