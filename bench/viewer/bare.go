@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"strconv"
 	"strings"
@@ -8,10 +10,15 @@ import (
 
 // bare is the ceiling: a map from path to bytes compressed in advance,
 // picked by Accept-Encoding with a substring test, with no conditional
-// requests, no ETag, no Range and no method check.
+// requests and no method check. With extraHeaders it also sends the
+// header fields the viewer adds (ETag, Cache-Control,
+// X-Content-Type-Options, Accept-Ranges), still without acting on any, to
+// tell the cost of sending them from the cost of the viewer's logic.
 type bare struct {
-	files                map[string]*bareFile
-	gzipEnc, brEnc, vary []string // header values
+	files        map[string]*bareFile
+	extraHeaders bool
+	// Header values.
+	gzipEnc, brEnc, vary, noCache, nosniff, ranges []string
 }
 
 // bareFile holds one path's precomputed bytes and header values.
@@ -19,19 +26,26 @@ type bareFile struct {
 	contentType                 []string
 	identity, gzip, br          []byte
 	identityLen, gzipLen, brLen []string
+	identityTag, gzipTag, brTag []string
 }
 
-func newBare(set *contentSet) *bare {
-	b := &bare{files: map[string]*bareFile{},
-		gzipEnc: []string{"gzip"}, brEnc: []string{"br"}, vary: []string{"Accept-Encoding"}}
+func newBare(set *contentSet, extraHeaders bool) *bare {
+	b := &bare{files: map[string]*bareFile{}, extraHeaders: extraHeaders,
+		gzipEnc: []string{"gzip"}, brEnc: []string{"br"}, vary: []string{"Accept-Encoding"},
+		noCache: []string{"no-cache"}, nosniff: []string{"nosniff"}, ranges: []string{"bytes"}}
 	for _, f := range set.Files {
 		gz, br := gzipBytes(f.Body), brotliBytes(f.Body)
+		sum := sha256.Sum256(f.Body)
+		tag := `"` + hex.EncodeToString(sum[:10])
 		b.files[f.Path] = &bareFile{
 			contentType: []string{f.ContentType},
 			identity:    f.Body, gzip: gz, br: br,
 			identityLen: []string{strconv.Itoa(len(f.Body))},
 			gzipLen:     []string{strconv.Itoa(len(gz))},
 			brLen:       []string{strconv.Itoa(len(br))},
+			identityTag: []string{tag + `"`},
+			gzipTag:     []string{tag + `-gzip"`},
+			brTag:       []string{tag + `-br"`},
 		}
 	}
 	return b
@@ -46,17 +60,23 @@ func (b *bare) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h["Content-Type"] = f.contentType
 	h["Vary"] = b.vary
-	body, length := f.identity, f.identityLen
+	body, length, tag := f.identity, f.identityLen, f.identityTag
 	ae := r.Header.Get("Accept-Encoding")
 	switch {
 	case strings.Contains(ae, "br"):
-		body, length = f.br, f.brLen
+		body, length, tag = f.br, f.brLen, f.brTag
 		h["Content-Encoding"] = b.brEnc
 	case strings.Contains(ae, "gzip"):
-		body, length = f.gzip, f.gzipLen
+		body, length, tag = f.gzip, f.gzipLen, f.gzipTag
 		h["Content-Encoding"] = b.gzipEnc
 	}
 	h["Content-Length"] = length
+	if b.extraHeaders {
+		h["Etag"] = tag
+		h["Cache-Control"] = b.noCache
+		h["X-Content-Type-Options"] = b.nosniff
+		h["Accept-Ranges"] = b.ranges
+	}
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)
 }

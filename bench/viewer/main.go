@@ -1,10 +1,12 @@
-// Command viewer compares, on loopback and in one run, three ways to serve
+// Command viewer compares, on loopback and in one run, ways to serve
 // Swagger UI for the same OpenAPI document: this module's viewer,
 // github.com/swaggo/http-swagger/v2, and a bare handler writing precomputed
-// bytes (the ceiling). It prints, side by side, the bytes a cold page load
-// transfers, how many requests of a reload are answered 304, requests/s
-// for the document and for Swagger UI's bundle, and each server's heap in
-// use after GC (each server measured in a process of its own).
+// bytes (the ceiling), also run with the viewer's extra response header
+// fields (bare+headers). It prints, side by side, the bytes a cold page
+// load transfers, how many requests of a reload are answered 304,
+// requests/s and server CPU per request for the document and for Swagger
+// UI's bundle, and each server's heap in use after GC. Every server runs in
+// a process of its own.
 //
 //	cd bench && go run ./viewer
 //	cd bench && go run ./viewer -spec "$(../scripts/fetch-github-spec.sh)"

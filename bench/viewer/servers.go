@@ -13,7 +13,7 @@ import (
 )
 
 // serverNames are the servers compared, in table order.
-func serverNames() []string { return []string{"viewer", "http-swagger", "bare"} }
+func serverNames() []string { return []string{"viewer", "http-swagger", "bare", "bare+headers"} }
 
 // newHandler builds one of the servers for a document (spec: the source
 // file, for the viewer; set: the same document as JSON and the viewer's
@@ -26,7 +26,9 @@ func newHandler(name, spec string, set *contentSet) (http.Handler, string, error
 	case "http-swagger":
 		return newHTTPSwagger(set.spec()), "/swagger/index.html", nil
 	case "bare":
-		return newBare(set), "/docs/", nil
+		return newBare(set, false), "/docs/", nil
+	case "bare+headers":
+		return newBare(set, true), "/docs/", nil
 	}
 	return nil, "", fmt.Errorf("unknown server %q", name)
 }
