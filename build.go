@@ -229,7 +229,11 @@ func (b *builder) addUI(specs []namedSpec) error {
 	// The page, with its security headers.
 	csp := cfg.ContentSecurityPolicy
 	if csp == "" {
-		csp = contentSecurityPolicy(dedupe(scriptOrigins), imgOrigins, dedupe(connect))
+		var styleHashes []string
+		if standalone {
+			styleHashes = append(styleHashes, styleHash(topbarLogoStyle))
+		}
+		csp = contentSecurityPolicy(dedupe(scriptOrigins), styleHashes, imgOrigins, dedupe(connect))
 	}
 	html, err := renderPage(data)
 	if err != nil {

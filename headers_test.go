@@ -193,6 +193,39 @@ func TestSecurityHeaders(t *testing.T) {
 	assert.Contains(t, res.Header.Get("Content-Security-Policy"), "script-src 'self'")
 }
 
+// TestStyleHash checks the one exception to style-src 'self': the inline
+// <style> in the logo of the top bar, which only the page with several
+// documents (StandaloneLayout) shows, allowed by its hash and never by
+// 'unsafe-inline'. If a Swagger UI upgrade changes that style, the
+// preset no longer contains it and this test fails (and the real-browser
+// test in internal/browsertest reports the violation).
+func TestStyleHash(t *testing.T) {
+	const logoStyle = ".logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}"
+	const logoHash = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='" // of logoStyle
+
+	one, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: petstore, UIPath: "/docs"})
+	require.NoError(t, err)
+	res, _ := get(t, one, "/docs/")
+	assert.Contains(t, res.Header.Get("Content-Security-Policy"), "; style-src 'self'; ")
+
+	several, err := viewer.NewHandler(viewer.Config{UIPath: "/docs", Specs: []viewer.SpecSource{
+		{Name: "A", FilePathOrSpec: petstore}, {Name: "B", FilePathOrSpec: petstore}}})
+	require.NoError(t, err)
+	res, page := get(t, several, "/docs/")
+	csp := res.Header.Get("Content-Security-Policy")
+	assert.Contains(t, csp, "; style-src 'self' "+logoHash+"; ")
+	assert.NotContains(t, csp, "unsafe-inline")
+	presetURL := ""
+	for _, ref := range pageRefs(page) {
+		if strings.Contains(ref, "swagger-ui-standalone-preset.js") {
+			presetURL = resolve(t, "/docs/", ref)
+		}
+	}
+	require.NotEmpty(t, presetURL, "the page loads the standalone preset")
+	_, preset := get(t, several, presetURL)
+	assert.Contains(t, preset, logoStyle, "the preset's logo style is the text the hash allows")
+}
+
 // TestPathsCannotEscape tries spellings of paths that must never reach
 // anything outside the viewer's routes, nor redirect off-site.
 func TestPathsCannotEscape(t *testing.T) {

@@ -2,6 +2,8 @@ package viewer
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	htmltemplate "html/template"
@@ -138,9 +140,25 @@ func renderInitializer(settings map[string]any, oauth map[string]any, standalone
 	return buf.Bytes(), nil
 }
 
+// topbarLogoStyle is the text of the one inline <style> element Swagger UI
+// creates: inside the logo of StandaloneLayout's top bar
+// (swagger-ui-standalone-preset.js), so on a page with several documents
+// only. The policy allows exactly this text, by its hash, instead of
+// 'unsafe-inline'; style attributes that Swagger UI sets from JavaScript
+// (element.style) are not subject to style-src.
+const topbarLogoStyle = ".logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}"
+
+// styleHash returns the CSP source expression allowing an inline <style>
+// element whose text is s.
+func styleHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
 // contentSecurityPolicy builds the page's policy: everything from the
-// viewer itself, plus the origins the configuration and the documents name.
-func contentSecurityPolicy(scriptOrigins, imgOrigins, connectOrigins []string) string {
+// viewer itself, plus the origins the configuration and the documents name,
+// and the hashes of the inline <style> elements Swagger UI creates.
+func contentSecurityPolicy(scriptOrigins, styleHashes, imgOrigins, connectOrigins []string) string {
 	join := func(base string, extra []string) string {
 		if len(extra) == 0 {
 			return base
@@ -150,7 +168,7 @@ func contentSecurityPolicy(scriptOrigins, imgOrigins, connectOrigins []string) s
 	return strings.Join([]string{
 		"default-src 'none'",
 		join("script-src 'self'", scriptOrigins),
-		"style-src 'self'",
+		join("style-src 'self'", styleHashes),
 		join("img-src 'self' data: https:", imgOrigins),
 		"font-src 'self' data:",
 		join("connect-src 'self'", connectOrigins),

@@ -93,7 +93,19 @@ func (r *resource) url() string {
 	return "./" + r.name + "?" + r.version
 }
 
+// compact returns b, or a copy of it without the spare capacity when that
+// is large: a slice made in a bytes.Buffer keeps the whole buffer allocated
+// for as long as the router lives, and json.Indent alone reserves twice the
+// document's size.
+func compact(b []byte) []byte {
+	if cap(b)-len(b) <= len(b)/16 {
+		return b
+	}
+	return bytes.Clone(b)
+}
+
 func (r *resource) setIdentity(body []byte) {
+	body = compact(body)
 	sum := sha256.Sum256(body)
 	tag := hex.EncodeToString(sum[:10])
 	v := &r.variants[encIdentity]
@@ -185,5 +197,5 @@ func compress(e contentEncoding, body []byte) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("unknown encoding %v", e)
 	}
-	return buf.Bytes(), nil
+	return compact(buf.Bytes()), nil
 }

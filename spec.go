@@ -47,5 +47,5 @@ func loadSpec(v any, fsys fs.FS, field string) (*loadedSpec, error) {
 	if err := head.check(raw.source); err != nil {
 		return nil, err
 	}
-	return &loadedSpec{source: raw.source, json: doc, head: head}, nil
+	return &loadedSpec{source: raw.source, json: compact(doc), head: head}, nil
 }
