@@ -48,6 +48,15 @@ func DecodeCreateRequest(r io.Reader) (CreateRequest, error) {
 		p.add("", "cannot be decoded: %s", strings.TrimPrefix(err.Error(), "json: "))
 		return CreateRequest{}, p.err()
 	}
+	// An empty object means the same as an absent member: keep one form,
+	// so a request encodes and decodes back to itself, and {} and no
+	// parameters give the same DedupKey.
+	if len(req.Keywords) == 0 {
+		req.Keywords = nil
+	}
+	if len(req.Parameters) == 0 {
+		req.Parameters = nil
+	}
 	req.validate(&p)
 	if err := p.err(); err != nil {
 		return CreateRequest{}, err
