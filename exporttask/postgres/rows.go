@@ -22,12 +22,8 @@ var _ storekit.Tx = txn{}
 // CustomerTask reads and locks the customer's task id; ErrNotFound when
 // there is none.
 func (w txn) CustomerTask(ctx context.Context, customer string, id int64) (exporttask.Task, error) {
-	t, err := storekit.ScanTask(w.tx.QueryRow(ctx,
-		`SELECT id, doc FROM tasks WHERE id = $1 AND customer = $2 FOR UPDATE`, id, customer))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return exporttask.Task{}, exporttask.ErrNotFound
-	}
-	return t, err
+	return storekit.ScanFound(w.tx.QueryRow(ctx,
+		`SELECT id, doc FROM tasks WHERE id = $1 AND customer = $2 FOR UPDATE`, id, customer), pgx.ErrNoRows)
 }
 
 // LeasedTask reads and locks task id and its lease; ErrNotFound when there

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -70,6 +69,18 @@ func (w txn) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Ex
 	return found, nil
 }
 
+// placeholder is the SQL of the n-th query parameter.
+func placeholder(n int) string { return "$" + strconv.Itoa(n) }
+
+// query runs a read query on the pool; done closes its rows.
+func (db *DB) query(ctx context.Context, q string, args ...any) (storekit.Rows, func(), error) {
+	rows, err := db.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, rows.Close, nil
+}
+
 // noRowsIsNil returns err, or nil when err is pgx.ErrNoRows.
 func noRowsIsNil(err error) error {
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -112,11 +123,8 @@ func (w txn) RememberKey(ctx context.Context, customer, key string, id int64) er
 
 // Get returns the customer's task id; see [exporttask.Store].
 func (db *DB) Get(ctx context.Context, customer string, id int64) (exporttask.Task, error) {
-	t, err := storekit.ScanTask(db.pool.QueryRow(ctx,
-		`SELECT id, doc FROM tasks WHERE id = $1 AND customer = $2`, id, customer))
-	if errors.Is(err, pgx.ErrNoRows) {
-		err = exporttask.ErrNotFound
-	}
+	t, err := storekit.ScanFound(db.pool.QueryRow(ctx,
+		`SELECT id, doc FROM tasks WHERE id = $1 AND customer = $2`, id, customer), pgx.ErrNoRows)
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("postgres: get task %d: %w", id, err)
 	}
@@ -126,31 +134,7 @@ func (db *DB) Get(ctx context.Context, customer string, id int64) (exporttask.Ta
 // List returns a page of the customer's tasks, newest first; see
 // [exporttask.Store].
 func (db *DB) List(ctx context.Context, p exporttask.ListParams) ([]exporttask.Task, bool, error) {
-	if p.Limit <= 0 {
-		return []exporttask.Task{}, false, nil
-	}
-	var (
-		q    strings.Builder
-		args = []any{p.Customer}
-	)
-	q.WriteString(`SELECT id, doc FROM tasks WHERE customer = $1`)
-	if p.Status != "" {
-		args = append(args, string(p.Status))
-		q.WriteString(` AND status = $` + strconv.Itoa(len(args)))
-	}
-	if p.Before > 0 {
-		args = append(args, p.Before)
-		q.WriteString(` AND id < $` + strconv.Itoa(len(args)))
-	}
-	args = append(args, p.Limit+1)
-	q.WriteString(` ORDER BY id DESC LIMIT $` + strconv.Itoa(len(args)))
-
-	rows, err := db.pool.Query(ctx, q.String(), args...)
-	if err != nil {
-		return nil, false, fmt.Errorf("postgres: list tasks: %w", err)
-	}
-	defer rows.Close()
-	tasks, more, err := storekit.Page(rows, p.Limit)
+	tasks, more, err := storekit.List(ctx, p, placeholder, db.query)
 	if err != nil {
 		return nil, false, fmt.Errorf("postgres: list tasks: %w", err)
 	}

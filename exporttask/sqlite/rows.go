@@ -13,11 +13,7 @@ import (
 // CustomerTask reads the customer's task id; ErrNotFound when there is
 // none.
 func (w wtx) CustomerTask(ctx context.Context, customer string, id int64) (exporttask.Task, error) {
-	t, err := storekit.ScanTask(w.queryRow(ctx, qCustomerTask, id, customer))
-	if errors.Is(err, sql.ErrNoRows) {
-		return exporttask.Task{}, exporttask.ErrNotFound
-	}
-	return t, err
+	return storekit.ScanFound(w.queryRow(ctx, qCustomerTask, id, customer), sql.ErrNoRows)
 }
 
 // LeasedTask reads task id and its lease; ErrNotFound when there is none.

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -88,10 +87,7 @@ func (w wtx) RememberKey(ctx context.Context, customer, key string, id int64) er
 
 // Get returns the customer's task id; see [exporttask.Store].
 func (db *DB) Get(ctx context.Context, customer string, id int64) (exporttask.Task, error) {
-	t, err := storekit.ScanTask(db.get.QueryRowContext(ctx, id, customer))
-	if errors.Is(err, sql.ErrNoRows) {
-		err = exporttask.ErrNotFound
-	}
+	t, err := storekit.ScanFound(db.get.QueryRowContext(ctx, id, customer), sql.ErrNoRows)
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("sqlite: get task %d: %w", id, err)
 	}
@@ -101,31 +97,7 @@ func (db *DB) Get(ctx context.Context, customer string, id int64) (exporttask.Ta
 // List returns a page of the customer's tasks, newest first; see
 // [exporttask.Store].
 func (db *DB) List(ctx context.Context, p exporttask.ListParams) ([]exporttask.Task, bool, error) {
-	if p.Limit <= 0 {
-		return []exporttask.Task{}, false, nil
-	}
-	var (
-		q    strings.Builder
-		args = []any{p.Customer}
-	)
-	q.WriteString(`SELECT id, doc FROM tasks WHERE customer = ?`)
-	if p.Status != "" {
-		q.WriteString(` AND status = ?`)
-		args = append(args, p.Status)
-	}
-	if p.Before > 0 {
-		q.WriteString(` AND id < ?`)
-		args = append(args, p.Before)
-	}
-	q.WriteString(` ORDER BY id DESC LIMIT ?`)
-	args = append(args, p.Limit+1)
-
-	rows, err := db.r.QueryContext(ctx, q.String(), args...)
-	if err != nil {
-		return nil, false, fmt.Errorf("sqlite: list tasks: %w", err)
-	}
-	defer rows.Close()
-	tasks, more, err := storekit.Page(rows, p.Limit)
+	tasks, more, err := storekit.List(ctx, p, placeholder, db.query)
 	if err != nil {
 		return nil, false, fmt.Errorf("sqlite: list tasks: %w", err)
 	}
@@ -139,4 +111,16 @@ func (db *DB) Abort(ctx context.Context, customer string, id int64, now time.Tim
 		return exporttask.Task{}, fmt.Errorf("sqlite: abort task %d: %w", id, err)
 	}
 	return t, nil
+}
+
+// placeholder is the SQL of a query parameter.
+func placeholder(int) string { return "?" }
+
+// query runs a read query on the read pool; done closes its rows.
+func (db *DB) query(ctx context.Context, q string, args ...any) (storekit.Rows, func(), error) {
+	rows, err := db.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, func() { rows.Close() }, nil
 }
