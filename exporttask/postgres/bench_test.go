@@ -2,15 +2,11 @@ package postgres_test
 
 import (
 	"fmt"
-	"slices"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/storetesting"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 )
 
@@ -24,67 +20,15 @@ func benchDB(b *testing.B) *postgres.DB {
 	return db
 }
 
-func benchParams(i int64) exporttask.CreateParams {
-	r := exporttask.CreateRequest{
-		CatalogRecordID: fmt.Sprintf("record-%d", i),
-		Domain:          exporttask.DomainRaster,
-		ArtifactCRS:     exporttask.CRS4326,
-		Description:     "benchmark",
-		Webhook: []exporttask.Webhook{{URL: "https://hooks.example.com/x",
-			Events: []exporttask.Event{exporttask.EventStarted, exporttask.EventCompleted}}},
-	}
-	key, _ := exporttask.DedupKey(r)
-	return exporttask.CreateParams{Customer: benchCustomer(i), Request: r, DedupKey: key,
-		EstimatedSize: 1 << 20, EstimatedTime: 30, Quota: 1 << 50, Now: time.Now()}
-}
-
-// runClients runs b.N calls of op spread over the benchmark's clients and
-// reports the p50 and p99 latency of a call.
-func runClients(b *testing.B, op func(i int64) error) {
-	var (
-		next      atomic.Int64
-		mu        sync.Mutex
-		latencies = make([]time.Duration, 0, b.N)
-		wg        sync.WaitGroup
-	)
-	b.ResetTimer()
-	for range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var mine []time.Duration
-			for {
-				i := next.Add(1)
-				if i > int64(b.N) {
-					break
-				}
-				start := time.Now()
-				if err := op(i); err != nil {
-					b.Error(err)
-					return
-				}
-				mine = append(mine, time.Since(start))
-			}
-			mu.Lock()
-			latencies = append(latencies, mine...)
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	b.StopTimer()
-	slices.Sort(latencies)
-	if n := len(latencies); n > 0 {
-		b.ReportMetric(float64(latencies[n/2].Microseconds()), "p50-µs")
-		b.ReportMetric(float64(latencies[n*99/100].Microseconds()), "p99-µs")
-	}
-}
+// benchCustomer spreads the benchmark's tasks over 8 customers.
+func benchCustomer(i int64) string { return fmt.Sprintf("customer-%d", i%8) }
 
 // BenchmarkCreate measures creates of distinct tasks of 8 customers, each
 // with a dedup key and a quota check, from 32 concurrent clients.
 func BenchmarkCreate(b *testing.B) {
 	db := benchDB(b)
-	runClients(b, func(i int64) error {
-		_, _, err := db.Create(b.Context(), benchParams(i))
+	storetesting.RunClients(b, clients, func(i int64) error {
+		_, _, err := db.Create(b.Context(), storetesting.BenchParams(benchCustomer(i), i))
 		return err
 	})
 }
@@ -96,29 +40,24 @@ func BenchmarkGet(b *testing.B) {
 	const tasks = 2000
 	ids := make([]int64, 0, tasks)
 	for i := range int64(tasks) {
-		t, _, err := db.Create(b.Context(), benchParams(i))
+		t, _, err := db.Create(b.Context(), storetesting.BenchParams(benchCustomer(i), i))
 		require.NoError(b, err)
 		ids = append(ids, t.ID)
 	}
-	runClients(b, func(i int64) error {
+	storetesting.RunClients(b, clients, func(i int64) error {
 		j := i * 7919 % tasks
 		_, err := db.Get(b.Context(), benchCustomer(j), ids[j])
 		return err
 	})
 }
 
-// benchCustomer spreads the benchmark's tasks over 8 customers.
-func benchCustomer(i int64) string { return fmt.Sprintf("customer-%d", i%8) }
-
 // BenchmarkCreateOneCustomer measures creates from 32 concurrent clients
 // of one customer, whose creates run one at a time (the quota and dedup
 // checks hold the customer's lock).
 func BenchmarkCreateOneCustomer(b *testing.B) {
 	db := benchDB(b)
-	runClients(b, func(i int64) error {
-		p := benchParams(i)
-		p.Customer = "acme"
-		_, _, err := db.Create(b.Context(), p)
+	storetesting.RunClients(b, clients, func(i int64) error {
+		_, _, err := db.Create(b.Context(), storetesting.BenchParams("acme", i))
 		return err
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
 // DB is an [exporttask.Store] on a PostgreSQL database. It is safe for
@@ -66,14 +67,14 @@ func (db *DB) Close() error {
 // serialisation race.
 const maxAttempts = 5
 
-// write runs fn in a transaction and commits it; when fn fails, nothing it
-// did is kept. A transaction that PostgreSQL aborted to break a deadlock or
-// a serialisation conflict is run again, so fn must start from scratch
-// each time.
-func (db *DB) write(ctx context.Context, fn func(tx pgx.Tx) error) error {
+// write runs fn in a transaction and commits it: the [storekit.Write] of
+// this store. When fn fails, nothing it did is kept. A transaction that
+// PostgreSQL aborted to break a deadlock or a serialisation conflict is run
+// again, so fn must start from scratch each time.
+func (db *DB) write(ctx context.Context, fn func(tx storekit.Tx) error) error {
 	var err error
 	for range maxAttempts {
-		err = pgx.BeginFunc(ctx, db.pool, fn)
+		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return fn(txn{tx: tx}) })
 		if !retryable(err) {
 			return err
 		}

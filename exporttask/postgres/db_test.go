@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,44 +10,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/storetesting"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 )
-
-func createParams(customer, record string) exporttask.CreateParams {
-	return exporttask.CreateParams{
-		Customer: customer,
-		Request: exporttask.CreateRequest{
-			CatalogRecordID: record,
-			Domain:          exporttask.DomainDEM,
-			ArtifactCRS:     exporttask.CRS4326,
-		},
-		EstimatedSize: 10,
-		Now:           time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC),
-	}
-}
 
 // Replicas starting at once on an empty schema: each migration runs once
 // and every replica comes up.
 func TestConcurrentOpensMigrateOnce(t *testing.T) {
 	dsn := freshSchema(t, testDSN(t))
-	const replicas = 4
-	dbs := make([]*postgres.DB, replicas)
-	errs := make([]error, replicas)
-	var wg sync.WaitGroup
-	for i := range replicas {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			dbs[i], errs[i] = postgres.Open(t.Context(), dsn)
-		}()
-	}
-	wg.Wait()
-	for i := range replicas {
-		require.NoError(t, errs[i])
-		defer dbs[i].Close()
-	}
+	dbs := storetesting.OpenConcurrently(t, 4, func() (*postgres.DB, error) { return postgres.Open(t.Context(), dsn) })
 
-	task, _, err := dbs[0].Create(t.Context(), createParams("acme", "rec-1"))
+	task, _, err := dbs[0].Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
 	require.NoError(t, err)
 	got, err := dbs[3].Get(t.Context(), "acme", task.ID)
 	require.NoError(t, err)
@@ -88,7 +60,7 @@ func TestErrorsSayWhere(t *testing.T) {
 	assert.EqualError(t, err, "postgres: get task 7: "+exporttask.ErrNotFound.Error())
 
 	require.NoError(t, db.Close())
-	_, _, err = db.Create(t.Context(), createParams("acme", "rec-1"))
+	_, _, err = db.Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
 	assert.ErrorContains(t, err, "postgres: create task:", "a closed store fails, without panicking")
 	assert.Error(t, db.Ping(t.Context()))
 }

@@ -4,12 +4,11 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
 //go:embed migrations/*.sql
@@ -19,46 +18,11 @@ var migrationFiles embed.FS
 // replicas starting at once migrate one after the other.
 const migrationLock = 0x6578_7074_6173_6b31 // "exptask1"
 
-// migration is one schema version: migrations/NNNN_name.sql.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrations returns the embedded migrations in version order.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("migration %s: name must start with a positive version and '_'", e.Name())
-		}
-		b, err := migrationFiles.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i := 1; i < len(ms); i++ {
-		if ms[i].version == ms[i-1].version {
-			return nil, fmt.Errorf("migrations %s and %s have the same version", ms[i-1].name, ms[i].name)
-		}
-	}
-	return ms, nil
-}
-
 // migrate applies, in order, each migration newer than the database's
 // schema version, each in its own transaction with its row in
 // schema_migrations, while holding a session advisory lock.
 func (db *DB) migrate(ctx context.Context) error {
-	ms, err := migrations()
+	ms, err := storekit.LoadMigrations(migrationFiles, "migrations")
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
@@ -77,31 +41,50 @@ func (db *DB) migrate(ctx context.Context) error {
 			conn.Conn().Close(context.WithoutCancel(ctx))
 		}
 	}()
+	return storekit.Migrate(ctx, migrator{conn: conn}, ms)
+}
 
-	_, err = conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+// migrator is the [storekit.Migrator] on the connection holding the
+// migration lock.
+type migrator struct {
+	conn *pgxpool.Conn
+}
+
+// Init creates schema_migrations when it does not exist.
+func (m migrator) Init(ctx context.Context) error {
+	_, err := m.conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version    integer     PRIMARY KEY,
 		name       text        NOT NULL,
 		applied_at timestamptz NOT NULL DEFAULT now()
 	)`)
-	if err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	for _, m := range ms {
-		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			var done bool
-			err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)`, m.version).Scan(&done)
-			if err != nil || done {
-				return err
-			}
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
-				return err
-			}
-			_, err = tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.version, m.name)
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("migrate %s: %w", m.name, err)
-		}
-	}
-	return nil
+	return err
+}
+
+// InTx runs fn in a transaction of the connection.
+func (m migrator) InTx(ctx context.Context, fn func(tx storekit.MigrationTx) error) error {
+	return pgx.BeginFunc(ctx, m.conn, func(tx pgx.Tx) error { return fn(migrationTx{tx: tx}) })
+}
+
+// migrationTx is a [storekit.MigrationTx].
+type migrationTx struct {
+	tx pgx.Tx
+}
+
+// Applied reports whether schema_migrations has the version.
+func (m migrationTx) Applied(ctx context.Context, version int) (bool, error) {
+	var done bool
+	err := m.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)`, version).Scan(&done)
+	return done, err
+}
+
+// Exec runs the statements of a migration.
+func (m migrationTx) Exec(ctx context.Context, sql string) error {
+	_, err := m.tx.Exec(ctx, sql)
+	return err
+}
+
+// Record adds mig's row to schema_migrations.
+func (m migrationTx) Record(ctx context.Context, mig storekit.Migration) error {
+	_, err := m.tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, mig.Version, mig.Name)
+	return err
 }

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
 // customerLock is the first key of the transaction advisory lock that
@@ -21,59 +21,79 @@ const customerLock = 0x65787074 // "expt"
 // Create stores a new PENDING task unless the Idempotency-Key or the dedup
 // key names an existing one; see [exporttask.Store].
 func (db *DB) Create(ctx context.Context, p exporttask.CreateParams) (exporttask.Task, bool, error) {
-	var (
-		t        exporttask.Task
-		replayed bool
-	)
-	err := db.write(ctx, func(tx pgx.Tx) error {
-		var err error
-		t, replayed, err = create(ctx, tx, p)
-		return err
-	})
+	t, replayed, err := storekit.Create(ctx, db.write, p)
 	if err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("postgres: create task: %w", err)
 	}
 	return t, replayed, nil
 }
 
-func create(ctx context.Context, tx pgx.Tx, p exporttask.CreateParams) (exporttask.Task, bool, error) {
-	found, err := lookUp(ctx, tx, p)
-	if err != nil {
-		return exporttask.Task{}, false, err
+// LookUp takes the customer's lock (creates of one customer run one at a
+// time, in every replica, so what it finds still holds at the insert) and
+// reads, in one round trip, what decides the create: the task named by the
+// Idempotency-Key, an equivalent live task (locked), and the storage in
+// use.
+func (w txn) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Existing, error) {
+	var (
+		found storekit.Existing
+		b     pgx.Batch
+	)
+	b.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, int32(customerLock), p.Customer)
+	if p.IdempotencyKey != "" {
+		b.Queue(`SELECT task_id FROM idempotency_keys WHERE customer = $1 AND key = $2`,
+			p.Customer, p.IdempotencyKey).QueryRow(func(row pgx.Row) error {
+			return noRowsIsNil(row.Scan(&found.KeyTask))
+		})
 	}
-
-	if found.keyTask > 0 {
-		t, err := customerTask(ctx, tx, p.Customer, found.keyTask)
-		return t, true, err
+	if p.DedupKey != "" {
+		b.Queue(`SELECT id, doc FROM tasks
+			 WHERE customer = $1 AND dedup_key = $2 AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED')
+			   AND (status <> 'COMPLETED' OR expired_at > $3)
+			 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
+			p.Customer, p.DedupKey, storekit.Millis(p.Now)).QueryRow(func(row pgx.Row) error {
+			t, err := storekit.ScanTask(row)
+			if err == nil {
+				found.Duplicate = &t
+			}
+			return noRowsIsNil(err)
+		})
 	}
-
-	if found.duplicate != nil {
-		t, err := mergeWebhooks(ctx, tx, *found.duplicate, p.Request.Webhook, p.Now)
-		if err != nil {
-			return exporttask.Task{}, false, err
-		}
-		if err := rememberKey(ctx, tx, p, t.ID); err != nil {
-			return exporttask.Task{}, false, err
-		}
-		return t, true, nil
-	}
-
 	if p.Quota > 0 {
-		if remaining := p.Quota - found.used; p.EstimatedSize > remaining {
-			return exporttask.Task{}, false, &exporttask.QuotaError{
-				Quota: p.Quota, Remaining: max(remaining, 0), Requested: p.EstimatedSize}
-		}
+		b.Queue(`SELECT used_bytes FROM customer_usage WHERE customer = $1`, p.Customer).QueryRow(func(row pgx.Row) error {
+			return noRowsIsNil(row.Scan(&found.Used))
+		})
 	}
+	if err := w.tx.SendBatch(ctx, &b).Close(); err != nil {
+		return storekit.Existing{}, fmt.Errorf("looking for an existing task: %w", err)
+	}
+	return found, nil
+}
 
-	t := newTask(p)
-	doc, err := encodeTask(t)
+// placeholder is the SQL of the n-th query parameter.
+func placeholder(n int) string { return "$" + strconv.Itoa(n) }
+
+// query runs a read query on the pool; done closes its rows.
+func (db *DB) query(ctx context.Context, q string, args ...any) (storekit.Rows, func(), error) {
+	rows, err := db.pool.Query(ctx, q, args...)
 	if err != nil {
-		return exporttask.Task{}, false, err
+		return nil, nil, err
 	}
-	// One statement stores the task, counts its size in the customer's
-	// usage and records its Idempotency-Key, if any.
+	return rows, rows.Close, nil
+}
+
+// noRowsIsNil returns err, or nil when err is pgx.ErrNoRows.
+func noRowsIsNil(err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	return err
+}
+
+// InsertTask stores the new task t, counts its size in the customer's
+// usage and records its Idempotency-Key, if any, in one statement.
+func (w txn) InsertTask(ctx context.Context, p exporttask.CreateParams, t exporttask.Task, doc []byte) (int64, error) {
 	var id int64
-	err = tx.QueryRow(ctx,
+	err := w.tx.QueryRow(ctx,
 		`WITH task AS (
 		   INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc)
 		   VALUES ($1, $2, $3, $4, $5) RETURNING id
@@ -86,95 +106,15 @@ func create(ctx context.Context, tx pgx.Tx, p exporttask.CreateParams) (exportta
 		 SELECT id FROM task`,
 		p.Customer, string(t.Status), p.DedupKey, t.EstimatedSize, string(doc), p.IdempotencyKey).Scan(&id)
 	if err != nil {
-		return exporttask.Task{}, false, fmt.Errorf("inserting: %w", err)
+		return 0, fmt.Errorf("inserting: %w", err)
 	}
-	t, err = decodeTask(id, doc)
-	return t, false, err
+	return id, nil
 }
 
-// existing is what a create finds before it inserts anything.
-type existing struct {
-	keyTask   int64            // the task the Idempotency-Key names, or 0
-	duplicate *exporttask.Task // the live equivalent task, locked, or nil
-	used      int64            // the customer's storage in use, bytes
-}
-
-// lookUp takes the customer's lock (creates of one customer run one at a
-// time, in every replica, so what it finds still holds at the insert) and
-// reads, in one round trip, what decides the create: the task named by the
-// Idempotency-Key, an equivalent live task, and the storage in use.
-func lookUp(ctx context.Context, tx pgx.Tx, p exporttask.CreateParams) (existing, error) {
-	var (
-		found existing
-		b     pgx.Batch
-	)
-	b.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, int32(customerLock), p.Customer)
-	if p.IdempotencyKey != "" {
-		b.Queue(`SELECT task_id FROM idempotency_keys WHERE customer = $1 AND key = $2`,
-			p.Customer, p.IdempotencyKey).QueryRow(func(row pgx.Row) error {
-			return noRowsIsNil(row.Scan(&found.keyTask))
-		})
-	}
-	if p.DedupKey != "" {
-		b.Queue(`SELECT id, doc FROM tasks
-			 WHERE customer = $1 AND dedup_key = $2 AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED')
-			   AND (status <> 'COMPLETED' OR expired_at > $3)
-			 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
-			p.Customer, p.DedupKey, millis(p.Now)).QueryRow(func(row pgx.Row) error {
-			t, err := scanTask(row)
-			if err == nil {
-				found.duplicate = &t
-			}
-			return noRowsIsNil(err)
-		})
-	}
-	if p.Quota > 0 {
-		b.Queue(`SELECT used_bytes FROM customer_usage WHERE customer = $1`, p.Customer).QueryRow(func(row pgx.Row) error {
-			return noRowsIsNil(row.Scan(&found.used))
-		})
-	}
-	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
-		return existing{}, fmt.Errorf("looking for an existing task: %w", err)
-	}
-	return found, nil
-}
-
-// noRowsIsNil returns err, or nil when err is pgx.ErrNoRows.
-func noRowsIsNil(err error) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil
-	}
-	return err
-}
-
-// mergeWebhooks adds webhooks to the existing task t, locked by the
-// caller, and, when that changed it, saves it and emits TASK_UPDATED.
-func mergeWebhooks(ctx context.Context, tx pgx.Tx, t exporttask.Task, webhooks []exporttask.Webhook, now time.Time) (exporttask.Task, error) {
-	merged, changed := exporttask.MergeWebhooks(t.Webhook, webhooks)
-	if !changed {
-		return t, nil
-	}
-	// Keep the lease as it is: a worker may hold the task.
-	l, err := leasedTask(ctx, tx, t.ID)
-	if err != nil {
-		return exporttask.Task{}, err
-	}
-	t.Webhook = merged
-	t, err = saveTask(ctx, tx, t.Status, t, l.leaseOwner, l.leaseUntil)
-	if err != nil {
-		return exporttask.Task{}, err
-	}
-	return t, emit(ctx, tx, t, exporttask.EventUpdated, now)
-}
-
-// rememberKey records p's Idempotency-Key, if any, as naming task id.
-func rememberKey(ctx context.Context, tx pgx.Tx, p exporttask.CreateParams, id int64) error {
-	if p.IdempotencyKey == "" {
-		return nil
-	}
-	_, err := tx.Exec(ctx,
-		`INSERT INTO idempotency_keys (customer, key, task_id) VALUES ($1, $2, $3)`,
-		p.Customer, p.IdempotencyKey, id)
+// RememberKey records the customer's Idempotency-Key as naming task id.
+func (w txn) RememberKey(ctx context.Context, customer, key string, id int64) error {
+	_, err := w.tx.Exec(ctx,
+		`INSERT INTO idempotency_keys (customer, key, task_id) VALUES ($1, $2, $3)`, customer, key, id)
 	if err != nil {
 		return fmt.Errorf("recording idempotency key: %w", err)
 	}
@@ -183,11 +123,8 @@ func rememberKey(ctx context.Context, tx pgx.Tx, p exporttask.CreateParams, id i
 
 // Get returns the customer's task id; see [exporttask.Store].
 func (db *DB) Get(ctx context.Context, customer string, id int64) (exporttask.Task, error) {
-	t, err := scanTask(db.pool.QueryRow(ctx,
-		`SELECT id, doc FROM tasks WHERE id = $1 AND customer = $2`, id, customer))
-	if errors.Is(err, pgx.ErrNoRows) {
-		err = exporttask.ErrNotFound
-	}
+	t, err := storekit.ScanFound(db.pool.QueryRow(ctx,
+		`SELECT id, doc FROM tasks WHERE id = $1 AND customer = $2`, id, customer), pgx.ErrNoRows)
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("postgres: get task %d: %w", id, err)
 	}
@@ -197,44 +134,8 @@ func (db *DB) Get(ctx context.Context, customer string, id int64) (exporttask.Ta
 // List returns a page of the customer's tasks, newest first; see
 // [exporttask.Store].
 func (db *DB) List(ctx context.Context, p exporttask.ListParams) ([]exporttask.Task, bool, error) {
-	if p.Limit <= 0 {
-		return []exporttask.Task{}, false, nil
-	}
-	var (
-		q    strings.Builder
-		args = []any{p.Customer}
-	)
-	q.WriteString(`SELECT id, doc FROM tasks WHERE customer = $1`)
-	if p.Status != "" {
-		args = append(args, string(p.Status))
-		q.WriteString(` AND status = $` + strconv.Itoa(len(args)))
-	}
-	if p.Before > 0 {
-		args = append(args, p.Before)
-		q.WriteString(` AND id < $` + strconv.Itoa(len(args)))
-	}
-	args = append(args, p.Limit+1)
-	q.WriteString(` ORDER BY id DESC LIMIT $` + strconv.Itoa(len(args)))
-
-	rows, err := db.pool.Query(ctx, q.String(), args...)
+	tasks, more, err := storekit.List(ctx, p, placeholder, db.query)
 	if err != nil {
-		return nil, false, fmt.Errorf("postgres: list tasks: %w", err)
-	}
-	defer rows.Close()
-	tasks := make([]exporttask.Task, 0, min(p.Limit, 100))
-	more := false
-	for rows.Next() {
-		if len(tasks) == p.Limit {
-			more = true
-			break
-		}
-		t, err := scanTask(rows)
-		if err != nil {
-			return nil, false, fmt.Errorf("postgres: list tasks: %w", err)
-		}
-		tasks = append(tasks, t)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, false, fmt.Errorf("postgres: list tasks: %w", err)
 	}
 	return tasks, more, nil
@@ -242,40 +143,9 @@ func (db *DB) List(ctx context.Context, p exporttask.ListParams) ([]exporttask.T
 
 // Abort moves the customer's task id to ABORTED; see [exporttask.Store].
 func (db *DB) Abort(ctx context.Context, customer string, id int64, now time.Time) (exporttask.Task, error) {
-	var t exporttask.Task
-	err := db.write(ctx, func(tx pgx.Tx) error {
-		var err error
-		t, err = customerTask(ctx, tx, customer, id)
-		if err != nil {
-			return err
-		}
-		t, err = moveTo(ctx, tx, t, exporttask.StatusAborted, now, func(t *exporttask.Task) {
-			t.FinishedAt = exporttask.NewTime(now)
-		})
-		return err
-	})
+	t, err := storekit.Abort(ctx, db.write, customer, id, now)
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("postgres: abort task %d: %w", id, err)
 	}
 	return t, nil
-}
-
-// moveTo changes t's status to `to` through [exporttask.Transition],
-// applies change, releases any lease, saves it and emits the event. An
-// illegal move is an ErrConflict wrapping the *TransitionError.
-func moveTo(ctx context.Context, tx pgx.Tx, t exporttask.Task, to exporttask.Status, now time.Time, change func(*exporttask.Task)) (exporttask.Task, error) {
-	ev, err := exporttask.Transition(t.Status, to)
-	if err != nil {
-		return exporttask.Task{}, fmt.Errorf("%w: %w", exporttask.ErrConflict, err)
-	}
-	before := t.Status
-	t.Status = to
-	if change != nil {
-		change(&t)
-	}
-	t, err = saveTask(ctx, tx, before, t, "", 0)
-	if err != nil {
-		return exporttask.Task{}, err
-	}
-	return t, emit(ctx, tx, t, ev, now)
 }

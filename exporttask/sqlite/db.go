@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -128,9 +129,9 @@ func (db *DB) Close() error {
 }
 
 // write runs fn in a write transaction (BEGIN IMMEDIATE) with the
-// prepared statements, and commits it; when fn fails, nothing it did is
-// kept.
-func (db *DB) write(ctx context.Context, fn func(tx wtx) error) error {
+// prepared statements, and commits it: the [storekit.Write] of this store.
+// When fn fails, nothing it did is kept.
+func (db *DB) write(ctx context.Context, fn func(tx storekit.Tx) error) error {
 	return db.begin(ctx, func(tx *sql.Tx) error { return fn(wtx{tx: tx, ws: db.ws}) })
 }
 

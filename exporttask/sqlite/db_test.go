@@ -3,35 +3,21 @@ package sqlite_test
 import (
 	"database/sql"
 	"path/filepath"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/storetesting"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
-
-func createParams(customer, record string) exporttask.CreateParams {
-	return exporttask.CreateParams{
-		Customer: customer,
-		Request: exporttask.CreateRequest{
-			CatalogRecordID: record,
-			Domain:          exporttask.DomainDEM,
-			ArtifactCRS:     exporttask.CRS4326,
-		},
-		EstimatedSize: 10,
-		Now:           time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC),
-	}
-}
 
 func TestReopenKeepsTasksAndMigratesOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tasks.db")
 	db, err := sqlite.Open(t.Context(), path)
 	require.NoError(t, err)
-	task, _, err := db.Create(t.Context(), createParams("acme", "rec-1"))
+	task, _, err := db.Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
 	require.NoError(t, err)
 	require.NoError(t, db.Close())
 
@@ -55,25 +41,10 @@ func TestReopenKeepsTasksAndMigratesOnce(t *testing.T) {
 
 func TestConcurrentOpensOfOneFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tasks.db")
-	const opens = 4
-	dbs := make([]*sqlite.DB, opens)
-	errs := make([]error, opens)
-	var wg sync.WaitGroup
-	for i := range opens {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			dbs[i], errs[i] = sqlite.Open(t.Context(), path)
-		}()
-	}
-	wg.Wait()
-	for i := range opens {
-		require.NoError(t, errs[i])
-		defer dbs[i].Close()
-	}
+	dbs := storetesting.OpenConcurrently(t, 4, func() (*sqlite.DB, error) { return sqlite.Open(t.Context(), path) })
 
 	// Two handles on one file see each other's writes.
-	task, _, err := dbs[0].Create(t.Context(), createParams("acme", "rec-1"))
+	task, _, err := dbs[0].Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
 	require.NoError(t, err)
 	got, err := dbs[3].Get(t.Context(), "acme", task.ID)
 	require.NoError(t, err)
@@ -88,7 +59,7 @@ func TestMemoryDatabasesAreSeparate(t *testing.T) {
 	require.NoError(t, err)
 	defer b.Close()
 
-	task, _, err := a.Create(t.Context(), createParams("acme", "rec-1"))
+	task, _, err := a.Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
 	require.NoError(t, err)
 	_, err = b.Get(t.Context(), "acme", task.ID)
 	assert.ErrorIs(t, err, exporttask.ErrNotFound)
@@ -107,7 +78,7 @@ func TestFileURI(t *testing.T) {
 	db, err := sqlite.Open(t.Context(), "file:"+filepath.Join(t.TempDir(), "tasks.db")+"?cache=private")
 	require.NoError(t, err)
 	defer db.Close()
-	_, _, err = db.Create(t.Context(), createParams("acme", "rec-1"))
+	_, _, err = db.Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
 	require.NoError(t, err)
 }
 
@@ -118,7 +89,7 @@ func TestErrorsSayWhere(t *testing.T) {
 	assert.EqualError(t, err, "sqlite: get task 7: "+exporttask.ErrNotFound.Error())
 
 	require.NoError(t, db.Close())
-	_, _, err = db.Create(t.Context(), createParams("acme", "rec-1"))
+	_, _, err = db.Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
 	assert.ErrorContains(t, err, "sqlite: create task:", "a closed store fails, without panicking")
 	assert.Error(t, db.Ping(t.Context()))
 }

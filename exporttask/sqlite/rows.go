@@ -7,89 +7,46 @@ import (
 	"fmt"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
-// leased is a task with its lease, as a write transaction reads it.
-type leased struct {
-	task       exporttask.Task
-	leaseOwner string
-	leaseUntil int64
-}
-
-// scanTask reads a row of (id, doc).
-func scanTask(row interface{ Scan(...any) error }) (exporttask.Task, error) {
-	var (
-		id  int64
-		doc []byte
-	)
-	if err := row.Scan(&id, &doc); err != nil {
-		return exporttask.Task{}, err
-	}
-	return decodeTask(id, doc)
-}
-
-// customerTask reads the customer's task id in tx; ErrNotFound when there
-// is none.
-func customerTask(ctx context.Context, tx wtx, customer string, id int64) (exporttask.Task, error) {
-	t, err := scanTask(tx.queryRow(ctx, qCustomerTask, id, customer))
-	if errors.Is(err, sql.ErrNoRows) {
-		return exporttask.Task{}, exporttask.ErrNotFound
-	}
-	return t, err
-}
-
-// leasedTask reads task id and its lease in tx; ErrNotFound when there is
+// CustomerTask reads the customer's task id; ErrNotFound when there is
 // none.
-func leasedTask(ctx context.Context, tx wtx, id int64) (leased, error) {
+func (w wtx) CustomerTask(ctx context.Context, customer string, id int64) (exporttask.Task, error) {
+	return storekit.ScanFound(w.queryRow(ctx, qCustomerTask, id, customer), sql.ErrNoRows)
+}
+
+// LeasedTask reads task id and its lease; ErrNotFound when there is none.
+func (w wtx) LeasedTask(ctx context.Context, id int64) (storekit.Leased, error) {
 	var (
-		l   leased
+		l   storekit.Leased
 		doc []byte
 	)
-	err := tx.queryRow(ctx, qLeasedTask, id).Scan(&doc, &l.leaseOwner, &l.leaseUntil)
+	err := w.queryRow(ctx, qLeasedTask, id).Scan(&doc, &l.Lease.Owner, &l.Lease.Until)
 	if errors.Is(err, sql.ErrNoRows) {
-		return leased{}, exporttask.ErrNotFound
+		return storekit.Leased{}, exporttask.ErrNotFound
 	}
 	if err != nil {
-		return leased{}, err
+		return storekit.Leased{}, err
 	}
-	l.task, err = decodeTask(id, doc)
+	l.Task, err = storekit.DecodeTask(id, doc)
 	return l, err
 }
 
-// saveTask writes t, which was in status before, with the given lease, and
-// keeps the customer's storage usage in step when t's status moved into or
-// out of the statuses that count against the quota. It returns t as stored.
-func saveTask(ctx context.Context, tx wtx, before exporttask.Status, t exporttask.Task, leaseOwner string, leaseUntil int64) (exporttask.Task, error) {
-	doc, err := encodeTask(t)
-	if err != nil {
-		return exporttask.Task{}, err
-	}
+// UpdateTask writes t's row and returns its customer.
+func (w wtx) UpdateTask(ctx context.Context, t exporttask.Task, doc []byte, l storekit.Lease) (string, error) {
 	var customer string
-	err = tx.queryRow(ctx, qUpdateTask,
-		t.Status, millis(t.ExpiredAt.Time), leaseOwner, leaseUntil, doc, t.ID).Scan(&customer)
-	if err != nil {
-		return exporttask.Task{}, fmt.Errorf("updating task %d: %w", t.ID, err)
-	}
-	if was, is := live(before), live(t.Status); was != is {
-		delta := t.EstimatedSize
-		if was {
-			delta = -delta
-		}
-		if err := addUsage(ctx, tx, customer, delta); err != nil {
-			return exporttask.Task{}, err
-		}
-	}
-	return decodeTask(t.ID, doc)
+	err := w.queryRow(ctx, qUpdateTask,
+		t.Status, storekit.Millis(t.ExpiredAt.Time), l.Owner, l.Until, doc, t.ID).Scan(&customer)
+	return customer, err
 }
 
-// addUsage adds delta bytes to the customer's storage in use.
-func addUsage(ctx context.Context, tx wtx, customer string, delta int64) error {
+// AddUsage adds delta bytes to the customer's storage in use.
+func (w wtx) AddUsage(ctx context.Context, customer string, delta int64) error {
 	if delta == 0 {
 		return nil
 	}
-	_, err := tx.exec(ctx, qAddUsage,
-		customer, delta)
-	if err != nil {
+	if _, err := w.exec(ctx, qAddUsage, customer, delta); err != nil {
 		return fmt.Errorf("updating storage usage: %w", err)
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
 // statements are prepared statements by query text. Preparing once saves
@@ -30,12 +32,14 @@ func (db *DB) prepare(ctx context.Context) error {
 	return nil
 }
 
-// wtx is a write transaction that runs the prepared statements when it
-// has them.
+// wtx is a write transaction, the [storekit.Tx] of this store, that runs
+// the prepared statements when it has them.
 type wtx struct {
 	tx *sql.Tx
 	ws statements
 }
+
+var _ storekit.Tx = wtx{}
 
 func (w wtx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	if s, ok := w.ws[q]; ok {

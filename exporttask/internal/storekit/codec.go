@@ -1,4 +1,4 @@
-package sqlite
+package storekit
 
 import (
 	"encoding/json"
@@ -8,17 +8,17 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// millis is t as stored in a time column: Unix milliseconds, 0 for none.
-func millis(t time.Time) int64 {
+// Millis is t as stored in a time column: Unix milliseconds, 0 for none.
+func Millis(t time.Time) int64 {
 	if t.IsZero() {
 		return 0
 	}
 	return t.UnixMilli()
 }
 
-// live reports whether a task in status s counts against its customer's
+// Live reports whether a task in status s counts against its customer's
 // storage quota.
-func live(s exporttask.Status) bool {
+func Live(s exporttask.Status) bool {
 	switch s {
 	case exporttask.StatusPending, exporttask.StatusInProgress, exporttask.StatusPaused, exporttask.StatusCompleted:
 		return true
@@ -26,16 +26,17 @@ func live(s exporttask.Status) bool {
 	return false
 }
 
-// encodeTask returns the JSON document stored for t. Webhook and Artifacts
-// are stored as arrays, never null.
-func encodeTask(t exporttask.Task) ([]byte, error) {
+// EncodeTask returns the JSON document stored for t. Webhook and Artifacts
+// are stored as arrays, never null; the id is left out (the id column is
+// authoritative).
+func EncodeTask(t exporttask.Task) ([]byte, error) {
 	if t.Webhook == nil {
 		t.Webhook = []exporttask.Webhook{}
 	}
 	if t.Artifacts == nil {
 		t.Artifacts = []exporttask.Artifact{}
 	}
-	t.ID = 0 // the id column is authoritative
+	t.ID = 0
 	b, err := json.Marshal(t)
 	if err != nil {
 		return nil, fmt.Errorf("encoding task: %w", err)
@@ -43,8 +44,9 @@ func encodeTask(t exporttask.Task) ([]byte, error) {
 	return b, nil
 }
 
-// decodeTask returns the task with that id and stored document.
-func decodeTask(id int64, doc []byte) (exporttask.Task, error) {
+// DecodeTask returns the task with that id and stored document (see
+// [EncodeTask]).
+func DecodeTask(id int64, doc []byte) (exporttask.Task, error) {
 	var t exporttask.Task
 	if err := json.Unmarshal(doc, &t); err != nil {
 		return exporttask.Task{}, fmt.Errorf("decoding task %d: %w", id, err)
@@ -59,8 +61,9 @@ func decodeTask(id int64, doc []byte) (exporttask.Task, error) {
 	return t, nil
 }
 
-// newTask builds the PENDING task that p asks for.
-func newTask(p exporttask.CreateParams) exporttask.Task {
+// NewTask builds the PENDING task that p asks for, its webhooks merged by
+// URL.
+func NewTask(p exporttask.CreateParams) exporttask.Task {
 	r := p.Request
 	webhooks, _ := exporttask.MergeWebhooks(nil, r.Webhook)
 	return exporttask.Task{

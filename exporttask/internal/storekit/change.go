@@ -1,0 +1,75 @@
+package storekit
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// SaveTask writes t, which was in status before, with lease l, and keeps
+// the customer's storage usage in step when t's status moved into or out of
+// the statuses that count against the quota (see [Live]). It returns t as
+// stored.
+func SaveTask(ctx context.Context, tx Tx, before exporttask.Status, t exporttask.Task, l Lease) (exporttask.Task, error) {
+	doc, err := EncodeTask(t)
+	if err != nil {
+		return exporttask.Task{}, err
+	}
+	customer, err := tx.UpdateTask(ctx, t, doc, l)
+	if err != nil {
+		return exporttask.Task{}, fmt.Errorf("updating task %d: %w", t.ID, err)
+	}
+	if was, is := Live(before), Live(t.Status); was != is {
+		delta := t.EstimatedSize
+		if was {
+			delta = -delta
+		}
+		if err := tx.AddUsage(ctx, customer, delta); err != nil {
+			return exporttask.Task{}, err
+		}
+	}
+	return DecodeTask(t.ID, doc)
+}
+
+// MoveTo changes t's status to `to` through [exporttask.Transition],
+// applies change (when not nil), releases any lease, saves t and emits the
+// event. An illegal move is an exporttask.ErrConflict wrapping the
+// *exporttask.TransitionError.
+func MoveTo(ctx context.Context, tx Tx, t exporttask.Task, to exporttask.Status, now time.Time, change func(*exporttask.Task)) (exporttask.Task, error) {
+	ev, err := exporttask.Transition(t.Status, to)
+	if err != nil {
+		return exporttask.Task{}, fmt.Errorf("%w: %w", exporttask.ErrConflict, err)
+	}
+	before := t.Status
+	t.Status = to
+	if change != nil {
+		change(&t)
+	}
+	t, err = SaveTask(ctx, tx, before, t, Lease{})
+	if err != nil {
+		return exporttask.Task{}, err
+	}
+	return t, Emit(ctx, tx, t, ev, now)
+}
+
+// mergeInto adds webhooks to the existing task t and, when that changed
+// it, saves it, keeping its lease, and emits TASK_UPDATED.
+func mergeInto(ctx context.Context, tx Tx, t exporttask.Task, webhooks []exporttask.Webhook, now time.Time) (exporttask.Task, error) {
+	merged, changed := exporttask.MergeWebhooks(t.Webhook, webhooks)
+	if !changed {
+		return t, nil
+	}
+	// Keep the lease as it is: a worker may hold the task.
+	l, err := tx.LeasedTask(ctx, t.ID)
+	if err != nil {
+		return exporttask.Task{}, err
+	}
+	t.Webhook = merged
+	t, err = SaveTask(ctx, tx, t.Status, t, l.Lease)
+	if err != nil {
+		return exporttask.Task{}, err
+	}
+	return t, Emit(ctx, tx, t, exporttask.EventUpdated, now)
+}

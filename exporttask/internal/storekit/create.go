@@ -1,0 +1,88 @@
+package storekit
+
+import (
+	"context"
+	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// Create carries out [exporttask.Store.Create] in one transaction of
+// write: it replays the task named by the Idempotency-Key, else merges the
+// request's webhooks into a live equivalent task, else checks the quota and
+// inserts a new PENDING task.
+func Create(ctx context.Context, write Write, p exporttask.CreateParams) (t exporttask.Task, replayed bool, err error) {
+	err = write(ctx, func(tx Tx) error {
+		var err error
+		t, replayed, err = create(ctx, tx, p)
+		return err
+	})
+	if err != nil {
+		return exporttask.Task{}, false, err
+	}
+	return t, replayed, nil
+}
+
+func create(ctx context.Context, tx Tx, p exporttask.CreateParams) (exporttask.Task, bool, error) {
+	found, err := tx.LookUp(ctx, p)
+	if err != nil {
+		return exporttask.Task{}, false, err
+	}
+
+	if found.KeyTask > 0 {
+		t, err := tx.CustomerTask(ctx, p.Customer, found.KeyTask)
+		return t, true, err
+	}
+
+	if found.Duplicate != nil {
+		t, err := mergeInto(ctx, tx, *found.Duplicate, p.Request.Webhook, p.Now)
+		if err != nil {
+			return exporttask.Task{}, false, err
+		}
+		if p.IdempotencyKey != "" {
+			if err := tx.RememberKey(ctx, p.Customer, p.IdempotencyKey, t.ID); err != nil {
+				return exporttask.Task{}, false, err
+			}
+		}
+		return t, true, nil
+	}
+
+	if p.Quota > 0 {
+		if remaining := p.Quota - found.Used; p.EstimatedSize > remaining {
+			return exporttask.Task{}, false, &exporttask.QuotaError{
+				Quota: p.Quota, Remaining: max(remaining, 0), Requested: p.EstimatedSize}
+		}
+	}
+
+	t := NewTask(p)
+	doc, err := EncodeTask(t)
+	if err != nil {
+		return exporttask.Task{}, false, err
+	}
+	id, err := tx.InsertTask(ctx, p, t, doc)
+	if err != nil {
+		return exporttask.Task{}, false, err
+	}
+	t, err = DecodeTask(id, doc)
+	return t, false, err
+}
+
+// Abort carries out [exporttask.Store.Abort] in one transaction of write:
+// the customer's task id moves to ABORTED, finished at now.
+func Abort(ctx context.Context, write Write, customer string, id int64, now time.Time) (t exporttask.Task, err error) {
+	err = write(ctx, func(tx Tx) error {
+		var err error
+		t, err = tx.CustomerTask(ctx, customer, id)
+		if err != nil {
+			return err
+		}
+		t, err = MoveTo(ctx, tx, t, exporttask.StatusAborted, now, func(t *exporttask.Task) {
+			t.FinishedAt = exporttask.NewTime(now)
+		})
+		return err
+	})
+	if err != nil {
+		return exporttask.Task{}, err
+	}
+	return t, nil
+}

@@ -1,0 +1,28 @@
+// Package storekit holds what the [exporttask.Store] implementations
+// (exporttask/sqlite and exporttask/postgres) have in common, so that each
+// of them keeps only its SQL and its driver.
+//
+// A store implements [Tx], one write transaction speaking the store's SQL,
+// and a [Write] function that runs a transaction (retrying it when the
+// database asks for that). The functions of this package then carry out
+// each write of the [exporttask.Store] contract on top of them: the
+// decisions of Create (replay, dedup and webhook merge, quota), the status
+// changes through [exporttask.Transition] with their outbox deliveries, the
+// leases of Claim, Progress and Finish, Expire, and the outbox's
+// ClaimDeliveries and DeliveryDone:
+//
+//	func (db *DB) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (exporttask.Task, bool, error) {
+//		t, ok, err := storekit.Claim(ctx, db.write, worker, now, lease)
+//		if err != nil {
+//			return exporttask.Task{}, false, fmt.Errorf("mystore: claim task: %w", err)
+//		}
+//		return t, ok, nil
+//	}
+//
+// It also holds the stored form of a task ([EncodeTask], [DecodeTask],
+// [Millis]), row decoding ([ScanTask], [ScanDelivery], [Collect], [Page])
+// and the migration runner ([LoadMigrations], [Migrate]).
+//
+// The package imports no database driver: a store's rows only need a Scan
+// method, as both database/sql and pgx rows have.
+package storekit

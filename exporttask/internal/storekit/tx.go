@@ -1,0 +1,93 @@
+package storekit
+
+import (
+	"context"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// Write runs fn in a write transaction of the store and commits it; when fn
+// fails, nothing it did is kept and its error is returned. Write may run fn
+// again (after a deadlock, say), so fn starts from scratch each time.
+type Write func(ctx context.Context, fn func(tx Tx) error) error
+
+// Lease is who holds a task and until when.
+type Lease struct {
+	Owner string // the worker, or empty
+	Until int64  // Unix milliseconds (see [Millis]), or 0
+}
+
+// Leased is a task with its lease, as a write transaction reads it.
+type Leased struct {
+	Task  exporttask.Task
+	Lease Lease
+}
+
+// Existing is what a create finds before it inserts anything; see
+// [Tx.LookUp].
+type Existing struct {
+	KeyTask   int64            // the task the Idempotency-Key names, or 0
+	Duplicate *exporttask.Task // the live equivalent task, locked, or nil
+	Used      int64            // the customer's storage in use, bytes
+}
+
+// Tx is one write transaction of a store: the statements the functions of
+// this package need, in the store's SQL. Times are Unix milliseconds (see
+// [Millis]). Where the database locks rows, the reads lock what they return
+// until the transaction ends. Errors are returned as the driver gives them
+// unless said otherwise: the functions of this package add the context.
+type Tx interface {
+	// CustomerTask reads the customer's task id; exporttask.ErrNotFound
+	// when there is none.
+	CustomerTask(ctx context.Context, customer string, id int64) (exporttask.Task, error)
+	// LeasedTask reads task id with its lease; exporttask.ErrNotFound when
+	// there is none.
+	LeasedTask(ctx context.Context, id int64) (Leased, error)
+	// LookUp makes sure what it finds still holds at the insert (creates
+	// of one customer run one at a time) and reads what decides a create:
+	// when p.IdempotencyKey is set, the task it names; otherwise, or when
+	// it names none, when p.DedupKey is set, the newest task of the
+	// customer with that key that is PENDING, IN_PROGRESS, or COMPLETED
+	// and not expired at p.Now; and when p.Quota > 0, the customer's
+	// storage in use. It may skip what the earlier findings make moot.
+	LookUp(ctx context.Context, p exporttask.CreateParams) (Existing, error)
+	// InsertTask stores the new task t (document doc) for p, adds its
+	// estimated size to the customer's usage, records p.IdempotencyKey
+	// (when not empty) as naming it, and returns its id.
+	InsertTask(ctx context.Context, p exporttask.CreateParams, t exporttask.Task, doc []byte) (int64, error)
+	// UpdateTask writes t's row (status, expiry, lease, document doc) and
+	// returns the task's customer.
+	UpdateTask(ctx context.Context, t exporttask.Task, doc []byte, l Lease) (customer string, err error)
+	// AddUsage adds delta bytes to the customer's storage in use; nothing
+	// when delta is 0.
+	AddUsage(ctx context.Context, customer string, delta int64) error
+	// RememberKey records the customer's Idempotency-Key key as naming
+	// task id.
+	RememberKey(ctx context.Context, customer, key string, id int64) error
+
+	// Claimable reads the oldest task that is PENDING, or IN_PROGRESS with
+	// a lease that ended before now; ok is false when there is none.
+	Claimable(ctx context.Context, now int64) (t exporttask.Task, ok bool, err error)
+	// TakeOver gives task id's lease to l.Owner, leaving the rest as it is.
+	TakeOver(ctx context.Context, id int64, l Lease) error
+	// Expirable reads up to limit COMPLETED tasks whose expiry is at or
+	// before now, soonest expiry first.
+	Expirable(ctx context.Context, now int64, limit int) ([]exporttask.Task, error)
+
+	// InsertDeliveries writes one pending delivery of event ev of task
+	// taskID per URL, in that order, with body payload, created and due
+	// at at.
+	InsertDeliveries(ctx context.Context, taskID int64, urls []string, ev exporttask.Event, payload []byte, at int64) error
+	// DueDeliveries reads up to limit pending deliveries whose next
+	// attempt is at or before now and whose lease ended before now, each
+	// the oldest pending one of its task and URL, next attempt first.
+	DueDeliveries(ctx context.Context, now int64, limit int) ([]exporttask.Delivery, error)
+	// LeaseDeliveries leases the deliveries ids until until.
+	LeaseDeliveries(ctx context.Context, ids []int64, until int64) error
+	// DeliveryState reads delivery id's state; exporttask.ErrNotFound when
+	// there is none.
+	DeliveryState(ctx context.Context, id int64) (DeliveryState, error)
+	// RecordAttempt counts an attempt at delivery id, releases its lease
+	// and records o.
+	RecordAttempt(ctx context.Context, id int64, o Outcome) error
+}
