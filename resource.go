@@ -23,7 +23,7 @@ type resource struct {
 	cacheControl []string      // for a request whose ?v= matches version, or an unversioned resource
 	staleControl []string      // for a versioned resource requested without its current version
 	version      string        // expected raw query ("v=<hash>"), or "" when unversioned
-	header       http.Header   // extra headers (security policy), set on every response
+	header       []headerField // set on every response (nosniff, Vary, security policy)
 	compressible bool          // text: worth compressing, sent with Vary: Accept-Encoding
 	make         func() []byte // the identity bytes, for resources built on first use (YAML)
 
@@ -38,6 +38,13 @@ type variant struct {
 	etag     []string
 	length   []string
 	encoding []string // Content-Encoding, nil for identity
+}
+
+// headerField is one header of a response, its key canonical. A slice of
+// them is cheaper to apply per request than ranging over a map.
+type headerField struct {
+	key    string
+	values []string
 }
 
 // newResource returns a resource whose identity bytes are body, served
@@ -71,15 +78,12 @@ func newLazyResource(name, contentType string, mk func() []byte) *resource {
 // setHeaders fills the headers every response of r carries. A resource is
 // never changed after it is built, so routers can share one.
 func (r *resource) setHeaders(extra http.Header) {
-	r.header = http.Header{
-		"X-Content-Type-Options": {"nosniff"},
-		"Accept-Ranges":          {"bytes"},
-	}
+	r.header = []headerField{{"X-Content-Type-Options", []string{"nosniff"}}}
 	if r.compressible {
-		r.header["Vary"] = []string{"Accept-Encoding"}
+		r.header = append(r.header, headerField{"Vary", []string{"Accept-Encoding"}})
 	}
 	for k, v := range extra {
-		r.header[k] = v
+		r.header = append(r.header, headerField{http.CanonicalHeaderKey(k), v})
 	}
 	r.cacheControl = []string{cacheRevalidate}
 	r.staleControl = r.cacheControl

@@ -10,7 +10,9 @@ import (
 // Setup; a plain request takes a fast path that allocates nothing of its
 // own, and a conditional or Range request goes through http.ServeContent,
 // which answers If-None-Match with 304 (using the ETag set here), Range
-// with 206, and If-Match / If-Unmodified-Since with 412.
+// with 206 (and adds Accept-Ranges), and If-Match / If-Unmodified-Since with
+// 412. The fast path does not advertise Accept-Ranges: it is advisory, and
+// one header less is measurably faster for small documents.
 func (r *resource) serve(w http.ResponseWriter, req *http.Request) {
 	var avail [numEncodings]bool
 	avail[encIdentity] = true
@@ -22,8 +24,8 @@ func (r *resource) serve(w http.ResponseWriter, req *http.Request) {
 	v := r.variant(negotiateEncoding(accept, avail))
 
 	h := w.Header()
-	for k, vals := range r.header {
-		h[k] = vals
+	for _, f := range r.header {
+		h[f.key] = f.values
 	}
 	h["Content-Type"] = r.contentType
 	h["Etag"] = v.etag
