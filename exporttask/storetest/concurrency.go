@@ -166,10 +166,18 @@ func testConcurrentClaims(t *testing.T, s exporttask.Store) {
 		}
 		return fmt.Errorf("%s claimed more tasks than there are", worker)
 	})
+	assertClaimedOnce(t, errs, claimed, want)
+	noClaim(t, s, at(2*time.Second))
+}
+
+// assertClaimedOnce checks the outcome of concurrent claims: no worker
+// failed, and the tasks claimed (claimed[w] lists worker w's) are exactly
+// the tasks in want, each claimed once.
+func assertClaimedOnce(t *testing.T, errs []error, claimed [][]int64, want map[int64]bool) {
+	t.Helper()
 	for _, err := range errs {
 		require.NoError(t, err)
 	}
-
 	got := map[int64]int{}
 	for _, ids := range claimed {
 		for _, id := range ids {
@@ -179,6 +187,5 @@ func testConcurrentClaims(t *testing.T, s exporttask.Store) {
 	for id := range want {
 		assert.Equal(t, 1, got[id], "task %d claims", id)
 	}
-	assert.Len(t, got, tasks)
-	noClaim(t, s, at(2*time.Second))
+	assert.Len(t, got, len(want))
 }

@@ -57,19 +57,7 @@ func testSharedClaims(t *testing.T, ss []exporttask.Store) {
 		}
 		return fmt.Errorf("worker %d claimed more tasks than there are", w)
 	})
-	for _, err := range errs {
-		require.NoError(t, err)
-	}
-	got := map[int64]int{}
-	for _, ids := range claimed {
-		for _, id := range ids {
-			got[id]++
-		}
-	}
-	for id := range want {
-		assert.Equal(t, 1, got[id], "task %d claims", id)
-	}
-	assert.Len(t, got, tasks)
+	assertClaimedOnce(t, errs, claimed, want)
 }
 
 func testSharedQuota(t *testing.T, ss []exporttask.Store) {
