@@ -1,0 +1,53 @@
+package exporttask
+
+import (
+	"context"
+	"errors"
+)
+
+// Output is where a real export writes: the task's artifact files and its
+// progress. A worker hands one to the exporter; files created through it
+// land in the [ArtifactStore] under the task's prefix.
+//
+// This is the contract the file-writing exporters (RASTER GeoPackage, DEM
+// GeoTIFF, 3D Tiles) are written against; see [Exporter].
+type Output interface {
+	// Create starts the artifact file name (a plain file name, no
+	// slashes). It is part of the task only once committed.
+	Create(ctx context.Context, name string) (ArtifactWriter, error)
+	// Progress reports done units of work out of total (tiles, rows...).
+	// A non-nil error means stop now and return it: the task was aborted
+	// or its lease lost.
+	Progress(done, total int64) error
+}
+
+// PermanentError marks an export failure that retrying cannot fix (the
+// record's data is unreadable, the request cannot be served): the task ends
+// FAILED at once with Reason as its errorReason. Any other error from an
+// export is taken as transient and the task is tried again, up to the
+// worker's maximum attempts.
+type PermanentError struct {
+	Reason string // what the client is told, without internals
+	Err    error  // the cause, for the logs; may be nil
+}
+
+func (e *PermanentError) Error() string {
+	if e.Err == nil {
+		return e.Reason
+	}
+	return e.Reason + ": " + e.Err.Error()
+}
+
+func (e *PermanentError) Unwrap() error { return e.Err }
+
+// Permanent wraps err as a [PermanentError] with the given client-facing
+// reason.
+func Permanent(reason string, err error) error {
+	return &PermanentError{Reason: reason, Err: err}
+}
+
+// IsPermanent reports whether err is, or wraps, a [PermanentError].
+func IsPermanent(err error) bool {
+	var pe *PermanentError
+	return errors.As(err, &pe)
+}
