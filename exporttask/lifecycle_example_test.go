@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
 // A receiver checks every delivery's signature against the raw body before
@@ -70,7 +72,7 @@ func ExampleRunner() {
 	}
 	defer store.Close()
 
-	sim := exporttask.NewSimulator(exporttask.SimulatorConfig{
+	sim := simulate.New(simulate.Config{
 		Duration: 20 * time.Millisecond,
 		BaseURL:  "https://downloads.example.com/exports",
 	})
@@ -93,7 +95,7 @@ func ExampleRunner() {
 
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	runner := exporttask.NewRunner(exporttask.RunnerConfig{
+	runner := worker.NewRunner(worker.RunnerConfig{
 		Store: store, Exporter: sim, PollInterval: 10 * time.Millisecond,
 		Logger: slog.New(slog.DiscardHandler),
 	})

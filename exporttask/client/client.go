@@ -1,10 +1,11 @@
-package exporttask
+package client
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/openapi-viewer/viewer/exporttask"
 	"io"
 	"mime"
 	"net/http"
@@ -27,19 +28,19 @@ type Client struct {
 	hc   *http.Client
 }
 
-// ClientOption configures a [Client].
-type ClientOption func(*Client)
+// Option configures a [Client].
+type Option func(*Client)
 
 // WithHTTPClient makes the client send its requests with hc. Default
 // [http.DefaultClient].
-func WithHTTPClient(hc *http.Client) ClientOption {
+func WithHTTPClient(hc *http.Client) Option {
 	return func(c *Client) { c.hc = hc }
 }
 
-// NewClient returns a client of the API at baseURL (e.g.
+// New returns a client of the API at baseURL (e.g.
 // "http://localhost:8080", possibly with a path prefix) that authenticates
 // with apiKey.
-func NewClient(baseURL, apiKey string, opts ...ClientOption) (*Client, error) {
+func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	u, err := url.Parse(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("exporttask: client base URL: %w", err)
@@ -60,48 +61,48 @@ type CreateOption func(*http.Request)
 // WithIdempotencyKey sends key as the Idempotency-Key header, so that
 // retrying the create returns the task the first attempt created.
 func WithIdempotencyKey(key string) CreateOption {
-	return func(r *http.Request) { r.Header.Set(IdempotencyKeyHeader, key) }
+	return func(r *http.Request) { r.Header.Set(exporttask.IdempotencyKeyHeader, key) }
 }
 
 // Create asks for an export. It returns the new task, or the existing one
 // when the request repeats an earlier one.
-func (c *Client) Create(ctx context.Context, req CreateRequest, opts ...CreateOption) (Task, error) {
+func (c *Client) Create(ctx context.Context, req exporttask.CreateRequest, opts ...CreateOption) (exporttask.Task, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
-		return Task{}, fmt.Errorf("exporttask: encoding the create request: %w", err)
+		return exporttask.Task{}, fmt.Errorf("exporttask: encoding the create request: %w", err)
 	}
 	r, err := c.newRequest(ctx, http.MethodPost, c.base.JoinPath("export-tasks"), bytes.NewReader(body))
 	if err != nil {
-		return Task{}, err
+		return exporttask.Task{}, err
 	}
 	r.Header.Set("Content-Type", "application/json")
 	for _, o := range opts {
 		o(r)
 	}
-	var t Task
+	var t exporttask.Task
 	_, err = c.do(r, http.StatusCreated, &t)
 	return t, err
 }
 
 // Get returns the task with that id.
-func (c *Client) Get(ctx context.Context, id int64) (Task, error) {
+func (c *Client) Get(ctx context.Context, id int64) (exporttask.Task, error) {
 	r, err := c.newRequest(ctx, http.MethodGet, c.taskURL(id), nil)
 	if err != nil {
-		return Task{}, err
+		return exporttask.Task{}, err
 	}
-	var t Task
+	var t exporttask.Task
 	_, err = c.do(r, http.StatusOK, &t)
 	return t, err
 }
 
 // Abort moves the task with that id to ABORTED. A task already in a final
 // status gives a *Problem with status 409.
-func (c *Client) Abort(ctx context.Context, id int64) (Task, error) {
+func (c *Client) Abort(ctx context.Context, id int64) (exporttask.Task, error) {
 	r, err := c.newRequest(ctx, http.MethodDelete, c.taskURL(id), nil)
 	if err != nil {
-		return Task{}, err
+		return exporttask.Task{}, err
 	}
-	var t Task
+	var t exporttask.Task
 	_, err = c.do(r, http.StatusOK, &t)
 	return t, err
 }
@@ -111,7 +112,7 @@ type ListOptions struct {
 	// Limit is the page size, 1 to 100. Default (0): the server's, 10.
 	Limit int
 	// Status keeps only tasks in that status. Default: any status.
-	Status Status
+	Status exporttask.Status
 	// Cursor is the next cursor of the previous page. Default: the first
 	// page.
 	Cursor string
@@ -119,7 +120,7 @@ type ListOptions struct {
 
 // List returns a page of tasks, newest first, and the cursor of the next
 // page ("" on the last page).
-func (c *Client) List(ctx context.Context, o ListOptions) (tasks []Task, next string, err error) {
+func (c *Client) List(ctx context.Context, o ListOptions) (tasks []exporttask.Task, next string, err error) {
 	u := c.base.JoinPath("export-tasks")
 	q := url.Values{}
 	if o.Limit != 0 {
@@ -147,13 +148,13 @@ func (c *Client) List(ctx context.Context, o ListOptions) (tasks []Task, next st
 // final, and returns it. It stops early with an error when ctx is done or a
 // poll fails; the task it returns then is the last one it read (zero if
 // none).
-func (c *Client) Wait(ctx context.Context, id int64, poll time.Duration) (Task, error) {
+func (c *Client) Wait(ctx context.Context, id int64, poll time.Duration) (exporttask.Task, error) {
 	if poll <= 0 {
 		poll = time.Second
 	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
-	var last Task
+	var last exporttask.Task
 	for {
 		t, err := c.Get(ctx, id)
 		if err != nil {
@@ -180,7 +181,7 @@ func (c *Client) newRequest(ctx context.Context, method string, u *url.URL, body
 	if err != nil {
 		return nil, fmt.Errorf("exporttask: building %s %s: %w", method, u.Path, err)
 	}
-	r.Header.Set("Accept", "application/json, "+ProblemContentType)
+	r.Header.Set("Accept", "application/json, "+exporttask.ProblemContentType)
 	if c.key != "" {
 		r.Header.Set("Authorization", "Bearer "+c.key)
 	}
@@ -210,10 +211,10 @@ func (c *Client) do(r *http.Request, want int, v any) (http.Header, error) {
 
 // responseProblem returns the problem a failed response carries, or one
 // made from its status when the body is not a problem.
-func responseProblem(resp *http.Response, body []byte) *Problem {
+func responseProblem(resp *http.Response, body []byte) *exporttask.Problem {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	if mt == ProblemContentType || mt == "application/json" {
-		var p Problem
+	if mt == exporttask.ProblemContentType || mt == "application/json" {
+		var p exporttask.Problem
 		if err := json.Unmarshal(body, &p); err == nil && p.Status != 0 {
 			return &p
 		}
@@ -222,7 +223,7 @@ func responseProblem(resp *http.Response, body []byte) *Problem {
 	if len(detail) > 200 {
 		detail = detail[:200]
 	}
-	return &Problem{Type: "about:blank", Title: http.StatusText(resp.StatusCode), Status: resp.StatusCode,
+	return &exporttask.Problem{Type: "about:blank", Title: http.StatusText(resp.StatusCode), Status: resp.StatusCode,
 		Detail: detail, Message: detail}
 }
 

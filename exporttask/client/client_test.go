@@ -1,4 +1,4 @@
-package exporttask_test
+package client_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 )
 
@@ -34,7 +35,7 @@ func TestClientProblems(t *testing.T) {
 	require.NotEmpty(t, p.Errors)
 	assert.Equal(t, "/domain", p.Errors[0].Pointer)
 
-	_, _, err = h.client.List(ctx, exporttask.ListOptions{Limit: 1000})
+	_, _, err = h.client.List(ctx, client.ListOptions{Limit: 1000})
 	require.ErrorAs(t, err, &p)
 	assert.Equal(t, http.StatusBadRequest, p.Status)
 
@@ -46,13 +47,13 @@ func TestClientProblems(t *testing.T) {
 	require.ErrorAs(t, err, &p)
 	assert.Equal(t, http.StatusConflict, p.Status)
 
-	readOnly, err := exporttask.NewClient(h.URL, readKey, exporttask.WithHTTPClient(h.hc))
+	readOnly, err := client.New(h.URL, readKey, client.WithHTTPClient(h.hc))
 	require.NoError(t, err)
 	_, err = readOnly.Create(ctx, h.sampleRequest(3))
 	require.ErrorAs(t, err, &p)
 	assert.Equal(t, http.StatusForbidden, p.Status)
 
-	nobody, err := exporttask.NewClient(h.URL, "", exporttask.WithHTTPClient(h.hc))
+	nobody, err := client.New(h.URL, "", client.WithHTTPClient(h.hc))
 	require.NoError(t, err)
 	_, err = nobody.Get(ctx, task.ID)
 	require.ErrorAs(t, err, &p)
@@ -83,7 +84,7 @@ func TestClientTransportAndBodyErrors(t *testing.T) {
 	require.NoError(t, err)
 	addr := ln.Addr().String()
 	require.NoError(t, ln.Close())
-	c, err := exporttask.NewClient("http://"+addr, "k")
+	c, err := client.New("http://"+addr, "k")
 	require.NoError(t, err)
 	_, err = c.Get(ctx, 1)
 	require.Error(t, err)
@@ -97,9 +98,9 @@ func TestClientTransportAndBodyErrors(t *testing.T) {
 		http.Error(w, "upstream timed out", http.StatusGatewayTimeout)
 	}))
 	t.Cleanup(proxy.Close)
-	c, err = exporttask.NewClient(proxy.URL+"/prefix", "k")
+	c, err = client.New(proxy.URL+"/prefix", "k")
 	require.NoError(t, err)
-	_, _, err = c.List(ctx, exporttask.ListOptions{})
+	_, _, err = c.List(ctx, client.ListOptions{})
 	require.ErrorAs(t, err, &p)
 	assert.Equal(t, http.StatusGatewayTimeout, p.Status)
 	assert.Equal(t, "upstream timed out", p.Detail)
@@ -109,14 +110,14 @@ func TestClientTransportAndBodyErrors(t *testing.T) {
 		_, _ = w.Write([]byte("<html>"))
 	}))
 	t.Cleanup(garbage.Close)
-	c, err = exporttask.NewClient(garbage.URL, "k")
+	c, err = client.New(garbage.URL, "k")
 	require.NoError(t, err)
 	_, err = c.Get(ctx, 1)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "decoding the response")
 
 	for _, bad := range []string{"", "localhost:8080", "ftp://x", "http://", "://"} {
-		_, err := exporttask.NewClient(bad, "k")
+		_, err := client.New(bad, "k")
 		assert.Error(t, err, bad)
 	}
 }
@@ -146,17 +147,17 @@ func TestClientPathPrefix(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	c, err := exporttask.NewClient(srv.URL+"/api/v1/", "secret")
+	c, err := client.New(srv.URL+"/api/v1/", "secret")
 	require.NoError(t, err)
 	ctx := t.Context()
 	_, err = c.Get(ctx, 7)
 	require.NoError(t, err)
 	_, err = c.Abort(ctx, 7)
 	require.NoError(t, err)
-	created, err := c.Create(ctx, exporttask.CreateRequest{}, exporttask.WithIdempotencyKey("abc"))
+	created, err := c.Create(ctx, exporttask.CreateRequest{}, client.WithIdempotencyKey("abc"))
 	require.NoError(t, err)
 	assert.Equal(t, int64(8), created.ID)
-	_, next, err := c.List(ctx, exporttask.ListOptions{Limit: 2, Status: exporttask.StatusPending, Cursor: "YjE0"})
+	_, next, err := c.List(ctx, client.ListOptions{Limit: 2, Status: exporttask.StatusPending, Cursor: "YjE0"})
 	require.NoError(t, err)
 	assert.Equal(t, "YjEy", next)
 	assert.Equal(t, []string{

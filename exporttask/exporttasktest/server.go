@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/client"
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
 
@@ -18,14 +21,14 @@ type Server struct {
 	// Key is an API key of [Customer] with the read and write scopes.
 	Key string
 	// Client is a client of the server that authenticates with Key.
-	Client *exporttask.Client
+	Client *client.Client
 	// Store is the server's store.
 	Store exporttask.Store
 	// WebhookSecret signs the server's webhooks; check them with
 	// [exporttask.VerifyWebhook].
 	WebhookSecret []byte
 	// API is the server itself.
-	API *exporttask.Server
+	API *server.Server
 }
 
 // NewServer starts a server for t and stops it, with its workers and store,
@@ -46,9 +49,9 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		cfg.store = st
 	}
 	if cfg.exporter == nil {
-		cfg.exporter = exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: cfg.taskDuration})
+		cfg.exporter = simulate.New(simulate.Config{Duration: cfg.taskDuration})
 	}
-	key, err := exporttask.GenerateKey()
+	key, err := server.GenerateKey()
 	if err != nil {
 		t.Fatalf("exporttasktest: %v", err)
 	}
@@ -56,10 +59,10 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		cfg.secret = make([]byte, 32)
 		_, _ = rand.Read(cfg.secret) // never fails (Go 1.24+)
 	}
-	api, err := exporttask.NewServer(exporttask.ServerConfig{
+	api, err := server.New(server.Config{
 		Store:          cfg.store,
 		Exporter:       cfg.exporter,
-		Keys:           append([]exporttask.APIKey{{Key: key, Customer: Customer, Scopes: exporttask.ScopeAll}}, cfg.keys...),
+		Keys:           append([]server.APIKey{{Key: key, Customer: Customer, Scopes: server.ScopeAll}}, cfg.keys...),
 		Quota:          cfg.quota,
 		Retention:      cfg.retention,
 		WebhookSecret:  cfg.secret,
@@ -85,9 +88,9 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		}
 	})
 
-	client, err := exporttask.NewClient(hs.URL, key, exporttask.WithHTTPClient(hs.Client()))
+	cl, err := client.New(hs.URL, key, client.WithHTTPClient(hs.Client()))
 	if err != nil {
 		t.Fatalf("exporttasktest: %v", err)
 	}
-	return &Server{URL: hs.URL, Key: key, Client: client, Store: cfg.store, WebhookSecret: cfg.secret, API: api}
+	return &Server{URL: hs.URL, Key: key, Client: cl, Store: cfg.store, WebhookSecret: cfg.secret, API: api}
 }

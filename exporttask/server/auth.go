@@ -1,9 +1,10 @@
-package exporttask
+package server
 
 import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"github.com/openapi-viewer/viewer/exporttask"
 	"net/http"
 	"strings"
 )
@@ -73,18 +74,18 @@ func (s *Server) authorize(want Scope, h http.HandlerFunc) http.HandlerFunc {
 		presented := presentedKey(r)
 		if presented == "" {
 			w.Header().Set("WWW-Authenticate", authRealm)
-			s.writeProblem(w, r, NewProblem(http.StatusUnauthorized,
+			s.writeProblem(w, r, exporttask.NewProblem(http.StatusUnauthorized,
 				"Send an API key in the x-api-key header or as Authorization: Bearer <key>."))
 			return
 		}
 		k, ok := s.keys.lookup(presented)
 		if !ok {
 			w.Header().Set("WWW-Authenticate", authRealm+`, error="invalid_token"`)
-			s.writeProblem(w, r, NewProblem(http.StatusUnauthorized, "The API key is not valid."))
+			s.writeProblem(w, r, exporttask.NewProblem(http.StatusUnauthorized, "The API key is not valid."))
 			return
 		}
 		if !k.Scopes.Has(want) {
-			s.writeProblem(w, r, NewProblem(http.StatusForbidden,
+			s.writeProblem(w, r, exporttask.NewProblem(http.StatusForbidden,
 				"The API key does not have the "+want.String()+" scope this operation needs."))
 			return
 		}

@@ -1,4 +1,4 @@
-package exporttask_test
+package server_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
@@ -200,14 +201,14 @@ func TestDuplicatesAndIdempotency(t *testing.T) {
 	resp, again := post(t, mustJSON(t, h.sampleRequest(3)), "order-42")
 	assert.Equal(t, "true", resp.Header.Get(exporttask.ReplayedHeader))
 	assert.Equal(t, keyed.ID, again.ID)
-	viaClient, err := h.client.Create(t.Context(), h.sampleRequest(4), exporttask.WithIdempotencyKey("order-42"))
+	viaClient, err := h.client.Create(t.Context(), h.sampleRequest(4), client.WithIdempotencyKey("order-42"))
 	require.NoError(t, err)
 	assert.Equal(t, keyed.ID, viaClient.ID)
 
 	// Another customer never gets this customer's task.
-	otherClient, err := exporttask.NewClient(h.URL, otherKey, exporttask.WithHTTPClient(h.hc))
+	otherClient, err := client.New(h.URL, otherKey, client.WithHTTPClient(h.hc))
 	require.NoError(t, err)
-	other, err := otherClient.Create(t.Context(), h.sampleRequest(1), exporttask.WithIdempotencyKey("order-42"))
+	other, err := otherClient.Create(t.Context(), h.sampleRequest(1), client.WithIdempotencyKey("order-42"))
 	require.NoError(t, err)
 	assert.NotEqual(t, first.ID, other.ID)
 	assert.NotEqual(t, keyed.ID, other.ID)
@@ -229,7 +230,7 @@ func TestListPaging(t *testing.T) {
 	var got []int64
 	cursor, pages := "", 0
 	for {
-		tasks, next, err := h.client.List(ctx, exporttask.ListOptions{Limit: 3, Cursor: cursor})
+		tasks, next, err := h.client.List(ctx, client.ListOptions{Limit: 3, Cursor: cursor})
 		require.NoError(t, err)
 		pages++
 		for _, task := range tasks {
@@ -268,7 +269,7 @@ func TestListPaging(t *testing.T) {
 	for i := 7; i < 12; i++ {
 		h.create(t, h.sampleRequest(i))
 	}
-	tasks, next, err := h.client.List(ctx, exporttask.ListOptions{})
+	tasks, next, err := h.client.List(ctx, client.ListOptions{})
 	require.NoError(t, err)
 	assert.Len(t, tasks, exporttask.DefaultListLimit)
 	assert.NotEmpty(t, next)

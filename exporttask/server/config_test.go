@@ -1,4 +1,4 @@
-package exporttask_test
+package server_test
 
 import (
 	"context"
@@ -8,7 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
 
@@ -16,39 +17,39 @@ func TestNewServerChecksConfig(t *testing.T) {
 	st, err := sqlite.Open(t.Context(), ":memory:")
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
-	valid := func() exporttask.ServerConfig {
-		return exporttask.ServerConfig{
+	valid := func() server.Config {
+		return server.Config{
 			Store:         st,
-			Exporter:      exporttask.NewSimulator(exporttask.SimulatorConfig{}),
-			Keys:          []exporttask.APIKey{{Key: "k", Customer: "c", Scopes: exporttask.ScopeRead}},
+			Exporter:      simulate.New(simulate.Config{}),
+			Keys:          []server.APIKey{{Key: "k", Customer: "c", Scopes: server.ScopeRead}},
 			WebhookSecret: []byte("s"),
 		}
 	}
 	tests := []struct {
 		name   string
-		change func(*exporttask.ServerConfig)
+		change func(*server.Config)
 		want   string
 	}{
-		{"no store", func(c *exporttask.ServerConfig) { c.Store = nil }, "Store is required"},
-		{"no exporter", func(c *exporttask.ServerConfig) { c.Exporter = nil }, "Exporter is required"},
-		{"no keys", func(c *exporttask.ServerConfig) { c.Keys = nil }, "at least one API key"},
-		{"key without scope", func(c *exporttask.ServerConfig) { c.Keys[0].Scopes = 0 }, "Keys[0]"},
-		{"key without customer", func(c *exporttask.ServerConfig) { c.Keys[0].Customer = "" }, "Keys[0]"},
-		{"no secret", func(c *exporttask.ServerConfig) { c.WebhookSecret = nil }, "WebhookSecret is required"},
-		{"negative quota", func(c *exporttask.ServerConfig) { c.Quota = -1 }, "Quota is negative"},
-		{"negative lease", func(c *exporttask.ServerConfig) { c.Lease = -time.Second }, "must not be negative"},
+		{"no store", func(c *server.Config) { c.Store = nil }, "Store is required"},
+		{"no exporter", func(c *server.Config) { c.Exporter = nil }, "Exporter is required"},
+		{"no keys", func(c *server.Config) { c.Keys = nil }, "at least one API key"},
+		{"key without scope", func(c *server.Config) { c.Keys[0].Scopes = 0 }, "Keys[0]"},
+		{"key without customer", func(c *server.Config) { c.Keys[0].Customer = "" }, "Keys[0]"},
+		{"no secret", func(c *server.Config) { c.WebhookSecret = nil }, "WebhookSecret is required"},
+		{"negative quota", func(c *server.Config) { c.Quota = -1 }, "Quota is negative"},
+		{"negative lease", func(c *server.Config) { c.Lease = -time.Second }, "must not be negative"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := valid()
 			tc.change(&cfg)
-			_, err := exporttask.NewServer(cfg)
+			_, err := server.New(cfg)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
 
-	srv, err := exporttask.NewServer(valid())
+	srv, err := server.New(valid())
 	require.NoError(t, err)
 	// Of two concurrent Runs, one runs until its context ends, the other
 	// is refused at once.

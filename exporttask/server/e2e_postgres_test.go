@@ -1,4 +1,4 @@
-package exporttask_test
+package server_test
 
 import (
 	"context"
@@ -16,7 +16,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 )
 
@@ -73,7 +75,7 @@ func TestPostgresLifecycle(t *testing.T) {
 	hook := httptest.NewServer(rc)
 	t.Cleanup(hook.Close)
 	h := newHarness(t, exporttasktest.WithStore(st), exporttasktest.WithTaskDuration(200*time.Millisecond))
-	task := h.create(t, sampleRequestTo(int(time.Now().UnixNano()%1e9), hook.URL+"/pg"))
+	task := h.create(t, testkit.SampleRequestTo(int(time.Now().UnixNano()%1e9), hook.URL+"/pg"))
 	done, err := h.client.Wait(t.Context(), task.ID, 50*time.Millisecond)
 	require.NoError(t, err)
 	assert.Equal(t, exporttask.StatusCompleted, done.Status)
@@ -83,7 +85,7 @@ func TestPostgresLifecycle(t *testing.T) {
 	assert.Equal(t, task.ID, got[0].payload.Data.ID)
 
 	// Reads, paging and errors behave as on SQLite.
-	tasks, _, err := h.client.List(t.Context(), exporttask.ListOptions{Limit: 1})
+	tasks, _, err := h.client.List(t.Context(), client.ListOptions{Limit: 1})
 	require.NoError(t, err)
 	require.Len(t, tasks, 1)
 	_, err = h.client.Abort(t.Context(), task.ID)
@@ -115,7 +117,7 @@ func TestPostgresReplicas(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			req := sampleRequestTo(base+i, hook.URL+"/replicas")
+			req := testkit.SampleRequestTo(base+i, hook.URL+"/replicas")
 			req.Webhook[0].Events = []exporttask.Event{exporttask.EventStarted, exporttask.EventCompleted}
 			task, err := replicas[i%2].client.Create(t.Context(), req)
 			if assert.NoError(t, err) {

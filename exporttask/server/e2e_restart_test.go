@@ -1,4 +1,4 @@
-package exporttask_test
+package server_test
 
 import (
 	"bufio"
@@ -18,6 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/client"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 )
 
 // TestServerKilledMidTask builds examples/server, kills it with SIGKILL
@@ -40,38 +42,38 @@ func TestServerKilledMidTask(t *testing.T) {
 		"-task-duration", "6s", "-webhook-secret", secret, "-webhook-allow", "127.0.0.0/8"}
 
 	first := startServer(t, bin, dir, args)
-	spec := newSpecChecker(t)
-	hc := &http.Client{Transport: spec.transport(http.DefaultTransport), Timeout: 10 * time.Second}
-	client, err := exporttask.NewClient(first.url, key, exporttask.WithHTTPClient(hc))
+	spec := testkit.NewSpecChecker(t)
+	hc := &http.Client{Transport: spec.Transport(http.DefaultTransport), Timeout: 10 * time.Second}
+	api, err := client.New(first.url, key, client.WithHTTPClient(hc))
 	require.NoError(t, err)
 	ctx := t.Context()
 	var ids []int64
 	for i := range 3 {
-		task, err := client.Create(ctx, sampleRequestTo(100+i, hook.URL+"/restart"))
+		task, err := api.Create(ctx, testkit.SampleRequestTo(100+i, hook.URL+"/restart"))
 		require.NoError(t, err)
 		ids = append(ids, task.ID)
 	}
 	// Kill it once a task has reported progress.
 	require.Eventually(t, func() bool {
-		task, err := client.Get(ctx, ids[0])
+		task, err := api.Get(ctx, ids[0])
 		return err == nil && task.Status == exporttask.StatusInProgress && task.Progress > 0
 	}, 20*time.Second, 50*time.Millisecond, "the first task never made progress")
 	require.NoError(t, first.cmd.Process.Signal(syscall.SIGKILL))
 	_ = first.cmd.Wait()
-	task, err := client.Get(ctx, ids[0])
+	task, err := api.Get(ctx, ids[0])
 	require.Error(t, err, "the server is dead")
 	assert.Zero(t, task.ID)
 
 	second := startServer(t, bin, dir, args)
-	client, err = exporttask.NewClient(second.url, key, exporttask.WithHTTPClient(hc))
+	api, err = client.New(second.url, key, client.WithHTTPClient(hc))
 	require.NoError(t, err)
-	got, err := client.Get(ctx, ids[0])
+	got, err := api.Get(ctx, ids[0])
 	require.NoError(t, err)
 	assert.False(t, got.Status.Final(), "the task was interrupted, not finished: %s", got.Status)
 	waitCtx, cancel := context.WithTimeout(ctx, 90*time.Second)
 	defer cancel()
 	for _, id := range ids {
-		done, err := client.Wait(waitCtx, id, 200*time.Millisecond)
+		done, err := api.Wait(waitCtx, id, 200*time.Millisecond)
 		require.NoError(t, err, "task %d (stderr: %s)", id, second.stderr())
 		assert.Equal(t, exporttask.StatusCompleted, done.Status, "task %d", id)
 		assert.NotEmpty(t, done.Artifacts)
@@ -95,7 +97,7 @@ func TestServerKilledMidTask(t *testing.T) {
 	case <-time.After(25 * time.Second):
 		t.Fatal("the server did not stop within 25s of SIGTERM")
 	}
-	assert.Positive(t, spec.count())
+	assert.Positive(t, spec.Count())
 }
 
 // buildExampleServer compiles examples/server into dir.
@@ -106,7 +108,7 @@ func buildExampleServer(t *testing.T, dir string) string {
 		goBin = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
 	}
 	bin := filepath.Join(dir, "server")
-	out, err := exec.Command(goBin, "build", "-o", bin, "../examples/server").CombinedOutput()
+	out, err := exec.Command(goBin, "build", "-o", bin, "../../examples/server").CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
 	return bin
 }

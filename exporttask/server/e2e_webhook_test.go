@@ -1,4 +1,4 @@
-package exporttask_test
+package server_test
 
 import (
 	"encoding/json"

@@ -1,21 +1,15 @@
-package exporttask
+package server
 
 import (
 	"errors"
 	"fmt"
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
 	"mime"
 	"net/http"
 	"strconv"
 	"time"
 )
-
-// IdempotencyKeyHeader is the request header that makes a create safe to
-// retry: a second create with the same key returns the first task.
-const IdempotencyKeyHeader = "Idempotency-Key"
-
-// ReplayedHeader is set to "true" on a 201 that returns an existing task
-// (an Idempotency-Key replay or a duplicate request) instead of a new one.
-const ReplayedHeader = "Idempotent-Replayed"
 
 // createTask handles POST /export-tasks.
 func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
@@ -23,17 +17,17 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		s.writeProblem(w, r, p)
 		return
 	}
-	idemKey := r.Header.Get(IdempotencyKeyHeader)
-	if len(idemKey) > MaxIdempotencyKeyLength {
+	idemKey := r.Header.Get(exporttask.IdempotencyKeyHeader)
+	if len(idemKey) > exporttask.MaxIdempotencyKeyLength {
 		s.writeProblem(w, r, validationProblem(
-			fmt.Sprintf("The Idempotency-Key header is longer than %d characters.", MaxIdempotencyKeyLength), nil))
+			fmt.Sprintf("The Idempotency-Key header is longer than %d characters.", exporttask.MaxIdempotencyKeyLength), nil))
 		return
 	}
 	req, problems, err := s.decodeCreate(w, r)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			s.writeProblem(w, r, NewProblem(http.StatusRequestEntityTooLarge,
+			s.writeProblem(w, r, exporttask.NewProblem(http.StatusRequestEntityTooLarge,
 				fmt.Sprintf("The request body is larger than %d bytes.", mbe.Limit)))
 			return
 		}
@@ -41,7 +35,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(problems) > 0 {
-		s.writeProblem(w, r, (&ValidationError{Problems: problems}).Problem())
+		s.writeProblem(w, r, (&exporttask.ValidationError{Problems: problems}).Problem())
 		return
 	}
 
@@ -50,12 +44,12 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, r, "estimating an export", err)
 		return
 	}
-	dedup, err := DedupKey(req)
+	dedup, err := exporttask.DedupKey(req)
 	if err != nil {
 		s.serverError(w, r, "computing the dedup key", err)
 		return
 	}
-	t, replayed, err := s.store.Create(r.Context(), CreateParams{
+	t, replayed, err := s.store.Create(r.Context(), exporttask.CreateParams{
 		Customer:       customerOf(r),
 		Request:        req,
 		EstimatedSize:  est.Size,
@@ -71,14 +65,14 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Location", "/export-tasks/"+strconv.FormatInt(t.ID, 10))
 	if replayed {
-		w.Header().Set(ReplayedHeader, "true")
+		w.Header().Set(exporttask.ReplayedHeader, "true")
 	}
 	s.writeJSON(w, r, http.StatusCreated, t)
 }
 
 // checkJSONContentType returns a 415 problem unless the request body is
 // declared application/json.
-func checkJSONContentType(r *http.Request) *Problem {
+func checkJSONContentType(r *http.Request) *exporttask.Problem {
 	ct := r.Header.Get("Content-Type")
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "application/json" {
@@ -86,7 +80,7 @@ func checkJSONContentType(r *http.Request) *Problem {
 		if got == "" {
 			got = "none"
 		}
-		return NewProblem(http.StatusUnsupportedMediaType,
+		return exporttask.NewProblem(http.StatusUnsupportedMediaType,
 			fmt.Sprintf("The request body must be application/json (Content-Type: %s).", got))
 	}
 	return nil
@@ -96,14 +90,14 @@ func checkJSONContentType(r *http.Request) *Problem {
 // with every problem the client must fix: decoding and validation errors,
 // then webhook URLs the server may not call. err is set only when the body
 // could not be read (too large: *http.MaxBytesError).
-func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (CreateRequest, []FieldError, error) {
-	body := http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-	req, err := DecodeCreateRequest(body)
-	var problems []FieldError
+func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (exporttask.CreateRequest, []exporttask.FieldError, error) {
+	body := http.MaxBytesReader(w, r.Body, exporttask.MaxBodyBytes)
+	req, err := exporttask.DecodeCreateRequest(body)
+	var problems []exporttask.FieldError
 	if err != nil {
-		var ve *ValidationError
+		var ve *exporttask.ValidationError
 		if !errors.As(err, &ve) {
-			return CreateRequest{}, nil, err
+			return exporttask.CreateRequest{}, nil, err
 		}
 		problems = append(problems, ve.Problems...)
 	}
@@ -116,8 +110,8 @@ func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (CreateReq
 		if reported[ptr] || wh.URL == "" {
 			continue
 		}
-		if err := CheckWebhookURL(wh.URL, s.allow); err != nil {
-			problems = append(problems, FieldError{Pointer: ptr, Message: err.Error()})
+		if err := webhook.CheckWebhookURL(wh.URL, s.allow); err != nil {
+			problems = append(problems, exporttask.FieldError{Pointer: ptr, Message: err.Error()})
 		}
 	}
 	return req, problems, nil

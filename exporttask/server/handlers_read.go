@@ -1,6 +1,7 @@
-package exporttask
+package server
 
 import (
+	"github.com/openapi-viewer/viewer/exporttask"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -29,7 +30,7 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 		s.writeProblem(w, r, validationProblem("Invalid query: "+strings.Join(problems, "; ")+".", nil))
 		return
 	}
-	tasks, more, err := s.store.List(r.Context(), ListParams{
+	tasks, more, err := s.store.List(r.Context(), exporttask.ListParams{
 		Customer: customerOf(r), Status: lq.status, Before: lq.before, Limit: lq.limit,
 	})
 	if err != nil {
@@ -37,7 +38,7 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if tasks == nil {
-		tasks = []Task{}
+		tasks = []exporttask.Task{}
 	}
 	if more && len(tasks) > 0 {
 		w.Header().Set("Link", "<"+nextPageURL(lq, tasks[len(tasks)-1].ID)+`>; rel="next"`)

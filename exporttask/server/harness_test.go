@@ -1,10 +1,9 @@
-package exporttask_test
+package server_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,7 +16,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 )
 
 // Keys of the harness besides the generated read+write key.
@@ -32,11 +34,11 @@ const (
 // openapi.yaml.
 type harness struct {
 	*exporttasktest.Server
-	spec   *specChecker
-	hc     *http.Client       // checks responses
-	client *exporttask.Client // uses hc, with the read+write key
-	logs   *syncBuffer        // the server's JSON log
-	sink   *httptest.Server   // a webhook receiver that accepts everything
+	spec   *testkit.SpecChecker
+	hc     *http.Client     // checks responses
+	client *client.Client   // uses hc, with the read+write key
+	logs   *syncBuffer      // the server's JSON log
+	sink   *httptest.Server // a webhook receiver that accepts everything
 }
 
 func newHarness(t *testing.T, opts ...exporttasktest.Option) *harness {
@@ -44,22 +46,22 @@ func newHarness(t *testing.T, opts ...exporttasktest.Option) *harness {
 	logs := &syncBuffer{}
 	opts = append([]exporttasktest.Option{
 		exporttasktest.WithKeys(
-			exporttask.APIKey{Key: readKey, Customer: exporttasktest.Customer, Scopes: exporttask.ScopeRead},
-			exporttask.APIKey{Key: writeKey, Customer: exporttasktest.Customer, Scopes: exporttask.ScopeWrite},
-			exporttask.APIKey{Key: otherKey, Customer: otherCust, Scopes: exporttask.ScopeAll},
+			server.APIKey{Key: readKey, Customer: exporttasktest.Customer, Scopes: server.ScopeRead},
+			server.APIKey{Key: writeKey, Customer: exporttasktest.Customer, Scopes: server.ScopeWrite},
+			server.APIKey{Key: otherKey, Customer: otherCust, Scopes: server.ScopeAll},
 		),
 		exporttasktest.WithLogger(slog.New(slog.NewJSONHandler(logs, nil))),
 	}, opts...)
 	srv := exporttasktest.NewServer(t, opts...)
-	spec := newSpecChecker(t)
-	hc := &http.Client{Transport: spec.transport(http.DefaultTransport)}
-	client, err := exporttask.NewClient(srv.URL, srv.Key, exporttask.WithHTTPClient(hc))
+	spec := testkit.NewSpecChecker(t)
+	hc := &http.Client{Transport: spec.Transport(http.DefaultTransport)}
+	cl, err := client.New(srv.URL, srv.Key, client.WithHTTPClient(hc))
 	require.NoError(t, err)
 	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	t.Cleanup(sink.Close)
-	return &harness{Server: srv, spec: spec, hc: hc, client: client, logs: logs, sink: sink}
+	return &harness{Server: srv, spec: spec, hc: hc, client: cl, logs: logs, sink: sink}
 }
 
 // request is one raw HTTP request of a test.
@@ -120,31 +122,7 @@ func assertProblem(t *testing.T, resp *http.Response, body []byte, status int, t
 // harness's sink; n varies the catalog record so that requests with
 // different n are not duplicates.
 func (h *harness) sampleRequest(n int) exporttask.CreateRequest {
-	return sampleRequestTo(n, h.sink.URL+"/sink")
-}
-
-// sampleRequestTo is a valid create request whose TASK_COMPLETED webhook
-// goes to hookURL.
-func sampleRequestTo(n int, hookURL string) exporttask.CreateRequest {
-	return exporttask.CreateRequest{
-		CatalogRecordID: sampleCatalogID(n),
-		Domain:          exporttask.DomainRaster,
-		ArtifactCRS:     exporttask.CRS4326,
-		ROI: &exporttask.FeatureCollection{Type: exporttask.TypeFeatureCollection, Features: []exporttask.Feature{{
-			Type:       exporttask.TypeFeature,
-			Properties: map[string]any{},
-			Geometry: exporttask.NewPolygon([]exporttask.Position{
-				{34.80, 31.90}, {34.82, 31.90}, {34.82, 31.92}, {34.80, 31.92}, {34.80, 31.90},
-			}),
-		}}},
-		Webhook: []exporttask.Webhook{{URL: hookURL,
-			Events: []exporttask.Event{exporttask.EventCompleted}}},
-	}
-}
-
-// sampleCatalogID returns a UUID-shaped catalog record id made from n.
-func sampleCatalogID(n int) string {
-	return fmt.Sprintf("8b867544-2dab-43a1-be6e-%012d", n)
+	return testkit.SampleRequestTo(n, h.sink.URL+"/sink")
 }
 
 func mustJSON(t *testing.T, v any) string {

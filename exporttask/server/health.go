@@ -1,7 +1,8 @@
-package exporttask
+package server
 
 import (
 	"context"
+	"github.com/openapi-viewer/viewer/exporttask"
 	"net/http"
 	"time"
 )
@@ -28,7 +29,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if err := s.store.Ping(ctx); err != nil {
 		s.logger.ErrorContext(r.Context(), "readiness check: the store is unreachable",
 			"requestId", requestIDOf(r), "error", err.Error())
-		s.writeProblem(w, r, NewProblem(http.StatusServiceUnavailable, "The task store is unreachable."))
+		s.writeProblem(w, r, exporttask.NewProblem(http.StatusServiceUnavailable, "The task store is unreachable."))
 		return
 	}
 	s.writeJSON(w, r, http.StatusOK, healthBody{Status: "ok"})

@@ -1,4 +1,4 @@
-package exporttask
+package server
 
 import (
 	"crypto/rand"

@@ -1,4 +1,4 @@
-package exporttask_test
+package server_test
 
 import (
 	"testing"
@@ -6,23 +6,23 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 )
 
 func TestParseKeys(t *testing.T) {
 	tests := []struct {
 		in   string
-		want []exporttask.APIKey
+		want []server.APIKey
 		err  string
 	}{
 		{in: "", want: nil},
-		{in: "k1=acme", want: []exporttask.APIKey{{Key: "k1", Customer: "acme", Scopes: exporttask.ScopeAll}}},
-		{in: "k1=acme:read+write, k2=acme:read ,k3=globex:write", want: []exporttask.APIKey{
-			{Key: "k1", Customer: "acme", Scopes: exporttask.ScopeAll},
-			{Key: "k2", Customer: "acme", Scopes: exporttask.ScopeRead},
-			{Key: "k3", Customer: "globex", Scopes: exporttask.ScopeWrite},
+		{in: "k1=acme", want: []server.APIKey{{Key: "k1", Customer: "acme", Scopes: server.ScopeAll}}},
+		{in: "k1=acme:read+write, k2=acme:read ,k3=globex:write", want: []server.APIKey{
+			{Key: "k1", Customer: "acme", Scopes: server.ScopeAll},
+			{Key: "k2", Customer: "acme", Scopes: server.ScopeRead},
+			{Key: "k3", Customer: "globex", Scopes: server.ScopeWrite},
 		}},
-		{in: "k1=acme:write+read", want: []exporttask.APIKey{{Key: "k1", Customer: "acme", Scopes: exporttask.ScopeAll}}},
+		{in: "k1=acme:write+read", want: []server.APIKey{{Key: "k1", Customer: "acme", Scopes: server.ScopeAll}}},
 		{in: "k1", err: `"="`},
 		{in: "=acme", err: "key is empty"},
 		{in: "k1=", err: "customer is empty"},
@@ -32,7 +32,7 @@ func TestParseKeys(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
-			got, err := exporttask.ParseKeys(tc.in)
+			got, err := server.ParseKeys(tc.in)
 			if tc.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tc.err)
@@ -46,17 +46,17 @@ func TestParseKeys(t *testing.T) {
 }
 
 func TestScopeString(t *testing.T) {
-	assert.Equal(t, "read", exporttask.ScopeRead.String())
-	assert.Equal(t, "write", exporttask.ScopeWrite.String())
-	assert.Equal(t, "read+write", exporttask.ScopeAll.String())
-	assert.True(t, exporttask.ScopeAll.Has(exporttask.ScopeRead))
-	assert.False(t, exporttask.ScopeRead.Has(exporttask.ScopeWrite))
+	assert.Equal(t, "read", server.ScopeRead.String())
+	assert.Equal(t, "write", server.ScopeWrite.String())
+	assert.Equal(t, "read+write", server.ScopeAll.String())
+	assert.True(t, server.ScopeAll.Has(server.ScopeRead))
+	assert.False(t, server.ScopeRead.Has(server.ScopeWrite))
 }
 
 func TestGenerateKey(t *testing.T) {
-	a, err := exporttask.GenerateKey()
+	a, err := server.GenerateKey()
 	require.NoError(t, err)
-	b, err := exporttask.GenerateKey()
+	b, err := server.GenerateKey()
 	require.NoError(t, err)
 	assert.Len(t, a, 43, "32 bytes in unpadded base64url")
 	assert.NotEqual(t, a, b)

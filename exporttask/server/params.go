@@ -1,18 +1,13 @@
-package exporttask
+package server
 
 import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/openapi-viewer/viewer/exporttask"
 	"net/url"
 	"strconv"
 	"strings"
-)
-
-// Paging limits of GET /export-tasks.
-const (
-	DefaultListLimit = 10
-	MaxListLimit     = 100
 )
 
 // parseID reads a task id from the path: a decimal integer from 1 to the
@@ -35,7 +30,7 @@ func parseID(s string) (int64, error) {
 // listQuery is the parsed query of GET /export-tasks.
 type listQuery struct {
 	limit  int
-	status Status
+	status exporttask.Status
 	before int64 // from the cursor; 0 for the first page
 }
 
@@ -43,21 +38,21 @@ type listQuery struct {
 // with each bad parameter. (These are not FieldErrors: those point into
 // the request body.)
 func parseListQuery(q url.Values) (listQuery, []string) {
-	lq := listQuery{limit: DefaultListLimit}
+	lq := listQuery{limit: exporttask.DefaultListLimit}
 	var errs []string
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > MaxListLimit {
-			errs = append(errs, fmt.Sprintf("limit must be an integer from 1 to %d, got %q", MaxListLimit, v))
+		if err != nil || n < 1 || n > exporttask.MaxListLimit {
+			errs = append(errs, fmt.Sprintf("limit must be an integer from 1 to %d, got %q", exporttask.MaxListLimit, v))
 		} else {
 			lq.limit = n
 		}
 	}
 	if v := q.Get("status"); v != "" {
-		if !Status(v).Valid() {
+		if !exporttask.Status(v).Valid() {
 			errs = append(errs, fmt.Sprintf("status must be one of %s, got %q", joinStatuses(), v))
 		} else {
-			lq.status = Status(v)
+			lq.status = exporttask.Status(v)
 		}
 	}
 	if v := q.Get("cursor"); v != "" {
@@ -72,8 +67,8 @@ func parseListQuery(q url.Values) (listQuery, []string) {
 }
 
 func joinStatuses() string {
-	names := make([]string, 0, len(Statuses()))
-	for _, s := range Statuses() {
+	names := make([]string, 0, len(exporttask.Statuses()))
+	for _, s := range exporttask.Statuses() {
 		names = append(names, string(s))
 	}
 	return strings.Join(names, ", ")

@@ -1,21 +1,22 @@
-package exporttask
+package server
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/openapi-viewer/viewer/exporttask"
 	"net/http"
 )
 
 // validationProblem returns the 400 problem listing every field error.
-func validationProblem(detail string, errs []FieldError) *Problem {
-	return &Problem{Type: ProblemTypeValidation, Title: "Invalid request", Status: http.StatusBadRequest,
+func validationProblem(detail string, errs []exporttask.FieldError) *exporttask.Problem {
+	return &exporttask.Problem{Type: exporttask.ProblemTypeValidation, Title: "Invalid request", Status: http.StatusBadRequest,
 		Detail: detail, Message: detail, Errors: errs}
 }
 
 // writeProblem sends p as application/problem+json, with the request id.
-func (s *Server) writeProblem(w http.ResponseWriter, r *http.Request, p *Problem) {
+func (s *Server) writeProblem(w http.ResponseWriter, r *http.Request, p *exporttask.Problem) {
 	q := *p
 	q.RequestID = requestIDOf(r)
 	if q.Instance == "" {
@@ -30,7 +31,7 @@ func (s *Server) writeProblem(w http.ResponseWriter, r *http.Request, p *Problem
 		return
 	}
 	h := w.Header()
-	h.Set("Content-Type", ProblemContentType)
+	h.Set("Content-Type", exporttask.ProblemContentType)
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(q.Status)
 	if r.Method != http.MethodHead {
@@ -44,7 +45,7 @@ func (s *Server) serverError(w http.ResponseWriter, r *http.Request, msg string,
 	id := requestIDOf(r)
 	s.logger.ErrorContext(r.Context(), msg, "requestId", id, "method", r.Method, "path", r.URL.Path,
 		"error", err.Error())
-	s.writeProblem(w, r, NewProblem(http.StatusInternalServerError,
+	s.writeProblem(w, r, exporttask.NewProblem(http.StatusInternalServerError,
 		fmt.Sprintf("The server could not complete the request. Quote request id %s when reporting it.", id)))
 }
 
@@ -68,16 +69,16 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 // ErrConflict (a *TransitionError), 509 for a *QuotaError, 500 (logged) for
 // anything else.
 func (s *Server) storeError(w http.ResponseWriter, r *http.Request, op string, err error) {
-	if errors.Is(err, ErrNotFound) {
-		s.writeProblem(w, r, NewProblem(http.StatusNotFound, "No export task with this id."))
+	if errors.Is(err, exporttask.ErrNotFound) {
+		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound, "No export task with this id."))
 		return
 	}
-	if p, ok := ProblemFor(err); ok && p.Status != http.StatusBadRequest {
+	if p, ok := exporttask.ProblemFor(err); ok && p.Status != http.StatusBadRequest {
 		s.writeProblem(w, r, p)
 		return
 	}
-	if errors.Is(err, ErrConflict) {
-		s.writeProblem(w, r, &Problem{Type: ProblemTypeInvalidTransition, Title: "Invalid status transition",
+	if errors.Is(err, exporttask.ErrConflict) {
+		s.writeProblem(w, r, &exporttask.Problem{Type: exporttask.ProblemTypeInvalidTransition, Title: "Invalid status transition",
 			Status: http.StatusConflict, Detail: "The task's status does not allow this.",
 			Message: "The task's status does not allow this."})
 		return

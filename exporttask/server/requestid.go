@@ -1,15 +1,12 @@
-package exporttask
+package server
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"github.com/openapi-viewer/viewer/exporttask"
 	"net/http"
 )
-
-// RequestIDHeader is the response header that carries the id the server
-// gave the request; the same id is in every problem body and in the log.
-const RequestIDHeader = "X-Request-Id"
 
 type requestIDKey struct{}
 
@@ -18,7 +15,7 @@ type requestIDKey struct{}
 func withRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := newRequestID()
-		w.Header().Set(RequestIDHeader, id)
+		w.Header().Set(exporttask.RequestIDHeader, id)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id)))
 	})
 }

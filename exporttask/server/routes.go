@@ -1,6 +1,7 @@
-package exporttask
+package server
 
 import (
+	"github.com/openapi-viewer/viewer/exporttask"
 	"net/http"
 )
 
@@ -31,7 +32,7 @@ func (s *Server) routes() (http.Handler, error) {
 func (s *Server) methodNotAllowed(allow string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allow)
-		s.writeProblem(w, r, NewProblem(http.StatusMethodNotAllowed,
+		s.writeProblem(w, r, exporttask.NewProblem(http.StatusMethodNotAllowed,
 			"The method "+r.Method+" is not allowed here; allowed: "+allow+"."))
 	}
 }
@@ -39,5 +40,5 @@ func (s *Server) methodNotAllowed(allow string) http.HandlerFunc {
 // notFound answers 404 with a problem body for a path the server does not
 // serve.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	s.writeProblem(w, r, NewProblem(http.StatusNotFound, "There is nothing at this path."))
+	s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound, "There is nothing at this path."))
 }

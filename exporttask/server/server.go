@@ -1,9 +1,12 @@
-package exporttask
+package server
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -13,17 +16,13 @@ import (
 	"time"
 )
 
-// DefaultRetention is how long a completed task's artifacts stay available
-// when [ServerConfig.Retention] is zero.
-const DefaultRetention = 30 * 24 * time.Hour
-
-// ServerConfig configures a [Server].
-type ServerConfig struct {
+// Config configures a [Server].
+type Config struct {
 	// Store keeps the tasks, the work queue and the webhook outbox.
 	// Required.
-	Store Store
+	Store exporttask.Store
 	// Exporter estimates and runs the exports. Required.
-	Exporter Exporter
+	Exporter exporttask.Exporter
 	// Keys are the API keys the server accepts. At least one is required.
 	Keys []APIKey
 	// Quota is each customer's storage quota in bytes: a create whose
@@ -64,46 +63,46 @@ type ServerConfig struct {
 // (see [Server.Run]). Several Servers may share one Store (replicas over
 // PostgreSQL); each task is processed once.
 type Server struct {
-	store     Store
-	exporter  Exporter
+	store     exporttask.Store
+	exporter  exporttask.Exporter
 	keys      *keyring
 	quota     int64
 	allow     []netip.Prefix
 	logger    *slog.Logger
 	handler   http.Handler
-	runner    *Runner
-	deliverer *Deliverer
+	runner    *worker.Runner
+	deliverer *webhook.Deliverer
 	running   atomic.Bool
 }
 
-// NewServer checks cfg and returns a Server ready to serve requests. Its
+// New checks cfg and returns a Server ready to serve requests. Its
 // background work starts with [Server.Run].
-func NewServer(cfg ServerConfig) (*Server, error) {
+func New(cfg Config) (*Server, error) {
 	if cfg.Store == nil {
-		return nil, errors.New("exporttask: ServerConfig.Store is required")
+		return nil, errors.New("exporttask: Config.Store is required")
 	}
 	if cfg.Exporter == nil {
-		return nil, errors.New("exporttask: ServerConfig.Exporter is required")
+		return nil, errors.New("exporttask: Config.Exporter is required")
 	}
 	if len(cfg.Keys) == 0 {
-		return nil, errors.New("exporttask: ServerConfig.Keys needs at least one API key")
+		return nil, errors.New("exporttask: Config.Keys needs at least one API key")
 	}
 	for i, k := range cfg.Keys {
 		if k.Key == "" || k.Customer == "" || k.Scopes == 0 {
-			return nil, fmt.Errorf("exporttask: ServerConfig.Keys[%d] needs a key, a customer and a scope", i)
+			return nil, fmt.Errorf("exporttask: Config.Keys[%d] needs a key, a customer and a scope", i)
 		}
 	}
 	if len(cfg.WebhookSecret) == 0 {
-		return nil, errors.New("exporttask: ServerConfig.WebhookSecret is required")
+		return nil, errors.New("exporttask: Config.WebhookSecret is required")
 	}
 	if cfg.Quota < 0 {
-		return nil, fmt.Errorf("exporttask: ServerConfig.Quota is negative (%d)", cfg.Quota)
+		return nil, fmt.Errorf("exporttask: Config.Quota is negative (%d)", cfg.Quota)
 	}
 	if cfg.Retention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.WebhookBackoff < 0 {
-		return nil, errors.New("exporttask: ServerConfig durations must not be negative")
+		return nil, errors.New("exporttask: Config durations must not be negative")
 	}
 	if cfg.Retention == 0 {
-		cfg.Retention = DefaultRetention
+		cfg.Retention = exporttask.DefaultRetention
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = 4

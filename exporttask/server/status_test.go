@@ -1,4 +1,4 @@
-package exporttask_test
+package server_test
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 )
 
@@ -127,10 +128,10 @@ func TestErrorStatuses(t *testing.T) {
 		})
 	}
 	// Nothing the failed creates sent was stored.
-	tasks, _, err := h.client.List(t.Context(), exporttask.ListOptions{Limit: 100})
+	tasks, _, err := h.client.List(t.Context(), client.ListOptions{Limit: 100})
 	require.NoError(t, err)
 	assert.Len(t, tasks, 2)
-	assert.Positive(t, h.spec.count())
+	assert.Positive(t, h.spec.Count())
 }
 
 func withWebhooks(r exporttask.CreateRequest, urls ...string) exporttask.CreateRequest {
@@ -185,7 +186,7 @@ func TestSuccessStatuses(t *testing.T) {
 		require.Equal(t, http.StatusOK, resp.StatusCode, path)
 		assert.JSONEq(t, `{"status":"ok"}`, string(body))
 	}
-	assert.GreaterOrEqual(t, h.spec.count(), 7)
+	assert.GreaterOrEqual(t, h.spec.Count(), 7)
 }
 
 func decodeTask(t *testing.T, body []byte) exporttask.Task {

@@ -1,9 +1,14 @@
-package exporttask
+package server
+
+import (
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
+)
 
 // newWorkers builds the runner (export workers and expiry sweeper) and the
 // webhook deliverer that [Server.Run] runs.
-func (s *Server) newWorkers(cfg ServerConfig) {
-	s.runner = NewRunner(RunnerConfig{
+func (s *Server) newWorkers(cfg Config) {
+	s.runner = worker.NewRunner(worker.RunnerConfig{
 		Store:        cfg.Store,
 		Exporter:     cfg.Exporter,
 		Workers:      cfg.Workers,
@@ -12,7 +17,7 @@ func (s *Server) newWorkers(cfg ServerConfig) {
 		Retention:    cfg.Retention,
 		Logger:       cfg.Logger,
 	})
-	s.deliverer = NewDeliverer(DelivererConfig{
+	s.deliverer = webhook.NewDeliverer(webhook.DelivererConfig{
 		Store:        cfg.Store,
 		Secret:       cfg.WebhookSecret,
 		Allow:        cfg.WebhookAllow,

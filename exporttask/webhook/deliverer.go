@@ -1,10 +1,11 @@
-package exporttask
+package webhook
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/openapi-viewer/viewer/exporttask"
 	"io"
 	"log/slog"
 	"net"
@@ -19,7 +20,7 @@ import (
 // DelivererConfig configures a [Deliverer]. Store and Secret are required.
 type DelivererConfig struct {
 	// Store holds the webhook outbox. Required.
-	Store Store
+	Store exporttask.Store
 	// Secret keys the HMAC-SHA256 signature of every delivery (see
 	// [SignWebhook]); receivers verify with the same secret. Required.
 	Secret []byte
@@ -67,6 +68,10 @@ type DelivererConfig struct {
 	Now func() time.Time
 }
 
+// ErrRunning is returned by [Deliverer.Run] when the same Deliverer is
+// already running.
+var ErrRunning = errors.New("exporttask: already running")
+
 // Deliverer sends the webhook deliveries of a [Store]'s outbox: it claims
 // due deliveries, POSTs each payload signed with [SignWebhook], and records
 // the outcome with [Store.DeliveryDone].
@@ -93,7 +98,7 @@ type DelivererConfig struct {
 // URL, so a receiver gets a task's events in order, and a delivery that is
 // given up no longer holds back the ones after it.
 type Deliverer struct {
-	store       Store
+	store       exporttask.Store
 	secret      []byte
 	policy      *addressPolicy
 	allow       []netip.Prefix
@@ -214,7 +219,7 @@ func (d *Deliverer) Run(ctx context.Context) error {
 	finished := make(chan struct{}, 1)
 	for ctx.Err() == nil {
 		free := d.concurrency - len(slots)
-		var claimed []Delivery
+		var claimed []exporttask.Delivery
 		if free > 0 {
 			var err error
 			claimed, err = d.store.ClaimDeliveries(ctx, d.now(), free, d.lease)
@@ -255,7 +260,7 @@ func (d *Deliverer) Run(ctx context.Context) error {
 }
 
 // deliver makes one attempt at dl and records its outcome.
-func (d *Deliverer) deliver(ctx context.Context, dl Delivery) {
+func (d *Deliverer) deliver(ctx context.Context, dl exporttask.Delivery) {
 	log := d.log.With("delivery", dl.ID, "task", dl.TaskID, "event", dl.Event, "attempt", dl.Attempts+1)
 	res, retry := d.attempt(ctx, dl)
 	if !res.Delivered && ctx.Err() != nil {
@@ -288,9 +293,9 @@ const maxResponseBody = 64 << 10
 
 // attempt POSTs dl once. retry is nil when the delivery must not be tried
 // again, else the wait before the next attempt.
-func (d *Deliverer) attempt(ctx context.Context, dl Delivery) (res DeliveryResult, retry *time.Duration) {
-	fail := func(wait *time.Duration, format string, args ...any) (DeliveryResult, *time.Duration) {
-		return DeliveryResult{Error: fmt.Sprintf(format, args...)}, wait
+func (d *Deliverer) attempt(ctx context.Context, dl exporttask.Delivery) (res exporttask.DeliveryResult, retry *time.Duration) {
+	fail := func(wait *time.Duration, format string, args ...any) (exporttask.DeliveryResult, *time.Duration) {
+		return exporttask.DeliveryResult{Error: fmt.Sprintf(format, args...)}, wait
 	}
 	if err := CheckWebhookURL(dl.URL, d.allow); err != nil {
 		return fail(nil, "%v", err)
@@ -305,7 +310,7 @@ func (d *Deliverer) attempt(ctx context.Context, dl Delivery) (res DeliveryResul
 	req.Header.Set("User-Agent", d.userAgent)
 	req.Header.Set("X-Export-Event", string(dl.Event))
 	req.Header.Set("X-Export-Delivery", strconv.FormatInt(dl.ID, 10))
-	req.Header.Set(SignatureHeader, SignWebhook(d.secret, d.now(), dl.Payload))
+	req.Header.Set(exporttask.SignatureHeader, exporttask.SignWebhook(d.secret, d.now(), dl.Payload))
 
 	backoffWait := backoff(dl.Attempts+1, d.baseBackoff, d.maxBackoff)
 	resp, err := d.client.Do(req)
@@ -321,7 +326,7 @@ func (d *Deliverer) attempt(ctx context.Context, dl Delivery) (res DeliveryResul
 	code := resp.StatusCode
 	switch {
 	case code >= 200 && code < 300:
-		return DeliveryResult{Delivered: true}, nil
+		return exporttask.DeliveryResult{Delivered: true}, nil
 	case code >= 300 && code < 400:
 		return fail(nil, "HTTP %s: redirect to %q not followed", resp.Status, resp.Header.Get("Location"))
 	case code == http.StatusTooManyRequests || code >= 500:

@@ -1,4 +1,4 @@
-package exporttask_test
+package webhook_test
 
 import (
 	"context"
@@ -14,14 +14,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
 )
 
 // startedDelivery creates a task whose webhook at url subscribes to
 // TASK_STARTED and claims it, which writes that one delivery to the outbox.
-// It returns the delivery's id as the receiver will see it.
+// It returns the delivery's id as the testkit.Receiver will see it.
 func startedDelivery(t *testing.T, s exporttask.Store, url string, more ...exporttask.Event) int64 {
 	t.Helper()
-	task := createTask(t, s, customer, exporttask.DomainRaster, url, append([]exporttask.Event{exporttask.EventStarted}, more...)...)
+	task := testkit.CreateTask(t, s, testkit.Customer, exporttask.DomainRaster, url, append([]exporttask.Event{exporttask.EventStarted}, more...)...)
 	_, ok, err := s.Claim(context.Background(), "test-worker", time.Now(), time.Minute)
 	require.NoError(t, err)
 	require.True(t, ok)
@@ -39,17 +41,17 @@ func status(code int) func(int, http.ResponseWriter, *http.Request) {
 }
 
 func TestDeliveryRetriesUntilAccepted(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		rec := newRecordingStore(s)
-		rcv := newReceiver(t, func(n int, w http.ResponseWriter, _ *http.Request) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rec := testkit.NewRecordingStore(s)
+		rcv := testkit.NewReceiver(t, func(n int, w http.ResponseWriter, _ *http.Request) {
 			if n < 2 {
 				w.WriteHeader(http.StatusServiceUnavailable)
 			}
 		})
 		id := startedDelivery(t, rec, rcv.URL)
-		background(t, fastDeliverer(t, rec, nil).Run)
+		testkit.Background(t, testkit.FastDeliverer(t, rec, nil).Run)
 
-		out := rec.finalOutcomes(t, id)
+		out := rec.FinalOutcomes(t, id)
 		require.Len(t, out, 3)
 		for _, o := range out[:2] {
 			assert.False(t, o.Delivered)
@@ -57,19 +59,19 @@ func TestDeliveryRetriesUntilAccepted(t *testing.T) {
 			assert.Contains(t, o.Error, "503")
 		}
 		assert.True(t, out[2].Delivered)
-		reqs := rcv.requests()
+		reqs := rcv.Requests()
 		require.Len(t, reqs, 3)
 		for _, r := range reqs {
-			assert.Equal(t, strconv.FormatInt(id, 10), r.delivery, "the same delivery id on every attempt")
-			assert.NoError(t, r.verifyErr)
+			assert.Equal(t, strconv.FormatInt(id, 10), r.Delivery, "the same delivery id on every attempt")
+			assert.NoError(t, r.VerifyErr)
 		}
 	})
 }
 
 func TestDeliveryHonoursRetryAfterWithinBounds(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		rec := newRecordingStore(s)
-		rcv := newReceiver(t, func(n int, w http.ResponseWriter, _ *http.Request) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rec := testkit.NewRecordingStore(s)
+		rcv := testkit.NewReceiver(t, func(n int, w http.ResponseWriter, _ *http.Request) {
 			switch n {
 			case 0:
 				w.Header().Set("Retry-After", "3600") // bounded by MaxBackoff
@@ -80,51 +82,51 @@ func TestDeliveryHonoursRetryAfterWithinBounds(t *testing.T) {
 			}
 		})
 		id := startedDelivery(t, rec, rcv.URL)
-		background(t, fastDeliverer(t, rec, func(c *exporttask.DelivererConfig) {
+		testkit.Background(t, testkit.FastDeliverer(t, rec, func(c *webhook.DelivererConfig) {
 			c.MaxBackoff = 150 * time.Millisecond
 		}).Run)
 
-		out := rec.finalOutcomes(t, id)
+		out := rec.FinalOutcomes(t, id)
 		require.Len(t, out, 3)
 		assert.True(t, out[2].Delivered)
 		assert.Contains(t, out[0].Error, "429")
 		assert.Contains(t, out[1].Error, "502")
-		require.Len(t, rcv.requests(), 3)
+		require.Len(t, rcv.Requests(), 3)
 	})
 }
 
 func TestDeliveryGivesUp(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
 		t.Run("on 4xx at once", func(t *testing.T) {
-			rec := newRecordingStore(s)
-			rcv := newReceiver(t, status(http.StatusGone))
+			rec := testkit.NewRecordingStore(s)
+			rcv := testkit.NewReceiver(t, status(http.StatusGone))
 			id := startedDelivery(t, rec, rcv.URL)
-			background(t, fastDeliverer(t, rec, nil).Run)
-			out := rec.finalOutcomes(t, id)
+			testkit.Background(t, testkit.FastDeliverer(t, rec, nil).Run)
+			out := rec.FinalOutcomes(t, id)
 			require.Len(t, out, 1)
 			assert.True(t, out[0].NextAttempt.IsZero())
 			assert.Contains(t, out[0].Error, "410")
 		})
 		t.Run("after MaxAttempts", func(t *testing.T) {
-			rec := newRecordingStore(s)
-			rcv := newReceiver(t, status(http.StatusInternalServerError))
+			rec := testkit.NewRecordingStore(s)
+			rcv := testkit.NewReceiver(t, status(http.StatusInternalServerError))
 			id := startedDelivery(t, rec, rcv.URL)
-			background(t, fastDeliverer(t, rec, func(c *exporttask.DelivererConfig) { c.MaxAttempts = 3 }).Run)
-			out := rec.finalOutcomes(t, id)
+			testkit.Background(t, testkit.FastDeliverer(t, rec, func(c *webhook.DelivererConfig) { c.MaxAttempts = 3 }).Run)
+			out := rec.FinalOutcomes(t, id)
 			require.Len(t, out, 3)
 			assert.True(t, out[2].NextAttempt.IsZero())
 			assert.Contains(t, out[2].Error, "gave up after 3 attempts")
 			time.Sleep(30 * time.Millisecond)
-			assert.Len(t, rcv.requests(), 3, "no attempt after giving up")
+			assert.Len(t, rcv.Requests(), 3, "no attempt after giving up")
 		})
 		t.Run("on a network error after MaxAttempts", func(t *testing.T) {
-			rec := newRecordingStore(s)
+			rec := testkit.NewRecordingStore(s)
 			dead := httptest.NewServer(http.NotFoundHandler())
 			url := dead.URL
 			dead.Close() // connection refused from now on
 			id := startedDelivery(t, rec, url)
-			background(t, fastDeliverer(t, rec, func(c *exporttask.DelivererConfig) { c.MaxAttempts = 2 }).Run)
-			out := rec.finalOutcomes(t, id)
+			testkit.Background(t, testkit.FastDeliverer(t, rec, func(c *webhook.DelivererConfig) { c.MaxAttempts = 2 }).Run)
+			out := rec.FinalOutcomes(t, id)
 			require.Len(t, out, 2)
 			assert.False(t, out[0].NextAttempt.IsZero(), "a network error is retried")
 			assert.Contains(t, out[1].Error, "refused")
@@ -133,15 +135,15 @@ func TestDeliveryGivesUp(t *testing.T) {
 }
 
 // TestDeliveryGivenUpUnblocksTheNext: deliveries of one task reach a
-// receiver in order, and a delivery given up no longer holds back the next.
+// testkit.Receiver in order, and a delivery given up no longer holds back the next.
 func TestDeliveryGivenUpUnblocksTheNext(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		rcv := newReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rcv := testkit.NewReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
 			if r.Header.Get("X-Export-Event") == string(exporttask.EventStarted) {
 				w.WriteHeader(http.StatusBadRequest)
 			}
 		})
-		task := createTask(t, s, customer, exporttask.DomainRaster, rcv.URL, exporttask.EventStarted, exporttask.EventInProgress)
+		task := testkit.CreateTask(t, s, testkit.Customer, exporttask.DomainRaster, rcv.URL, exporttask.EventStarted, exporttask.EventInProgress)
 		_, ok, err := s.Claim(context.Background(), "w", time.Now(), time.Minute)
 		require.NoError(t, err)
 		require.True(t, ok)
@@ -149,61 +151,61 @@ func TestDeliveryGivenUpUnblocksTheNext(t *testing.T) {
 			_, err = s.Progress(context.Background(), task.ID, "w", p, time.Now(), time.Minute)
 			require.NoError(t, err)
 		}
-		background(t, fastDeliverer(t, s, func(c *exporttask.DelivererConfig) { c.Concurrency = 8 }).Run)
-		require.Eventually(t, func() bool { return len(rcv.requests()) == 4 }, 5*time.Second, 2*time.Millisecond)
+		testkit.Background(t, testkit.FastDeliverer(t, s, func(c *webhook.DelivererConfig) { c.Concurrency = 8 }).Run)
+		require.Eventually(t, func() bool { return len(rcv.Requests()) == 4 }, 5*time.Second, 2*time.Millisecond)
 		var progress []int
-		for _, r := range rcv.requests() {
-			progress = append(progress, r.payload.Data.Progress)
+		for _, r := range rcv.Requests() {
+			progress = append(progress, r.Payload.Data.Progress)
 		}
 		assert.Equal(t, []exporttask.Event{exporttask.EventStarted, exporttask.EventInProgress,
-			exporttask.EventInProgress, exporttask.EventInProgress}, rcv.events())
+			exporttask.EventInProgress, exporttask.EventInProgress}, rcv.Events())
 		assert.Equal(t, []int{0, 10, 20, 30}, progress, "in order, even with 8 concurrent attempts")
 	})
 }
 
 func TestDeliveryDoesNotFollowRedirects(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
 		var targetHits atomic.Int32
 		target := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { targetHits.Add(1) }))
 		defer target.Close()
-		rec := newRecordingStore(s)
-		rcv := newReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+		rec := testkit.NewRecordingStore(s)
+		rcv := testkit.NewReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, target.URL+"/internal", http.StatusTemporaryRedirect)
 		})
 		id := startedDelivery(t, rec, rcv.URL)
-		background(t, fastDeliverer(t, rec, nil).Run)
+		testkit.Background(t, testkit.FastDeliverer(t, rec, nil).Run)
 
-		out := rec.finalOutcomes(t, id)
+		out := rec.FinalOutcomes(t, id)
 		require.Len(t, out, 1, "a redirect is not retried")
 		assert.True(t, out[0].NextAttempt.IsZero())
 		assert.Contains(t, out[0].Error, "307")
 		assert.Contains(t, out[0].Error, "not followed")
-		assert.Len(t, rcv.requests(), 1)
+		assert.Len(t, rcv.Requests(), 1)
 		assert.Zero(t, targetHits.Load(), "the redirect target was never requested")
 	})
 }
 
 func TestDeliveryRefusesLoopbackWithoutAllow(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		rec := newRecordingStore(s)
-		rcv := newReceiver(t, nil)
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rec := testkit.NewRecordingStore(s)
+		rcv := testkit.NewReceiver(t, nil)
 		id := startedDelivery(t, rec, rcv.URL) // http://127.0.0.1:port
-		background(t, fastDeliverer(t, rec, func(c *exporttask.DelivererConfig) { c.Allow = nil }).Run)
+		testkit.Background(t, testkit.FastDeliverer(t, rec, func(c *webhook.DelivererConfig) { c.Allow = nil }).Run)
 
-		out := rec.finalOutcomes(t, id)
+		out := rec.FinalOutcomes(t, id)
 		require.Len(t, out, 1, "refused at once, not retried")
 		assert.True(t, out[0].NextAttempt.IsZero())
 		assert.Contains(t, out[0].Error, "loopback")
-		assert.Empty(t, rcv.requests())
+		assert.Empty(t, rcv.Requests())
 	})
 }
 
-// TestDeliveryAttemptTimeout: a receiver slower than Timeout counts as a
+// TestDeliveryAttemptTimeout: a testkit.Receiver slower than Timeout counts as a
 // failed attempt and is retried.
 func TestDeliveryAttemptTimeout(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		rec := newRecordingStore(s)
-		rcv := newReceiver(t, func(n int, _ http.ResponseWriter, r *http.Request) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rec := testkit.NewRecordingStore(s)
+		rcv := testkit.NewReceiver(t, func(n int, _ http.ResponseWriter, r *http.Request) {
 			if n == 0 {
 				select {
 				case <-r.Context().Done():
@@ -212,8 +214,8 @@ func TestDeliveryAttemptTimeout(t *testing.T) {
 			}
 		})
 		id := startedDelivery(t, rec, rcv.URL)
-		background(t, fastDeliverer(t, rec, func(c *exporttask.DelivererConfig) { c.Timeout = 150 * time.Millisecond }).Run)
-		out := rec.finalOutcomes(t, id)
+		testkit.Background(t, testkit.FastDeliverer(t, rec, func(c *webhook.DelivererConfig) { c.Timeout = 150 * time.Millisecond }).Run)
+		out := rec.FinalOutcomes(t, id)
 		// Two attempts; more only if a loaded machine makes a quick answer
 		// miss the deadline too.
 		require.GreaterOrEqual(t, len(out), 2)
@@ -224,34 +226,34 @@ func TestDeliveryAttemptTimeout(t *testing.T) {
 }
 
 func TestDeliveryCustomClientAndUserAgent(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		rec := newRecordingStore(s)
-		rcv := newReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rec := testkit.NewRecordingStore(s)
+		rcv := testkit.NewReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/elsewhere", http.StatusFound)
 		})
 		id := startedDelivery(t, rec, rcv.URL)
 		client := &http.Client{}
-		background(t, fastDeliverer(t, rec, func(c *exporttask.DelivererConfig) {
+		testkit.Background(t, testkit.FastDeliverer(t, rec, func(c *webhook.DelivererConfig) {
 			c.HTTPClient = client
 			c.UserAgent = "acme-hooks/2"
 		}).Run)
-		out := rec.finalOutcomes(t, id)
+		out := rec.FinalOutcomes(t, id)
 		require.Len(t, out, 1)
 		assert.Contains(t, out[0].Error, "not followed", "redirects stay off with a custom client")
 		assert.Nil(t, client.CheckRedirect, "the caller's client is not modified")
-		reqs := rcv.requests()
+		reqs := rcv.Requests()
 		require.Len(t, reqs, 1)
-		assert.Equal(t, "acme-hooks/2", reqs[0].userAgent)
+		assert.Equal(t, "acme-hooks/2", reqs[0].UserAgent)
 	})
 }
 
 func TestDelivererShutdownLeavesInterruptedAttemptUnrecorded(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		rec := newRecordingStore(s)
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rec := testkit.NewRecordingStore(s)
 		entered := make(chan struct{}, 1)
 		var hang atomic.Bool
 		hang.Store(true)
-		rcv := newReceiver(t, func(_ int, _ http.ResponseWriter, r *http.Request) {
+		rcv := testkit.NewReceiver(t, func(_ int, _ http.ResponseWriter, r *http.Request) {
 			if hang.Load() {
 				entered <- struct{}{}
 				<-r.Context().Done() // hang until the client gives up
@@ -259,36 +261,37 @@ func TestDelivererShutdownLeavesInterruptedAttemptUnrecorded(t *testing.T) {
 		})
 		id := startedDelivery(t, rec, rcv.URL)
 		const lease = 200 * time.Millisecond
-		stop := background(t, fastDeliverer(t, rec, func(c *exporttask.DelivererConfig) { c.Lease = lease }).Run)
-		receive(t, entered, "the attempt to start")
+		stop := testkit.Background(t, testkit.FastDeliverer(t, rec, func(c *webhook.DelivererConfig) { c.Lease = lease }).Run)
+		testkit.Receive(t, entered, "the attempt to start")
 		start := time.Now()
 		stop()
 		assert.Less(t, time.Since(start), time.Second, "shutdown does not wait for the receiver")
-		assert.Empty(t, rec.outcomes(id), "an attempt cut short by shutdown is not recorded")
+		assert.Empty(t, rec.Outcomes(id), "an attempt cut short by shutdown is not recorded")
 		// The next Deliverer sends it again, once the lease ends.
 		hang.Store(false)
-		background(t, fastDeliverer(t, rec, nil).Run)
-		out := rec.finalOutcomes(t, id)
+		testkit.Background(t, testkit.FastDeliverer(t, rec, nil).Run)
+		out := rec.FinalOutcomes(t, id)
 		require.Len(t, out, 1)
 		assert.True(t, out[0].Delivered)
-		assert.Len(t, rcv.requests(), 2)
+		assert.Len(t, rcv.Requests(), 2)
 	})
 }
 
 func TestNewDelivererNeedsStoreAndSecret(t *testing.T) {
 	assert.PanicsWithValue(t, "exporttask: NewDeliverer needs a Store", func() {
-		exporttask.NewDeliverer(exporttask.DelivererConfig{Secret: []byte("x")})
+		webhook.NewDeliverer(webhook.DelivererConfig{Secret: []byte("x")})
 	})
 	assert.PanicsWithValue(t, "exporttask: NewDeliverer needs a Secret to sign webhooks", func() {
-		exporttask.NewDeliverer(exporttask.DelivererConfig{Store: newMemStore()})
+		webhook.NewDeliverer(webhook.DelivererConfig{Store: testkit.OpenStore(t)})
 	})
 }
 
 func TestDelivererRunTwice(t *testing.T) {
-	d := fastDeliverer(t, newMemStore(), nil)
-	stop := background(t, d.Run)
-	time.Sleep(10 * time.Millisecond)
-	assert.ErrorIs(t, d.Run(context.Background()), exporttask.ErrRunning)
+	st := testkit.NewSignalStore(testkit.OpenStore(t))
+	d := testkit.FastDeliverer(t, st, nil)
+	stop := testkit.Background(t, d.Run)
+	testkit.Receive(t, st.ClaimedDeliveries, "the deliverer to look for deliveries") // Run has started
+	assert.ErrorIs(t, d.Run(context.Background()), webhook.ErrRunning)
 	stop()
-	assert.True(t, strings.HasPrefix(exporttask.ErrRunning.Error(), "exporttask: "))
+	assert.True(t, strings.HasPrefix(webhook.ErrRunning.Error(), "exporttask: "))
 }

@@ -1,4 +1,4 @@
-package exporttask
+package webhook
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package exporttask
+package webhook
 
 import (
 	"errors"

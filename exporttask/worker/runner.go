@@ -1,4 +1,4 @@
-package exporttask
+package worker
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/openapi-viewer/viewer/exporttask"
 	"log/slog"
 	"os"
 	"runtime/debug"
@@ -19,9 +20,9 @@ import (
 // RunnerConfig configures a [Runner]. Store and Exporter are required.
 type RunnerConfig struct {
 	// Store holds the task queue. Required.
-	Store Store
+	Store exporttask.Store
 	// Exporter does the work of each task. Required.
-	Exporter Exporter
+	Exporter exporttask.Exporter
 	// Workers is how many tasks run at once in this process. Default 2.
 	Workers int
 	// Lease is how long a claimed task stays reserved to its worker without
@@ -63,8 +64,8 @@ type RunnerConfig struct {
 // again from the start. No task is lost; an export may run more than once,
 // so exporters must be idempotent.
 type Runner struct {
-	store         Store
-	exporter      Exporter
+	store         exporttask.Store
+	exporter      exporttask.Exporter
 	workers       int
 	lease         time.Duration
 	poll          time.Duration
@@ -135,7 +136,7 @@ func defaultRunnerID() string {
 	return host + "-" + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
 }
 
-// ErrRunning is returned by Run when the same Runner or Deliverer is already
+// ErrRunning is returned by [Runner.Run] when the same Runner is already
 // running.
 var ErrRunning = errors.New("exporttask: already running")
 
@@ -223,8 +224,8 @@ func (tr *taskRun) report(ctx context.Context, p int) error {
 	case err == nil:
 		tr.progress = p
 		return nil
-	case errors.Is(err, ErrLeaseLost), errors.Is(err, ErrNotFound):
-		err = fmt.Errorf("exporttask: task %d: %w", tr.id, ErrLeaseLost)
+	case errors.Is(err, exporttask.ErrLeaseLost), errors.Is(err, exporttask.ErrNotFound):
+		err = fmt.Errorf("exporttask: task %d: %w", tr.id, exporttask.ErrLeaseLost)
 		tr.cancel(err)
 		return err
 	case ctx.Err() != nil:
@@ -256,7 +257,7 @@ func (tr *taskRun) renew(ctx context.Context) {
 }
 
 // runTask exports a claimed task and records the outcome.
-func (r *Runner) runTask(ctx context.Context, worker string, t Task) {
+func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) {
 	log := r.log.With("task", t.ID, "worker", worker)
 	log.InfoContext(ctx, "exporttask: export started", "domain", t.Domain)
 	exportCtx, cancel := context.WithCancelCause(ctx)
@@ -272,7 +273,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t Task) {
 	<-renewDone
 
 	switch cause := context.Cause(exportCtx); {
-	case errors.Is(cause, ErrLeaseLost):
+	case errors.Is(cause, exporttask.ErrLeaseLost):
 		log.InfoContext(ctx, "exporttask: export stopped: the task was aborted or its lease lost")
 		return
 	case err != nil && ctx.Err() != nil:
@@ -280,9 +281,9 @@ func (r *Runner) runTask(ctx context.Context, worker string, t Task) {
 		return
 	}
 
-	p := FinishParams{Artifacts: artifacts, Retention: r.retention}
+	p := exporttask.FinishParams{Artifacts: artifacts, Retention: r.retention}
 	if err != nil {
-		p = FinishParams{ErrorReason: errorReason(err)}
+		p = exporttask.FinishParams{ErrorReason: errorReason(err)}
 		log.WarnContext(ctx, "exporttask: export failed", "error", err)
 	}
 	// Record a finished export even when shutdown has begun meanwhile:
@@ -291,7 +292,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t Task) {
 	defer fcancel()
 	done, ferr := r.store.Finish(fctx, t.ID, worker, p, r.now())
 	switch {
-	case errors.Is(ferr, ErrLeaseLost):
+	case errors.Is(ferr, exporttask.ErrLeaseLost):
 		log.InfoContext(ctx, "exporttask: export finished after the task was aborted or its lease lost; outcome dropped")
 	case ferr != nil:
 		log.ErrorContext(ctx, "exporttask: recording the outcome; the task runs again when its lease ends", "error", ferr)
@@ -302,7 +303,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t Task) {
 
 // export calls the Exporter, turning a panic into an error so one bad task
 // cannot take the process down.
-func (r *Runner) export(ctx context.Context, t Task, report func(int) error) (a []Artifact, err error) {
+func (r *Runner) export(ctx context.Context, t exporttask.Task, report func(int) error) (a []exporttask.Artifact, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			r.log.ErrorContext(ctx, "exporttask: exporter panicked", "task", t.ID, "panic", v, "stack", string(debug.Stack()))

@@ -1,4 +1,4 @@
-package exporttask_test
+package worker_test
 
 import (
 	"context"
@@ -12,9 +12,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
-const customer = "acme"
+const customer = testkit.Customer
 
 // watchedExporter tells the test when exports start and end.
 type watchedExporter struct {
@@ -34,39 +37,29 @@ func (w *watchedExporter) Export(ctx context.Context, t exporttask.Task, report 
 	return a, err
 }
 
-func receive[T any](t *testing.T, ch <-chan T, what string) T {
-	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(5 * time.Second):
-		require.FailNow(t, "timed out waiting for "+what)
-	}
-	var zero T
-	return zero
-}
+
 
 // TestLifecycle runs a task of every domain through PENDING -> IN_PROGRESS
 // -> COMPLETED and checks that the receiver gets TASK_STARTED, the
 // TASK_IN_PROGRESS reports and TASK_COMPLETED, in order, signed.
 func TestLifecycle(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		rcv := newReceiver(t, nil)
-		sim := exporttask.NewSimulator(exporttask.SimulatorConfig{
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rcv := testkit.NewReceiver(t, nil)
+		sim := simulate.New(simulate.Config{
 			Duration: 60 * time.Millisecond, Steps: 3, BaseURL: "https://dl.example.com/a",
 		})
 		all := []exporttask.Event{exporttask.EventStarted, exporttask.EventInProgress, exporttask.EventCompleted}
 		tasks := map[exporttask.Domain]exporttask.Task{}
 		for _, d := range exporttask.Domains() {
-			task := createTask(t, s, customer, d, rcv.URL+"/hook/"+string(d), all...)
+			task := testkit.CreateTask(t, s, customer, d, rcv.URL+"/hook/"+string(d), all...)
 			assert.Equal(t, exporttask.StatusPending, task.Status)
 			tasks[d] = task
 		}
-		background(t, fastRunner(t, s, sim, nil).Run)
-		background(t, fastDeliverer(t, s, nil).Run)
+		testkit.Background(t, testkit.FastRunner(t, s, sim, nil).Run)
+		testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
 
 		for _, d := range exporttask.Domains() {
-			got := waitStatus(t, s, customer, tasks[d].ID, exporttask.StatusCompleted)
+			got := testkit.WaitStatus(t, s, customer, tasks[d].ID, exporttask.StatusCompleted)
 			assert.Equal(t, 100, got.Progress)
 			require.Len(t, got.Artifacts, len(exporttask.ArtifactTypes(d)), d)
 			var size int64
@@ -83,42 +76,42 @@ func TestLifecycle(t *testing.T) {
 		}
 
 		want := []exporttask.Event{exporttask.EventStarted, exporttask.EventInProgress, exporttask.EventInProgress, exporttask.EventCompleted}
-		require.Eventually(t, func() bool { return len(rcv.requests()) >= 3*len(want) }, 5*time.Second, 2*time.Millisecond)
+		require.Eventually(t, func() bool { return len(rcv.Requests()) >= 3*len(want) }, 5*time.Second, 2*time.Millisecond)
 		time.Sleep(20 * time.Millisecond) // nothing more should arrive
-		byTask := map[int64][]received{}
+		byTask := map[int64][]testkit.Received{}
 		ids := map[string]bool{}
-		for _, r := range rcv.requests() {
-			assert.NoError(t, r.verifyErr, "signature of %s", r.event)
-			assert.Equal(t, "application/json", r.contentType)
-			assert.NotEmpty(t, r.userAgent)
-			assert.Equal(t, string(r.payload.Event), r.event, "X-Export-Event names the body's event")
-			assert.False(t, ids[r.delivery], "delivery id %s seen twice", r.delivery)
-			ids[r.delivery] = true
-			byTask[r.payload.Data.ID] = append(byTask[r.payload.Data.ID], r)
+		for _, r := range rcv.Requests() {
+			assert.NoError(t, r.VerifyErr, "signature of %s", r.Event)
+			assert.Equal(t, "application/json", r.ContentType)
+			assert.NotEmpty(t, r.UserAgent)
+			assert.Equal(t, string(r.Payload.Event), r.Event, "X-Export-Event names the body's event")
+			assert.False(t, ids[r.Delivery], "delivery id %s seen twice", r.Delivery)
+			ids[r.Delivery] = true
+			byTask[r.Payload.Data.ID] = append(byTask[r.Payload.Data.ID], r)
 		}
 		for _, d := range exporttask.Domains() {
 			got := byTask[tasks[d].ID]
 			var evs []exporttask.Event
 			var progress []int
 			for _, r := range got {
-				evs = append(evs, r.payload.Event)
-				progress = append(progress, r.payload.Data.Progress)
+				evs = append(evs, r.Payload.Event)
+				progress = append(progress, r.Payload.Data.Progress)
 			}
 			assert.Equal(t, want, evs, "%s: events in order", d)
 			assert.Equal(t, []int{0, 33, 66, 100}, progress, "%s: progress in the payloads", d)
 			if assert.Len(t, got, len(want)) {
-				assert.Equal(t, exporttask.StatusInProgress, got[0].payload.Data.Status)
-				assert.Equal(t, exporttask.StatusCompleted, got[3].payload.Data.Status)
-				assert.Len(t, got[3].payload.Data.Artifacts, len(exporttask.ArtifactTypes(d)))
+				assert.Equal(t, exporttask.StatusInProgress, got[0].Payload.Data.Status)
+				assert.Equal(t, exporttask.StatusCompleted, got[3].Payload.Data.Status)
+				assert.Len(t, got[3].Payload.Data.Artifacts, len(exporttask.ArtifactTypes(d)))
 			}
 		}
 	})
 }
 
 func TestRunnerFailedExport(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		rcv := newReceiver(t, nil)
-		sim := exporttask.NewSimulator(exporttask.SimulatorConfig{
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rcv := testkit.NewReceiver(t, nil)
+		sim := simulate.New(simulate.Config{
 			Duration: 20 * time.Millisecond, Steps: 2,
 			Fail: func(task exporttask.Task, p int) error {
 				if p == 100 {
@@ -127,17 +120,17 @@ func TestRunnerFailedExport(t *testing.T) {
 				return nil
 			},
 		})
-		task := createTask(t, s, customer, exporttask.DomainRaster, rcv.URL, exporttask.EventFailed, exporttask.EventCompleted)
-		background(t, fastRunner(t, s, sim, nil).Run)
-		background(t, fastDeliverer(t, s, nil).Run)
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainRaster, rcv.URL, exporttask.EventFailed, exporttask.EventCompleted)
+		testkit.Background(t, testkit.FastRunner(t, s, sim, nil).Run)
+		testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
 
-		got := waitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
 		assert.Equal(t, "source imagery unavailable", got.ErrorReason)
 		assert.Empty(t, got.Artifacts)
 		assert.False(t, got.FinishedAt.IsZero())
-		require.Eventually(t, func() bool { return len(rcv.requests()) == 1 }, 5*time.Second, 2*time.Millisecond)
-		assert.Equal(t, []exporttask.Event{exporttask.EventFailed}, rcv.events())
-		assert.Equal(t, "source imagery unavailable", rcv.requests()[0].payload.Data.ErrorReason)
+		require.Eventually(t, func() bool { return len(rcv.Requests()) == 1 }, 5*time.Second, 2*time.Millisecond)
+		assert.Equal(t, []exporttask.Event{exporttask.EventFailed}, rcv.Events())
+		assert.Equal(t, "source imagery unavailable", rcv.Requests()[0].Payload.Data.ErrorReason)
 	})
 }
 
@@ -150,10 +143,10 @@ func (panickingExporter) Export(context.Context, exporttask.Task, func(int) erro
 }
 
 func TestRunnerSurvivesPanickingExporter(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		task := createTask(t, s, customer, exporttask.DomainDEM, "")
-		background(t, fastRunner(t, s, panickingExporter{}, nil).Run)
-		got := waitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
+		testkit.Background(t, testkit.FastRunner(t, s, panickingExporter{}, nil).Run)
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
 		assert.Equal(t, "internal error during export", got.ErrorReason, "no internals in errorReason")
 	})
 }
@@ -162,23 +155,23 @@ func TestRunnerSurvivesPanickingExporter(t *testing.T) {
 // renewal gets ErrLeaseLost and cancels the export, which stops at once;
 // the task stays ABORTED.
 func TestRunnerAbortCancelsExport(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		w := watch(exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: time.Minute, Steps: 2}))
-		task := createTask(t, s, customer, exporttask.Domain3D, "")
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		w := watch(simulate.New(simulate.Config{Duration: time.Minute, Steps: 2}))
+		task := testkit.CreateTask(t, s, customer, exporttask.Domain3D, "")
 		// Lease 300ms: renewed every 100ms, while the simulator reports only
 		// every 30s, so the renewal is what notices the abort. One worker:
 		// nothing else could claim the task if a renewal came late.
-		background(t, fastRunner(t, s, w, func(c *exporttask.RunnerConfig) {
+		testkit.Background(t, testkit.FastRunner(t, s, w, func(c *worker.RunnerConfig) {
 			c.Lease = 300 * time.Millisecond
 			c.Workers = 1
 		}).Run)
 
-		receive(t, w.started, "the export to start")
+		testkit.Receive(t, w.started, "the export to start")
 		time.Sleep(350 * time.Millisecond) // renewals keep the lease past its first term
 		_, err := s.Abort(context.Background(), customer, task.ID, time.Now())
 		require.NoError(t, err)
 		aborted := time.Now()
-		err = receive(t, w.ended, "the export to stop")
+		err = testkit.Receive(t, w.ended, "the export to stop")
 		assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
 		assert.Less(t, time.Since(aborted), time.Second)
 
@@ -197,8 +190,8 @@ func TestRunnerAbortCancelsExport(t *testing.T) {
 // TestRunnerReclaimsCrashedLease: a worker claimed a task and died. The
 // task is not touched while that lease holds, then claimed and completed.
 func TestRunnerReclaimsCrashedLease(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		task := createTask(t, s, customer, exporttask.DomainRaster, "")
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainRaster, "")
 		const crashedLease = 300 * time.Millisecond
 		claimedAt := time.Now()
 		claimed, ok, err := s.Claim(context.Background(), "crashed-process/1", claimedAt, crashedLease)
@@ -206,11 +199,11 @@ func TestRunnerReclaimsCrashedLease(t *testing.T) {
 		require.True(t, ok)
 		require.Equal(t, task.ID, claimed.ID)
 
-		w := watch(exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: 10 * time.Millisecond}))
-		background(t, fastRunner(t, s, w, nil).Run)
-		start := receive(t, w.started, "the re-claimed export to start")
+		w := watch(simulate.New(simulate.Config{Duration: 10 * time.Millisecond}))
+		testkit.Background(t, testkit.FastRunner(t, s, w, nil).Run)
+		start := testkit.Receive(t, w.started, "the re-claimed export to start")
 		assert.False(t, start.Before(claimedAt.Add(crashedLease)), "claimed again only after the lease ended")
-		got := waitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
 		assert.NotEmpty(t, got.Artifacts)
 
 		// The crashed worker's late report is refused.
@@ -224,19 +217,19 @@ func TestRunnerReclaimsCrashedLease(t *testing.T) {
 // its lease (still IN_PROGRESS), and a later runner completes it once the
 // lease ends.
 func TestRunnerShutdown(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		rcv := newReceiver(t, nil)
-		task := createTask(t, s, customer, exporttask.DomainRaster, rcv.URL, exporttask.EventStarted, exporttask.EventCompleted)
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rcv := testkit.NewReceiver(t, nil)
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainRaster, rcv.URL, exporttask.EventStarted, exporttask.EventCompleted)
 
-		w := watch(exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: time.Minute}))
+		w := watch(simulate.New(simulate.Config{Duration: time.Minute}))
 		const lease = 300 * time.Millisecond
-		stopRunner := background(t, fastRunner(t, s, w, func(c *exporttask.RunnerConfig) { c.Lease = lease }).Run)
-		rec := newRecordingStore(s)
-		stopDeliverer := background(t, fastDeliverer(t, rec, nil).Run)
-		receive(t, w.started, "the export to start")
+		stopRunner := testkit.Background(t, testkit.FastRunner(t, s, w, func(c *worker.RunnerConfig) { c.Lease = lease }).Run)
+		rec := testkit.NewRecordingStore(s)
+		stopDeliverer := testkit.Background(t, testkit.FastDeliverer(t, rec, nil).Run)
+		testkit.Receive(t, w.started, "the export to start")
 		// Stop once TASK_STARTED is recorded as delivered: were the attempt
 		// cut short, it would be sent again after its lease (Timeout + 30s).
-		require.Eventually(t, func() bool { return rec.recorded() == 1 }, 5*time.Second, 2*time.Millisecond)
+		require.Eventually(t, func() bool { return rec.Recorded() == 1 }, 5*time.Second, 2*time.Millisecond)
 
 		stoppedAt := time.Now()
 		stopRunner()
@@ -245,52 +238,53 @@ func TestRunnerShutdown(t *testing.T) {
 		_, ok, err := s.Claim(context.Background(), "probe", time.Now(), lease)
 		require.NoError(t, err)
 		assert.False(t, ok, "the interrupted task keeps its lease")
-		assert.ErrorIs(t, receive(t, w.ended, "the export to stop"), context.Canceled)
-		noLeftoverGoroutines(t)
+		assert.ErrorIs(t, testkit.Receive(t, w.ended, "the export to stop"), context.Canceled)
+		testkit.NoLeftoverGoroutines(t)
 
 		got, err := s.Get(context.Background(), customer, task.ID)
 		require.NoError(t, err)
 		assert.Equal(t, exporttask.StatusInProgress, got.Status, "an interrupted task keeps its lease")
 
-		w2 := watch(exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: 10 * time.Millisecond}))
-		background(t, fastRunner(t, s, w2, nil).Run)
-		background(t, fastDeliverer(t, s, nil).Run)
-		receive(t, w2.started, "the restarted export")
-		waitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
-		require.Eventually(t, func() bool { return len(rcv.requests()) == 2 }, 5*time.Second, 2*time.Millisecond, "%v", rcv.events())
-		assert.Equal(t, []exporttask.Event{exporttask.EventStarted, exporttask.EventCompleted}, rcv.events())
+		w2 := watch(simulate.New(simulate.Config{Duration: 10 * time.Millisecond}))
+		testkit.Background(t, testkit.FastRunner(t, s, w2, nil).Run)
+		testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
+		testkit.Receive(t, w2.started, "the restarted export")
+		testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
+		require.Eventually(t, func() bool { return len(rcv.Requests()) == 2 }, 5*time.Second, 2*time.Millisecond, "%v", rcv.Events())
+		assert.Equal(t, []exporttask.Event{exporttask.EventStarted, exporttask.EventCompleted}, rcv.Events())
 	})
 }
 
 // TestRunnerSweeperExpires: once the retention is over, the sweeper moves
 // the task to EXPIRED, hides its artifacts' URLs and emits TASK_EXPIRED.
 func TestRunnerSweeperExpires(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
-		rcv := newReceiver(t, nil)
-		task := createTask(t, s, customer, exporttask.DomainDEM, rcv.URL, exporttask.EventCompleted, exporttask.EventExpired)
-		sim := exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: 5 * time.Millisecond, Steps: 1})
-		background(t, fastRunner(t, s, sim, func(c *exporttask.RunnerConfig) { c.Retention = 150 * time.Millisecond }).Run)
-		background(t, fastDeliverer(t, s, nil).Run)
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rcv := testkit.NewReceiver(t, nil)
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, rcv.URL, exporttask.EventCompleted, exporttask.EventExpired)
+		sim := simulate.New(simulate.Config{Duration: 5 * time.Millisecond, Steps: 1})
+		testkit.Background(t, testkit.FastRunner(t, s, sim, func(c *worker.RunnerConfig) { c.Retention = 150 * time.Millisecond }).Run)
+		testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
 
-		completed := waitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
+		completed := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
 		require.NotEmpty(t, completed.Artifacts)
 		assert.NotEmpty(t, completed.Artifacts[0].URL)
-		expired := waitStatus(t, s, customer, task.ID, exporttask.StatusExpired)
+		expired := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusExpired)
 		assert.False(t, time.Now().Before(completed.ExpiredAt.Time), "not expired before expiredAt")
 		require.Len(t, expired.Artifacts, len(completed.Artifacts))
 		for _, a := range expired.Artifacts {
 			assert.Empty(t, a.URL)
 		}
-		require.Eventually(t, func() bool { return len(rcv.requests()) == 2 }, 5*time.Second, 2*time.Millisecond)
-		assert.Equal(t, []exporttask.Event{exporttask.EventCompleted, exporttask.EventExpired}, rcv.events())
+		require.Eventually(t, func() bool { return len(rcv.Requests()) == 2 }, 5*time.Second, 2*time.Millisecond)
+		assert.Equal(t, []exporttask.Event{exporttask.EventCompleted, exporttask.EventExpired}, rcv.Events())
 	})
 }
 
 func TestRunnerRunTwice(t *testing.T) {
-	r := fastRunner(t, newMemStore(), exporttask.NewSimulator(exporttask.SimulatorConfig{}), nil)
-	stop := background(t, r.Run)
-	time.Sleep(10 * time.Millisecond)
-	assert.ErrorIs(t, r.Run(context.Background()), exporttask.ErrRunning)
+	st := testkit.NewSignalStore(testkit.OpenStore(t))
+	r := testkit.FastRunner(t, st, simulate.New(simulate.Config{}), nil)
+	stop := testkit.Background(t, r.Run)
+	testkit.Receive(t, st.Claimed, "a worker to claim") // Run has started
+	assert.ErrorIs(t, r.Run(context.Background()), worker.ErrRunning)
 	stop()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -299,10 +293,10 @@ func TestRunnerRunTwice(t *testing.T) {
 
 func TestNewRunnerNeedsStoreAndExporter(t *testing.T) {
 	assert.PanicsWithValue(t, "exporttask: NewRunner needs a Store", func() {
-		exporttask.NewRunner(exporttask.RunnerConfig{Exporter: exporttask.NewSimulator(exporttask.SimulatorConfig{})})
+		worker.NewRunner(worker.RunnerConfig{Exporter: simulate.New(simulate.Config{})})
 	})
 	assert.PanicsWithValue(t, "exporttask: NewRunner needs an Exporter", func() {
-		exporttask.NewRunner(exporttask.RunnerConfig{Store: newMemStore()})
+		worker.NewRunner(worker.RunnerConfig{Store: testkit.OpenStore(t)})
 	})
 }
 
@@ -337,14 +331,14 @@ func (s *troubledStore) Expire(ctx context.Context, now time.Time, limit int) (i
 }
 
 func TestRunnerRidesOutStoreFailures(t *testing.T) {
-	forEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
 		fs := &troubledStore{Store: s}
-		task := createTask(t, s, customer, exporttask.Domain3D, "")
-		sim := exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: 40 * time.Millisecond, Steps: 4})
-		background(t, fastRunner(t, fs, sim, func(c *exporttask.RunnerConfig) { c.Retention = 50 * time.Millisecond }).Run)
-		got := waitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
+		task := testkit.CreateTask(t, s, customer, exporttask.Domain3D, "")
+		sim := simulate.New(simulate.Config{Duration: 40 * time.Millisecond, Steps: 4})
+		testkit.Background(t, testkit.FastRunner(t, fs, sim, func(c *worker.RunnerConfig) { c.Retention = 50 * time.Millisecond }).Run)
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
 		assert.Equal(t, 100, got.Progress)
-		waitStatus(t, s, customer, task.ID, exporttask.StatusExpired)
+		testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusExpired)
 		assert.Greater(t, fs.claims.Load(), int32(3))
 		assert.Greater(t, fs.progresses.Load(), int32(1))
 		assert.Greater(t, fs.expires.Load(), int32(2))

@@ -1,4 +1,4 @@
-package exporttask
+package simulate
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"github.com/openapi-viewer/viewer/exporttask"
 	"math"
 	"net/url"
 	"strconv"
@@ -13,8 +14,8 @@ import (
 	"time"
 )
 
-// SimulatorConfig configures a [Simulator]. The zero value is usable.
-type SimulatorConfig struct {
+// Config configures a [Simulator]. The zero value is usable.
+type Config struct {
 	// Duration is how long each export takes. Default 30s.
 	Duration time.Duration
 	// Steps is how many equal slices Duration is cut into; progress is
@@ -29,7 +30,7 @@ type SimulatorConfig struct {
 	// progress about to be reported, and with 100 before the artifacts are
 	// returned; a non-nil error makes the export fail with it. It injects
 	// failures in tests. Default nil: exports never fail.
-	Fail func(t Task, progress int) error
+	Fail func(t exporttask.Task, progress int) error
 }
 
 // Simulator is an [Exporter] that does no real work: it waits, reports
@@ -42,14 +43,14 @@ type Simulator struct {
 	duration time.Duration
 	steps    int
 	baseURL  string
-	fail     func(Task, int) error
+	fail     func(exporttask.Task, int) error
 }
 
-var _ Exporter = (*Simulator)(nil)
+var _ exporttask.Exporter = (*Simulator)(nil)
 
-// NewSimulator returns a Simulator configured by cfg, with defaults for the
+// New returns a Simulator configured by cfg, with defaults for the
 // fields left zero.
-func NewSimulator(cfg SimulatorConfig) *Simulator {
+func New(cfg Config) *Simulator {
 	s := &Simulator{
 		duration: cfg.Duration,
 		steps:    cfg.Steps,
@@ -84,26 +85,26 @@ type artifactSpec struct {
 // simulatedArtifact describes the simulated file of each artifact type. The
 // rates are of the order of real products: a 0.5 m orthophoto in GeoPackage,
 // a 10 m elevation model in GeoTIFF, a textured 3D mesh.
-func simulatedArtifact(t ArtifactType) artifactSpec {
+func simulatedArtifact(t exporttask.ArtifactType) artifactSpec {
 	const kib, mib = 1 << 10, 1 << 20
 	switch t {
-	case ArtifactGPKG:
+	case exporttask.ArtifactGPKG:
 		return artifactSpec{fixed: 64 * kib, perKm2: 1.5 * mib, suffix: ".gpkg"}
-	case ArtifactModel:
+	case exporttask.ArtifactModel:
 		return artifactSpec{fixed: 64 * kib, perKm2: 40 * kib, suffix: ".tif"}
-	case Artifact3DModel:
+	case exporttask.Artifact3DModel:
 		return artifactSpec{fixed: 256 * kib, perKm2: 4 * mib, suffix: "_3d.zip"}
-	case ArtifactLegend:
+	case exporttask.ArtifactLegend:
 		return artifactSpec{fixed: 24 * kib, suffix: "_legend.pdf"}
-	case ArtifactMetadata:
+	case exporttask.ArtifactMetadata:
 		return artifactSpec{fixed: 6 * kib, suffix: "_metadata.json"}
-	case ArtifactROI:
+	case exporttask.ArtifactROI:
 		return artifactSpec{fixed: 2 * kib, suffix: "_roi.geojson"}
-	case ArtifactThumbnailsSmall:
+	case exporttask.ArtifactThumbnailsSmall:
 		return artifactSpec{fixed: 8 * kib, suffix: "_thumbnail_small.jpg"}
-	case ArtifactThumbnailsMedium:
+	case exporttask.ArtifactThumbnailsMedium:
 		return artifactSpec{fixed: 48 * kib, suffix: "_thumbnail_medium.jpg"}
-	case ArtifactThumbnailsLarge:
+	case exporttask.ArtifactThumbnailsLarge:
 		return artifactSpec{fixed: 256 * kib, suffix: "_thumbnail_large.jpg"}
 	}
 	return artifactSpec{fixed: 4 * kib, suffix: "_" + strings.ToLower(string(t))}
@@ -112,19 +113,19 @@ func simulatedArtifact(t ArtifactType) artifactSpec {
 // plannedArtifact is an artifact's name, type and size before it exists.
 type plannedArtifact struct {
 	name string
-	typ  ArtifactType
+	typ  exporttask.ArtifactType
 	size int64
 }
 
 // plan lists the artifacts an export of that request would produce.
-func plan(recordID string, d Domain, roi *FeatureCollection) ([]plannedArtifact, error) {
-	types := ArtifactTypes(d)
+func plan(recordID string, d exporttask.Domain, roi *exporttask.FeatureCollection) ([]plannedArtifact, error) {
+	types := exporttask.ArtifactTypes(d)
 	if types == nil {
 		return nil, fmt.Errorf("exporttask: simulator: unknown domain %q", d)
 	}
 	area := float64(recordAreaKm2)
 	if roi != nil {
-		a, err := roiAreaKm2(roi)
+		a, err := roi.AreaKm2()
 		if err != nil {
 			return nil, fmt.Errorf("exporttask: simulator: %w", err)
 		}
@@ -162,23 +163,23 @@ func fileBase(recordID string) string {
 // produce, and the configured Duration (rounded up to whole seconds) as its
 // time. It fails for an unknown domain or an ROI whose geometry is not a
 // Polygon or MultiPolygon of finite positions.
-func (s *Simulator) Estimate(_ context.Context, r CreateRequest) (Estimate, error) {
+func (s *Simulator) Estimate(_ context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
 	p, err := plan(r.CatalogRecordID, r.Domain, r.ROI)
 	if err != nil {
-		return Estimate{}, err
+		return exporttask.Estimate{}, err
 	}
 	var size int64
 	for _, a := range p {
 		size += a.size
 	}
 	secs := int64(math.Ceil(s.duration.Seconds()))
-	return Estimate{Size: size, Time: max(secs, 1)}, nil
+	return exporttask.Estimate{Size: size, Time: max(secs, 1)}, nil
 }
 
 // Export waits Duration in Steps slices, reporting progress after each but
 // the last, and returns the task's artifacts. It stops with ctx's error when
 // ctx is done, and with report's error when report fails.
-func (s *Simulator) Export(ctx context.Context, t Task, report func(progress int) error) ([]Artifact, error) {
+func (s *Simulator) Export(ctx context.Context, t exporttask.Task, report func(progress int) error) ([]exporttask.Artifact, error) {
 	p, err := plan(t.CatalogRecordID, t.Domain, t.ROI)
 	if err != nil {
 		return nil, err
@@ -206,9 +207,9 @@ func (s *Simulator) Export(ctx context.Context, t Task, report func(progress int
 		}
 		timer.Reset(step)
 	}
-	out := make([]Artifact, 0, len(p))
+	out := make([]exporttask.Artifact, 0, len(p))
 	for _, a := range p {
-		out = append(out, Artifact{
+		out = append(out, exporttask.Artifact{
 			Name:   a.name,
 			Type:   a.typ,
 			Size:   a.size,
@@ -222,7 +223,7 @@ func (s *Simulator) Export(ctx context.Context, t Task, report func(progress int
 // simulatedDigest is a stable stand-in for the SHA-256 of a file that does
 // not exist: the digest of the task id, record, file name and size, so the
 // same task always gets the same value.
-func simulatedDigest(t Task, a plannedArtifact) string {
+func simulatedDigest(t exporttask.Task, a plannedArtifact) string {
 	h := sha256.New()
 	var n [16]byte
 	binary.BigEndian.PutUint64(n[:8], uint64(t.ID))

@@ -1,4 +1,4 @@
-package exporttask_test
+package testkit
 
 import (
 	"context"
@@ -18,31 +18,27 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
-// testSecret signs the deliveries of the tests.
-func testSecret() []byte { return []byte("webhook-test-secret") }
+// Secret signs the webhook deliveries of the tests.
+func Secret() []byte { return []byte("webhook-test-secret") }
 
-// loopback lets webhooks reach the httptest receivers.
-func loopback() []netip.Prefix { return []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")} }
+// Loopback lets webhooks reach the httptest receivers.
+func Loopback() []netip.Prefix { return []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")} }
 
-// storeImpl opens a fresh, empty store for one test.
-type storeImpl struct {
-	name string
-	open func(t *testing.T) exporttask.Store
+// ForEachStore runs test against each store the lifecycle tests use, as a
+// subtest named after it: today a fresh in-memory SQLite store (the
+// PostgreSQL store runs the same code paths in package server's e2e test
+// and in package storetest's conformance suite).
+func ForEachStore(t *testing.T, test func(t *testing.T, s exporttask.Store)) {
+	t.Run("sqlite", func(t *testing.T) { test(t, OpenStore(t)) })
 }
 
-// forEachStore runs a test against every store implementation.
-func forEachStore(t *testing.T, test func(t *testing.T, s exporttask.Store)) {
-	for _, impl := range storeImpls() {
-		t.Run(impl.name, func(t *testing.T) {
-			test(t, impl.open(t))
-		})
-	}
-}
-
-// quietLogger drops logs unless the test is verbose.
-func quietLogger(t *testing.T) *slog.Logger {
+// QuietLogger drops logs unless the test is verbose.
+func QuietLogger(t *testing.T) *slog.Logger {
 	if testing.Verbose() {
 		return slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
@@ -56,37 +52,39 @@ func (w tWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// received is one request a receiver got.
-type received struct {
-	event, delivery, contentType, userAgent string
-	payload                                 exporttask.EventPayload
-	verifyErr                               error
+// Received is one request a [Receiver] got.
+type Received struct {
+	Event, Delivery, ContentType, UserAgent string // the X-Export-* and other headers
+	Payload                                 exporttask.EventPayload
+	VerifyErr                               error // the signature check with [Secret]
 }
 
-// receiver is a webhook endpoint on loopback that verifies signatures and
+// Receiver is a webhook endpoint on loopback that verifies signatures and
 // answers with respond (200 when nil).
-type receiver struct {
+type Receiver struct {
 	*httptest.Server
 	mu      sync.Mutex
-	got     []received
+	got     []Received
 	respond func(n int, w http.ResponseWriter, r *http.Request) // n counts requests from 0
 }
 
-func newReceiver(t *testing.T, respond func(n int, w http.ResponseWriter, r *http.Request)) *receiver {
-	rc := &receiver{respond: respond}
+// NewReceiver starts a Receiver that answers with respond (200 when nil)
+// and stops it when t ends.
+func NewReceiver(t *testing.T, respond func(n int, w http.ResponseWriter, r *http.Request)) *Receiver {
+	rc := &Receiver{respond: respond}
 	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		if !assert.NoError(t, err) {
 			return
 		}
-		got := received{
-			event:       r.Header.Get("X-Export-Event"),
-			delivery:    r.Header.Get("X-Export-Delivery"),
-			contentType: r.Header.Get("Content-Type"),
-			userAgent:   r.Header.Get("User-Agent"),
-			verifyErr:   exporttask.VerifyWebhook(testSecret(), r.Header.Get(exporttask.SignatureHeader), body, time.Now(), time.Minute),
+		got := Received{
+			Event:       r.Header.Get("X-Export-Event"),
+			Delivery:    r.Header.Get("X-Export-Delivery"),
+			ContentType: r.Header.Get("Content-Type"),
+			UserAgent:   r.Header.Get("User-Agent"),
+			VerifyErr:   exporttask.VerifyWebhook(Secret(), r.Header.Get(exporttask.SignatureHeader), body, time.Now(), time.Minute),
 		}
-		assert.NoError(t, json.Unmarshal(body, &got.payload))
+		assert.NoError(t, json.Unmarshal(body, &got.Payload))
 		rc.mu.Lock()
 		n := len(rc.got)
 		rc.got = append(rc.got, got)
@@ -99,32 +97,36 @@ func newReceiver(t *testing.T, respond func(n int, w http.ResponseWriter, r *htt
 	return rc
 }
 
-func (rc *receiver) requests() []received {
+// Requests returns the requests received so far.
+func (rc *Receiver) Requests() []Received {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
-	return append([]received(nil), rc.got...)
+	return append([]Received(nil), rc.got...)
 }
 
-func (rc *receiver) events() []exporttask.Event {
+// Events returns the events of the requests received so far.
+func (rc *Receiver) Events() []exporttask.Event {
 	var evs []exporttask.Event
-	for _, r := range rc.requests() {
-		evs = append(evs, r.payload.Event)
+	for _, r := range rc.Requests() {
+		evs = append(evs, r.Payload.Event)
 	}
 	return evs
 }
 
-// recordingStore records the outcomes the Deliverer reports.
-type recordingStore struct {
+// RecordingStore records the outcomes the Deliverer reports.
+type RecordingStore struct {
 	exporttask.Store
 	mu      sync.Mutex
 	results map[int64][]exporttask.DeliveryResult
 }
 
-func newRecordingStore(s exporttask.Store) *recordingStore {
-	return &recordingStore{Store: s, results: map[int64][]exporttask.DeliveryResult{}}
+// NewRecordingStore wraps s to record delivery outcomes.
+func NewRecordingStore(s exporttask.Store) *RecordingStore {
+	return &RecordingStore{Store: s, results: map[int64][]exporttask.DeliveryResult{}}
 }
 
-func (s *recordingStore) DeliveryDone(ctx context.Context, id int64, r exporttask.DeliveryResult) error {
+// DeliveryDone records r when s's store accepts it.
+func (s *RecordingStore) DeliveryDone(ctx context.Context, id int64, r exporttask.DeliveryResult) error {
 	err := s.Store.DeliveryDone(ctx, id, r)
 	if err == nil {
 		s.mu.Lock()
@@ -134,14 +136,15 @@ func (s *recordingStore) DeliveryDone(ctx context.Context, id int64, r exporttas
 	return err
 }
 
-func (s *recordingStore) outcomes(id int64) []exporttask.DeliveryResult {
+// Outcomes returns the outcomes recorded for delivery id.
+func (s *RecordingStore) Outcomes(id int64) []exporttask.DeliveryResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]exporttask.DeliveryResult(nil), s.results[id]...)
 }
 
-// recorded counts the outcomes recorded for every delivery.
-func (s *recordingStore) recorded() int {
+// Recorded counts the outcomes recorded for every delivery.
+func (s *RecordingStore) Recorded() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
@@ -151,20 +154,20 @@ func (s *recordingStore) recorded() int {
 	return n
 }
 
-// finalOutcomes waits for a final outcome of delivery id (delivered or given
+// FinalOutcomes waits for a final outcome of delivery id (delivered or given
 // up) and returns every outcome recorded for it.
-func (s *recordingStore) finalOutcomes(t *testing.T, id int64) []exporttask.DeliveryResult {
+func (s *RecordingStore) FinalOutcomes(t *testing.T, id int64) []exporttask.DeliveryResult {
 	t.Helper()
 	require.Eventually(t, func() bool {
-		o := s.outcomes(id)
+		o := s.Outcomes(id)
 		return len(o) > 0 && (o[len(o)-1].Delivered || o[len(o)-1].NextAttempt.IsZero())
 	}, 5*time.Second, 2*time.Millisecond, "delivery %d never reached a final outcome", id)
-	return s.outcomes(id)
+	return s.Outcomes(id)
 }
 
-// createTask stores a PENDING task with the simulator's estimate, whose
+// CreateTask stores a PENDING task with the simulator's estimate, whose
 // webhook (when url is not empty) subscribes to events.
-func createTask(t *testing.T, s exporttask.Store, customer string, d exporttask.Domain, url string, events ...exporttask.Event) exporttask.Task {
+func CreateTask(t *testing.T, s exporttask.Store, customer string, d exporttask.Domain, url string, events ...exporttask.Event) exporttask.Task {
 	t.Helper()
 	r := exporttask.CreateRequest{
 		CatalogRecordID: "8b867544-2dab-43a1-be6e-f28f9c0ff5b5",
@@ -176,7 +179,7 @@ func createTask(t *testing.T, s exporttask.Store, customer string, d exporttask.
 	if url != "" {
 		r.Webhook = []exporttask.Webhook{{URL: url, Events: events}}
 	}
-	est, err := exporttask.NewSimulator(exporttask.SimulatorConfig{}).Estimate(context.Background(), r)
+	est, err := simulate.New(simulate.Config{}).Estimate(context.Background(), r)
 	require.NoError(t, err)
 	key, err := exporttask.DedupKey(r)
 	require.NoError(t, err)
@@ -189,8 +192,8 @@ func createTask(t *testing.T, s exporttask.Store, customer string, d exporttask.
 	return task
 }
 
-// waitStatus waits until the task reaches status.
-func waitStatus(t *testing.T, s exporttask.Store, customer string, id int64, status exporttask.Status) exporttask.Task {
+// WaitStatus waits until the task reaches status.
+func WaitStatus(t *testing.T, s exporttask.Store, customer string, id int64, status exporttask.Status) exporttask.Task {
 	t.Helper()
 	var got exporttask.Task
 	require.Eventually(t, func() bool {
@@ -202,9 +205,9 @@ func waitStatus(t *testing.T, s exporttask.Store, customer string, id int64, sta
 	return got
 }
 
-// background runs fn (a Run method) until the test cancels it; stop cancels
+// Background runs fn (a Run method) until the test cancels it; stop cancels
 // and waits for fn to return, failing when it takes more than 5 seconds.
-func background(t *testing.T, run func(context.Context) error) (stop func()) {
+func Background(t *testing.T, run func(context.Context) error) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -225,43 +228,43 @@ func background(t *testing.T, run func(context.Context) error) (stop func()) {
 	return stop
 }
 
-// fastRunner is a Runner with test-sized durations.
-func fastRunner(t *testing.T, s exporttask.Store, e exporttask.Exporter, mod func(*exporttask.RunnerConfig)) *exporttask.Runner {
-	cfg := exporttask.RunnerConfig{
+// FastRunner is a Runner with test-sized durations.
+func FastRunner(t *testing.T, s exporttask.Store, e exporttask.Exporter, mod func(*worker.RunnerConfig)) *worker.Runner {
+	cfg := worker.RunnerConfig{
 		Store: s, Exporter: e, Workers: 2, Lease: time.Second, PollInterval: 5 * time.Millisecond,
-		Retention: time.Hour, SweepInterval: 10 * time.Millisecond, Logger: quietLogger(t),
+		Retention: time.Hour, SweepInterval: 10 * time.Millisecond, Logger: QuietLogger(t),
 	}
 	if mod != nil {
 		mod(&cfg)
 	}
-	return exporttask.NewRunner(cfg)
+	return worker.NewRunner(cfg)
 }
 
-// fastDeliverer is a Deliverer with test-sized durations that may reach
+// FastDeliverer is a Deliverer with test-sized durations that may reach
 // loopback.
-func fastDeliverer(t *testing.T, s exporttask.Store, mod func(*exporttask.DelivererConfig)) *exporttask.Deliverer {
-	cfg := exporttask.DelivererConfig{
-		Store: s, Secret: testSecret(), Allow: loopback(), Timeout: 2 * time.Second,
+func FastDeliverer(t *testing.T, s exporttask.Store, mod func(*webhook.DelivererConfig)) *webhook.Deliverer {
+	cfg := webhook.DelivererConfig{
+		Store: s, Secret: Secret(), Allow: Loopback(), Timeout: 2 * time.Second,
 		BaseBackoff: time.Millisecond, MaxBackoff: 20 * time.Millisecond,
-		PollInterval: 5 * time.Millisecond, Logger: quietLogger(t),
+		PollInterval: 5 * time.Millisecond, Logger: QuietLogger(t),
 	}
 	if mod != nil {
 		mod(&cfg)
 	}
-	return exporttask.NewDeliverer(cfg)
+	return webhook.NewDeliverer(cfg)
 }
 
-// noLeftoverGoroutines checks, goleak-style, that no goroutine is left in
+// NoLeftoverGoroutines checks, goleak-style, that no goroutine is left in
 // the Runner's or Deliverer's code, or in an HTTP client connection of the
 // Deliverer's transport.
-func noLeftoverGoroutines(t *testing.T) {
+func NoLeftoverGoroutines(t *testing.T) {
 	t.Helper()
 	leftover := func() []string {
 		buf := make([]byte, 1<<20)
 		var out []string
 		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
-			if strings.Contains(g, "exporttask.(*Runner)") || strings.Contains(g, "exporttask.(*Deliverer)") ||
-				strings.Contains(g, "exporttask.(*taskRun)") || strings.Contains(g, "net/http.(*persistConn)") {
+			if strings.Contains(g, "exporttask/worker.(*Runner)") || strings.Contains(g, "exporttask/webhook.(*Deliverer)") ||
+				strings.Contains(g, "exporttask/worker.(*taskRun)") || strings.Contains(g, "net/http.(*persistConn)") {
 				out = append(out, g)
 			}
 		}

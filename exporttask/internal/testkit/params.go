@@ -1,4 +1,4 @@
-package storetesting
+package testkit
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package exporttask_test
+package testkit
 
 import (
 	"bytes"
@@ -19,9 +19,9 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// specChecker validates responses against exporttask/openapi.yaml: status
+// SpecChecker validates responses against exporttask/openapi.yaml: status
 // documented for the operation, headers and body matching their schemas.
-type specChecker struct {
+type SpecChecker struct {
 	t      testing.TB
 	router routers.Router
 
@@ -29,7 +29,9 @@ type specChecker struct {
 	checked int // responses validated against an operation
 }
 
-func newSpecChecker(t testing.TB) *specChecker {
+// NewSpecChecker loads the embedded OpenAPI description; it fails t when
+// the description is not valid.
+func NewSpecChecker(t testing.TB) *SpecChecker {
 	t.Helper()
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(exporttask.OpenAPI())
@@ -38,14 +40,14 @@ func newSpecChecker(t testing.TB) *specChecker {
 	doc.Servers = nil // match requests to any host (test servers listen on random ports)
 	router, err := gorillamux.NewRouter(doc)
 	require.NoError(t, err)
-	return &specChecker{t: t, router: router}
+	return &SpecChecker{t: t, router: router}
 }
 
-// check validates resp, the answer to req, and leaves its body readable. It
+// Check validates resp, the answer to req, and leaves its body readable. It
 // may run outside the test's goroutine, so it reports with Errorf.
 // Paths and methods the description has no operation for (unknown paths,
 // 405s, the docs) are not checked here: the handler tests check them.
-func (c *specChecker) check(req *http.Request, resp *http.Response) {
+func (c *SpecChecker) Check(req *http.Request, resp *http.Response) {
 	c.t.Helper()
 	route, params, err := c.router.FindRoute(req)
 	if errors.Is(err, routers.ErrPathNotFound) || errors.Is(err, routers.ErrMethodNotAllowed) {
@@ -84,21 +86,21 @@ func (c *specChecker) check(req *http.Request, resp *http.Response) {
 	c.mu.Unlock()
 }
 
-// count returns how many responses were validated against an operation.
-func (c *specChecker) count() int {
+// Count returns how many responses were validated against an operation.
+func (c *SpecChecker) Count() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.checked
 }
 
-// transport returns a RoundTripper that checks every response.
-func (c *specChecker) transport(base http.RoundTripper) http.RoundTripper {
+// Transport returns a RoundTripper that checks every response.
+func (c *SpecChecker) Transport(base http.RoundTripper) http.RoundTripper {
 	return checkingTransport{base: base, c: c}
 }
 
 type checkingTransport struct {
 	base http.RoundTripper
-	c    *specChecker
+	c    *SpecChecker
 }
 
 func (t checkingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -106,7 +108,7 @@ func (t checkingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if err != nil {
 		return nil, err
 	}
-	t.c.check(req, resp)
+	t.c.Check(req, resp)
 	return resp, nil
 }
 
