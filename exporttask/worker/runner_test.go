@@ -37,8 +37,6 @@ func (w *watchedExporter) Export(ctx context.Context, t exporttask.Task, report 
 	return a, err
 }
 
-
-
 // TestLifecycle runs a task of every domain through PENDING -> IN_PROGRESS
 // -> COMPLETED and checks that the receiver gets TASK_STARTED, the
 // TASK_IN_PROGRESS reports and TASK_COMPLETED, in order, signed.
