@@ -16,8 +16,9 @@ import (
 // fullTask sets every field of a Task.
 func fullTask() exporttask.Task {
 	at := time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
-	t := exporttask.Task{
+	return exporttask.Task{
 		ID:            7,
+		CreateRequest: validRequest(),
 		EstimatedSize: 1234,
 		EstimatedTime: 56,
 		Status:        exporttask.StatusCompleted,
@@ -29,10 +30,6 @@ func fullTask() exporttask.Task {
 		ExpiredAt:  exporttask.NewTime(at.Add(time.Hour)),
 		FinishedAt: exporttask.NewTime(at.Add(time.Minute)),
 	}
-	r := validRequest()
-	t.CatalogRecordID, t.Domain, t.ROI, t.ArtifactCRS = r.CatalogRecordID, r.Domain, r.ROI, r.ArtifactCRS
-	t.Description, t.Keywords, t.Parameters, t.Webhook = r.Description, r.Keywords, r.Parameters, r.Webhook
-	return t
 }
 
 // TestTaskJSONGolden pins the JSON of a task, member order included: the

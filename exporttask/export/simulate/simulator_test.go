@@ -19,8 +19,7 @@ func request(d exporttask.Domain, roi *exporttask.FeatureCollection) exporttask.
 }
 
 func taskOf(id int64, r exporttask.CreateRequest) exporttask.Task {
-	return exporttask.Task{ID: id, CatalogRecordID: r.CatalogRecordID, Domain: r.Domain, ROI: r.ROI,
-		ArtifactCRS: r.ArtifactCRS, Status: exporttask.StatusInProgress}
+	return exporttask.Task{ID: id, CreateRequest: r, Status: exporttask.StatusInProgress}
 }
 
 func TestSimulatorEstimateGrowsWithAreaAndDependsOnDomain(t *testing.T) {
