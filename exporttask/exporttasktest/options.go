@@ -102,8 +102,8 @@ func WithWebhookSecret(secret []byte) Option {
 	return func(c *config) { c.secret = secret }
 }
 
-// WithWorkers sets how many exports run at once. Default that of
-// [exporttask.ServerConfig].
+// WithWorkers sets how many exports run at once. Default
+// [worker.DefaultWorkers].
 func WithWorkers(n int) Option {
 	return func(c *config) { c.workers = n }
 }

@@ -30,7 +30,8 @@ type Config struct {
 	// refused with 509. Default 0: unlimited.
 	Quota int64
 	// Retention is how long a completed task's artifacts stay available
-	// before the task expires. Default [DefaultRetention] (30 days).
+	// before the task expires. Default [exporttask.DefaultRetention] (30
+	// days).
 	Retention time.Duration
 	// WebhookSecret is the HMAC key that signs webhook deliveries.
 	// Required.
@@ -40,18 +41,20 @@ type Config struct {
 	// testing). Default none.
 	WebhookAllow []netip.Prefix
 	// Workers is the number of exports run at once by this process.
-	// Default 4.
+	// Default [worker.DefaultWorkers].
 	Workers int
 	// Lease is how long a claimed task stays reserved to its worker without
 	// news from it; a task whose process died is taken up again after
-	// that. Default 30s.
+	// that. Default [worker.DefaultLease].
 	Lease time.Duration
 	// PollInterval is how long idle workers and the webhook deliverer wait
-	// before looking for work again. Default 1s.
+	// before looking for work again. Default [worker.DefaultPollInterval]
+	// and [webhook.DefaultPollInterval].
 	PollInterval time.Duration
 	// WebhookBackoff is the longest wait before a failed webhook delivery
 	// is tried again; it doubles with each attempt (with jitter), and
-	// delivery gives up after 10 attempts. Default 2s.
+	// delivery gives up after [webhook.DefaultMaxAttempts] attempts.
+	// Default [webhook.DefaultBaseBackoff].
 	WebhookBackoff time.Duration
 	// Logger receives request failures (500s, with their request id) and
 	// the workers' logs. Default: JSON to standard error.
@@ -79,33 +82,27 @@ type Server struct {
 // background work starts with [Server.Run].
 func New(cfg Config) (*Server, error) {
 	if cfg.Store == nil {
-		return nil, errors.New("exporttask: Config.Store is required")
+		return nil, errors.New("server: Config.Store is required")
 	}
 	if cfg.Exporter == nil {
-		return nil, errors.New("exporttask: Config.Exporter is required")
+		return nil, errors.New("server: Config.Exporter is required")
 	}
 	if len(cfg.Keys) == 0 {
-		return nil, errors.New("exporttask: Config.Keys needs at least one API key")
+		return nil, errors.New("server: Config.Keys needs at least one API key")
 	}
 	for i, k := range cfg.Keys {
 		if k.Key == "" || k.Customer == "" || k.Scopes == 0 {
-			return nil, fmt.Errorf("exporttask: Config.Keys[%d] needs a key, a customer and a scope", i)
+			return nil, fmt.Errorf("server: Config.Keys[%d] needs a key, a customer and a scope", i)
 		}
 	}
 	if len(cfg.WebhookSecret) == 0 {
-		return nil, errors.New("exporttask: Config.WebhookSecret is required")
+		return nil, errors.New("server: Config.WebhookSecret is required")
 	}
 	if cfg.Quota < 0 {
-		return nil, fmt.Errorf("exporttask: Config.Quota is negative (%d)", cfg.Quota)
+		return nil, fmt.Errorf("server: Config.Quota is negative (%d)", cfg.Quota)
 	}
 	if cfg.Retention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.WebhookBackoff < 0 {
-		return nil, errors.New("exporttask: Config durations must not be negative")
-	}
-	if cfg.Retention == 0 {
-		cfg.Retention = exporttask.DefaultRetention
-	}
-	if cfg.Workers <= 0 {
-		cfg.Workers = 4
+		return nil, errors.New("server: Config durations must not be negative")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))

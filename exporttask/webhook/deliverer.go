@@ -29,22 +29,23 @@ type DelivererConfig struct {
 	// 127.0.0.0/8 for local testing. Default none.
 	Allow []netip.Prefix
 	// MaxAttempts is how many times a delivery is tried before giving up.
-	// Default 10.
+	// Default [DefaultMaxAttempts].
 	MaxAttempts int
 	// Timeout bounds one attempt: connecting, sending and receiving the
-	// response headers and up to 64 KiB of body. Default 10s.
+	// response headers and up to 64 KiB of body. Default [DefaultTimeout].
 	Timeout time.Duration
 	// BaseBackoff is the longest wait before the second attempt; it doubles
 	// with each attempt up to MaxBackoff, and the actual wait is random
-	// between zero and that ("full jitter"). Default 2s.
+	// between zero and that ("full jitter"). Default [DefaultBaseBackoff].
 	BaseBackoff time.Duration
 	// MaxBackoff bounds the wait between attempts, including one a receiver
-	// asks for with Retry-After. Default 10 minutes.
+	// asks for with Retry-After. Default [DefaultMaxBackoff].
 	MaxBackoff time.Duration
-	// Concurrency is how many deliveries are attempted at once. Default 4.
+	// Concurrency is how many deliveries are attempted at once. Default
+	// [DefaultConcurrency].
 	Concurrency int
 	// PollInterval is how long the Deliverer waits before looking for due
-	// deliveries again when it found none. Default 1s.
+	// deliveries again when it found none. Default [DefaultPollInterval].
 	PollInterval time.Duration
 	// Lease is how long a claimed delivery stays reserved to this
 	// Deliverer; if the process dies mid-attempt, it is claimed again after
@@ -142,28 +143,28 @@ func NewDeliverer(cfg DelivererConfig) *Deliverer {
 		now:         cfg.Now,
 	}
 	if d.maxAttempts <= 0 {
-		d.maxAttempts = 10
+		d.maxAttempts = DefaultMaxAttempts
 	}
 	if d.timeout <= 0 {
-		d.timeout = 10 * time.Second
+		d.timeout = DefaultTimeout
 	}
 	if d.baseBackoff <= 0 {
-		d.baseBackoff = 2 * time.Second
+		d.baseBackoff = DefaultBaseBackoff
 	}
 	if d.maxBackoff <= 0 {
-		d.maxBackoff = 10 * time.Minute
+		d.maxBackoff = DefaultMaxBackoff
 	}
 	if d.concurrency <= 0 {
-		d.concurrency = 4
+		d.concurrency = DefaultConcurrency
 	}
 	if d.poll <= 0 {
-		d.poll = time.Second
+		d.poll = DefaultPollInterval
 	}
 	if d.lease <= 0 {
 		d.lease = d.timeout + 30*time.Second
 	}
 	if d.userAgent == "" {
-		d.userAgent = "openapi-viewer-exporttask-webhooks/1"
+		d.userAgent = DefaultUserAgent
 	}
 	if d.log == nil {
 		d.log = slog.Default()

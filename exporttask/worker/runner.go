@@ -23,21 +23,23 @@ type RunnerConfig struct {
 	Store exporttask.Store
 	// Exporter does the work of each task. Required.
 	Exporter exporttask.Exporter
-	// Workers is how many tasks run at once in this process. Default 2.
+	// Workers is how many tasks run at once in this process. Default
+	// [DefaultWorkers].
 	Workers int
 	// Lease is how long a claimed task stays reserved to its worker without
 	// news from it. Workers renew it every Lease/3 while the export runs, so
 	// a task is claimed again by another worker only when its worker (or
-	// process) is gone. Default 30s.
+	// process) is gone. Default [DefaultLease].
 	Lease time.Duration
 	// PollInterval is how long an idle worker waits before asking the store
-	// for work again. Default 1s.
+	// for work again. Default [DefaultPollInterval].
 	PollInterval time.Duration
 	// Retention is how long a completed task's artifacts stay available;
-	// the task's expiredAt is its finishedAt plus Retention. Default 30 days.
+	// the task's expiredAt is its finishedAt plus Retention. Default
+	// [exporttask.DefaultRetention].
 	Retention time.Duration
 	// SweepInterval is how often expired tasks are moved to EXPIRED. Default
-	// 1 minute.
+	// [DefaultSweepInterval].
 	SweepInterval time.Duration
 	// ID names this runner in the store's leases; each worker's name is ID
 	// followed by "/" and its number. It must differ between processes and
@@ -99,19 +101,19 @@ func NewRunner(cfg RunnerConfig) *Runner {
 		now:           cfg.Now,
 	}
 	if r.workers <= 0 {
-		r.workers = 2
+		r.workers = DefaultWorkers
 	}
 	if r.lease <= 0 {
-		r.lease = 30 * time.Second
+		r.lease = DefaultLease
 	}
 	if r.poll <= 0 {
-		r.poll = time.Second
+		r.poll = DefaultPollInterval
 	}
 	if r.retention <= 0 {
-		r.retention = 30 * 24 * time.Hour
+		r.retention = exporttask.DefaultRetention
 	}
 	if r.sweepInterval <= 0 {
-		r.sweepInterval = time.Minute
+		r.sweepInterval = DefaultSweepInterval
 	}
 	if r.id == "" {
 		r.id = defaultRunnerID()
