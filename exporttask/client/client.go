@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/openapi-viewer/viewer/exporttask"
 	"io"
 	"mime"
 	"net/http"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // maxResponseBytes bounds what the client reads of a response body.

@@ -4,9 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
-	"github.com/openapi-viewer/viewer/exporttask"
 	"net/http"
 	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // authRealm is the realm named in the WWW-Authenticate header of a 401.

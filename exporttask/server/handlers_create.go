@@ -3,12 +3,13 @@ package server
 import (
 	"errors"
 	"fmt"
-	"github.com/openapi-viewer/viewer/exporttask"
-	"github.com/openapi-viewer/viewer/exporttask/webhook"
 	"mime"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
 )
 
 // createTask handles POST /export-tasks.

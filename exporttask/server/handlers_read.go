@@ -1,11 +1,12 @@
 package server
 
 import (
-	"github.com/openapi-viewer/viewer/exporttask"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // getTask handles GET /export-tasks/{id}.

@@ -2,9 +2,10 @@ package server
 
 import (
 	"context"
-	"github.com/openapi-viewer/viewer/exporttask"
 	"net/http"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // readyTimeout bounds the store ping of GET /readyz.

@@ -4,10 +4,11 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"github.com/openapi-viewer/viewer/exporttask"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // parseID reads a task id from the path: a decimal integer from 1 to the

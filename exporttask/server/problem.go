@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/openapi-viewer/viewer/exporttask"
 	"net/http"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // validationProblem returns the 400 problem listing every field error.

@@ -4,8 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"github.com/openapi-viewer/viewer/exporttask"
 	"net/http"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 type requestIDKey struct{}

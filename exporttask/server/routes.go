@@ -1,8 +1,9 @@
 package server
 
 import (
-	"github.com/openapi-viewer/viewer/exporttask"
 	"net/http"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // routes returns the server's router: the API, the health checks, the

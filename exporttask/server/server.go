@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/openapi-viewer/viewer/exporttask"
-	"github.com/openapi-viewer/viewer/exporttask/webhook"
-	"github.com/openapi-viewer/viewer/exporttask/worker"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -14,6 +11,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
 // Config configures a [Server].

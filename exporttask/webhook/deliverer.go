@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/openapi-viewer/viewer/exporttask"
 	"io"
 	"log/slog"
 	"net"
@@ -15,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // DelivererConfig configures a [Deliverer]. Store and Secret are required.

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/openapi-viewer/viewer/exporttask"
 	"log/slog"
 	"os"
 	"runtime/debug"
@@ -15,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // RunnerConfig configures a [Runner]. Store and Exporter are required.

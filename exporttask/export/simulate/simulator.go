@@ -6,12 +6,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"github.com/openapi-viewer/viewer/exporttask"
 	"math"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // Config configures a [Simulator]. The zero value is usable.
