@@ -1,7 +1,19 @@
-// Package testkit holds the helpers that the tests and benchmarks of
-// the store packages (exporttask/sqlite, exporttask/postgres) share:
-// request fixtures, opening a store concurrently, and running a benchmark's
-// operation from concurrent clients with latency percentiles.
+// Package testkit is the one home of the helpers this module's own tests
+// and benchmarks share (downstream users have package exporttasktest;
+// store implementations have the conformance suite of package storetest):
+//
+//   - stores: [OpenStore] (in-memory SQLite), [ForEachStore],
+//     [OpenConcurrently], [SignalStore] (tells a test that a Run loop has
+//     started), [RecordingStore] (records webhook outcomes);
+//   - tasks and requests: [CreateTask], [WaitStatus], [SampleRequestTo],
+//     [CreateParams], [BenchParams];
+//   - workers: [FastRunner], [FastDeliverer], [Background],
+//     [NoLeftoverGoroutines], [Receive];
+//   - HTTP: [Receiver] (a webhook endpoint that verifies signatures),
+//     [SpecChecker] (checks every response against the OpenAPI
+//     description);
+//   - benchmarks: [RunClients] runs an operation from concurrent clients
+//     and reports latency percentiles:
 //
 //	func BenchmarkCreate(b *testing.B) {
 //		db := benchDB(b)
@@ -10,6 +22,4 @@
 //			return err
 //		})
 //	}
-//
-// The conformance suite every store must pass is package storetest.
 package testkit
