@@ -23,7 +23,7 @@ type Config struct {
 	// or a postgres:// URL. Default "exporttask.db".
 	DB string
 	// Keys are the API keys (-keys, EXPORTTASK_KEYS), in the syntax of
-	// [exporttask.ParseKeys]. Default: one generated development key,
+	// [server.ParseKeys]. Default: one generated development key,
 	// printed at start.
 	Keys []server.APIKey
 	// Quota is each customer's storage quota in bytes (-quota,
