@@ -7,8 +7,8 @@ import "context"
 // runs it. The Simulator of package export/simulate is the implementation
 // the module ships.
 //
-// Implementations must be safe for concurrent use: a Runner (package worker) calls Export
-// from several workers at once.
+// Implementations must be safe for concurrent use: a Runner (package
+// worker) calls Export from several workers at once.
 type Exporter interface {
 	// Estimate returns the expected size and duration of an export. It is
 	// called on a validated request, before the task is stored; its size

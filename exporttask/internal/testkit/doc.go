@@ -13,7 +13,9 @@
 //     [SpecChecker] (checks every response against the OpenAPI
 //     description);
 //   - benchmarks: [RunClients] runs an operation from concurrent clients
-//     and reports latency percentiles:
+//     and reports latency percentiles.
+//
+// For example:
 //
 //	func BenchmarkCreate(b *testing.B) {
 //		db := benchDB(b)
