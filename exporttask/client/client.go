@@ -19,10 +19,10 @@ import (
 // maxResponseBytes bounds what the client reads of a response body.
 const maxResponseBytes = 16 << 20
 
-// Client calls the export task API. Its methods return a *[Problem] (find it
-// with errors.As) when the server answers with an error status, and a
-// wrapped transport error when the request could not be made. A Client is
-// safe for concurrent use.
+// Client calls the export task API. Its methods return a
+// *[exporttask.Problem] (find it with errors.As) when the server answers
+// with an error status, and a wrapped transport error when the request could
+// not be made. A Client is safe for concurrent use.
 type Client struct {
 	base *url.URL
 	key  string

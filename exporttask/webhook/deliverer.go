@@ -23,7 +23,7 @@ type DelivererConfig struct {
 	// Store holds the webhook outbox. Required.
 	Store exporttask.Store
 	// Secret keys the HMAC-SHA256 signature of every delivery (see
-	// [SignWebhook]); receivers verify with the same secret. Required.
+	// [exporttask.SignWebhook]); receivers verify with the same secret. Required.
 	Secret []byte
 	// Allow lists address prefixes webhooks may reach although they are
 	// loopback, private, link-local, ... (see [CheckWebhookURL]), e.g.
@@ -74,9 +74,10 @@ type DelivererConfig struct {
 // already running.
 var ErrRunning = errors.New("exporttask: already running")
 
-// Deliverer sends the webhook deliveries of a [Store]'s outbox: it claims
-// due deliveries, POSTs each payload signed with [SignWebhook], and records
-// the outcome with [Store.DeliveryDone].
+// Deliverer sends the webhook deliveries of a [exporttask.Store]'s outbox:
+// it claims due deliveries, POSTs each payload signed with
+// [exporttask.SignWebhook], and records the outcome with
+// [exporttask.Store.DeliveryDone].
 //
 // Each request carries Content-Type application/json, User-Agent,
 // X-Export-Event (the event), X-Export-Delivery (the delivery id, the same

@@ -53,10 +53,10 @@ type RunnerConfig struct {
 	Now func() time.Time
 }
 
-// Runner runs the export tasks of a [Store] with an [Exporter]: a pool of
-// workers claims tasks from the store's queue, runs them, reports their
-// progress and records their outcome, and a sweeper expires completed tasks
-// once their retention is over.
+// Runner runs the export tasks of a [exporttask.Store] with an
+// [exporttask.Exporter]: a pool of workers claims tasks from the store's
+// queue, runs them, reports their progress and records their outcome, and a
+// sweeper expires completed tasks once their retention is over.
 //
 // Crash safety rests on leases. A claimed task is leased to one worker, and
 // the worker renews the lease while the export runs; the task is claimed

@@ -34,7 +34,7 @@ type Config struct {
 	Fail func(t exporttask.Task, progress int) error
 }
 
-// Simulator is an [Exporter] that does no real work: it waits, reports
+// Simulator is an [exporttask.Exporter] that does no real work: it waits, reports
 // progress, and returns artifacts with plausible names, sizes, download URLs
 // and digests. Its size estimate grows with the area of the region of
 // interest (the whole record, counted as 1,000 km², when there is none) at a
