@@ -8,10 +8,28 @@
 // service can talk to this one; the package fills in what that service leaves
 // undefined (units, which fields are always present, the task state machine).
 //
-// This package holds only the domain: types, validation, the state machine,
-// the OpenAPI description ([OpenAPI]) and the storage contract ([Store]).
-// Database drivers live in the sqlite and postgres subpackages, so importing
-// this package never pulls one in.
+// This package is the domain of the service, shared by its client, its
+// server and its exporters: the request and task types ([CreateRequest],
+// [Task]), validation and strict decoding, the task state machine
+// ([Transition]), the error types and their [Problem] bodies, the limits,
+// the webhook payload and signature ([MarshalEvent], [SignWebhook],
+// [VerifyWebhook]), the OpenAPI description ([OpenAPI]) and the contracts
+// the other packages implement: [Store], [Exporter], [Catalog],
+// [ArtifactStore] and [Output]. It imports no HTTP server, no viewer and no
+// database driver; the implementations live in subpackages:
+//
+//	client           the Go client of the API
+//	server           the HTTP API: handlers, API keys, problems, docs
+//	worker           the Runner: export workers, leases, expiry sweeper
+//	webhook          the Deliverer: signed deliveries, retries, SSRF guard
+//	export/simulate  the Simulator, an Exporter that does no real work
+//	sqlite, postgres the Store on SQLite and on PostgreSQL
+//	storetest        the conformance suite every Store passes
+//	exporttasktest   a running server for downstream tests
+//
+// To call the API from Go, start with package client; to run the service,
+// with package server (examples/server is the reference program); to write
+// an exporter, with [Exporter].
 //
 // # Creating a task
 //

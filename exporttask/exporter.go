@@ -4,10 +4,11 @@ import "context"
 
 // Exporter does the export work behind the tasks: it estimates a request's
 // cost when the task is created and produces the artifacts when a worker
-// runs it. [Simulator] is the implementation the package ships.
+// runs it. The Simulator of package export/simulate is the implementation
+// the module ships.
 //
-// Implementations must be safe for concurrent use: a [Runner] calls Export
-// from several workers at once.
+// Implementations must be safe for concurrent use: a Runner (package
+// worker) calls Export from several workers at once.
 type Exporter interface {
 	// Estimate returns the expected size and duration of an export. It is
 	// called on a validated request, before the task is stored; its size

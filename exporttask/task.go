@@ -50,25 +50,19 @@ type Artifact struct {
 	SHA256 string `json:"sha256,omitempty"`
 }
 
-// Task is an export task as the API returns it: the request as stored, plus
-// what the service knows of its progress. ID, CatalogRecordID, Domain,
-// ArtifactCRS, Webhook, Status, Progress, CreatedAt and Artifacts are always
-// present in the JSON (Artifacts possibly empty); every other field is left
-// out while it is unknown or empty (never written as null).
+// Task is an export task as the API returns it: the request as stored
+// (the embedded [CreateRequest], whose Webhook accumulates the
+// subscriptions of duplicate requests), plus what the service knows of its
+// progress. In the JSON, id comes first, then the request's members, then
+// the rest. ID, CatalogRecordID, Domain, ArtifactCRS, Webhook, Status,
+// Progress, CreatedAt and Artifacts are always present (Artifacts possibly
+// empty); every other field is left out while it is unknown or empty (never
+// written as null).
 type Task struct {
 	// ID identifies the task; the store assigns it, from 1 up.
 	ID int64 `json:"id"`
 
-	// The request as stored (see [CreateRequest]); Webhook accumulates
-	// the subscriptions of duplicate requests.
-	CatalogRecordID string             `json:"catalogRecordID"`
-	Domain          Domain             `json:"domain"`
-	ROI             *FeatureCollection `json:"ROI,omitempty"`
-	ArtifactCRS     string             `json:"artifactCRS"`
-	Description     string             `json:"description,omitempty"`
-	Keywords        map[string]any     `json:"keywords,omitempty"`
-	Parameters      map[string]any     `json:"parameters,omitempty"`
-	Webhook         []Webhook          `json:"webhook"`
+	CreateRequest
 
 	// EstimatedSize is the expected total size of the artifacts, in bytes.
 	EstimatedSize int64 `json:"estimatedSize,omitempty"`

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
 
@@ -29,10 +31,10 @@ func startServer(ctx context.Context, db string, o options) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := exporttask.NewServer(exporttask.ServerConfig{
+	srv, err := server.New(server.Config{
 		Store:         st,
-		Exporter:      exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: o.taskDuration}),
-		Keys:          []exporttask.APIKey{{Key: benchKey, Customer: "load", Scopes: exporttask.ScopeAll}},
+		Exporter:      simulate.New(simulate.Config{Duration: o.taskDuration}),
+		Keys:          []server.APIKey{{Key: benchKey, Customer: "load", Scopes: server.ScopeAll}},
 		WebhookSecret: []byte("load-test-secret"),
 		Workers:       o.workers,
 		Logger:        o.logger,

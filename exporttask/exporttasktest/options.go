@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 )
 
 // DefaultTaskDuration is how long a simulated export takes unless
@@ -35,7 +36,7 @@ type config struct {
 	quota        int64
 	retention    time.Duration
 	allow        []netip.Prefix
-	keys         []exporttask.APIKey
+	keys         []server.APIKey
 	secret       []byte
 	workers      int
 	poll         time.Duration
@@ -91,7 +92,7 @@ func WithWebhookAllow(prefixes ...netip.Prefix) Option {
 
 // WithKeys adds API keys to the one [NewServer] generates, e.g. a read-only
 // key or another customer's.
-func WithKeys(keys ...exporttask.APIKey) Option {
+func WithKeys(keys ...server.APIKey) Option {
 	return func(c *config) { c.keys = append(c.keys, keys...) }
 }
 
@@ -101,8 +102,8 @@ func WithWebhookSecret(secret []byte) Option {
 	return func(c *config) { c.secret = secret }
 }
 
-// WithWorkers sets how many exports run at once. Default that of
-// [exporttask.ServerConfig].
+// WithWorkers sets how many exports run at once. Default
+// [worker.DefaultWorkers].
 func WithWorkers(n int) Option {
 	return func(c *config) { c.workers = n }
 }

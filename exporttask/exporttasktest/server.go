@@ -4,10 +4,15 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/client"
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
 
@@ -18,48 +23,73 @@ type Server struct {
 	// Key is an API key of [Customer] with the read and write scopes.
 	Key string
 	// Client is a client of the server that authenticates with Key.
-	Client *exporttask.Client
+	Client *client.Client
 	// Store is the server's store.
 	Store exporttask.Store
 	// WebhookSecret signs the server's webhooks; check them with
 	// [exporttask.VerifyWebhook].
 	WebhookSecret []byte
 	// API is the server itself.
-	API *exporttask.Server
+	API *server.Server
+
+	close func() error
 }
 
 // NewServer starts a server for t and stops it, with its workers and store,
 // when t ends. It fails t if anything cannot start.
 func NewServer(t testing.TB, opts ...Option) *Server {
 	t.Helper()
+	srv, err := Start(opts...)
+	if err != nil {
+		t.Fatalf("exporttasktest: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := srv.Close(); err != nil {
+			t.Errorf("exporttasktest: %v", err)
+		}
+	})
+	return srv
+}
+
+// Start starts a server outside a test (in an Example, a TestMain or a
+// program); [Server.Close] stops it. Prefer [NewServer] in a test.
+func Start(opts ...Option) (*Server, error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
 		o(&cfg)
 	}
 	ctx := context.Background()
+	var closers []func() error
+	closeAll := func() error {
+		var errs []error
+		for i := len(closers) - 1; i >= 0; i-- {
+			errs = append(errs, closers[i]())
+		}
+		return errors.Join(errs...)
+	}
 	if cfg.store == nil {
 		st, err := sqlite.Open(ctx, ":memory:")
 		if err != nil {
-			t.Fatalf("exporttasktest: opening an in-memory SQLite store: %v", err)
+			return nil, fmt.Errorf("opening an in-memory SQLite store: %w", err)
 		}
-		t.Cleanup(func() { _ = st.Close() })
+		closers = append(closers, st.Close)
 		cfg.store = st
 	}
 	if cfg.exporter == nil {
-		cfg.exporter = exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: cfg.taskDuration})
+		cfg.exporter = simulate.New(simulate.Config{Duration: cfg.taskDuration})
 	}
-	key, err := exporttask.GenerateKey()
+	key, err := server.GenerateKey()
 	if err != nil {
-		t.Fatalf("exporttasktest: %v", err)
+		return nil, errors.Join(err, closeAll())
 	}
 	if cfg.secret == nil {
 		cfg.secret = make([]byte, 32)
 		_, _ = rand.Read(cfg.secret) // never fails (Go 1.24+)
 	}
-	api, err := exporttask.NewServer(exporttask.ServerConfig{
+	api, err := server.New(server.Config{
 		Store:          cfg.store,
 		Exporter:       cfg.exporter,
-		Keys:           append([]exporttask.APIKey{{Key: key, Customer: Customer, Scopes: exporttask.ScopeAll}}, cfg.keys...),
+		Keys:           append([]server.APIKey{{Key: key, Customer: Customer, Scopes: server.ScopeAll}}, cfg.keys...),
 		Quota:          cfg.quota,
 		Retention:      cfg.retention,
 		WebhookSecret:  cfg.secret,
@@ -70,24 +100,36 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		Logger:         cfg.logger,
 	})
 	if err != nil {
-		t.Fatalf("exporttasktest: %v", err)
+		return nil, errors.Join(err, closeAll())
 	}
 	hs := httptest.NewServer(api.Handler())
-	t.Cleanup(hs.Close)
+	closers = append(closers, func() error { hs.Close(); return nil })
 
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- api.Run(runCtx) }()
-	t.Cleanup(func() {
+	closers = append(closers, func() error {
 		stop()
 		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("exporttasktest: the server's workers stopped with: %v", err)
+			return fmt.Errorf("the server's workers stopped with: %w", err)
 		}
+		return nil
 	})
 
-	client, err := exporttask.NewClient(hs.URL, key, exporttask.WithHTTPClient(hs.Client()))
+	cl, err := client.New(hs.URL, key, client.WithHTTPClient(hs.Client()))
 	if err != nil {
-		t.Fatalf("exporttasktest: %v", err)
+		return nil, errors.Join(err, closeAll())
 	}
-	return &Server{URL: hs.URL, Key: key, Client: client, Store: cfg.store, WebhookSecret: cfg.secret, API: api}
+	return &Server{URL: hs.URL, Key: key, Client: cl, Store: cfg.store, WebhookSecret: cfg.secret, API: api,
+		close: sync.OnceValue(closeAll)}, nil
+}
+
+// Close stops the server's workers, its HTTP server and the store it
+// opened (not one given with [WithStore]), and reports what failed. Calls
+// after the first return the first result.
+func (s *Server) Close() error {
+	if err := s.close(); err != nil {
+		return fmt.Errorf("exporttasktest: %w", err)
+	}
+	return nil
 }

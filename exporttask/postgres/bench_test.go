@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/storetesting"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 )
 
@@ -27,8 +27,8 @@ func benchCustomer(i int64) string { return fmt.Sprintf("customer-%d", i%8) }
 // with a dedup key and a quota check, from 32 concurrent clients.
 func BenchmarkCreate(b *testing.B) {
 	db := benchDB(b)
-	storetesting.RunClients(b, clients, func(i int64) error {
-		_, _, err := db.Create(b.Context(), storetesting.BenchParams(benchCustomer(i), i))
+	testkit.RunClients(b, clients, func(i int64) error {
+		_, _, err := db.Create(b.Context(), testkit.BenchParams(benchCustomer(i), i))
 		return err
 	})
 }
@@ -40,11 +40,11 @@ func BenchmarkGet(b *testing.B) {
 	const tasks = 2000
 	ids := make([]int64, 0, tasks)
 	for i := range int64(tasks) {
-		t, _, err := db.Create(b.Context(), storetesting.BenchParams(benchCustomer(i), i))
+		t, _, err := db.Create(b.Context(), testkit.BenchParams(benchCustomer(i), i))
 		require.NoError(b, err)
 		ids = append(ids, t.ID)
 	}
-	storetesting.RunClients(b, clients, func(i int64) error {
+	testkit.RunClients(b, clients, func(i int64) error {
 		j := i * 7919 % tasks
 		_, err := db.Get(b.Context(), benchCustomer(j), ids[j])
 		return err
@@ -56,8 +56,8 @@ func BenchmarkGet(b *testing.B) {
 // checks hold the customer's lock).
 func BenchmarkCreateOneCustomer(b *testing.B) {
 	db := benchDB(b)
-	storetesting.RunClients(b, clients, func(i int64) error {
-		_, _, err := db.Create(b.Context(), storetesting.BenchParams("acme", i))
+	testkit.RunClients(b, clients, func(i int64) error {
+		_, _, err := db.Create(b.Context(), testkit.BenchParams("acme", i))
 		return err
 	})
 }

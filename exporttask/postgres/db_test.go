@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
-	"github.com/openapi-viewer/viewer/exporttask/internal/storetesting"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 )
 
@@ -18,9 +18,9 @@ import (
 // and every replica comes up.
 func TestConcurrentOpensMigrateOnce(t *testing.T) {
 	dsn := freshSchema(t, testDSN(t))
-	dbs := storetesting.OpenConcurrently(t, 4, func() (*postgres.DB, error) { return postgres.Open(t.Context(), dsn) })
+	dbs := testkit.OpenConcurrently(t, 4, func() (*postgres.DB, error) { return postgres.Open(t.Context(), dsn) })
 
-	task, _, err := dbs[0].Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
+	task, _, err := dbs[0].Create(t.Context(), testkit.CreateParams("acme", "rec-1"))
 	require.NoError(t, err)
 	got, err := dbs[3].Get(t.Context(), "acme", task.ID)
 	require.NoError(t, err)
@@ -60,7 +60,7 @@ func TestErrorsSayWhere(t *testing.T) {
 	assert.EqualError(t, err, "postgres: get task 7: "+exporttask.ErrNotFound.Error())
 
 	require.NoError(t, db.Close())
-	_, _, err = db.Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
+	_, _, err = db.Create(t.Context(), testkit.CreateParams("acme", "rec-1"))
 	assert.ErrorContains(t, err, "postgres: create task:", "a closed store fails, without panicking")
 	assert.Error(t, db.Ping(t.Context()))
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/storetesting"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
 
@@ -25,8 +25,8 @@ func benchDB(b *testing.B) *sqlite.DB {
 // key and a quota check, from 32 concurrent clients on a file database.
 func BenchmarkCreate(b *testing.B) {
 	db := benchDB(b)
-	storetesting.RunClients(b, clients, func(i int64) error {
-		_, _, err := db.Create(b.Context(), storetesting.BenchParams("acme", i))
+	testkit.RunClients(b, clients, func(i int64) error {
+		_, _, err := db.Create(b.Context(), testkit.BenchParams("acme", i))
 		return err
 	})
 }
@@ -37,10 +37,10 @@ func BenchmarkGet(b *testing.B) {
 	db := benchDB(b)
 	const tasks = 10000
 	for i := range int64(tasks) {
-		_, _, err := db.Create(b.Context(), storetesting.BenchParams("acme", i))
+		_, _, err := db.Create(b.Context(), testkit.BenchParams("acme", i))
 		require.NoError(b, err)
 	}
-	storetesting.RunClients(b, clients, func(i int64) error {
+	testkit.RunClients(b, clients, func(i int64) error {
 		_, err := db.Get(b.Context(), "acme", i*7919%tasks+1)
 		return err
 	})

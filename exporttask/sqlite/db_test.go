@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
-	"github.com/openapi-viewer/viewer/exporttask/internal/storetesting"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
 
@@ -17,7 +17,7 @@ func TestReopenKeepsTasksAndMigratesOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tasks.db")
 	db, err := sqlite.Open(t.Context(), path)
 	require.NoError(t, err)
-	task, _, err := db.Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
+	task, _, err := db.Create(t.Context(), testkit.CreateParams("acme", "rec-1"))
 	require.NoError(t, err)
 	require.NoError(t, db.Close())
 
@@ -41,10 +41,10 @@ func TestReopenKeepsTasksAndMigratesOnce(t *testing.T) {
 
 func TestConcurrentOpensOfOneFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tasks.db")
-	dbs := storetesting.OpenConcurrently(t, 4, func() (*sqlite.DB, error) { return sqlite.Open(t.Context(), path) })
+	dbs := testkit.OpenConcurrently(t, 4, func() (*sqlite.DB, error) { return sqlite.Open(t.Context(), path) })
 
 	// Two handles on one file see each other's writes.
-	task, _, err := dbs[0].Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
+	task, _, err := dbs[0].Create(t.Context(), testkit.CreateParams("acme", "rec-1"))
 	require.NoError(t, err)
 	got, err := dbs[3].Get(t.Context(), "acme", task.ID)
 	require.NoError(t, err)
@@ -59,7 +59,7 @@ func TestMemoryDatabasesAreSeparate(t *testing.T) {
 	require.NoError(t, err)
 	defer b.Close()
 
-	task, _, err := a.Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
+	task, _, err := a.Create(t.Context(), testkit.CreateParams("acme", "rec-1"))
 	require.NoError(t, err)
 	_, err = b.Get(t.Context(), "acme", task.ID)
 	assert.ErrorIs(t, err, exporttask.ErrNotFound)
@@ -78,7 +78,7 @@ func TestFileURI(t *testing.T) {
 	db, err := sqlite.Open(t.Context(), "file:"+filepath.Join(t.TempDir(), "tasks.db")+"?cache=private")
 	require.NoError(t, err)
 	defer db.Close()
-	_, _, err = db.Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
+	_, _, err = db.Create(t.Context(), testkit.CreateParams("acme", "rec-1"))
 	require.NoError(t, err)
 }
 
@@ -89,7 +89,7 @@ func TestErrorsSayWhere(t *testing.T) {
 	assert.EqualError(t, err, "sqlite: get task 7: "+exporttask.ErrNotFound.Error())
 
 	require.NoError(t, db.Close())
-	_, _, err = db.Create(t.Context(), storetesting.CreateParams("acme", "rec-1"))
+	_, _, err = db.Create(t.Context(), testkit.CreateParams("acme", "rec-1"))
 	assert.ErrorContains(t, err, "sqlite: create task:", "a closed store fails, without panicking")
 	assert.Error(t, db.Ping(t.Context()))
 }

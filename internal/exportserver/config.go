@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 )
 
 // Config is the program's configuration. Each field has a flag and an
@@ -22,9 +23,9 @@ type Config struct {
 	// or a postgres:// URL. Default "exporttask.db".
 	DB string
 	// Keys are the API keys (-keys, EXPORTTASK_KEYS), in the syntax of
-	// [exporttask.ParseKeys]. Default: one generated development key,
+	// [server.ParseKeys]. Default: one generated development key,
 	// printed at start.
-	Keys []exporttask.APIKey
+	Keys []server.APIKey
 	// Quota is each customer's storage quota in bytes (-quota,
 	// EXPORTTASK_QUOTA). Default 0: unlimited.
 	Quota int64
@@ -86,7 +87,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, TaskDuration: *duration, Retention: *retain,
 		WebhookSecret: *secret}
 	var err error
-	if cfg.Keys, err = exporttask.ParseKeys(*keys); err != nil {
+	if cfg.Keys, err = server.ParseKeys(*keys); err != nil {
 		return Config{}, fmt.Errorf("-keys: %w", err)
 	}
 	if cfg.WebhookAllow, err = parsePrefixes(*allow); err != nil {

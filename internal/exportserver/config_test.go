@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 )
 
 func envOf(m map[string]string) func(string) string {
@@ -38,9 +39,9 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Config{
 		Addr: "127.0.0.1:9000", DB: "postgres://u@h/db",
-		Keys: []exporttask.APIKey{
-			{Key: "k1", Customer: "acme", Scopes: exporttask.ScopeRead},
-			{Key: "k2", Customer: "globex", Scopes: exporttask.ScopeAll},
+		Keys: []server.APIKey{
+			{Key: "k1", Customer: "acme", Scopes: server.ScopeRead},
+			{Key: "k2", Customer: "globex", Scopes: server.ScopeAll},
 		},
 		Quota: 1000000, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, WebhookSecret: "from-env",
 		WebhookAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},

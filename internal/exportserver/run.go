@@ -11,7 +11,8 @@ import (
 	"net"
 	"net/http"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 )
 
 // devCustomer owns the generated development key.
@@ -35,11 +36,11 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 	banner := bannerInfo{db: cfg.DB}
 	keys := cfg.Keys
 	if len(keys) == 0 {
-		k, err := exporttask.GenerateKey()
+		k, err := server.GenerateKey()
 		if err != nil {
 			return err
 		}
-		keys = []exporttask.APIKey{{Key: k, Customer: devCustomer, Scopes: exporttask.ScopeAll}}
+		keys = []server.APIKey{{Key: k, Customer: devCustomer, Scopes: server.ScopeAll}}
 		banner.devKey = k
 	}
 	secret := cfg.WebhookSecret
@@ -49,8 +50,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		secret = hex.EncodeToString(b)
 		banner.secret = secret
 	}
-	sim := exporttask.NewSimulator(exporttask.SimulatorConfig{Duration: cfg.TaskDuration})
-	srv, err := exporttask.NewServer(exporttask.ServerConfig{
+	sim := simulate.New(simulate.Config{Duration: cfg.TaskDuration})
+	srv, err := server.New(server.Config{
 		Store:         st,
 		Exporter:      sim,
 		Keys:          keys,
@@ -74,7 +75,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 
 // serve runs the HTTP server and the workers until ctx is done or the HTTP
 // server fails, then stops both: requests first, workers after.
-func serve(ctx context.Context, srv *exporttask.Server, hs *http.Server, ln net.Listener, logger *slog.Logger) error {
+func serve(ctx context.Context, srv *server.Server, hs *http.Server, ln net.Listener, logger *slog.Logger) error {
 	workersCtx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWorkers()
 	workersDone := make(chan error, 1)

@@ -66,18 +66,12 @@ func DecodeTask(id int64, doc []byte) (exporttask.Task, error) {
 func NewTask(p exporttask.CreateParams) exporttask.Task {
 	r := p.Request
 	webhooks, _ := exporttask.MergeWebhooks(nil, r.Webhook)
+	r.Webhook = webhooks
 	return exporttask.Task{
-		CatalogRecordID: r.CatalogRecordID,
-		Domain:          r.Domain,
-		ROI:             r.ROI,
-		ArtifactCRS:     r.ArtifactCRS,
-		Description:     r.Description,
-		Keywords:        r.Keywords,
-		Parameters:      r.Parameters,
-		Webhook:         webhooks,
-		EstimatedSize:   p.EstimatedSize,
-		EstimatedTime:   p.EstimatedTime,
-		Status:          exporttask.StatusPending,
-		CreatedAt:       exporttask.NewTime(p.Now),
+		CreateRequest: r,
+		EstimatedSize: p.EstimatedSize,
+		EstimatedTime: p.EstimatedTime,
+		Status:        exporttask.StatusPending,
+		CreatedAt:     exporttask.NewTime(p.Now),
 	}
 }

@@ -1,0 +1,13 @@
+// Package client is the Go client of the export task API: [New] takes the
+// server's base URL and an API key, and a [Client] creates, reads, lists,
+// aborts and waits for tasks ([Client.Create], [Client.Get], [Client.List],
+// [Client.Abort], [Client.Wait]).
+//
+// Requests and tasks are the types of package exporttask; an error answer
+// comes back as a *[exporttask.Problem] (find it with errors.As). The
+// package links nothing of the server: a program that only calls the API
+// pulls in net/http and the domain package, no viewer, no database driver.
+//
+// In tests, package exporttasktest starts a real server and hands out a
+// ready Client.
+package client

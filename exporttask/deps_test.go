@@ -1,0 +1,47 @@
+package exporttask_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLightDependencies keeps the domain and the client light: a program
+// that only calls the API must not link the server, the viewer (and its
+// Swagger UI assets) or a database driver.
+func TestLightDependencies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	const mod = "github.com/openapi-viewer/viewer"
+	forbidden := []string{
+		mod, // the viewer, the root package
+		mod + "/exporttask/server",
+		mod + "/exporttask/worker",
+		mod + "/exporttask/webhook",
+		mod + "/exporttask/sqlite",
+		mod + "/exporttask/postgres",
+		"modernc.org/sqlite",
+		"github.com/jackc/pgx/v5",
+	}
+	for _, pkg := range []string{mod + "/exporttask", mod + "/exporttask/client"} {
+		t.Run(pkg, func(t *testing.T) {
+			out, err := exec.Command(goBin, "list", "-deps", pkg).Output()
+			require.NoError(t, err, "go list -deps %s", pkg)
+			deps := strings.Fields(string(out))
+			require.Contains(t, deps, pkg, "go list printed the package itself")
+			for _, f := range forbidden {
+				assert.NotContains(t, deps, f, "%s depends on %s", pkg, f)
+			}
+		})
+	}
+}

@@ -1,0 +1,237 @@
+package simulate
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// Config configures a [Simulator]. The zero value is usable.
+type Config struct {
+	// Duration is how long each export takes. Default 30s.
+	Duration time.Duration
+	// Steps is how many equal slices Duration is cut into; progress is
+	// reported after each slice but the last (so 10 steps report 10, 20,
+	// ..., 90 percent, and the store sets 100 on completion). At most 100.
+	// Default 10.
+	Steps int
+	// BaseURL prefixes the artifacts' download URLs:
+	// <BaseURL>/<task id>/<file name>. Default "http://localhost:8080/artifacts".
+	BaseURL string
+	// Fail, when set, is called before each progress report with the
+	// progress about to be reported, and with 100 before the artifacts are
+	// returned; a non-nil error makes the export fail with it. It injects
+	// failures in tests. Default nil: exports never fail.
+	Fail func(t exporttask.Task, progress int) error
+}
+
+// Simulator is an [exporttask.Exporter] that does no real work: it waits, reports
+// progress, and returns artifacts with plausible names, sizes, download URLs
+// and digests. Its size estimate grows with the area of the region of
+// interest (the whole record, counted as 1,000 km², when there is none) at a
+// rate that depends on the domain; its artifacts' sizes add up to exactly
+// that estimate. It is safe for concurrent use.
+type Simulator struct {
+	duration time.Duration
+	steps    int
+	baseURL  string
+	fail     func(exporttask.Task, int) error
+}
+
+var _ exporttask.Exporter = (*Simulator)(nil)
+
+// New returns a Simulator configured by cfg, with defaults for the
+// fields left zero.
+func New(cfg Config) *Simulator {
+	s := &Simulator{
+		duration: cfg.Duration,
+		steps:    cfg.Steps,
+		baseURL:  strings.TrimRight(cfg.BaseURL, "/"),
+		fail:     cfg.Fail,
+	}
+	if s.duration <= 0 {
+		s.duration = 30 * time.Second
+	}
+	if s.steps <= 0 {
+		s.steps = 10
+	}
+	s.steps = min(s.steps, 100)
+	if s.baseURL == "" {
+		s.baseURL = "http://localhost:8080/artifacts"
+	}
+	return s
+}
+
+// recordAreaKm2 is the area a task without a region of interest exports:
+// the simulator has no catalog, so every record counts as this large.
+const recordAreaKm2 = 1000
+
+// artifactSpec says how large an artifact of some type is: fixed bytes plus
+// bytes per square kilometre of the exported region.
+type artifactSpec struct {
+	fixed  int64
+	perKm2 float64
+	suffix string // appended to the record id to make the file name
+}
+
+// simulatedArtifact describes the simulated file of each artifact type. The
+// rates are of the order of real products: a 0.5 m orthophoto in GeoPackage,
+// a 10 m elevation model in GeoTIFF, a textured 3D mesh.
+func simulatedArtifact(t exporttask.ArtifactType) artifactSpec {
+	const kib, mib = 1 << 10, 1 << 20
+	switch t {
+	case exporttask.ArtifactGPKG:
+		return artifactSpec{fixed: 64 * kib, perKm2: 1.5 * mib, suffix: ".gpkg"}
+	case exporttask.ArtifactModel:
+		return artifactSpec{fixed: 64 * kib, perKm2: 40 * kib, suffix: ".tif"}
+	case exporttask.Artifact3DModel:
+		return artifactSpec{fixed: 256 * kib, perKm2: 4 * mib, suffix: "_3d.zip"}
+	case exporttask.ArtifactLegend:
+		return artifactSpec{fixed: 24 * kib, suffix: "_legend.pdf"}
+	case exporttask.ArtifactMetadata:
+		return artifactSpec{fixed: 6 * kib, suffix: "_metadata.json"}
+	case exporttask.ArtifactROI:
+		return artifactSpec{fixed: 2 * kib, suffix: "_roi.geojson"}
+	case exporttask.ArtifactThumbnailsSmall:
+		return artifactSpec{fixed: 8 * kib, suffix: "_thumbnail_small.jpg"}
+	case exporttask.ArtifactThumbnailsMedium:
+		return artifactSpec{fixed: 48 * kib, suffix: "_thumbnail_medium.jpg"}
+	case exporttask.ArtifactThumbnailsLarge:
+		return artifactSpec{fixed: 256 * kib, suffix: "_thumbnail_large.jpg"}
+	}
+	return artifactSpec{fixed: 4 * kib, suffix: "_" + strings.ToLower(string(t))}
+}
+
+// plannedArtifact is an artifact's name, type and size before it exists.
+type plannedArtifact struct {
+	name string
+	typ  exporttask.ArtifactType
+	size int64
+}
+
+// plan lists the artifacts an export of that request would produce.
+func plan(recordID string, d exporttask.Domain, roi *exporttask.FeatureCollection) ([]plannedArtifact, error) {
+	types := exporttask.ArtifactTypes(d)
+	if types == nil {
+		return nil, fmt.Errorf("exporttask: simulator: unknown domain %q", d)
+	}
+	area := float64(recordAreaKm2)
+	if roi != nil {
+		a, err := roi.AreaKm2()
+		if err != nil {
+			return nil, fmt.Errorf("exporttask: simulator: %w", err)
+		}
+		area = a
+	}
+	base := fileBase(recordID)
+	out := make([]plannedArtifact, 0, len(types))
+	for _, t := range types {
+		spec := simulatedArtifact(t)
+		size := spec.fixed + int64(math.Round(spec.perKm2*area))
+		out = append(out, plannedArtifact{name: base + spec.suffix, typ: t, size: size})
+	}
+	return out, nil
+}
+
+// fileBase turns a catalog record id into a safe file name stem: characters
+// other than letters, digits, '.', '-' and '_' become '_'.
+func fileBase(recordID string) string {
+	var b strings.Builder
+	for _, r := range recordID {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "export"
+	}
+	return b.String()
+}
+
+// Estimate returns the total size of the artifacts an export of r would
+// produce, and the configured Duration (rounded up to whole seconds) as its
+// time. It fails for an unknown domain or an ROI whose geometry is not a
+// Polygon or MultiPolygon of finite positions.
+func (s *Simulator) Estimate(_ context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
+	p, err := plan(r.CatalogRecordID, r.Domain, r.ROI)
+	if err != nil {
+		return exporttask.Estimate{}, err
+	}
+	var size int64
+	for _, a := range p {
+		size += a.size
+	}
+	secs := int64(math.Ceil(s.duration.Seconds()))
+	return exporttask.Estimate{Size: size, Time: max(secs, 1)}, nil
+}
+
+// Export waits Duration in Steps slices, reporting progress after each but
+// the last, and returns the task's artifacts. It stops with ctx's error when
+// ctx is done, and with report's error when report fails.
+func (s *Simulator) Export(ctx context.Context, t exporttask.Task, report func(progress int) error) ([]exporttask.Artifact, error) {
+	p, err := plan(t.CatalogRecordID, t.Domain, t.ROI)
+	if err != nil {
+		return nil, err
+	}
+	step := s.duration / time.Duration(s.steps)
+	timer := time.NewTimer(step)
+	defer timer.Stop()
+	for i := 1; i <= s.steps; i++ {
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("exporttask: simulator: export of task %d stopped: %w", t.ID, context.Cause(ctx))
+		case <-timer.C:
+		}
+		progress := i * 100 / s.steps
+		if s.fail != nil {
+			if err := s.fail(t, progress); err != nil {
+				return nil, err
+			}
+		}
+		if i == s.steps {
+			break
+		}
+		if err := report(progress); err != nil {
+			return nil, fmt.Errorf("exporttask: simulator: reporting progress of task %d: %w", t.ID, err)
+		}
+		timer.Reset(step)
+	}
+	out := make([]exporttask.Artifact, 0, len(p))
+	for _, a := range p {
+		out = append(out, exporttask.Artifact{
+			Name:   a.name,
+			Type:   a.typ,
+			Size:   a.size,
+			URL:    s.baseURL + "/" + strconv.FormatInt(t.ID, 10) + "/" + url.PathEscape(a.name),
+			SHA256: simulatedDigest(t, a),
+		})
+	}
+	return out, nil
+}
+
+// simulatedDigest is a stable stand-in for the SHA-256 of a file that does
+// not exist: the digest of the task id, record, file name and size, so the
+// same task always gets the same value.
+func simulatedDigest(t exporttask.Task, a plannedArtifact) string {
+	h := sha256.New()
+	var n [16]byte
+	binary.BigEndian.PutUint64(n[:8], uint64(t.ID))
+	binary.BigEndian.PutUint64(n[8:], uint64(a.size))
+	h.Write(n[:])
+	h.Write([]byte(t.CatalogRecordID))
+	h.Write([]byte{0})
+	h.Write([]byte(a.name))
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,179 @@
+package simulate
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func request(d exporttask.Domain, roi *exporttask.FeatureCollection) exporttask.CreateRequest {
+	return exporttask.CreateRequest{CatalogRecordID: "c0ffee00-1111-2222-3333-444455556666", Domain: d, ROI: roi, ArtifactCRS: exporttask.CRS4326}
+}
+
+func taskOf(id int64, r exporttask.CreateRequest) exporttask.Task {
+	return exporttask.Task{ID: id, CreateRequest: r, Status: exporttask.StatusInProgress}
+}
+
+func TestSimulatorEstimateGrowsWithAreaAndDependsOnDomain(t *testing.T) {
+	s := New(Config{Duration: 90 * time.Second})
+	ctx := context.Background()
+	small := polygonROI(box(34.80, 32.00, 34.81, 32.01)) // about 1 km²
+	large := polygonROI(box(34, 31, 35, 32))             // about 10,500 km²
+	for _, d := range exporttask.Domains() {
+		es, err := s.Estimate(ctx, request(d, small))
+		require.NoError(t, err)
+		el, err := s.Estimate(ctx, request(d, large))
+		require.NoError(t, err)
+		ew, err := s.Estimate(ctx, request(d, nil))
+		require.NoError(t, err)
+		assert.Greater(t, el.Size, 1000*es.Size/2, "%s: 10,000 times the area, far larger", d)
+		assert.Greater(t, ew.Size, es.Size, "%s: the whole record is larger than 1 km²", d)
+		assert.Less(t, ew.Size, el.Size, "%s: the whole record counts as 1,000 km²", d)
+		assert.Equal(t, int64(90), es.Time)
+	}
+	sizes := map[exporttask.Domain]int64{}
+	for _, d := range exporttask.Domains() {
+		e, err := s.Estimate(ctx, request(d, large))
+		require.NoError(t, err)
+		sizes[d] = e.Size
+	}
+	assert.Less(t, sizes[exporttask.DomainDEM], sizes[exporttask.DomainRaster])
+	assert.Less(t, sizes[exporttask.DomainRaster], sizes[exporttask.Domain3D])
+}
+
+func TestSimulatorEstimateDefaultsAndErrors(t *testing.T) {
+	ctx := context.Background()
+	e, err := New(Config{}).Estimate(ctx, request(exporttask.DomainRaster, nil))
+	require.NoError(t, err)
+	assert.Equal(t, int64(30), e.Time, "default duration")
+	e, err = New(Config{Duration: time.Millisecond}).Estimate(ctx, request(exporttask.DomainRaster, nil))
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), e.Time, "rounded up to a second")
+
+	_, err = New(Config{}).Estimate(ctx, request("VECTOR", nil))
+	assert.ErrorContains(t, err, "unknown domain")
+	_, err = New(Config{}).Estimate(ctx, request(exporttask.DomainDEM,
+		&exporttask.FeatureCollection{Features: []exporttask.Feature{{Geometry: &exporttask.Geometry{Type: "LineString"}}}}))
+	assert.ErrorContains(t, err, "LineString")
+}
+
+func TestSimulatorExportArtifacts(t *testing.T) {
+	s := New(Config{Duration: time.Millisecond, BaseURL: "https://dl.example.com/files/"})
+	ctx := context.Background()
+	hexDigest := regexp.MustCompile(`^[0-9a-f]{64}$`)
+	for _, d := range exporttask.Domains() {
+		t.Run(string(d), func(t *testing.T) {
+			r := request(d, polygonROI(box(34, 31, 34.5, 31.5)))
+			est, err := s.Estimate(ctx, r)
+			require.NoError(t, err)
+			arts, err := s.Export(ctx, taskOf(42, r), func(int) error { return nil })
+			require.NoError(t, err)
+			require.Len(t, arts, len(exporttask.ArtifactTypes(d)))
+			var total int64
+			names := map[string]bool{}
+			for i, a := range arts {
+				assert.Equal(t, exporttask.ArtifactTypes(d)[i], a.Type)
+				assert.True(t, strings.HasPrefix(a.Name, r.CatalogRecordID), a.Name)
+				assert.False(t, names[a.Name], "unique name %s", a.Name)
+				names[a.Name] = true
+				assert.Equal(t, "https://dl.example.com/files/42/"+a.Name, a.URL)
+				assert.Regexp(t, hexDigest, a.SHA256)
+				assert.Positive(t, a.Size)
+				total += a.Size
+			}
+			assert.Equal(t, est.Size, total, "sizes add up to the estimate")
+			again, err := s.Export(ctx, taskOf(42, r), func(int) error { return nil })
+			require.NoError(t, err)
+			assert.Equal(t, arts, again, "deterministic")
+			other, err := s.Export(ctx, taskOf(43, r), func(int) error { return nil })
+			require.NoError(t, err)
+			assert.NotEqual(t, arts[0].SHA256, other[0].SHA256, "digest depends on the task")
+		})
+	}
+	arts, err := s.Export(ctx, taskOf(1, request(exporttask.DomainRaster, nil)), func(int) error { return nil })
+	require.NoError(t, err)
+	assert.Equal(t, "c0ffee00-1111-2222-3333-444455556666.gpkg", arts[0].Name)
+}
+
+func TestSimulatorExportNamesAreSafe(t *testing.T) {
+	s := New(Config{Duration: time.Millisecond})
+	r := request(exporttask.DomainDEM, nil)
+	r.CatalogRecordID = "../../etc/pass wd?"
+	arts, err := s.Export(context.Background(), taskOf(5, r), func(int) error { return nil })
+	require.NoError(t, err)
+	assert.Equal(t, ".._.._etc_pass_wd_.tif", arts[0].Name)
+	assert.Equal(t, "http://localhost:8080/artifacts/5/.._.._etc_pass_wd_.tif", arts[0].URL)
+	r.CatalogRecordID = ""
+	arts, err = s.Export(context.Background(), taskOf(5, r), func(int) error { return nil })
+	require.NoError(t, err)
+	assert.Equal(t, "export.tif", arts[0].Name)
+}
+
+func TestSimulatorExportProgressOverDuration(t *testing.T) {
+	s := New(Config{Duration: 80 * time.Millisecond, Steps: 4})
+	var got []int
+	start := time.Now()
+	_, err := s.Export(context.Background(), taskOf(1, request(exporttask.Domain3D, nil)), func(p int) error {
+		got = append(got, p)
+		return nil
+	})
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, time.Since(start), 80*time.Millisecond)
+	assert.Equal(t, []int{25, 50, 75}, got)
+}
+
+func TestSimulatorExportStops(t *testing.T) {
+	t.Run("context cancelled", func(t *testing.T) {
+		s := New(Config{Duration: time.Hour})
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(20*time.Millisecond, cancel)
+		start := time.Now()
+		_, err := s.Export(ctx, taskOf(1, request(exporttask.DomainRaster, nil)), func(int) error { return nil })
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Less(t, time.Since(start), 5*time.Second)
+	})
+	t.Run("report fails", func(t *testing.T) {
+		s := New(Config{Duration: 10 * time.Millisecond})
+		calls := 0
+		_, err := s.Export(context.Background(), taskOf(1, request(exporttask.DomainRaster, nil)), func(int) error {
+			calls++
+			return exporttask.ErrLeaseLost
+		})
+		assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
+		assert.Equal(t, 1, calls)
+	})
+	t.Run("failure injected", func(t *testing.T) {
+		boom := errors.New("source imagery unavailable")
+		var mu sync.Mutex
+		var seen []int
+		s := New(Config{Duration: 10 * time.Millisecond, Steps: 4, Fail: func(t exporttask.Task, p int) error {
+			mu.Lock()
+			defer mu.Unlock()
+			seen = append(seen, p)
+			if p == 50 {
+				return boom
+			}
+			return nil
+		}})
+		var reported []int
+		_, err := s.Export(context.Background(), taskOf(1, request(exporttask.DomainRaster, nil)), func(p int) error {
+			reported = append(reported, p)
+			return nil
+		})
+		assert.ErrorIs(t, err, boom)
+		assert.Equal(t, []int{25, 50}, seen)
+		assert.Equal(t, []int{25}, reported)
+	})
+	t.Run("unknown domain", func(t *testing.T) {
+		_, err := New(Config{}).Export(context.Background(), taskOf(1, request("X", nil)), func(int) error { return nil })
+		assert.ErrorContains(t, err, "unknown domain")
+	})
+}

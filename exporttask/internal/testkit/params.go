@@ -1,0 +1,41 @@
+package testkit
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// CreateParams returns a small DEM request of customer for record, with an
+// estimated size of 10 bytes, made at a fixed time, without dedup key,
+// Idempotency-Key or quota.
+func CreateParams(customer, record string) exporttask.CreateParams {
+	return exporttask.CreateParams{
+		Customer: customer,
+		Request: exporttask.CreateRequest{
+			CatalogRecordID: record,
+			Domain:          exporttask.DomainDEM,
+			ArtifactCRS:     exporttask.CRS4326,
+		},
+		EstimatedSize: 10,
+		Now:           time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC),
+	}
+}
+
+// BenchParams returns the i-th distinct request of a benchmark, by
+// customer: a raster export of record-i with a webhook, its dedup key,
+// an estimate of 1 MiB and 30 s, and a quota never reached.
+func BenchParams(customer string, i int64) exporttask.CreateParams {
+	r := exporttask.CreateRequest{
+		CatalogRecordID: fmt.Sprintf("record-%d", i),
+		Domain:          exporttask.DomainRaster,
+		ArtifactCRS:     exporttask.CRS4326,
+		Description:     "benchmark",
+		Webhook: []exporttask.Webhook{{URL: "https://hooks.example.com/x",
+			Events: []exporttask.Event{exporttask.EventStarted, exporttask.EventCompleted}}},
+	}
+	key, _ := exporttask.DedupKey(r)
+	return exporttask.CreateParams{Customer: customer, Request: r, DedupKey: key,
+		EstimatedSize: 1 << 20, EstimatedTime: 30, Quota: 1 << 50, Now: time.Now()}
+}

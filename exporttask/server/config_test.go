@@ -1,0 +1,74 @@
+package server_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/server"
+	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+)
+
+func TestNewServerChecksConfig(t *testing.T) {
+	st, err := sqlite.Open(t.Context(), ":memory:")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	valid := func() server.Config {
+		return server.Config{
+			Store:         st,
+			Exporter:      simulate.New(simulate.Config{}),
+			Keys:          []server.APIKey{{Key: "k", Customer: "c", Scopes: server.ScopeRead}},
+			WebhookSecret: []byte("s"),
+		}
+	}
+	tests := []struct {
+		name   string
+		change func(*server.Config)
+		want   string
+	}{
+		{"no store", func(c *server.Config) { c.Store = nil }, "Store is required"},
+		{"no exporter", func(c *server.Config) { c.Exporter = nil }, "Exporter is required"},
+		{"no keys", func(c *server.Config) { c.Keys = nil }, "at least one API key"},
+		{"key without scope", func(c *server.Config) { c.Keys[0].Scopes = 0 }, "Keys[0]"},
+		{"key without customer", func(c *server.Config) { c.Keys[0].Customer = "" }, "Keys[0]"},
+		{"no secret", func(c *server.Config) { c.WebhookSecret = nil }, "WebhookSecret is required"},
+		{"negative quota", func(c *server.Config) { c.Quota = -1 }, "Quota is negative"},
+		{"negative lease", func(c *server.Config) { c.Lease = -time.Second }, "must not be negative"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := valid()
+			tc.change(&cfg)
+			_, err := server.New(cfg)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+
+	srv, err := server.New(valid())
+	require.NoError(t, err)
+	// Of two concurrent Runs, one runs until its context ends, the other
+	// is refused at once.
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 2)
+	for range 2 {
+		go func() { done <- srv.Run(ctx) }()
+	}
+	select {
+	case err := <-done:
+		assert.ErrorContains(t, err, "called twice")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second Run was not refused")
+	}
+	cancel()
+	select {
+	case err := <-done:
+		assert.NoError(t, err, "a clean stop")
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after its context ended")
+	}
+}

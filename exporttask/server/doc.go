@@ -1,0 +1,18 @@
+// Package server is the export task service behind the HTTP API: routes and
+// handlers for POST, GET and DELETE /export-tasks, API keys and their
+// scopes, RFC 9457 problem answers, health checks (/healthz, /readyz) and
+// the API's documentation (/docs/ and /openapi.json, served by this
+// module's viewer).
+//
+// Start with [New]: give it a [Config] with a store (package sqlite or
+// postgres), an exporter (package export/simulate, or your own
+// [exporttask.Exporter]), API keys ([APIKey], [ParseKeys], [GenerateKey])
+// and the webhook secret. Serve [Server.Handler] with an http.Server and
+// call [Server.Run] for the background work: the export workers and the
+// expiry sweeper of package worker, and the webhook delivery of package
+// webhook. Options left zero take those packages' defaults.
+//
+// Every response carries an X-Request-Id header; every error answer is an
+// [exporttask.Problem] whose requestId is that id, and a 500 is logged with
+// it. The reference program around this package is examples/server.
+package server

@@ -1,0 +1,74 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/server"
+	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+)
+
+// Wire a server: a store, an exporter, keys and a webhook secret; serve its
+// handler and run its background work until the context ends.
+func ExampleNew() {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+
+	store, err := sqlite.Open(ctx, sqlite.Memory)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer store.Close()
+	keys, err := server.ParseKeys("s3cret=acme:read+write")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	srv, err := server.New(server.Config{
+		Store:         store,
+		Exporter:      simulate.New(simulate.Config{}),
+		Keys:          keys,
+		WebhookSecret: []byte("webhook-secret"),
+		Logger:        slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	defer func() { stop(); <-done }()
+
+	// In a program: (&http.Server{Addr: ":8080", Handler: srv.Handler()}).ListenAndServe()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+
+	req, _ := http.NewRequest(http.MethodGet, hs.URL+"/export-tasks", nil)
+	req.Header.Set("x-api-key", "s3cret")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Println(resp.Status, strings.TrimSpace(string(body)))
+
+	resp, err = http.Get(hs.URL + "/export-tasks")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	resp.Body.Close()
+	fmt.Println(resp.Status, resp.Header.Get("Content-Type"))
+	// Output:
+	// 200 OK []
+	// 401 Unauthorized application/problem+json
+}

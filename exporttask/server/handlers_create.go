@@ -1,0 +1,119 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
+)
+
+// createTask handles POST /export-tasks.
+func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
+	if p := checkJSONContentType(r); p != nil {
+		s.writeProblem(w, r, p)
+		return
+	}
+	idemKey := r.Header.Get(exporttask.IdempotencyKeyHeader)
+	if len(idemKey) > exporttask.MaxIdempotencyKeyLength {
+		s.writeProblem(w, r, validationProblem(
+			fmt.Sprintf("The Idempotency-Key header is longer than %d characters.", exporttask.MaxIdempotencyKeyLength), nil))
+		return
+	}
+	req, problems, err := s.decodeCreate(w, r)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			s.writeProblem(w, r, exporttask.NewProblem(http.StatusRequestEntityTooLarge,
+				fmt.Sprintf("The request body is larger than %d bytes.", mbe.Limit)))
+			return
+		}
+		s.writeProblem(w, r, validationProblem("The request body could not be read.", nil))
+		return
+	}
+	if len(problems) > 0 {
+		s.writeProblem(w, r, (&exporttask.ValidationError{Problems: problems}).Problem())
+		return
+	}
+
+	est, err := s.exporter.Estimate(r.Context(), req)
+	if err != nil {
+		s.serverError(w, r, "estimating an export", err)
+		return
+	}
+	dedup, err := exporttask.DedupKey(req)
+	if err != nil {
+		s.serverError(w, r, "computing the dedup key", err)
+		return
+	}
+	t, replayed, err := s.store.Create(r.Context(), exporttask.CreateParams{
+		Customer:       customerOf(r),
+		Request:        req,
+		EstimatedSize:  est.Size,
+		EstimatedTime:  est.Time,
+		DedupKey:       dedup,
+		IdempotencyKey: idemKey,
+		Quota:          s.quota,
+		Now:            time.Now(),
+	})
+	if err != nil {
+		s.storeError(w, r, "creating a task", err)
+		return
+	}
+	w.Header().Set("Location", "/export-tasks/"+strconv.FormatInt(t.ID, 10))
+	if replayed {
+		w.Header().Set(exporttask.ReplayedHeader, "true")
+	}
+	s.writeJSON(w, r, http.StatusCreated, t)
+}
+
+// checkJSONContentType returns a 415 problem unless the request body is
+// declared application/json.
+func checkJSONContentType(r *http.Request) *exporttask.Problem {
+	ct := r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		got := ct
+		if got == "" {
+			got = "none"
+		}
+		return exporttask.NewProblem(http.StatusUnsupportedMediaType,
+			fmt.Sprintf("The request body must be application/json (Content-Type: %s).", got))
+	}
+	return nil
+}
+
+// decodeCreate reads the body (at most MaxBodyBytes) and returns the request
+// with every problem the client must fix: decoding and validation errors,
+// then webhook URLs the server may not call. err is set only when the body
+// could not be read (too large: *http.MaxBytesError).
+func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (exporttask.CreateRequest, []exporttask.FieldError, error) {
+	body := http.MaxBytesReader(w, r.Body, exporttask.MaxBodyBytes)
+	req, err := exporttask.DecodeCreateRequest(body)
+	var problems []exporttask.FieldError
+	if err != nil {
+		var ve *exporttask.ValidationError
+		if !errors.As(err, &ve) {
+			return exporttask.CreateRequest{}, nil, err
+		}
+		problems = append(problems, ve.Problems...)
+	}
+	reported := make(map[string]bool, len(problems))
+	for _, p := range problems {
+		reported[p.Pointer] = true
+	}
+	for i, wh := range req.Webhook {
+		ptr := fmt.Sprintf("/webhook/%d/url", i)
+		if reported[ptr] || wh.URL == "" {
+			continue
+		}
+		if err := webhook.CheckWebhookURL(wh.URL, s.allow); err != nil {
+			problems = append(problems, exporttask.FieldError{Pointer: ptr, Message: err.Error()})
+		}
+	}
+	return req, problems, nil
+}

@@ -1,0 +1,71 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// getTask handles GET /export-tasks/{id}.
+func (s *Server) getTask(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.pathID(w, r)
+	if !ok {
+		return
+	}
+	t, err := s.store.Get(r.Context(), customerOf(r), id)
+	if err != nil {
+		s.storeError(w, r, "reading a task", err)
+		return
+	}
+	s.writeJSON(w, r, http.StatusOK, t)
+}
+
+// listTasks handles GET /export-tasks: the customer's tasks, newest first,
+// with the next page in a Link header.
+func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
+	lq, problems := parseListQuery(r.URL.Query())
+	if len(problems) > 0 {
+		s.writeProblem(w, r, validationProblem("Invalid query: "+strings.Join(problems, "; ")+".", nil))
+		return
+	}
+	tasks, more, err := s.store.List(r.Context(), exporttask.ListParams{
+		Customer: customerOf(r), Status: lq.status, Before: lq.before, Limit: lq.limit,
+	})
+	if err != nil {
+		s.storeError(w, r, "listing tasks", err)
+		return
+	}
+	if tasks == nil {
+		tasks = []exporttask.Task{}
+	}
+	if more && len(tasks) > 0 {
+		w.Header().Set("Link", "<"+nextPageURL(lq, tasks[len(tasks)-1].ID)+`>; rel="next"`)
+	}
+	s.writeJSON(w, r, http.StatusOK, tasks)
+}
+
+// nextPageURL is the URL of the page after the one ending with task id
+// last, with the same limit and status.
+func nextPageURL(lq listQuery, last int64) string {
+	q := url.Values{}
+	q.Set("limit", strconv.Itoa(lq.limit))
+	if lq.status != "" {
+		q.Set("status", string(lq.status))
+	}
+	q.Set("cursor", encodeCursor(last))
+	return "/export-tasks?" + q.Encode()
+}
+
+// pathID reads the {id} path value, answering 400 when it is not a valid
+// task id.
+func (s *Server) pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, err := parseID(r.PathValue("id"))
+	if err != nil {
+		s.writeProblem(w, r, validationProblem("Invalid task id: "+err.Error()+".", nil))
+		return 0, false
+	}
+	return id, true
+}

@@ -1,0 +1,88 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// validationProblem returns the 400 problem listing every field error.
+func validationProblem(detail string, errs []exporttask.FieldError) *exporttask.Problem {
+	return &exporttask.Problem{Type: exporttask.ProblemTypeValidation, Title: "Invalid request", Status: http.StatusBadRequest,
+		Detail: detail, Message: detail, Errors: errs}
+}
+
+// writeProblem sends p as application/problem+json, with the request id.
+func (s *Server) writeProblem(w http.ResponseWriter, r *http.Request, p *exporttask.Problem) {
+	q := *p
+	q.RequestID = requestIDOf(r)
+	if q.Instance == "" {
+		q.Instance = r.URL.Path
+	}
+	b, err := json.Marshal(&q)
+	if err != nil {
+		// A Problem holds only strings and numbers: this cannot happen,
+		// but if it does the client still gets the status.
+		s.logger.ErrorContext(r.Context(), "encoding a problem", "requestId", q.RequestID, "error", err)
+		http.Error(w, http.StatusText(q.Status), q.Status)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", exporttask.ProblemContentType)
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(q.Status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(b)
+	}
+}
+
+// serverError logs err with the request id and answers 500 with a problem
+// that names the id and nothing of err.
+func (s *Server) serverError(w http.ResponseWriter, r *http.Request, msg string, err error) {
+	id := requestIDOf(r)
+	s.logger.ErrorContext(r.Context(), msg, "requestId", id, "method", r.Method, "path", r.URL.Path,
+		"error", err.Error())
+	s.writeProblem(w, r, exporttask.NewProblem(http.StatusInternalServerError,
+		fmt.Sprintf("The server could not complete the request. Quote request id %s when reporting it.", id)))
+}
+
+// writeJSON sends v as application/json with the given status. The body is
+// encoded before anything is written, so an encoding failure still becomes
+// a clean 500.
+func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(v); err != nil {
+		s.serverError(w, r, "encoding a response", err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(buf.Bytes())
+	}
+}
+
+// storeError answers an error of the Store: 404 for ErrNotFound, 409 for
+// ErrConflict (a *TransitionError), 509 for a *QuotaError, 500 (logged) for
+// anything else.
+func (s *Server) storeError(w http.ResponseWriter, r *http.Request, op string, err error) {
+	if errors.Is(err, exporttask.ErrNotFound) {
+		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound, "No export task with this id."))
+		return
+	}
+	if p, ok := exporttask.ProblemFor(err); ok && p.Status != http.StatusBadRequest {
+		s.writeProblem(w, r, p)
+		return
+	}
+	if errors.Is(err, exporttask.ErrConflict) {
+		s.writeProblem(w, r, &exporttask.Problem{Type: exporttask.ProblemTypeInvalidTransition, Title: "Invalid status transition",
+			Status: http.StatusConflict, Detail: "The task's status does not allow this.",
+			Message: "The task's status does not allow this."})
+		return
+	}
+	s.serverError(w, r, op, err)
+}

@@ -1,0 +1,28 @@
+package server
+
+import (
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
+)
+
+// newWorkers builds the runner (export workers and expiry sweeper) and the
+// webhook deliverer that [Server.Run] runs.
+func (s *Server) newWorkers(cfg Config) {
+	s.runner = worker.NewRunner(worker.RunnerConfig{
+		Store:        cfg.Store,
+		Exporter:     cfg.Exporter,
+		Workers:      cfg.Workers,
+		Lease:        cfg.Lease,
+		PollInterval: cfg.PollInterval,
+		Retention:    cfg.Retention,
+		Logger:       cfg.Logger,
+	})
+	s.deliverer = webhook.NewDeliverer(webhook.DelivererConfig{
+		Store:        cfg.Store,
+		Secret:       cfg.WebhookSecret,
+		Allow:        cfg.WebhookAllow,
+		BaseBackoff:  cfg.WebhookBackoff,
+		PollInterval: cfg.PollInterval,
+		Logger:       cfg.Logger,
+	})
+}

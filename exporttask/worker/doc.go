@@ -1,0 +1,11 @@
+// Package worker moves export tasks through their life: a [Runner] runs a
+// pool of workers that claim tasks from an [exporttask.Store], run them
+// with an [exporttask.Exporter], report progress and record the outcome,
+// and a sweeper that expires completed tasks once their retention is over.
+//
+// Start with [NewRunner] and [Runner.Run]. Crash safety rests on leases
+// (see [Runner]): a task whose worker or process died is claimed again once
+// its lease ends, so exporters must be idempotent. Package server runs a
+// Runner for its Server; run one yourself to process tasks in a separate
+// process from the HTTP API, on a shared PostgreSQL store.
+package worker

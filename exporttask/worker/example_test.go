@@ -1,0 +1,77 @@
+package worker_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
+)
+
+// A Runner moves tasks from PENDING to COMPLETED with an Exporter; here the
+// Simulator, on an in-memory SQLite store.
+func ExampleRunner() {
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, sqlite.Memory)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer store.Close()
+
+	sim := simulate.New(simulate.Config{
+		Duration: 20 * time.Millisecond,
+		BaseURL:  "https://downloads.example.com/exports",
+	})
+	req := exporttask.CreateRequest{
+		CatalogRecordID: "dem-galilee", Domain: exporttask.DomainDEM, ArtifactCRS: exporttask.CRS4326,
+		Webhook: []exporttask.Webhook{},
+	}
+	est, err := sim.Estimate(ctx, req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	task, _, err := store.Create(ctx, exporttask.CreateParams{
+		Customer: "acme", Request: req, EstimatedSize: est.Size, EstimatedTime: est.Time, Now: time.Now(),
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	runner := worker.NewRunner(worker.RunnerConfig{
+		Store: store, Exporter: sim, PollInterval: 10 * time.Millisecond,
+		Logger: slog.New(slog.DiscardHandler),
+	})
+	go func() { done <- runner.Run(runCtx) }()
+
+	for deadline := time.Now().Add(10 * time.Second); task.Status != exporttask.StatusCompleted && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+		if task, err = store.Get(ctx, "acme", task.ID); err != nil {
+			fmt.Println(err)
+			break
+		}
+	}
+	stop()
+	if err := <-done; err != nil {
+		fmt.Println(err)
+	}
+
+	fmt.Println(task.Status, task.Progress)
+	for _, a := range task.Artifacts {
+		fmt.Println(a.Type, a.URL)
+	}
+	// Output:
+	// COMPLETED 100
+	// MODEL https://downloads.example.com/exports/1/dem-galilee.tif
+	// METADATA https://downloads.example.com/exports/1/dem-galilee_metadata.json
+	// ROI https://downloads.example.com/exports/1/dem-galilee_roi.geojson
+	// LEGEND https://downloads.example.com/exports/1/dem-galilee_legend.pdf
+}

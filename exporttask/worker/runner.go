@@ -1,0 +1,337 @@
+package worker
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// RunnerConfig configures a [Runner]. Store and Exporter are required.
+type RunnerConfig struct {
+	// Store holds the task queue. Required.
+	Store exporttask.Store
+	// Exporter does the work of each task. Required.
+	Exporter exporttask.Exporter
+	// Workers is how many tasks run at once in this process. Default
+	// [DefaultWorkers].
+	Workers int
+	// Lease is how long a claimed task stays reserved to its worker without
+	// news from it. Workers renew it every Lease/3 while the export runs, so
+	// a task is claimed again by another worker only when its worker (or
+	// process) is gone. Default [DefaultLease].
+	Lease time.Duration
+	// PollInterval is how long an idle worker waits before asking the store
+	// for work again. Default [DefaultPollInterval].
+	PollInterval time.Duration
+	// Retention is how long a completed task's artifacts stay available;
+	// the task's expiredAt is its finishedAt plus Retention. Default
+	// [exporttask.DefaultRetention].
+	Retention time.Duration
+	// SweepInterval is how often expired tasks are moved to EXPIRED. Default
+	// [DefaultSweepInterval].
+	SweepInterval time.Duration
+	// ID names this runner in the store's leases; each worker's name is ID
+	// followed by "/" and its number. It must differ between processes and
+	// between runs of one process. Default: host name, process id and a
+	// random suffix.
+	ID string
+	// Logger receives the runner's logs. Default slog.Default().
+	Logger *slog.Logger
+	// Now is the clock. Default time.Now.
+	Now func() time.Time
+}
+
+// Runner runs the export tasks of a [exporttask.Store] with an
+// [exporttask.Exporter]: a pool of workers claims tasks from the store's
+// queue, runs them, reports their progress and records their outcome, and a
+// sweeper expires completed tasks once their retention is over.
+//
+// Crash safety rests on leases. A claimed task is leased to one worker, and
+// the worker renews the lease while the export runs; the task is claimed
+// again only after the lease ends. When a process dies, or [Runner.Run]
+// returns because its context is done, an interrupted task keeps its lease
+// and stays IN_PROGRESS; once the lease ends, any runner (in this process
+// after a restart, or in another replica) claims it and runs the export
+// again from the start. No task is lost; an export may run more than once,
+// so exporters must be idempotent.
+type Runner struct {
+	store         exporttask.Store
+	exporter      exporttask.Exporter
+	workers       int
+	lease         time.Duration
+	poll          time.Duration
+	retention     time.Duration
+	sweepInterval time.Duration
+	id            string
+	log           *slog.Logger
+	now           func() time.Time
+	running       atomic.Bool
+}
+
+// NewRunner returns a Runner configured by cfg, with defaults for the fields
+// left zero. It panics when cfg.Store or cfg.Exporter is nil.
+func NewRunner(cfg RunnerConfig) *Runner {
+	if cfg.Store == nil {
+		panic("exporttask: NewRunner needs a Store")
+	}
+	if cfg.Exporter == nil {
+		panic("exporttask: NewRunner needs an Exporter")
+	}
+	r := &Runner{
+		store:         cfg.Store,
+		exporter:      cfg.Exporter,
+		workers:       cfg.Workers,
+		lease:         cfg.Lease,
+		poll:          cfg.PollInterval,
+		retention:     cfg.Retention,
+		sweepInterval: cfg.SweepInterval,
+		id:            cfg.ID,
+		log:           cfg.Logger,
+		now:           cfg.Now,
+	}
+	if r.workers <= 0 {
+		r.workers = DefaultWorkers
+	}
+	if r.lease <= 0 {
+		r.lease = DefaultLease
+	}
+	if r.poll <= 0 {
+		r.poll = DefaultPollInterval
+	}
+	if r.retention <= 0 {
+		r.retention = exporttask.DefaultRetention
+	}
+	if r.sweepInterval <= 0 {
+		r.sweepInterval = DefaultSweepInterval
+	}
+	if r.id == "" {
+		r.id = defaultRunnerID()
+	}
+	if r.log == nil {
+		r.log = slog.Default()
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	return r
+}
+
+// defaultRunnerID is unique per process run: host, pid and 4 random bytes.
+func defaultRunnerID() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "host"
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24)
+	return host + "-" + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
+}
+
+// ErrRunning is returned by [Runner.Run] when the same Runner is already
+// running.
+var ErrRunning = errors.New("exporttask: already running")
+
+// Run starts the workers and the sweeper and blocks until ctx is done and
+// all of them have stopped; then it returns nil. Exports in progress are
+// cancelled and their tasks keep their leases (see [Runner]). Run can be
+// called again after it returns, but not while it runs ([ErrRunning]).
+func (r *Runner) Run(ctx context.Context) error {
+	if !r.running.CompareAndSwap(false, true) {
+		return ErrRunning
+	}
+	defer r.running.Store(false)
+	var wg sync.WaitGroup
+	wg.Add(r.workers + 1)
+	for i := range r.workers {
+		worker := r.id + "/" + strconv.Itoa(i+1)
+		go func() {
+			defer wg.Done()
+			r.work(ctx, worker)
+		}()
+	}
+	go func() {
+		defer wg.Done()
+		r.sweep(ctx)
+	}()
+	wg.Wait()
+	return nil
+}
+
+// work is one worker's loop: claim a task, run it, repeat; wait
+// PollInterval when there is nothing to do or the store fails.
+func (r *Runner) work(ctx context.Context, worker string) {
+	for ctx.Err() == nil {
+		t, ok, err := r.store.Claim(ctx, worker, r.now(), r.lease)
+		switch {
+		case err != nil:
+			if ctx.Err() == nil {
+				r.log.ErrorContext(ctx, "exporttask: claiming a task", "worker", worker, "error", err)
+			}
+		case ok:
+			r.runTask(ctx, worker, t)
+			continue
+		}
+		if !sleep(ctx, r.poll) {
+			return
+		}
+	}
+}
+
+// sleep waits d or until ctx is done; it reports whether d elapsed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// taskRun is one task being exported by one worker: it serialises the
+// store calls that report progress and renew the lease.
+type taskRun struct {
+	r      *Runner
+	worker string
+	id     int64
+	cancel context.CancelCauseFunc
+
+	mu       sync.Mutex
+	progress int
+}
+
+// report records progress p (kept within 0..100 and never going back) and
+// renews the lease. When the lease is lost (or the task is gone) it cancels
+// the export and returns an error wrapping ErrLeaseLost. Other store
+// failures are logged and not returned: the export goes on, and the next
+// report or renewal tries again.
+func (tr *taskRun) report(ctx context.Context, p int) error {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	p = max(tr.progress, min(max(p, 0), 100))
+	_, err := tr.r.store.Progress(ctx, tr.id, tr.worker, p, tr.r.now(), tr.r.lease)
+	switch {
+	case err == nil:
+		tr.progress = p
+		return nil
+	case errors.Is(err, exporttask.ErrLeaseLost), errors.Is(err, exporttask.ErrNotFound):
+		err = fmt.Errorf("exporttask: task %d: %w", tr.id, exporttask.ErrLeaseLost)
+		tr.cancel(err)
+		return err
+	case ctx.Err() != nil:
+		return fmt.Errorf("exporttask: task %d: reporting progress: %w", tr.id, context.Cause(ctx))
+	default:
+		tr.r.log.WarnContext(ctx, "exporttask: recording progress", "task", tr.id, "worker", tr.worker, "error", err)
+		return nil
+	}
+}
+
+// renew keeps the lease alive every Lease/3 until ctx is done, for
+// exporters that report rarely.
+func (tr *taskRun) renew(ctx context.Context) {
+	tick := time.NewTicker(max(tr.r.lease/3, time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			tr.mu.Lock()
+			p := tr.progress
+			tr.mu.Unlock()
+			if err := tr.report(ctx, p); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// runTask exports a claimed task and records the outcome.
+func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) {
+	log := r.log.With("task", t.ID, "worker", worker)
+	log.InfoContext(ctx, "exporttask: export started", "domain", t.Domain)
+	exportCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	tr := &taskRun{r: r, worker: worker, id: t.ID, cancel: cancel, progress: t.Progress}
+	renewDone := make(chan struct{})
+	go func() {
+		defer close(renewDone)
+		tr.renew(exportCtx)
+	}()
+	artifacts, err := r.export(exportCtx, t, func(p int) error { return tr.report(exportCtx, p) })
+	cancel(nil)
+	<-renewDone
+
+	switch cause := context.Cause(exportCtx); {
+	case errors.Is(cause, exporttask.ErrLeaseLost):
+		log.InfoContext(ctx, "exporttask: export stopped: the task was aborted or its lease lost")
+		return
+	case err != nil && ctx.Err() != nil:
+		log.InfoContext(ctx, "exporttask: export interrupted by shutdown; the task is claimed again when its lease ends")
+		return
+	}
+
+	p := exporttask.FinishParams{Artifacts: artifacts, Retention: r.retention}
+	if err != nil {
+		p = exporttask.FinishParams{ErrorReason: errorReason(err)}
+		log.WarnContext(ctx, "exporttask: export failed", "error", err)
+	}
+	// Record a finished export even when shutdown has begun meanwhile:
+	// the work is done and should not be repeated.
+	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer fcancel()
+	done, ferr := r.store.Finish(fctx, t.ID, worker, p, r.now())
+	switch {
+	case errors.Is(ferr, exporttask.ErrLeaseLost):
+		log.InfoContext(ctx, "exporttask: export finished after the task was aborted or its lease lost; outcome dropped")
+	case ferr != nil:
+		log.ErrorContext(ctx, "exporttask: recording the outcome; the task runs again when its lease ends", "error", ferr)
+	default:
+		log.InfoContext(ctx, "exporttask: export finished", "status", done.Status)
+	}
+}
+
+// export calls the Exporter, turning a panic into an error so one bad task
+// cannot take the process down.
+func (r *Runner) export(ctx context.Context, t exporttask.Task, report func(int) error) (a []exporttask.Artifact, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.log.ErrorContext(ctx, "exporttask: exporter panicked", "task", t.ID, "panic", v, "stack", string(debug.Stack()))
+			a, err = nil, errors.New("internal error during export")
+		}
+	}()
+	return r.exporter.Export(ctx, t, report)
+}
+
+// maxErrorReason bounds the errorReason stored for a failed task, in bytes.
+const maxErrorReason = 1024
+
+// errorReason is the text of err for the task's errorReason, at most
+// maxErrorReason bytes, cut on a rune boundary.
+func errorReason(err error) string {
+	s := err.Error()
+	if s == "" {
+		s = "export failed"
+	}
+	if len(s) <= maxErrorReason {
+		return s
+	}
+	cut := maxErrorReason
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}

@@ -1,0 +1,344 @@
+package worker_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
+)
+
+const customer = testkit.Customer
+
+// watchedExporter tells the test when exports start and end.
+type watchedExporter struct {
+	exporttask.Exporter
+	started chan time.Time
+	ended   chan error
+}
+
+func watch(e exporttask.Exporter) *watchedExporter {
+	return &watchedExporter{Exporter: e, started: make(chan time.Time, 16), ended: make(chan error, 16)}
+}
+
+func (w *watchedExporter) Export(ctx context.Context, t exporttask.Task, report func(int) error) ([]exporttask.Artifact, error) {
+	w.started <- time.Now()
+	a, err := w.Exporter.Export(ctx, t, report)
+	w.ended <- err
+	return a, err
+}
+
+// TestLifecycle runs a task of every domain through PENDING -> IN_PROGRESS
+// -> COMPLETED and checks that the receiver gets TASK_STARTED, the
+// TASK_IN_PROGRESS reports and TASK_COMPLETED, in order, signed.
+func TestLifecycle(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rcv := testkit.NewReceiver(t, nil)
+		sim := simulate.New(simulate.Config{
+			Duration: 60 * time.Millisecond, Steps: 3, BaseURL: "https://dl.example.com/a",
+		})
+		all := []exporttask.Event{exporttask.EventStarted, exporttask.EventInProgress, exporttask.EventCompleted}
+		tasks := map[exporttask.Domain]exporttask.Task{}
+		for _, d := range exporttask.Domains() {
+			task := testkit.CreateTask(t, s, customer, d, rcv.URL+"/hook/"+string(d), all...)
+			assert.Equal(t, exporttask.StatusPending, task.Status)
+			tasks[d] = task
+		}
+		testkit.Background(t, testkit.FastRunner(t, s, sim, nil).Run)
+		testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
+
+		for _, d := range exporttask.Domains() {
+			got := testkit.WaitStatus(t, s, customer, tasks[d].ID, exporttask.StatusCompleted)
+			assert.Equal(t, 100, got.Progress)
+			require.Len(t, got.Artifacts, len(exporttask.ArtifactTypes(d)), d)
+			var size int64
+			for i, a := range got.Artifacts {
+				assert.Equal(t, exporttask.ArtifactTypes(d)[i], a.Type)
+				assert.Equal(t, "https://dl.example.com/a/"+strconv.FormatInt(got.ID, 10)+"/"+a.Name, a.URL)
+				assert.Len(t, a.SHA256, 64)
+				size += a.Size
+			}
+			assert.Equal(t, tasks[d].EstimatedSize, size)
+			require.False(t, got.FinishedAt.IsZero())
+			assert.Equal(t, got.FinishedAt.Add(time.Hour), got.ExpiredAt.Time, "expiredAt = finishedAt + retention")
+			assert.Empty(t, got.ErrorReason)
+		}
+
+		want := []exporttask.Event{exporttask.EventStarted, exporttask.EventInProgress, exporttask.EventInProgress, exporttask.EventCompleted}
+		require.Eventually(t, func() bool { return len(rcv.Requests()) >= 3*len(want) }, 5*time.Second, 2*time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // nothing more should arrive
+		byTask := map[int64][]testkit.Received{}
+		ids := map[string]bool{}
+		for _, r := range rcv.Requests() {
+			assert.NoError(t, r.VerifyErr, "signature of %s", r.Event)
+			assert.Equal(t, "application/json", r.ContentType)
+			assert.NotEmpty(t, r.UserAgent)
+			assert.Equal(t, string(r.Payload.Event), r.Event, "X-Export-Event names the body's event")
+			assert.False(t, ids[r.Delivery], "delivery id %s seen twice", r.Delivery)
+			ids[r.Delivery] = true
+			byTask[r.Payload.Data.ID] = append(byTask[r.Payload.Data.ID], r)
+		}
+		for _, d := range exporttask.Domains() {
+			got := byTask[tasks[d].ID]
+			var evs []exporttask.Event
+			var progress []int
+			for _, r := range got {
+				evs = append(evs, r.Payload.Event)
+				progress = append(progress, r.Payload.Data.Progress)
+			}
+			assert.Equal(t, want, evs, "%s: events in order", d)
+			assert.Equal(t, []int{0, 33, 66, 100}, progress, "%s: progress in the payloads", d)
+			if assert.Len(t, got, len(want)) {
+				assert.Equal(t, exporttask.StatusInProgress, got[0].Payload.Data.Status)
+				assert.Equal(t, exporttask.StatusCompleted, got[3].Payload.Data.Status)
+				assert.Len(t, got[3].Payload.Data.Artifacts, len(exporttask.ArtifactTypes(d)))
+			}
+		}
+	})
+}
+
+func TestRunnerFailedExport(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rcv := testkit.NewReceiver(t, nil)
+		sim := simulate.New(simulate.Config{
+			Duration: 20 * time.Millisecond, Steps: 2,
+			Fail: func(task exporttask.Task, p int) error {
+				if p == 100 {
+					return errors.New("source imagery unavailable")
+				}
+				return nil
+			},
+		})
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainRaster, rcv.URL, exporttask.EventFailed, exporttask.EventCompleted)
+		testkit.Background(t, testkit.FastRunner(t, s, sim, nil).Run)
+		testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
+
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
+		assert.Equal(t, "source imagery unavailable", got.ErrorReason)
+		assert.Empty(t, got.Artifacts)
+		assert.False(t, got.FinishedAt.IsZero())
+		require.Eventually(t, func() bool { return len(rcv.Requests()) == 1 }, 5*time.Second, 2*time.Millisecond)
+		assert.Equal(t, []exporttask.Event{exporttask.EventFailed}, rcv.Events())
+		assert.Equal(t, "source imagery unavailable", rcv.Requests()[0].Payload.Data.ErrorReason)
+	})
+}
+
+type panickingExporter struct{ exporttask.Exporter }
+
+func (panickingExporter) Export(context.Context, exporttask.Task, func(int) error) ([]exporttask.Artifact, error) {
+	var m map[string]int
+	m["boom"]++ // a bug in the exporter
+	return nil, nil
+}
+
+func TestRunnerSurvivesPanickingExporter(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
+		testkit.Background(t, testkit.FastRunner(t, s, panickingExporter{}, nil).Run)
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
+		assert.Equal(t, "internal error during export", got.ErrorReason, "no internals in errorReason")
+	})
+}
+
+// TestRunnerAbortCancelsExport aborts a task mid-export: the next lease
+// renewal gets ErrLeaseLost and cancels the export, which stops at once;
+// the task stays ABORTED.
+func TestRunnerAbortCancelsExport(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		w := watch(simulate.New(simulate.Config{Duration: time.Minute, Steps: 2}))
+		task := testkit.CreateTask(t, s, customer, exporttask.Domain3D, "")
+		// Lease 300ms: renewed every 100ms, while the simulator reports only
+		// every 30s, so the renewal is what notices the abort. One worker:
+		// nothing else could claim the task if a renewal came late.
+		testkit.Background(t, testkit.FastRunner(t, s, w, func(c *worker.RunnerConfig) {
+			c.Lease = 300 * time.Millisecond
+			c.Workers = 1
+		}).Run)
+
+		testkit.Receive(t, w.started, "the export to start")
+		time.Sleep(350 * time.Millisecond) // renewals keep the lease past its first term
+		_, err := s.Abort(context.Background(), customer, task.ID, time.Now())
+		require.NoError(t, err)
+		aborted := time.Now()
+		err = testkit.Receive(t, w.ended, "the export to stop")
+		assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
+		assert.Less(t, time.Since(aborted), time.Second)
+
+		time.Sleep(50 * time.Millisecond)
+		got, err := s.Get(context.Background(), customer, task.ID)
+		require.NoError(t, err)
+		assert.Equal(t, exporttask.StatusAborted, got.Status)
+		select {
+		case <-w.started:
+			t.Error("an aborted task was exported again")
+		default:
+		}
+	})
+}
+
+// TestRunnerReclaimsCrashedLease: a worker claimed a task and died. The
+// task is not touched while that lease holds, then claimed and completed.
+func TestRunnerReclaimsCrashedLease(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainRaster, "")
+		const crashedLease = 300 * time.Millisecond
+		claimedAt := time.Now()
+		claimed, ok, err := s.Claim(context.Background(), "crashed-process/1", claimedAt, crashedLease)
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Equal(t, task.ID, claimed.ID)
+
+		w := watch(simulate.New(simulate.Config{Duration: 10 * time.Millisecond}))
+		testkit.Background(t, testkit.FastRunner(t, s, w, nil).Run)
+		start := testkit.Receive(t, w.started, "the re-claimed export to start")
+		assert.False(t, start.Before(claimedAt.Add(crashedLease)), "claimed again only after the lease ended")
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
+		assert.NotEmpty(t, got.Artifacts)
+
+		// The crashed worker's late report is refused.
+		_, err = s.Progress(context.Background(), task.ID, "crashed-process/1", 50, time.Now(), time.Second)
+		assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
+	})
+}
+
+// TestRunnerShutdown stops a Runner and a Deliverer mid-export: both Run
+// calls return promptly, every goroutine they started ends, the task keeps
+// its lease (still IN_PROGRESS), and a later runner completes it once the
+// lease ends.
+func TestRunnerShutdown(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rcv := testkit.NewReceiver(t, nil)
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainRaster, rcv.URL, exporttask.EventStarted, exporttask.EventCompleted)
+
+		w := watch(simulate.New(simulate.Config{Duration: time.Minute}))
+		const lease = 300 * time.Millisecond
+		stopRunner := testkit.Background(t, testkit.FastRunner(t, s, w, func(c *worker.RunnerConfig) { c.Lease = lease }).Run)
+		rec := testkit.NewRecordingStore(s)
+		stopDeliverer := testkit.Background(t, testkit.FastDeliverer(t, rec, nil).Run)
+		testkit.Receive(t, w.started, "the export to start")
+		// Stop once TASK_STARTED is recorded as delivered: were the attempt
+		// cut short, it would be sent again after its lease (Timeout + 30s).
+		require.Eventually(t, func() bool { return rec.Recorded() == 1 }, 5*time.Second, 2*time.Millisecond)
+
+		stoppedAt := time.Now()
+		stopRunner()
+		stopDeliverer()
+		assert.Less(t, time.Since(stoppedAt), time.Second)
+		_, ok, err := s.Claim(context.Background(), "probe", time.Now(), lease)
+		require.NoError(t, err)
+		assert.False(t, ok, "the interrupted task keeps its lease")
+		assert.ErrorIs(t, testkit.Receive(t, w.ended, "the export to stop"), context.Canceled)
+		testkit.NoLeftoverGoroutines(t)
+
+		got, err := s.Get(context.Background(), customer, task.ID)
+		require.NoError(t, err)
+		assert.Equal(t, exporttask.StatusInProgress, got.Status, "an interrupted task keeps its lease")
+
+		w2 := watch(simulate.New(simulate.Config{Duration: 10 * time.Millisecond}))
+		testkit.Background(t, testkit.FastRunner(t, s, w2, nil).Run)
+		testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
+		testkit.Receive(t, w2.started, "the restarted export")
+		testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
+		require.Eventually(t, func() bool { return len(rcv.Requests()) == 2 }, 5*time.Second, 2*time.Millisecond, "%v", rcv.Events())
+		assert.Equal(t, []exporttask.Event{exporttask.EventStarted, exporttask.EventCompleted}, rcv.Events())
+	})
+}
+
+// TestRunnerSweeperExpires: once the retention is over, the sweeper moves
+// the task to EXPIRED, hides its artifacts' URLs and emits TASK_EXPIRED.
+func TestRunnerSweeperExpires(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		rcv := testkit.NewReceiver(t, nil)
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, rcv.URL, exporttask.EventCompleted, exporttask.EventExpired)
+		sim := simulate.New(simulate.Config{Duration: 5 * time.Millisecond, Steps: 1})
+		testkit.Background(t, testkit.FastRunner(t, s, sim, func(c *worker.RunnerConfig) { c.Retention = 150 * time.Millisecond }).Run)
+		testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
+
+		completed := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
+		require.NotEmpty(t, completed.Artifacts)
+		assert.NotEmpty(t, completed.Artifacts[0].URL)
+		expired := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusExpired)
+		assert.False(t, time.Now().Before(completed.ExpiredAt.Time), "not expired before expiredAt")
+		require.Len(t, expired.Artifacts, len(completed.Artifacts))
+		for _, a := range expired.Artifacts {
+			assert.Empty(t, a.URL)
+		}
+		require.Eventually(t, func() bool { return len(rcv.Requests()) == 2 }, 5*time.Second, 2*time.Millisecond)
+		assert.Equal(t, []exporttask.Event{exporttask.EventCompleted, exporttask.EventExpired}, rcv.Events())
+	})
+}
+
+func TestRunnerRunTwice(t *testing.T) {
+	st := testkit.NewSignalStore(testkit.OpenStore(t))
+	r := testkit.FastRunner(t, st, simulate.New(simulate.Config{}), nil)
+	stop := testkit.Background(t, r.Run)
+	testkit.Receive(t, st.Claimed, "a worker to claim") // Run has started
+	assert.ErrorIs(t, r.Run(context.Background()), worker.ErrRunning)
+	stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	assert.NoError(t, r.Run(ctx), "runs again after it returned")
+}
+
+func TestNewRunnerNeedsStoreAndExporter(t *testing.T) {
+	assert.PanicsWithValue(t, "exporttask: NewRunner needs a Store", func() {
+		worker.NewRunner(worker.RunnerConfig{Exporter: simulate.New(simulate.Config{})})
+	})
+	assert.PanicsWithValue(t, "exporttask: NewRunner needs an Exporter", func() {
+		worker.NewRunner(worker.RunnerConfig{Store: testkit.OpenStore(t)})
+	})
+}
+
+// troubledStore fails some calls the way a store under trouble would: the
+// Runner logs and keeps going, and the task still completes.
+type troubledStore struct {
+	exporttask.Store
+	claims, progresses, expires atomic.Int32
+}
+
+var errTroubled = errors.New("troubled: database is locked")
+
+func (s *troubledStore) Claim(ctx context.Context, w string, now time.Time, l time.Duration) (exporttask.Task, bool, error) {
+	if s.claims.Add(1) <= 3 {
+		return exporttask.Task{}, false, errTroubled
+	}
+	return s.Store.Claim(ctx, w, now, l)
+}
+
+func (s *troubledStore) Progress(ctx context.Context, id int64, w string, p int, now time.Time, l time.Duration) (exporttask.Task, error) {
+	if s.progresses.Add(1)%2 == 1 {
+		return exporttask.Task{}, errTroubled
+	}
+	return s.Store.Progress(ctx, id, w, p, now, l)
+}
+
+func (s *troubledStore) Expire(ctx context.Context, now time.Time, limit int) (int, error) {
+	if s.expires.Add(1) <= 2 {
+		return 0, errTroubled
+	}
+	return s.Store.Expire(ctx, now, limit)
+}
+
+func TestRunnerRidesOutStoreFailures(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		fs := &troubledStore{Store: s}
+		task := testkit.CreateTask(t, s, customer, exporttask.Domain3D, "")
+		sim := simulate.New(simulate.Config{Duration: 40 * time.Millisecond, Steps: 4})
+		testkit.Background(t, testkit.FastRunner(t, fs, sim, func(c *worker.RunnerConfig) { c.Retention = 50 * time.Millisecond }).Run)
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
+		assert.Equal(t, 100, got.Progress)
+		testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusExpired)
+		assert.Greater(t, fs.claims.Load(), int32(3))
+		assert.Greater(t, fs.progresses.Load(), int32(1))
+		assert.Greater(t, fs.expires.Load(), int32(2))
+	})
+}
