@@ -12,7 +12,8 @@ import (
 // Pointer of the field it is about:
 //
 //   - catalogRecordID is required and is a UUID in its textual form
-//     (8-4-4-4-12 hexadecimal digits, either case);
+//     (8-4-4-4-12 hexadecimal digits, either case; [DecodeCreateRequest]
+//     turns it to lower case);
 //   - domain is required and one of [Domains];
 //   - artifactCRS is required and is [CRS4326];
 //   - description has at most [MaxDescriptionLength] characters;
