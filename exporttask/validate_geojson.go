@@ -93,7 +93,9 @@ func validateRing(p *problems, ptr string, ring []Position) bool {
 		valid = false
 	}
 	for i, pos := range ring {
-		valid = validatePosition(p, index(ptr, i), pos) && valid
+		if !plainPosition(pos) {
+			valid = validatePosition(p, index(ptr, i), pos) && valid
+		}
 	}
 	if valid && !samePosition(ring[0], ring[len(ring)-1]) {
 		p.add(ptr, "a linear ring must be closed: its last position must equal its first")
@@ -127,6 +129,14 @@ func validatePosition(p *problems, ptr string, pos Position) bool {
 		valid = false
 	}
 	return valid
+}
+
+// plainPosition reports whether pos is valid, without building its pointer
+// (most are: validatePosition says what is wrong with the others).
+func plainPosition(pos Position) bool {
+	return len(pos) >= 2 && len(pos) <= 3 &&
+		pos[0] >= -180 && pos[0] <= 180 && pos[1] >= -90 && pos[1] <= 90 &&
+		(len(pos) == 2 || !math.IsNaN(pos[2]) && !math.IsInf(pos[2], 0))
 }
 
 // samePosition reports whether a and b are the same position.

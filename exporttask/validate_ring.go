@@ -1,7 +1,9 @@
 package exporttask
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -38,6 +40,13 @@ func newRingChecker() *ringChecker { return &ringChecker{budget: ringPairBudget}
 // area and is simple, no two rings touch or cross, every hole lies inside
 // the exterior ring and no hole lies inside another.
 func (c *ringChecker) polygon(p *problems, ptr string, rings [][]Position) {
+	total := 0
+	for _, ring := range rings {
+		total += len(ring)
+	}
+	if cap(c.edges) < total {
+		c.edges = make([]edge, 0, total)
+	}
 	c.edges = c.edges[:0]
 	bad := false
 	for i, ring := range rings {
@@ -113,7 +122,7 @@ func signedArea(edges []edge) float64 {
 // longitudes overlap it.
 func (c *ringChecker) simple(p *problems, ptr string) bool {
 	edges := c.edges
-	sort.Slice(edges, func(i, j int) bool { return edges[i].minX < edges[j].minX })
+	slices.SortFunc(edges, func(a, b edge) int { return cmp.Compare(a.minX, b.minX) })
 	c.active = c.active[:0]
 	for i := range edges {
 		e := &edges[i]
