@@ -1,6 +1,7 @@
 package exporttask
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,19 +15,28 @@ import (
 // It reads at most [MaxBodyBytes]; a longer body is an error wrapping an
 // *http.MaxBytesError, as is the error of an http.MaxBytesReader. An error
 // from r is returned wrapped (errors.As and errors.Is see it). Everything
-// else that is wrong with the body is a *[ValidationError], in two stages:
+// else that is wrong with the body is a *[ValidationError] listing every
+// problem found, in the order of the body, each with the JSON Pointer of
+// the member it is about:
 //
-//  1. The JSON itself: syntax, nesting deeper than [MaxDepth], a duplicate
+//   - the JSON itself: syntax, nesting deeper than [MaxDepth], a duplicate
 //     member name in any object, a member the schema does not define (with
 //     a "did you mean" hint when a defined name is close), a value of the
 //     wrong JSON type, a number too large for a float64, a feature without
-//     "properties", and anything after the closing brace. All such problems
-//     are listed, each with the pointer of the offending member.
-//  2. When the JSON is sound, the rules of [CreateRequest.Validate], all of
-//     them listed.
+//     "properties", and anything after the closing brace;
+//   - the rules of [CreateRequest.Validate].
 //
-// A body with problems of the first kind is not checked for the second:
-// without a sound structure, the second kind would mostly repeat the first.
+// A syntax error ends the reading: the problems found before it are
+// listed, and validation does not run. Otherwise validation runs on what
+// could be read, with a value of the wrong type taken as absent and an
+// unknown member ignored; it says nothing more about such a value (a
+// number given for catalogRecordID is reported as the wrong type, not also
+// as missing).
+//
+// What is decoded is normalised: catalogRecordID is in lower case (UUIDs
+// are compared so, see [DedupKey]), empty keywords and parameters are nil,
+// and the numbers in keywords, parameters and feature properties keep
+// their text (see [ExactNumbers]).
 func DecodeCreateRequest(r io.Reader) (CreateRequest, error) {
 	body, err := io.ReadAll(io.LimitReader(r, MaxBodyBytes+1))
 	if err != nil {
@@ -37,16 +47,33 @@ func DecodeCreateRequest(r io.Reader) (CreateRequest, error) {
 			&http.MaxBytesError{Limit: MaxBodyBytes})
 	}
 	var p problems
-	checkCreateJSON(&p, body)
-	if err := p.err(); err != nil {
-		return CreateRequest{}, err
+	c := checkCreateJSON(&p, body, false)
+	if !c.sound {
+		return CreateRequest{}, p.err()
 	}
-	var req CreateRequest
-	if err := json.Unmarshal(body, &req); err != nil {
+	req, err := decodeSound(c.cleaned())
+	if err != nil {
 		// The structural pass accepts only what decodes; this is a safety
 		// net, not an expected path.
 		p.add("", "cannot be decoded: %s", strings.TrimPrefix(err.Error(), "json: "))
 		return CreateRequest{}, p.err()
+	}
+	v := problems{skip: c.nulled}
+	req.validate(&v)
+	if err := mergeProblems(body, &p, &v); err != nil {
+		return CreateRequest{}, err
+	}
+	return req, nil
+}
+
+// decodeSound decodes a body the structural pass found sound and
+// normalises it.
+func decodeSound(body []byte) (CreateRequest, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var req CreateRequest
+	if err := dec.Decode(&req); err != nil {
+		return CreateRequest{}, err
 	}
 	// An empty object means the same as an absent member: keep one form,
 	// so a request encodes and decodes back to itself, and {} and no
@@ -57,9 +84,15 @@ func DecodeCreateRequest(r io.Reader) (CreateRequest, error) {
 	if len(req.Parameters) == 0 {
 		req.Parameters = nil
 	}
-	req.validate(&p)
-	if err := p.err(); err != nil {
-		return CreateRequest{}, err
+	ExactNumbers(req.Keywords)
+	ExactNumbers(req.Parameters)
+	if req.ROI != nil {
+		for _, f := range req.ROI.Features {
+			ExactNumbers(f.Properties)
+		}
+	}
+	if isUUID(req.CatalogRecordID) {
+		req.CatalogRecordID = strings.ToLower(req.CatalogRecordID)
 	}
 	return req, nil
 }

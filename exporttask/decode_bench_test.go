@@ -11,14 +11,18 @@ import (
 )
 
 // BenchmarkDecodeCreateRequest decodes a body near MaxBodyBytes: a region
-// of interest of 5 rings of 4000 positions each.
+// of interest of 5 polygons side by side, of 4000 positions each.
 func BenchmarkDecodeCreateRequest(b *testing.B) {
 	req := validRequest()
-	var rings [][]exporttask.Position
+	var polygons [][][]exporttask.Position
 	for i := 0; i < 5; i++ {
-		rings = append(rings, ring(4000))
+		r := ring(4000)
+		for j := range r {
+			r[j] = exporttask.Position{r[j][0] + 0.3*float64(i), r[j][1]}
+		}
+		polygons = append(polygons, [][]exporttask.Position{r})
 	}
-	req.ROI.Features[0].Geometry = exporttask.NewPolygon(rings...)
+	req.ROI.Features[0].Geometry = exporttask.NewMultiPolygon(polygons...)
 	body, err := json.Marshal(req)
 	require.NoError(b, err)
 	require.Less(b, len(body), exporttask.MaxBodyBytes)

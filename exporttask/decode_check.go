@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"sort"
 	"strconv"
+	"strings"
 )
 
 // shape says what JSON a member of a create request holds, for the
@@ -67,11 +69,34 @@ func members(s shape) []member {
 // checker walks the tokens of a request body and records every structural
 // problem. Its methods return an error only when the JSON cannot be read
 // further (a syntax error); that error is a *stopError.
+//
+// So that validation can go on despite structural problems, it also notes
+// how to make the body decodable (see [checker.cleaned]): a value of the
+// wrong type is replaced with null, and an unknown member is renamed to ""
+// (encoding/json would otherwise match it to a field without regard to
+// case).
 type checker struct {
 	dec   *json.Decoder
 	p     *problems
 	depth int // nesting of the value being read; the body is 1
+
+	data     []byte
+	tokStart int64    // offset in data before the last token read
+	edits    []edit   // not overlapping
+	nulled   []string // pointers of the values replaced with null
+	spans    map[string]span
+	sound    bool // the body is one JSON object: it can be decoded once cleaned
 }
+
+// edit replaces data[start:end] with repl.
+type edit struct {
+	start, end int64
+	repl       string
+}
+
+// span is where the member or element at a pointer lies in the body, from
+// its first byte (its name, for a member) to just after its value.
+type span struct{ start, end int64 }
 
 // stopError ends the walk at a syntax error, remembering where it was.
 type stopError struct {
@@ -84,32 +109,83 @@ func (e *stopError) Error() string { return e.ptr + ": " + e.err.Error() }
 func newChecker(p *problems, data []byte) *checker {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	return &checker{dec: dec, p: p}
+	return &checker{dec: dec, p: p, data: data}
 }
 
 // checkCreateJSON records every structural problem of a create request
-// body in p (see DecodeCreateRequest).
-func checkCreateJSON(p *problems, body []byte) {
+// body in p (see DecodeCreateRequest). With withSpans, the checker also
+// records where each member lies, for [sortByBody].
+func checkCreateJSON(p *problems, body []byte, withSpans bool) *checker {
 	c := newChecker(p, body)
+	if withSpans {
+		c.spans = map[string]span{"": {0, int64(len(body))}}
+	}
 	tok, err := c.dec.Token()
 	switch {
 	case errors.Is(err, io.EOF):
 		p.add("", "the body is empty; it must be a JSON object")
-		return
+		return c
 	case err != nil:
 		c.report(&stopError{err: err})
-		return
+		return c
 	case !isDelim(tok, '{'):
 		p.add("", "must be a JSON object, got %s", describe(tok))
-		return
+		return c
 	}
 	c.depth = 1
 	if err := c.object("", shapeRequest); err != nil {
 		c.report(err)
-		return
+		return c
 	}
+	c.sound = true
 	if _, err := c.dec.Token(); !errors.Is(err, io.EOF) {
 		p.add("", "unexpected data after the JSON object")
+	}
+	return c
+}
+
+// cleaned returns the body with the edits applied: decodable into a
+// CreateRequest when the checker found it sound.
+func (c *checker) cleaned() []byte {
+	if len(c.edits) == 0 {
+		return c.data
+	}
+	// A geometry's coordinates are edited after its other members.
+	sort.SliceStable(c.edits, func(i, j int) bool { return c.edits[i].start < c.edits[j].start })
+	out := make([]byte, 0, len(c.data))
+	at := int64(0)
+	for _, e := range c.edits {
+		if e.start < at {
+			continue // inside an edit already made
+		}
+		out = append(out, c.data[at:e.start]...)
+		out = append(out, e.repl...)
+		at = e.end
+	}
+	return append(out, c.data[at:]...)
+}
+
+// valueStart returns the offset of the first byte of the value or member
+// name that follows offset off, past white space and separators.
+func (c *checker) valueStart(off int64) int64 {
+	for off < int64(len(c.data)) && strings.IndexByte(" \t\r\n,:", c.data[off]) >= 0 {
+		off++
+	}
+	return off
+}
+
+// replaceWithNull notes that the value at ptr, from offset start to where
+// the decoder is now, is to be read as null.
+func (c *checker) replaceWithNull(ptr string, start int64) {
+	c.edits = append(c.edits, edit{c.valueStart(start), c.dec.InputOffset(), "null"})
+	c.nulled = append(c.nulled, ptr)
+}
+
+// record notes the span of the member or element at ptr, which started at
+// offset start, when spans are being recorded.
+func (c *checker) record(ptr string, start int64) {
+	if c.spans != nil {
+		c.spans[ptr] = span{c.valueStart(start), c.dec.InputOffset()}
 	}
 }
 
@@ -133,6 +209,7 @@ func (c *checker) report(err error) {
 
 // token reads the next token; ptr locates a syntax error.
 func (c *checker) token(ptr string) (json.Token, error) {
+	c.tokStart = c.dec.InputOffset()
 	tok, err := c.dec.Token()
 	if err != nil {
 		return nil, &stopError{ptr: ptr, err: err}
@@ -156,7 +233,12 @@ func (c *checker) valueFrom(ptr string, s shape, tok json.Token) error {
 		defer func() { c.depth-- }()
 		if c.depth > MaxDepth {
 			c.p.add(ptr, "nests deeper than %d levels of objects and arrays", MaxDepth)
-			return c.skip(ptr)
+			start := c.tokStart
+			if err := c.skip(ptr); err != nil {
+				return err
+			}
+			c.replaceWithNull(ptr, start)
+			return nil
 		}
 	}
 	switch s {
@@ -174,16 +256,18 @@ func (c *checker) valueFrom(ptr string, s shape, tok json.Token) error {
 		if !isDelim(tok, '{') {
 			return c.mismatch(ptr, "an object", tok)
 		}
-		return c.freeObject(ptr)
+		return c.freeObject(ptr, true)
 	case shapeFeatures, shapeWebhooks, shapeEvents:
 		if !isDelim(tok, '[') {
 			return c.mismatch(ptr, "an array", tok)
 		}
 		elem := elementShape(s)
 		for i := 0; c.dec.More(); i++ {
-			if err := c.value(index(ptr, i), elem); err != nil {
+			at, start := index(ptr, i), c.dec.InputOffset()
+			if err := c.value(at, elem); err != nil {
 				return err
 			}
+			c.record(at, start)
 		}
 		return c.end(ptr)
 	case shapeGeometry:
@@ -201,13 +285,18 @@ func (c *checker) valueFrom(ptr string, s shape, tok json.Token) error {
 	return c.object(ptr, s)
 }
 
-// mismatch records that the value at ptr has the wrong JSON type and skips
-// the rest of it.
+// mismatch records that the value at ptr, whose first token tok was just
+// read, has the wrong JSON type, skips the rest of it and notes that it is
+// to be read as null.
 func (c *checker) mismatch(ptr, want string, tok json.Token) error {
 	c.p.add(ptr, "must be %s, got %s", want, describe(tok))
+	start := c.tokStart
 	if isDelim(tok, '{') || isDelim(tok, '[') {
-		return c.skip(ptr)
+		if err := c.skip(ptr); err != nil {
+			return err
+		}
 	}
+	c.replaceWithNull(ptr, start)
 	return nil
 }
 
@@ -271,10 +360,10 @@ func (c *checker) object(ptr string, s shape) error {
 		if err != nil {
 			return err
 		}
+		start := c.tokStart
 		m, ok := findMember(defined, name)
 		if !ok {
-			c.p.add(at, "%s", unknownMember(name, defined))
-			if err := c.skipValue(at); err != nil {
+			if err := c.unknown(at, name, defined, start); err != nil {
 				return err
 			}
 			continue
@@ -282,6 +371,7 @@ func (c *checker) object(ptr string, s shape) error {
 		if err := c.value(at, m.shape); err != nil {
 			return err
 		}
+		c.record(at, start)
 	}
 	if s == shapeFeature && !seen["properties"] {
 		c.p.add(ptr+"/properties", "is required (RFC 7946): an object, or null")
@@ -299,16 +389,35 @@ func findMember(ms []member, name string) (member, bool) {
 	return member{}, false
 }
 
-// freeObject checks an object with any member names just opened at ptr.
-func (c *checker) freeObject(ptr string) error {
+// unknown records the member name at ptr, which the object shape does not
+// define and whose name started at offset start, skips its value and notes
+// that it is to be ignored.
+func (c *checker) unknown(ptr, name string, defined []member, start int64) error {
+	c.p.add(ptr, "%s", unknownMember(name, defined))
+	if err := c.skipValue(ptr); err != nil {
+		return err
+	}
+	c.edits = append(c.edits, edit{c.valueStart(start), c.dec.InputOffset(), `"":null`})
+	c.record(ptr, start)
+	return nil
+}
+
+// freeObject checks an object with any member names just opened at ptr;
+// top says it is keywords, parameters or properties, whose members' spans
+// are recorded (those of the values inside them are not).
+func (c *checker) freeObject(ptr string, top bool) error {
 	seen := make(map[string]bool)
 	for c.dec.More() {
 		_, at, err := c.key(ptr, seen)
 		if err != nil {
 			return err
 		}
+		start := c.tokStart
 		if err := c.value(at, shapeFree); err != nil {
 			return err
+		}
+		if top {
+			c.record(at, start)
 		}
 	}
 	return c.end(ptr)
@@ -322,7 +431,7 @@ func (c *checker) free(ptr string, tok json.Token) error {
 		c.number(ptr, v)
 	case json.Delim:
 		if v == '{' {
-			return c.freeObject(ptr)
+			return c.freeObject(ptr, false)
 		}
 		for i := 0; c.dec.More(); i++ {
 			if err := c.value(index(ptr, i), shapeFree); err != nil {

@@ -12,11 +12,13 @@ func (c *checker) geometry(ptr string) error {
 	seen := make(map[string]bool, 2)
 	typ := ""
 	var coords json.RawMessage
+	coordsStart := int64(-1)
 	for c.dec.More() {
 		name, at, err := c.key(ptr, seen)
 		if err != nil {
 			return err
 		}
+		start := c.tokStart
 		switch name {
 		case "type":
 			tok, err := c.token(at)
@@ -32,19 +34,36 @@ func (c *checker) geometry(ptr string) error {
 			}
 			typ = s
 		case "coordinates":
+			coordsStart = c.dec.InputOffset()
 			if err := c.dec.Decode(&coords); err != nil {
 				return &stopError{ptr: at, err: err}
 			}
 		default:
-			c.p.add(at, "%s", unknownMember(name, members(shapeGeometry)))
-			if err := c.skipValue(at); err != nil {
+			if err := c.unknown(at, name, members(shapeGeometry), start); err != nil {
 				return err
 			}
+			continue
 		}
+		c.record(at, start)
 	}
 	if err := c.end(ptr); err != nil {
 		return err
 	}
+	found := len(c.p.list) + c.p.dropped
+	c.checkCoordinates(ptr+"/coordinates", typ, coords)
+	if len(c.p.list)+c.p.dropped > found {
+		// Read as null, the coordinates are left to validation, which
+		// says no more about them.
+		start := c.valueStart(coordsStart)
+		c.edits = append(c.edits, edit{start, start + int64(len(coords)), "null"})
+		c.nulled = append(c.nulled, ptr+"/coordinates")
+	}
+	return nil
+}
+
+// checkCoordinates records what is wrong with the nesting and numbers of
+// the coordinates at ptr of a geometry of type typ.
+func (c *checker) checkCoordinates(at, typ string, coords json.RawMessage) {
 	levels := 0
 	switch typ {
 	case TypePolygon:
@@ -52,21 +71,17 @@ func (c *checker) geometry(ptr string) error {
 	case TypeMultiPolygon:
 		levels = 4
 	default:
-		return nil // validation reports the type; other types' coordinates are not read
+		return // validation reports the type; other types' coordinates are not read
 	}
-	if coords == nil {
-		return nil // validation reports the missing rings
+	if coords == nil || coordinatesDecode(coords, levels) {
+		return // validation reports missing rings
 	}
-	if coordinatesDecode(coords, levels) {
-		return nil
-	}
+	// The outer decoder read the coordinates, so they are sound JSON and
+	// the walk meets no syntax error.
 	sub := newChecker(c.p, coords)
-	at := ptr + "/coordinates"
-	tok, err := sub.token(at)
-	if err != nil {
-		return err
+	if tok, err := sub.token(at); err == nil {
+		_ = sub.coordinates(at, tok, levels)
 	}
-	return sub.coordinates(at, tok, levels)
 }
 
 // coordinates checks that the value starting with tok is levels arrays

@@ -126,15 +126,19 @@ func TestDecodeCreateRequest(t *testing.T) {
 			`unknown member "priority"; the members are catalogRecordID, domain, ROI, artifactCRS, description, keywords, parameters, webhook`)}},
 		{name: "escaped in the pointer", body: with(`"a/b~c": 1`), want: []exporttask.FieldError{fe("/a~1b~0c",
 			`unknown member "a/b~c"; the members are catalogRecordID, domain, ROI, artifactCRS, description, keywords, parameters, webhook`)}},
-		{name: "in a webhook", body: strings.Replace(minimalBody, `"url"`, `"uri"`, 1), want: []exporttask.FieldError{fe("/webhook/0/uri", `unknown member "uri"; did you mean "url"?`)}},
+		{name: "in a webhook", body: strings.Replace(minimalBody, `"url"`, `"uri"`, 1), want: []exporttask.FieldError{
+			fe("/webhook/0/uri", `unknown member "uri"; did you mean "url"?`), fe("/webhook/0/url", "is required")}},
 		{name: "bbox on the collection", body: withROI(`{"type": "FeatureCollection", "bbox": [0, 0, 1, 1], "features": []}`),
-			want: []exporttask.FieldError{fe("/ROI/bbox", `unknown member "bbox"; the members are type, features`)}},
+			want: []exporttask.FieldError{fe("/ROI/bbox", `unknown member "bbox"; the members are type, features`),
+				fe("/ROI/features", "must have at least one feature; to export the whole record, leave ROI out")}},
 		{name: "id on a feature", body: withROI(`{"type": "FeatureCollection", "features": [{"id": 7, "type": "Feature", "properties": {}, "geometry": null}]}`),
-			want: []exporttask.FieldError{fe("/ROI/features/0/id", `unknown member "id"; the members are type, properties, geometry`)}},
+			want: []exporttask.FieldError{fe("/ROI/features/0/id", `unknown member "id"; the members are type, properties, geometry`),
+				fe("/ROI/features/0/geometry", "is required: a Polygon or MultiPolygon")}},
 		{name: "bbox on a geometry", body: withGeometry(`{"type": "Polygon", "bbox": [0, 0, 1, 1], "coordinates": ` + poly + `}`),
 			want: []exporttask.FieldError{fe(geo+"/bbox", `unknown member "bbox"; the members are type, coordinates`)}},
 		{name: "typo on a geometry", body: withGeometry(`{"type": "Polygon", "coordinate": ` + poly + `}`),
-			want: []exporttask.FieldError{fe(geo+"/coordinate", `unknown member "coordinate"; did you mean "coordinates"?`)}},
+			want: []exporttask.FieldError{fe(geo+"/coordinate", `unknown member "coordinate"; did you mean "coordinates"?`),
+				fe(geo+"/coordinates", "a polygon needs at least one linear ring (its exterior)")}},
 
 		// Wrong JSON types.
 		{name: "number for a string", body: with(`"description": 5`), want: []exporttask.FieldError{fe("/description", "must be a string, got a number")}},
@@ -146,7 +150,8 @@ func TestDecodeCreateRequest(t *testing.T) {
 		{name: "features not an array", body: withROI(`{"type": "FeatureCollection", "features": {}}`), want: []exporttask.FieldError{fe("/ROI/features", "must be an array, got an object")}},
 		{name: "feature not an object", body: withROI(`{"type": "FeatureCollection", "features": ["x"]}`), want: []exporttask.FieldError{fe("/ROI/features/0", "must be an object, got a string")}},
 		{name: "properties an array", body: withROI(`{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": [], "geometry": null}]}`),
-			want: []exporttask.FieldError{fe("/ROI/features/0/properties", "must be an object, got an array")}},
+			want: []exporttask.FieldError{fe("/ROI/features/0/properties", "must be an object, got an array"),
+				fe("/ROI/features/0/geometry", "is required: a Polygon or MultiPolygon")}},
 		{name: "geometry a string", body: withGeometry(`"POLYGON((0 0))"`), want: []exporttask.FieldError{fe(geo, "must be an object, got a string")}},
 		{name: "geometry type a number", body: withGeometry(`{"type": 7, "coordinates": []}`), want: []exporttask.FieldError{fe(geo+"/type", "must be a string, got a number")}},
 		{name: "coordinates a string", body: withGeometry(`{"type": "Polygon", "coordinates": "0 0"}`), want: []exporttask.FieldError{fe(geo+"/coordinates", "must be an array of linear rings, got a string")}},
@@ -191,9 +196,9 @@ func TestDecodeCreateRequest(t *testing.T) {
 			want: []exporttask.FieldError{fe("/ROI/features/0/properties", "is required (RFC 7946): an object, or null")}},
 
 		// Sound JSON goes on to validation, with all its problems.
-		{name: "validation problems", body: strings.Replace(with(`"description": "`+strings.Repeat("d", 2001)+`"`), `"DEM"`, `"dem"`, 1), want: []exporttask.FieldError{
-			fe("/domain", `must be one of "DEM", "3D", "RASTER", got "dem"`),
+		{name: "validation problems, in body order", body: strings.Replace(with(`"description": "`+strings.Repeat("d", 2001)+`"`), `"DEM"`, `"dem"`, 1), want: []exporttask.FieldError{
 			fe("/description", "is 2001 characters long; at most 2000 are allowed"),
+			fe("/domain", `must be one of "DEM", "3D", "RASTER", got "dem"`),
 		}},
 		{name: "geometry of another type", body: withGeometry(`{"type": "Point", "coordinates": [1, 2]}`), want: []exporttask.FieldError{fe(geo+"/type", `must be "Polygon" or "MultiPolygon", got "Point"`)}},
 		{name: "null geometry", body: withGeometry(`null`), want: []exporttask.FieldError{fe(geo, "is required: a Polygon or MultiPolygon")}},

@@ -5,12 +5,16 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // DedupKey returns a key that is equal for two requests exactly when they
-// ask for the same export: the same catalogRecordID, domain, artifactCRS,
-// ROI and parameters. Description, keywords and webhooks do not count.
-// Maps are encoded with sorted keys, so key order does not matter.
+// ask for the same export: the same catalogRecordID (compared in lower
+// case, as UUIDs are), domain, artifactCRS, ROI and parameters.
+// Description, keywords and webhooks do not count. Maps are encoded with
+// sorted keys, so key order does not matter; numbers are compared by their
+// text (see [ExactNumbers]), so 9007199254740993 and 9007199254740992
+// differ, and so do 1 and 1.0.
 func DedupKey(r CreateRequest) (string, error) {
 	b, err := json.Marshal(struct {
 		ID         string             `json:"i"`
@@ -18,7 +22,7 @@ func DedupKey(r CreateRequest) (string, error) {
 		CRS        string             `json:"c"`
 		ROI        *FeatureCollection `json:"r"`
 		Parameters map[string]any     `json:"p"`
-	}{r.CatalogRecordID, r.Domain, r.ArtifactCRS, r.ROI, r.Parameters})
+	}{strings.ToLower(r.CatalogRecordID), r.Domain, r.ArtifactCRS, r.ROI, r.Parameters})
 	if err != nil {
 		return "", fmt.Errorf("exporttask: computing the dedup key: %w", err)
 	}

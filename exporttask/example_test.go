@@ -18,7 +18,8 @@ func ExampleDecodeCreateRequest() {
 	req, err := exporttask.DecodeCreateRequest(strings.NewReader(body))
 	fmt.Println(req.Domain, req.Webhook[0].URL, err)
 
-	// A misspelt member: the decoder names it and suggests the right one.
+	// A misspelt member: the decoder names it, suggests the right one and
+	// goes on to list every other problem, in the order of the body.
 	_, err = exporttask.DecodeCreateRequest(strings.NewReader(`{"webhooks": []}`))
 	var ve *exporttask.ValidationError
 	if errors.As(err, &ve) {
@@ -29,6 +30,10 @@ func ExampleDecodeCreateRequest() {
 	// Output:
 	// RASTER https://hooks.example.org/exports <nil>
 	// /webhooks: unknown member "webhooks"; did you mean "webhook"?
+	// /catalogRecordID: is required
+	// /domain: is required
+	// /artifactCRS: is required
+	// /webhook: at least one webhook is required
 }
 
 func ExampleCreateRequest_Validate() {

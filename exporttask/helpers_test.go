@@ -2,6 +2,7 @@ package exporttask_test
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -16,11 +17,13 @@ func square(lon, lat float64) []exporttask.Position {
 	return []exporttask.Position{{lon, lat}, {lon + 0.01, lat}, {lon + 0.01, lat + 0.01}, {lon, lat + 0.01}, {lon, lat}}
 }
 
-// ring returns a closed ring of n ≥ 4 positions.
+// ring returns a closed, simple ring of n ≥ 4 positions: a regular polygon
+// around (34.5, 32.5).
 func ring(n int) []exporttask.Position {
 	r := make([]exporttask.Position, 0, n)
 	for i := 0; i < n-1; i++ {
-		r = append(r, exporttask.Position{34 + float64(i)*1e-6, 32 + float64(i%2)*1e-3})
+		a := 2 * math.Pi * float64(i) / float64(n-1)
+		r = append(r, exporttask.Position{34.5 + 0.1*math.Cos(a), 32.5 + 0.1*math.Sin(a)})
 	}
 	return append(r, r[0])
 }

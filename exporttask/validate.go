@@ -12,7 +12,8 @@ import (
 // Pointer of the field it is about:
 //
 //   - catalogRecordID is required and is a UUID in its textual form
-//     (8-4-4-4-12 hexadecimal digits, either case);
+//     (8-4-4-4-12 hexadecimal digits, either case; [DecodeCreateRequest]
+//     turns it to lower case);
 //   - domain is required and one of [Domains];
 //   - artifactCRS is required and is [CRS4326];
 //   - description has at most [MaxDescriptionLength] characters;
@@ -20,7 +21,13 @@ import (
 //     non-empty and at most [MaxKeyLength] characters, each value at most
 //     [MaxValueBytes] bytes of JSON;
 //   - ROI, when present, follows the GeoJSON rules listed in the package
-//     documentation under "Regions of interest";
+//     documentation under "Regions of interest", and its polygons are
+//     valid: each ring encloses an area and neither crosses nor touches
+//     itself, the rings of a polygon neither cross nor touch each other
+//     (stricter than OGC Simple Features, which lets rings touch at a
+//     point), each hole lies inside the exterior ring and outside the
+//     other holes; a region so intricate that this check would compare
+//     more than 10,000,000 pairs of edges is refused;
 //   - webhook has 1 to [MaxWebhooks] entries, each with an absolute http or
 //     https URL with a host, at most [MaxURLLength] bytes, and 1 to
 //     [MaxWebhookEvents] distinct known events.

@@ -17,8 +17,9 @@ func validateROI(p *problems, ptr string, fc *FeatureCollection) {
 		p.add(ptr+"/features", "has %d features; at most %d are allowed", n, MaxFeatures)
 	}
 	total := 0
+	rc := newRingChecker()
 	for i := range fc.Features {
-		total += validateFeature(p, index(ptr+"/features", i), &fc.Features[i])
+		total += validateFeature(p, rc, index(ptr+"/features", i), &fc.Features[i])
 	}
 	if total > MaxPositions {
 		p.add(ptr, "has %d positions in all; at most %d are allowed", total, MaxPositions)
@@ -27,7 +28,7 @@ func validateROI(p *problems, ptr string, fc *FeatureCollection) {
 
 // validateFeature checks one feature and returns how many positions its
 // geometry has.
-func validateFeature(p *problems, ptr string, f *Feature) int {
+func validateFeature(p *problems, rc *ringChecker, ptr string, f *Feature) int {
 	if f.Type != TypeFeature {
 		p.add(ptr+"/type", `must be "Feature", got %s`, quote(f.Type))
 	}
@@ -40,7 +41,7 @@ func validateFeature(p *problems, ptr string, f *Feature) int {
 	}
 	switch g.Type {
 	case TypePolygon:
-		return validatePolygon(p, ptr+"/coordinates", g.Polygon)
+		return validatePolygon(p, rc, ptr+"/coordinates", g.Polygon)
 	case TypeMultiPolygon:
 		ptr += "/coordinates"
 		if len(g.MultiPolygon) == 0 {
@@ -48,7 +49,7 @@ func validateFeature(p *problems, ptr string, f *Feature) int {
 		}
 		n := 0
 		for i, poly := range g.MultiPolygon {
-			n += validatePolygon(p, index(ptr, i), poly)
+			n += validatePolygon(p, rc, index(ptr, i), poly)
 		}
 		return n
 	case "":
@@ -60,35 +61,47 @@ func validateFeature(p *problems, ptr string, f *Feature) int {
 }
 
 // validatePolygon checks the rings of one polygon and returns how many
-// positions they have.
-func validatePolygon(p *problems, ptr string, rings [][]Position) int {
+// positions they have. When each ring is valid on its own, rc checks their
+// shape (see [ringChecker.polygon]).
+func validatePolygon(p *problems, rc *ringChecker, ptr string, rings [][]Position) int {
 	if len(rings) == 0 {
 		p.add(ptr, "a polygon needs at least one linear ring (its exterior)")
 	}
 	n := 0
+	valid := true
 	for i, ring := range rings {
-		validateRing(p, index(ptr, i), ring)
+		valid = validateRing(p, index(ptr, i), ring) && valid
 		n += len(ring)
+	}
+	if valid && len(rings) > 0 {
+		rc.polygon(p, ptr, rings)
 	}
 	return n
 }
 
-// validateRing checks a linear ring: at least 4 positions, at most
-// MaxRingPositions, each valid, the last equal to the first.
-func validateRing(p *problems, ptr string, ring []Position) {
+// validateRing checks a linear ring and reports whether it is valid: at
+// least 4 positions, at most MaxRingPositions, each valid, the last equal
+// to the first.
+func validateRing(p *problems, ptr string, ring []Position) bool {
+	valid := true
 	switch n := len(ring); {
 	case n < 4:
 		p.add(ptr, "a linear ring needs at least 4 positions, got %d", n)
+		valid = false
 	case n > MaxRingPositions:
 		p.add(ptr, "a linear ring may have at most %d positions, got %d", MaxRingPositions, n)
+		valid = false
 	}
-	valid := true
 	for i, pos := range ring {
-		valid = validatePosition(p, index(ptr, i), pos) && valid
+		if !plainPosition(pos) {
+			valid = validatePosition(p, index(ptr, i), pos) && valid
+		}
 	}
-	if valid && len(ring) >= 4 && !samePosition(ring[0], ring[len(ring)-1]) {
+	if valid && !samePosition(ring[0], ring[len(ring)-1]) {
 		p.add(ptr, "a linear ring must be closed: its last position must equal its first")
+		valid = false
 	}
+	return valid
 }
 
 // validatePosition checks one position and reports whether it is valid.
@@ -116,6 +129,14 @@ func validatePosition(p *problems, ptr string, pos Position) bool {
 		valid = false
 	}
 	return valid
+}
+
+// plainPosition reports whether pos is valid, without building its pointer
+// (most are: validatePosition says what is wrong with the others).
+func plainPosition(pos Position) bool {
+	return len(pos) >= 2 && len(pos) <= 3 &&
+		pos[0] >= -180 && pos[0] <= 180 && pos[1] >= -90 && pos[1] <= 90 &&
+		(len(pos) == 2 || !math.IsNaN(pos[2]) && !math.IsInf(pos[2], 0))
 }
 
 // samePosition reports whether a and b are the same position.

@@ -57,10 +57,16 @@ func (e *ValidationError) Error() string {
 type problems struct {
 	list    []FieldError
 	dropped int
+	// skip lists pointers whose problems are not recorded, nor counted:
+	// those of values already reported (see DecodeCreateRequest).
+	skip []string
 }
 
 // add records a problem at ptr.
 func (p *problems) add(ptr, format string, args ...any) {
+	if len(p.skip) > 0 && underAny(ptr, p.skip) {
+		return
+	}
 	if len(p.list) >= MaxProblems {
 		p.dropped++
 		return

@@ -1,0 +1,30 @@
+package exporttask
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// UnmarshalJSON reads a task as [Task.MarshalJSON] writes it, with the
+// numbers in keywords, parameters and feature properties kept exact (see
+// [ExactNumbers]), so that a stored or fetched task has the numbers its
+// request had.
+func (t *Task) UnmarshalJSON(b []byte) error {
+	type plain Task // without this method
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var p plain
+	if err := dec.Decode(&p); err != nil {
+		return fmt.Errorf("exporttask: decoding a task: %w", err)
+	}
+	ExactNumbers(p.Keywords)
+	ExactNumbers(p.Parameters)
+	if p.ROI != nil {
+		for _, f := range p.ROI.Features {
+			ExactNumbers(f.Properties)
+		}
+	}
+	*t = Task(p)
+	return nil
+}

@@ -1,0 +1,348 @@
+package exporttask
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+)
+
+// ringPairBudget bounds the work of checking that rings are simple: the
+// number of pairs of edges whose longitude ranges overlap, which the check
+// must compare, summed over a request. Real regions of interest stay far
+// below it (a circle of MaxRingPositions positions compares about 2 pairs
+// per edge); a region built to be slow (thousands of edges all spanning
+// the same longitudes) is refused instead of being checked at length.
+// BenchmarkValidateRings measures the worst case.
+const ringPairBudget = 10_000_000
+
+// ringChecker checks the shape of the polygons of one request.
+type ringChecker struct {
+	budget int // pairs of edges still to be compared
+	edges  []edge
+	active []int
+}
+
+// edge is the segment from position from of ring to the next distinct
+// position, to; a and b are their coordinates.
+type edge struct {
+	ring, from, to int
+	last           bool // the ring's closing edge, adjacent to its first
+	a, b           [2]float64
+	minX, maxX     float64
+	minY, maxY     float64
+}
+
+func newRingChecker() *ringChecker { return &ringChecker{budget: ringPairBudget} }
+
+// polygon checks the rings of a polygon at ptr, each already found valid
+// on its own (enough positions, closed, in range): each ring encloses an
+// area and is simple, no two rings touch or cross, every hole lies inside
+// the exterior ring and no hole lies inside another.
+func (c *ringChecker) polygon(p *problems, ptr string, rings [][]Position) {
+	total := 0
+	for _, ring := range rings {
+		total += len(ring)
+	}
+	if cap(c.edges) < total {
+		c.edges = make([]edge, 0, total)
+	}
+	c.edges = c.edges[:0]
+	bad := false
+	for i, ring := range rings {
+		n := len(c.edges)
+		c.addRing(i, ring)
+		if flat(c.edges[n:]) {
+			p.add(index(ptr, i), "a linear ring must enclose an area: its positions are all on one line")
+			bad = true
+		}
+	}
+	if bad || !c.simple(p, ptr) {
+		return
+	}
+	// A simple ring that is not flat encloses an area: no need to check
+	// that its signed area is not zero.
+	c.holes(p, ptr, rings)
+}
+
+// flat reports whether a ring's edges lie on one line (or are fewer than
+// three), so that it encloses no area.
+func flat(edges []edge) bool {
+	if len(edges) < 3 {
+		return true
+	}
+	if signedArea(edges) != 0 {
+		return false
+	}
+	a, b := edges[0].a, edges[0].b
+	for _, e := range edges[1:] {
+		if orient(a, b, e.b) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// addRing appends the edges of ring i, leaving out repeated positions.
+func (c *ringChecker) addRing(i int, ring []Position) {
+	start := len(c.edges)
+	prev := 0
+	for j := 1; j < len(ring); j++ {
+		if ring[j][0] == ring[prev][0] && ring[j][1] == ring[prev][1] {
+			continue
+		}
+		c.edges = append(c.edges, newEdge(i, prev, j, ring[prev], ring[j]))
+		prev = j
+	}
+	if n := len(c.edges); n > start {
+		c.edges[n-1].last = true
+	}
+}
+
+func newEdge(ring, from, to int, a, b Position) edge {
+	e := edge{ring: ring, from: from, to: to, a: [2]float64{a[0], a[1]}, b: [2]float64{b[0], b[1]}}
+	e.minX, e.maxX = math.Min(a[0], b[0]), math.Max(a[0], b[0])
+	e.minY, e.maxY = math.Min(a[1], b[1]), math.Max(a[1], b[1])
+	return e
+}
+
+// signedArea is twice the planar area of a ring's edges (shoelace), in
+// square degrees, positive counterclockwise.
+func signedArea(edges []edge) float64 {
+	s := 0.0
+	for _, e := range edges {
+		s += e.a[0]*e.b[1] - e.b[0]*e.a[1]
+	}
+	return s
+}
+
+// simple reports whether no two edges meet other than adjacent edges of a
+// ring at their shared position, recording the first meeting found. It
+// sweeps the edges in order of longitude, comparing each with those whose
+// longitudes overlap it.
+func (c *ringChecker) simple(p *problems, ptr string) bool {
+	edges := c.edges
+	slices.SortFunc(edges, func(a, b edge) int { return cmp.Compare(a.minX, b.minX) })
+	c.active = c.active[:0]
+	for i := range edges {
+		e := &edges[i]
+		kept := c.active[:0]
+		for _, k := range c.active {
+			if edges[k].maxX >= e.minX {
+				kept = append(kept, k)
+			}
+		}
+		c.active = kept
+		c.budget -= len(c.active)
+		if c.budget < 0 {
+			p.add(ptr, "is too intricate to check: more than %d pairs of its edges overlap in longitude; simplify it",
+				ringPairBudget)
+			return false
+		}
+		for _, k := range c.active {
+			o := &edges[k]
+			if o.maxY < e.minY || o.minY > e.maxY {
+				continue
+			}
+			if meet(o, e) {
+				reportMeeting(p, ptr, o, e)
+				return false
+			}
+		}
+		c.active = append(c.active, i)
+	}
+	return true
+}
+
+// adjacent reports whether e and o follow each other in one ring.
+func adjacent(e, o *edge) bool {
+	if e.ring != o.ring {
+		return false
+	}
+	return e.to == o.from || o.to == e.from || e.last && o.from == 0 || o.last && e.from == 0
+}
+
+// meet reports whether edges e and o have a point in common that they may
+// not share: any point for edges that are not adjacent; for adjacent ones,
+// more than their shared position (the ring turns back on itself).
+func meet(e, o *edge) bool {
+	if adjacent(e, o) {
+		// Order them so that e ends where o starts: a -> b == o.a -> o.b.
+		if o.to == e.from || o.last && e.from == 0 {
+			e, o = o, e
+		}
+		turn := orient(e.a, e.b, o.b)
+		back := (e.b[0]-e.a[0])*(o.b[0]-o.a[0]) + (e.b[1]-e.a[1])*(o.b[1]-o.a[1])
+		return turn == 0 && back < 0
+	}
+	o1, o2 := orient(e.a, e.b, o.a), orient(e.a, e.b, o.b)
+	o3, o4 := orient(o.a, o.b, e.a), orient(o.a, o.b, e.b)
+	if o1*o2 < 0 && o3*o4 < 0 {
+		return true
+	}
+	return o1 == 0 && within(e, o.a) || o2 == 0 && within(e, o.b) ||
+		o3 == 0 && within(o, e.a) || o4 == 0 && within(o, e.b)
+}
+
+// orient is the sign of the turn a -> b -> c: positive to the left,
+// negative to the right, zero on a line.
+func orient(a, b, c [2]float64) float64 {
+	v := (b[0]-a[0])*(c[1]-a[1]) - (b[1]-a[1])*(c[0]-a[0])
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+// within reports whether q, on the line of e, lies on e.
+func within(e *edge, q [2]float64) bool {
+	return e.minX <= q[0] && q[0] <= e.maxX && e.minY <= q[1] && q[1] <= e.maxY
+}
+
+// reportMeeting records that edges e and o meet.
+func reportMeeting(p *problems, ptr string, e, o *edge) {
+	if e.ring > o.ring || e.ring == o.ring && e.from > o.from {
+		e, o = o, e
+	}
+	if e.ring == o.ring {
+		p.add(index(ptr, e.ring), "a linear ring must not cross or touch itself: the edge from position %d to %d meets the edge from position %d to %d",
+			e.from, e.to, o.from, o.to)
+		return
+	}
+	p.add(index(ptr, o.ring), "must not cross or touch ring %d: the edge from position %d to %d meets its edge from position %d to %d",
+		e.ring, o.from, o.to, e.from, e.to)
+}
+
+// holes checks, for rings that neither cross nor touch, that each hole
+// lies inside the exterior ring and outside every other hole.
+func (c *ringChecker) holes(p *problems, ptr string, rings [][]Position) {
+	if len(rings) < 2 {
+		return
+	}
+	type box struct{ minX, maxX, minY, maxY float64 }
+	boxes := make([]box, len(rings))
+	for i, ring := range rings {
+		b := box{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)}
+		for _, q := range ring {
+			b.minX, b.maxX = math.Min(b.minX, q[0]), math.Max(b.maxX, q[0])
+			b.minY, b.maxY = math.Min(b.minY, q[1]), math.Max(b.maxY, q[1])
+		}
+		boxes[i] = b
+	}
+	inside := func(i, j int) bool { // ring i lies inside ring j
+		bi, bj := boxes[i], boxes[j]
+		if bi.minX < bj.minX || bi.maxX > bj.maxX || bi.minY < bj.minY || bi.maxY > bj.maxY {
+			return false
+		}
+		c.budget -= len(rings[j])
+		return inRing(rings[i][0], rings[j])
+	}
+	shell := newBandIndex(rings[0], boxes[0].minY, boxes[0].maxY, len(rings)-1)
+	holes := make([]int, 0, len(rings)-1)
+	for i := 1; i < len(rings); i++ {
+		b := boxes[i]
+		if b.minX < boxes[0].minX || b.maxX > boxes[0].maxX || b.minY < boxes[0].minY || b.maxY > boxes[0].maxY ||
+			!shell.contains(rings[i][0], &c.budget) {
+			p.add(index(ptr, i), "a hole must lie inside the exterior ring (ring 0)")
+			return
+		}
+		holes = append(holes, i)
+	}
+	// A hole inside another has its box inside the other's: sweep the
+	// holes by box, comparing each with those whose longitudes hold it.
+	sort.Slice(holes, func(a, b int) bool { return boxes[holes[a]].minX < boxes[holes[b]].minX })
+	for a, i := range holes {
+		for _, j := range holes[a+1:] {
+			if boxes[j].minX > boxes[i].maxX {
+				break
+			}
+			c.budget--
+			if c.budget < 0 {
+				p.add(ptr, "is too intricate to check: more than %d pairs of its edges overlap in longitude; simplify it",
+					ringPairBudget)
+				return
+			}
+			for _, pair := range [2][2]int{{j, i}, {i, j}} {
+				if inside(pair[0], pair[1]) {
+					p.add(index(ptr, pair[0]), "a hole must not lie inside another hole (ring %d)", pair[1])
+					return
+				}
+			}
+		}
+	}
+}
+
+// bandIndex answers point-in-ring queries on a ring with many edges: its
+// edges are filed in horizontal bands, so that a query reads only the
+// edges of the band of its point.
+type bandIndex struct {
+	ring    []Position
+	minY, h float64
+	bands   [][]int32 // edges (from position i to i+1) crossing each band
+	linear  bool      // few queries: no index, read every edge
+}
+
+// newBandIndex indexes ring, whose latitudes range from minY to maxY, for
+// about queries queries.
+func newBandIndex(ring []Position, minY, maxY float64, queries int) *bandIndex {
+	x := &bandIndex{ring: ring, minY: minY}
+	n := int(math.Sqrt(float64(len(ring))))
+	if queries < 4 || n < 2 || maxY <= minY {
+		x.linear = true
+		return x
+	}
+	x.h = (maxY - minY) / float64(n)
+	x.bands = make([][]int32, n)
+	for i := 0; i+1 < len(ring); i++ {
+		lo, hi := x.band(math.Min(ring[i][1], ring[i+1][1])), x.band(math.Max(ring[i][1], ring[i+1][1]))
+		for b := lo; b <= hi; b++ {
+			x.bands[b] = append(x.bands[b], int32(i))
+		}
+	}
+	return x
+}
+
+// band returns the band of latitude y.
+func (x *bandIndex) band(y float64) int {
+	return min(max(int((y-x.minY)/x.h), 0), len(x.bands)-1)
+}
+
+// contains reports whether q, which is not on the ring, lies inside it,
+// taking the edges it reads from budget.
+func (x *bandIndex) contains(q Position, budget *int) bool {
+	if x.linear {
+		*budget -= len(x.ring)
+		return inRing(q, x.ring)
+	}
+	in := false
+	edges := x.bands[x.band(q[1])]
+	*budget -= len(edges)
+	for _, i := range edges {
+		if crossesRay(q, x.ring[i], x.ring[i+1]) {
+			in = !in
+		}
+	}
+	return in
+}
+
+// crossesRay reports whether the edge from a to b crosses the ray from q
+// towards increasing longitude (even-odd rule, each edge half-open in
+// latitude).
+func crossesRay(q, a, b Position) bool {
+	return (a[1] > q[1]) != (b[1] > q[1]) && q[0] < (b[0]-a[0])*(q[1]-a[1])/(b[1]-a[1])+a[0]
+}
+
+// inRing reports whether q lies inside ring (even-odd rule); q is not on
+// the ring.
+func inRing(q Position, ring []Position) bool {
+	in := false
+	for i := 0; i+1 < len(ring); i++ {
+		if crossesRay(q, ring[i], ring[i+1]) {
+			in = !in
+		}
+	}
+	return in
+}
