@@ -205,7 +205,7 @@ func TestNumbersKeepTheirText(t *testing.T) {
 				assert.Regexp(t, `"`+name+`":`+regexp.QuoteMeta(tt.number)+`[,}]`, string(out))
 			}
 
-			task := exporttask.Task{ID: 1, CatalogRecordID: req.CatalogRecordID, Keywords: req.Keywords, Parameters: req.Parameters}
+			task := exporttask.Task{ID: 1, CreateRequest: exporttask.CreateRequest{CatalogRecordID: req.CatalogRecordID, Keywords: req.Keywords, Parameters: req.Parameters}}
 			stored, err := json.Marshal(task)
 			require.NoError(t, err)
 			var back exporttask.Task

@@ -17,7 +17,7 @@ func ExampleCheckWebhookURL() {
 	fmt.Println(webhook.CheckWebhookURL("http://127.0.0.1:9000/hook", allow))
 	// Output:
 	// <nil>
-	// exporttask: webhook address not allowed: 169.254.169.254 is a link-local address (cloud metadata lives here)
-	// exporttask: webhook address not allowed: 127.0.0.1 is a loopback address
+	// webhook address not allowed: 169.254.169.254 is a link-local address (cloud metadata lives here)
+	// webhook address not allowed: 127.0.0.1 is a loopback address
 	// <nil>
 }
