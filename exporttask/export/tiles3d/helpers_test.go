@@ -3,6 +3,7 @@ package tiles3d
 import (
 	"archive/zip"
 	"io"
+	"math"
 	"os"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/terrain"
 )
 
 const demoID = "c0ffee00-3d3d-4d3d-8d3d-0123456789ab"
@@ -81,3 +83,7 @@ func readZip(t testing.TB, path string) map[string][]byte {
 	}
 	return out
 }
+
+func terrainHeight(lon, lat float64) float64 { return terrain.Elevation(lon, lat) }
+
+func len3(v [3]float64) float64 { return math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2]) }
