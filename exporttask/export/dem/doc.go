@@ -12,13 +12,13 @@
 //
 // # Artifacts
 //
-// An export writes three artifacts, named after the record id:
-//   - MODEL "<id>.tif": a one-band Float32 GeoTIFF in EPSG:4326, the source
+// An export writes three artifacts:
+//   - MODEL "<record id>.tif": a one-band Float32 GeoTIFF in EPSG:4326, the source
 //     grid cut to the job's box (whole source pixels), -32768 (GDAL_NODATA)
 //     at every pixel whose centre is outside the exported area;
-//   - ROI "<id>_roi.geojson": the region exported, the request's ROI or the
+//   - ROI "roi.geojson": the region exported, the request's ROI or the
 //     footprint when the request has none;
-//   - METADATA "<id>_metadata.json": the record, the ROI, the grid and each
+//   - METADATA "metadata.json": the record, the ROI, the grid and each
 //     other artifact's name, size and SHA-256.
 //
 // Progress is counted in GeoTIFF rows written.

@@ -45,7 +45,7 @@ func Example() {
 	fmt.Println("GeoTIFF bytes:", arts[0].Size, "estimated total within 2 KiB:", math.Abs(float64(est.Size-(arts[0].Size+arts[1].Size+arts[2].Size))) < 2048)
 	// Output:
 	// MODEL 3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60.tif
-	// ROI 3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60_roi.geojson
-	// METADATA 3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60_metadata.json
+	// ROI roi.geojson
+	// METADATA metadata.json
 	// GeoTIFF bytes: 57970 estimated total within 2 KiB: true
 }

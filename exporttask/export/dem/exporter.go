@@ -135,12 +135,12 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		return nil, fmt.Errorf("dem: %w", err)
 	}
 	roi := exportio.ROI(j.Request, j.Record)
-	roiArt, err := exportio.WriteJSON(ctx, out, base+"_roi.geojson", exporttask.ArtifactROI, roi)
+	roiArt, err := exportio.WriteJSON(ctx, out, "roi.geojson", exporttask.ArtifactROI, roi)
 	if err != nil {
 		return nil, fmt.Errorf("dem: %w", err)
 	}
 	arts := []exporttask.Artifact{model, roiArt}
-	meta, err := exportio.WriteJSON(ctx, out, base+"_metadata.json", exporttask.ArtifactMetadata, p.metadata(j, roi, sum(inside), arts))
+	meta, err := exportio.WriteJSON(ctx, out, "metadata.json", exporttask.ArtifactMetadata, p.metadata(j, roi, sum(inside), arts))
 	if err != nil {
 		return nil, fmt.Errorf("dem: %w", err)
 	}

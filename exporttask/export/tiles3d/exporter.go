@@ -142,7 +142,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 	if err := out.Progress(0, total); err != nil {
 		return nil, err
 	}
-	model, err := exportio.Write(ctx, out, base+"_3d.zip", exporttask.Artifact3DModel, func(w io.Writer) error {
+	model, err := exportio.Write(ctx, out, base+".zip", exporttask.Artifact3DModel, func(w io.Writer) error {
 		return writeZip(ctx, w, p.dir, &p.subset, p.uris, func(done int) error {
 			return out.Progress(int64(done), total)
 		})
@@ -160,9 +160,9 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		typ  exporttask.ArtifactType
 		name string
 	}{
-		{thumbSmall, exporttask.ArtifactThumbnailsSmall, "_thumbnail_small.png"},
-		{thumbMedium, exporttask.ArtifactThumbnailsMedium, "_thumbnail_medium.png"},
-		{thumbLarge, exporttask.ArtifactThumbnailsLarge, "_thumbnail_large.png"},
+		{thumbSmall, exporttask.ArtifactThumbnailsSmall, "thumbnail-small.png"},
+		{thumbMedium, exporttask.ArtifactThumbnailsMedium, "thumbnail-medium.png"},
+		{thumbLarge, exporttask.ArtifactThumbnailsLarge, "thumbnail-large.png"},
 	} {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -171,7 +171,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		if err := png.Encode(&buf, render(j, tris, th.long)); err != nil {
 			return nil, fmt.Errorf("tiles3d: thumbnail: %w", err)
 		}
-		a, err := exportio.Write(ctx, out, base+th.name, th.typ, func(w io.Writer) error {
+		a, err := exportio.Write(ctx, out, th.name, th.typ, func(w io.Writer) error {
 			_, err := w.Write(buf.Bytes())
 			return err
 		})
@@ -183,7 +183,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 			return nil, err
 		}
 	}
-	meta, err := exportio.WriteJSON(ctx, out, base+"_metadata.json", exporttask.ArtifactMetadata, p.metadata(j, arts))
+	meta, err := exportio.WriteJSON(ctx, out, "metadata.json", exporttask.ArtifactMetadata, p.metadata(j, arts))
 	if err != nil {
 		return nil, wrap(err)
 	}

@@ -1,7 +1,3 @@
-// Package exportio holds what the dem and tiles3d exporters share: writing
-// one artifact all or nothing ([Write]), naming artifacts after the record
-// ([FileBase]), the ROI that an export covers ([ROI]) and the per-artifact
-// entries of the METADATA file ([MetadataArtifact]).
 package exportio
 
 import (
