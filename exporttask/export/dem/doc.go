@@ -21,5 +21,9 @@
 //   - METADATA "metadata.json": the record, the ROI, the grid and each
 //     other artifact's name, size and SHA-256.
 //
+// No LEGEND artifact is written: the GeoTIFF holds heights, not classes or
+// colours, and GDAL and GIS tools derive their own colour scale from its
+// statistics.
+//
 // Progress is counted in GeoTIFF rows written.
 package dem

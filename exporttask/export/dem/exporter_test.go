@@ -17,6 +17,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/terrain"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -25,7 +26,7 @@ const res = 1.0 / 1200
 
 func TestExportTriangleROI(t *testing.T) {
 	rec := demoRecord(t, res)
-	j := job(t, rec, triangle())
+	j := job(t, rec, jobtest.Triangle())
 	e := New(Options{})
 	est, err := e.Estimate(context.Background(), j)
 	require.NoError(t, err)
@@ -101,7 +102,7 @@ func TestExportTriangleROI(t *testing.T) {
 	var roi exporttask.FeatureCollection
 	readJSON(t, filepath.Join(dir, arts[1].Name), &roi)
 	require.Len(t, roi.Features, 1)
-	assert.Equal(t, triangle().Features[0].Geometry.Polygon, roi.Features[0].Geometry.Polygon)
+	assert.Equal(t, jobtest.Triangle().Features[0].Geometry.Polygon, roi.Features[0].Geometry.Polygon)
 }
 
 func TestExportWithoutROIIsTheFootprint(t *testing.T) {
@@ -122,7 +123,7 @@ func TestExportWithoutROIIsTheFootprint(t *testing.T) {
 
 func TestDeflateEstimate(t *testing.T) {
 	rec := demoRecord(t, res)
-	for name, roi := range map[string]*exporttask.FeatureCollection{"triangle": triangle(), "whole": nil} {
+	for name, roi := range map[string]*exporttask.FeatureCollection{"triangle": jobtest.Triangle(), "whole": nil} {
 		t.Run(name, func(t *testing.T) {
 			j := job(t, rec, roi)
 			e := New(Options{Deflate: true})
@@ -159,7 +160,7 @@ func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rec := demoRecord(t, 1.0/120)
 			spoil(&rec)
-			j := job(t, rec, triangle())
+			j := job(t, rec, jobtest.Triangle())
 			_, err := New(Options{}).Estimate(context.Background(), j)
 			assert.True(t, exporttask.IsPermanent(err), "estimate: %v", err)
 			dir := t.TempDir()

@@ -23,7 +23,7 @@
 //     those tiles' .glb files (stored) under their original paths;
 //   - THUMBNAILS_SMALL, _MEDIUM, _LARGE "thumbnail-small.png",
 //     "thumbnail-medium.png", "thumbnail-large.png": a hillshaded, height-tinted
-//     top view of the exported meshes over the exported area's box, 128, 256
+//     top view of the finest exported meshes over the exported area's box, 128, 256
 //     and 512 pixels on the longest side, transparent outside the area;
 //   - METADATA "metadata.json": see [Metadata].
 //

@@ -19,9 +19,10 @@ import (
 // Options configure an [Exporter].
 type Options struct {
 	// BytesPerSecond is the throughput the time estimate assumes, in bytes
-	// of tile content packed per second. Default 20 MB/s; the development
-	// machine packs and renders the whole demo record (2.7 MB) in well
-	// under a second.
+	// of tile content exported per second (zip, thumbnails and metadata
+	// included). Default 3 MB/s: BenchmarkExport measured 3.1 MB/s for the
+	// whole demo record on the shared 2-core development machine under
+	// heavy load; most of the time goes to the thumbnails.
 	BytesPerSecond float64
 }
 
@@ -46,7 +47,7 @@ var _ export.Domain = (*Exporter)(nil)
 // New returns an Exporter with the options' defaults filled in.
 func New(opts Options) *Exporter {
 	if !(opts.BytesPerSecond > 0) {
-		opts.BytesPerSecond = 20e6
+		opts.BytesPerSecond = 3e6
 	}
 	return &Exporter{opts: opts}
 }
@@ -151,7 +152,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		return nil, wrap(err)
 	}
 	arts := []exporttask.Artifact{model}
-	tris, err := loadTriangles(p.dir, p.uris)
+	tris, err := loadTriangles(p.dir, leaves(&p.subset.Root))
 	if err != nil {
 		return nil, exporttask.Permanent("the 3D record's tile content is corrupt", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
+	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -95,7 +96,7 @@ const degToRad = 3.141592653589793 / 180
 
 func TestExportTriangleROI(t *testing.T) {
 	rec := demoRecord(t)
-	j := job(t, rec, triangleROI())
+	j := job(t, rec, jobtest.Triangle())
 	est, err := New(Options{}).Estimate(context.Background(), j)
 	require.NoError(t, err)
 	dir, arts, out := exported(t, j)
@@ -171,7 +172,7 @@ func TestExportTriangleROI(t *testing.T) {
 	assert.Equal(t, 10, meta.MaxZoom)
 	require.Len(t, meta.Artifacts, 4)
 	assert.Equal(t, arts[0].SHA256, meta.Artifacts[0].SHA256)
-	assert.Equal(t, triangleROI().Features[0].Geometry.Polygon, meta.ROI.Features[0].Geometry.Polygon)
+	assert.Equal(t, jobtest.Triangle().Features[0].Geometry.Polygon, meta.ROI.Features[0].Geometry.Polygon)
 }
 
 func TestExportWholeRecord(t *testing.T) {
@@ -243,7 +244,7 @@ func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
 			rec := demoRecord(t)
 			c.spoil(rec)
 			dir := t.TempDir()
-			_, err := New(Options{}).Export(context.Background(), job(t, rec, triangleROI()), testout.New(dir))
+			_, err := New(Options{}).Export(context.Background(), job(t, rec, jobtest.Triangle()), testout.New(dir))
 			require.Error(t, err)
 			assert.True(t, exporttask.IsPermanent(err), "%v", err)
 			assert.Contains(t, err.Error(), c.want)

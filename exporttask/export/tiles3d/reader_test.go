@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
 )
 
 // Environment of the independent 3D Tiles reader test.
@@ -76,7 +78,7 @@ func runReader(t *testing.T, node, modules, zipPath string) (readerReport, error
 func TestIndependentReaderAcceptsTheZip(t *testing.T) {
 	node, modules := requireReader(t)
 	rec := demoRecord(t)
-	dir, arts, _ := exported(t, job(t, rec, triangleROI()))
+	dir, arts, _ := exported(t, job(t, rec, jobtest.Triangle()))
 	zipPath := filepath.Join(dir, arts[0].Name)
 	_, contentTiles := checkZip(t, zipPath)
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
@@ -23,8 +24,7 @@ const (
 // triangle is one mesh triangle in degrees and meters.
 type triangle [3][3]float64 // (lon, lat, h) each
 
-// loadTriangles decodes the contents (coarse first) into geographic
-// triangles.
+// loadTriangles decodes the contents into geographic triangles.
 func loadTriangles(dir string, uris []string) ([]triangle, error) {
 	var out []triangle
 	for _, u := range uris {
@@ -36,6 +36,7 @@ func loadTriangles(dir string, uris []string) ([]triangle, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", u, err)
 		}
+		out = slices.Grow(out, len(m.Indices)/3)
 		t := fromGLTF(m.Translation)
 		geo := make([][3]float64, len(m.Positions)/3)
 		for i := range geo {
@@ -60,8 +61,7 @@ func thumbSize(b geom.BBox, long int) (w, h int) {
 
 // render draws a shaded top-down view of the triangles over j's box, the
 // longest side long pixels; pixels whose centre is outside j's area are
-// transparent. Later triangles draw over earlier ones, so finer levels
-// (listed last) win.
+// transparent. Later triangles draw over earlier ones.
 func render(j export.Job, tris []triangle, long int) *image.NRGBA {
 	b := j.Box
 	w, h := thumbSize(b, long)

@@ -172,3 +172,19 @@ func countTiles(t *Tile) int {
 	}
 	return n
 }
+
+// leaves lists the content URIs of the tiles under t that have no children:
+// with REPLACE refinement they cover all that t's subset shows.
+func leaves(t *Tile) []string {
+	if len(t.Children) == 0 {
+		if t.Content == nil {
+			return nil
+		}
+		return []string{t.Content.URI}
+	}
+	var out []string
+	for i := range t.Children {
+		out = append(out, leaves(&t.Children[i])...)
+	}
+	return out
+}
