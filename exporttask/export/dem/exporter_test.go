@@ -195,3 +195,32 @@ func readJSON(t *testing.T, path string, v any) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, v), path)
 }
+
+func TestROIBeyondTheFootprintIsCut(t *testing.T) {
+	rec := demoRecord(t, 1.0/120)
+	roi := &exporttask.FeatureCollection{Type: exporttask.TypeFeatureCollection, Features: []exporttask.Feature{{
+		Type:     exporttask.TypeFeature,
+		Geometry: exporttask.NewPolygon([]exporttask.Position{{34.8, 31.8}, {35.3, 31.8}, {35.3, 32.3}, {34.8, 32.3}, {34.8, 31.8}}),
+	}}}
+	dir := t.TempDir()
+	arts, err := New(Options{}).Export(context.Background(), job(t, rec, roi), testout.New(dir))
+	require.NoError(t, err)
+	d := gdaltest.Info(t, filepath.Join(dir, arts[0].Name))
+	assert.Equal(t, []int{24, 24}, d.Size, "0.2° × 0.2° at 1/120°: the part inside the footprint")
+	assert.InDeltaSlice(t, []float64{34.8, 32}, d.CornerCoordinates.UpperLeft, 1e-9)
+	assert.InDeltaSlice(t, []float64{35, 31.8}, d.CornerCoordinates.LowerRight, 1e-9)
+}
+
+func TestWriteDemoSourceRejectsBadRecords(t *testing.T) {
+	dir := t.TempDir()
+	for name, rec := range map[string]exporttask.Record{
+		"no resolution": {ID: "x", Footprint: jobtest.DemoFootprint()},
+		"no footprint":  {ID: "x", Resolution: 0.01},
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := WriteDemoSource(dir, rec)
+			assert.ErrorContains(t, err, "dem: record x")
+			assert.Empty(t, files(t, dir))
+		})
+	}
+}

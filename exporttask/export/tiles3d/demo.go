@@ -40,12 +40,19 @@ func WriteDemoSource(dir string, rec exporttask.Record) error {
 	if rec.MinZoom < 0 || rec.MaxZoom < rec.MinZoom || rec.MaxZoom > 24 {
 		return fmt.Errorf("tiles3d: record %s levels %d to %d are not 0 ≤ minZoom ≤ maxZoom ≤ 24", rec.ID, rec.MinZoom, rec.MaxZoom)
 	}
+	b := demoBuilder{rec: rec, fp: fp, box: box}
+	n := 0
+	for _, id := range tilesCovering(rec.MinZoom, box) {
+		if n += b.countDemo(id, maxDemoTiles-n+1); n > maxDemoTiles {
+			return fmt.Errorf("tiles3d: record %s levels %d to %d make more than %d tiles", rec.ID, rec.MinZoom, rec.MaxZoom, maxDemoTiles)
+		}
+	}
 	tmp, err := os.MkdirTemp(dir, ".tileset-*")
 	if err != nil {
 		return fmt.Errorf("tiles3d: %w", err)
 	}
 	defer os.RemoveAll(tmp) // after the rename, a no-op
-	b := demoBuilder{dir: tmp, rec: rec, fp: fp, box: box}
+	b.dir = tmp
 	root := Tile{Refine: "REPLACE"}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, id := range tilesCovering(rec.MinZoom, box) {
@@ -83,22 +90,45 @@ func WriteDemoSource(dir string, rec exporttask.Record) error {
 
 // demoBuilder writes the demo tiles.
 type demoBuilder struct {
-	dir   string
-	rec   exporttask.Record
-	fp    geom.MultiPolygon
-	box   geom.BBox
-	count int
+	dir string
+	rec exporttask.Record
+	fp  geom.MultiPolygon
+	box geom.BBox
+}
+
+// area returns the part of tile id's extent inside the footprint's box, or
+// false when the tile does not meet the footprint.
+func (b *demoBuilder) area(id tileID) (geom.BBox, bool) {
+	a := id.box().Intersect(b.box)
+	if a.Empty() || a.Width() == 0 || a.Height() == 0 || !b.fp.IntersectsBox(shrink(a)) {
+		return geom.BBox{}, false
+	}
+	return a, true
+}
+
+// countDemo counts tile id and its descendants that meet the footprint,
+// stopping once the count passes limit.
+func (b *demoBuilder) countDemo(id tileID, limit int) int {
+	if _, ok := b.area(id); !ok {
+		return 0
+	}
+	n := 1
+	if id.z < b.rec.MaxZoom {
+		for _, c := range id.children() {
+			if n += b.countDemo(c, limit-n); n > limit {
+				break
+			}
+		}
+	}
+	return n
 }
 
 // tile writes tile id's content and its descendants', returning the tile,
 // or false when id does not meet the footprint.
 func (b *demoBuilder) tile(id tileID) (Tile, bool, error) {
-	area := id.box().Intersect(b.box)
-	if area.Empty() || area.Width() == 0 || area.Height() == 0 || !b.fp.IntersectsBox(shrink(area)) {
+	area, ok := b.area(id)
+	if !ok {
 		return Tile{}, false, nil
-	}
-	if b.count++; b.count > maxDemoTiles {
-		return Tile{}, false, fmt.Errorf("tiles3d: record %s levels %d to %d make more than %d tiles", b.rec.ID, b.rec.MinZoom, b.rec.MaxZoom, maxDemoTiles)
 	}
 	m, lo, hi := terrainMesh(area, terrain.Elevation)
 	data, err := glb.Encode(m)

@@ -292,3 +292,22 @@ func (s *stopAfter) Progress(done, total int64) error {
 	}
 	return s.Dir.Progress(done, total)
 }
+
+func TestWriteDemoSourceRejectsBadLevels(t *testing.T) {
+	for name, c := range map[string]struct {
+		min, max int
+		want     string
+	}{
+		"inverted": {9, 8, "levels 9 to 8"},
+		"too many": {7, 16, "more than 5000 tiles"},
+		"negative": {-1, 3, "levels -1 to 3"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			rec := exporttask.Record{ID: "x", Footprint: jobtest.DemoFootprint(), MinZoom: c.min, MaxZoom: c.max}
+			err := WriteDemoSource(dir, rec)
+			assert.ErrorContains(t, err, c.want)
+			assert.Empty(t, files(t, dir), "nothing left behind")
+		})
+	}
+}
