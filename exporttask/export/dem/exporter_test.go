@@ -173,7 +173,7 @@ func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
 }
 
 func TestAbortLeavesNothing(t *testing.T) {
-	rec := demoRecord(t, res)
+	rec := demoRecord(t, 1.0/240)
 	dir := t.TempDir()
 	out := testout.New(dir)
 	stop := errors.New("task aborted")
