@@ -174,17 +174,18 @@ func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
 
 func TestAbortLeavesNothing(t *testing.T) {
 	rec := demoRecord(t, 1.0/240)
-	dir := t.TempDir()
-	out := testout.New(dir)
 	stop := errors.New("task aborted")
-	out.StopWith(stop)
-	_, err := New(Options{}).Export(context.Background(), job(t, rec, nil), out)
-	assert.ErrorIs(t, err, stop)
-	assert.Empty(t, files(t, dir))
+	for _, after := range []int{0, 5} { // before the first row, mid-GeoTIFF
+		dir := t.TempDir()
+		_, err := New(Options{}).Export(context.Background(), job(t, rec, nil), jobtest.StopAfter(testout.New(dir), after, stop))
+		assert.ErrorIs(t, err, stop)
+		assert.Empty(t, files(t, dir))
+	}
+	dir := t.TempDir()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = New(Options{}).Export(ctx, job(t, rec, nil), testout.New(dir))
+	_, err := New(Options{}).Export(ctx, job(t, rec, nil), testout.New(dir))
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Empty(t, files(t, dir))
 }

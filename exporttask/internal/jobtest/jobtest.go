@@ -2,11 +2,13 @@ package jobtest
 
 import (
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
 // DemoFootprint returns the demo records' footprint: lon 34–35, lat 31–32.
@@ -56,4 +58,29 @@ func Files(t testing.TB, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// StopAfter wraps an output so that its Progress answers err after the
+// first n calls, as an abort in the middle of an export would.
+func StopAfter(out *testout.Dir, n int, err error) exporttask.Output {
+	return &stopAfter{Dir: out, n: n, err: err}
+}
+
+type stopAfter struct {
+	*testout.Dir
+	mu    sync.Mutex
+	n     int
+	calls int
+	err   error
+}
+
+func (s *stopAfter) Progress(done, total int64) error {
+	s.mu.Lock()
+	s.calls++
+	stop := s.calls > s.n
+	s.mu.Unlock()
+	if stop {
+		return s.err
+	}
+	return s.Dir.Progress(done, total)
 }
