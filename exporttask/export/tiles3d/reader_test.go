@@ -19,8 +19,10 @@ import (
 // Environment of the independent 3D Tiles reader test.
 const (
 	// nodeModulesEnv names a node_modules directory holding gltf-validator,
-	// @loaders.gl/core, @loaders.gl/zip and @loaders.gl/3d-tiles.
+	// @loaders.gl/core, @loaders.gl/zip and @loaders.gl/3d-tiles; by default
+	// readerDir's, which `npm ci --prefix` fills from its package-lock.json.
 	nodeModulesEnv = "VIEWER_3DTILES_NODE_MODULES"
+	readerDir      = "testdata/reader"
 	// require3DTilesEnv set to 1 fails the test, instead of skipping it,
 	// when node or those packages are missing.
 	require3DTilesEnv = "VIEWER_TEST_REQUIRE_3DTILES"
@@ -42,11 +44,15 @@ func requireReader(t *testing.T) (node, modules string) {
 	}
 	modules = os.Getenv(nodeModulesEnv)
 	if modules == "" {
-		missing(nodeModulesEnv + " is not set")
+		modules = filepath.Join(readerDir, "node_modules")
+	}
+	modules, err = filepath.Abs(modules)
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, pkg := range []string{"gltf-validator", "@loaders.gl/core", "@loaders.gl/zip", "@loaders.gl/3d-tiles"} {
 		if _, err := os.Stat(filepath.Join(modules, pkg, "package.json")); err != nil {
-			missing(pkg + " is not in " + modules)
+			missing(pkg + " is not in " + modules + " (npm ci --prefix exporttask/export/tiles3d/" + readerDir + ")")
 		}
 	}
 	return node, modules
@@ -65,7 +71,7 @@ type readerReport struct {
 
 func runReader(t *testing.T, node, modules, zipPath string) (readerReport, error) {
 	t.Helper()
-	cmd := exec.Command(node, "testdata/check3dtiles.mjs", zipPath)
+	cmd := exec.Command(node, filepath.Join(readerDir, "check3dtiles.mjs"), zipPath)
 	cmd.Env = append(os.Environ(), nodeModulesEnv+"="+modules)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -2,15 +2,16 @@
 // module did not write: @loaders.gl/zip opens the archive, @loaders.gl/3d-tiles
 // parses tileset.json and every tile content, and the Khronos glTF
 // validator checks every .glb. Prints a JSON summary; exits 1 on any error.
-// Run with NODE_PATH unset: node resolves the packages from the directory
-// given in the environment variable VIEWER_3DTILES_NODE_MODULES (its
-// node_modules folder), see tiles3d's reader_test.go.
+// The packages come from the node_modules folder named by the environment
+// variable VIEWER_3DTILES_NODE_MODULES, or else from the one beside this
+// script (npm ci --prefix exporttask/export/tiles3d/testdata/reader); see
+// tiles3d's reader_test.go.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const base = process.env.VIEWER_3DTILES_NODE_MODULES;
+const base = process.env.VIEWER_3DTILES_NODE_MODULES || path.join(path.dirname(fileURLToPath(import.meta.url)), 'node_modules');
 const req = createRequire(path.join(base, 'package.json'));
 const imp = async (name) => {
   const m = await import(pathToFileURL(req.resolve(name)).href);
