@@ -61,6 +61,9 @@ type plan struct {
 }
 
 func (e *Exporter) plan(j export.Job) (*plan, error) {
+	if j.Box.Empty() || j.Box.Width() == 0 || j.Box.Height() == 0 {
+		return nil, exporttask.Permanent("the exported area has no extent", fmt.Errorf("box %+v", j.Box))
+	}
 	dir := filepath.Join(j.Record.Location, SourceDir)
 	ts, err := loadTileset(dir)
 	if err != nil {

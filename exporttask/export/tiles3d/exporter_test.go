@@ -292,3 +292,15 @@ func TestWriteDemoSourceRejectsBadLevels(t *testing.T) {
 		})
 	}
 }
+
+func TestAreaWithoutExtentIsPermanent(t *testing.T) {
+	rec := demoRecord(t)
+	j := job(t, rec, nil)
+	j.Box.East = j.Box.West // a line
+	_, err := New(Options{}).Estimate(context.Background(), j)
+	assert.True(t, exporttask.IsPermanent(err), "%v", err)
+	dir := t.TempDir()
+	_, err = New(Options{}).Export(context.Background(), j, testout.New(dir))
+	assert.ErrorContains(t, err, "no extent")
+	assert.Empty(t, files(t, dir))
+}
