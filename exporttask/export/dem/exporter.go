@@ -18,8 +18,8 @@ type Options struct {
 	// Deflate compresses the GeoTIFF (Deflate with the floating-point
 	// predictor): 0.42 of the size on the demo terrain, less where NoData
 	// fills the box, for ten times the encoding work, and the estimate
-	// becomes approximate. Default false: uncompressed, and the estimated
-	// size is exact.
+	// becomes approximate. Default false: uncompressed, and the GeoTIFF's
+	// estimated size is exact.
 	Deflate bool
 	// BytesPerSecond is the throughput the time estimate assumes, in
 	// uncompressed GeoTIFF bytes per second. Default 40 MB/s, or 5 MB/s

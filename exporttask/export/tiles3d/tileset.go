@@ -39,8 +39,11 @@ type Tile struct {
 	BoundingVolume BoundingVolume `json:"boundingVolume"`
 	GeometricError float64        `json:"geometricError"`
 	Refine         string         `json:"refine,omitempty"`
-	Content        *Content       `json:"content,omitempty"`
-	Children       []Tile         `json:"children,omitempty"`
+	// Transform is kept as the source has it (column-major 4×4); regions
+	// are not transformed, so the subset does not depend on it.
+	Transform []float64 `json:"transform,omitempty"`
+	Content   *Content  `json:"content,omitempty"`
+	Children  []Tile    `json:"children,omitempty"`
 }
 
 // BoundingVolume is a tile's volume; this package uses regions only:
