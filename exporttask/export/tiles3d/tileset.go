@@ -21,8 +21,9 @@ const TilesetFile = "tileset.json"
 // SourceDir is the directory in a record's Location that holds the tileset.
 const SourceDir = "tileset"
 
-// Tileset is the subset of the 3D Tiles tileset JSON this package writes
-// and reads.
+// Tileset is the part of the 3D Tiles tileset JSON this package writes and
+// reads; other properties of a source tileset (extensions, extras,
+// metadata, implicit tiling) are not carried into an export.
 type Tileset struct {
 	Asset          Asset   `json:"asset"`
 	GeometricError float64 `json:"geometricError"`
