@@ -102,7 +102,7 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 	if err != nil {
 		return exporttask.Estimate{}, fmt.Errorf("tiles3d: %w", err)
 	}
-	size += zipOverhead + 2*int64(len(TilesetFile)) + 16 + int64(float64(len(js))*tilesetDeflateRatio)
+	size += zipOverhead + 2*int64(len(TilesetFile)) + int64(float64(len(js))*tilesetDeflateRatio)
 	inside := insideFraction(j)
 	for _, long := range []int{thumbSmall, thumbMedium, thumbLarge} {
 		w, h := thumbSize(j.Box, long)
