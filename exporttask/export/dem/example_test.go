@@ -1,0 +1,51 @@
+package dem_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/export/dem"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
+)
+
+func Example() {
+	data, _ := os.MkdirTemp("", "dem-record-")
+	defer os.RemoveAll(data)
+	rec := exporttask.Record{
+		ID: "3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60", Domain: exporttask.DomainDEM,
+		Footprint:  exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}}),
+		Resolution: 1.0 / 120, // 120×120 pixels
+		Location:   data,
+	}
+	if err := dem.WriteDemoSource(data, rec); err != nil {
+		fmt.Println(err)
+		return
+	}
+	// The whole footprint; the dispatcher in package export builds Jobs.
+	fp, _ := geom.FromGeometry(rec.Footprint)
+	job := export.Job{Record: rec, Footprint: fp, Box: fp.BBox()}
+
+	outDir, _ := os.MkdirTemp("", "dem-out-")
+	defer os.RemoveAll(outDir)
+	e := dem.New(dem.Options{})
+	est, _ := e.Estimate(context.Background(), job)
+	arts, err := e.Export(context.Background(), job, testout.New(outDir))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, a := range arts {
+		fmt.Println(a.Type, a.Name)
+	}
+	fmt.Println("GeoTIFF bytes:", arts[0].Size, "estimated total within 2 KiB:", math.Abs(float64(est.Size-(arts[0].Size+arts[1].Size+arts[2].Size))) < 2048)
+	// Output:
+	// MODEL 3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60.tif
+	// ROI roi.geojson
+	// METADATA metadata.json
+	// GeoTIFF bytes: 57970 estimated total within 2 KiB: true
+}

@@ -1,0 +1,227 @@
+package dem
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/terrain"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
+)
+
+const res = 1.0 / 1200
+
+func TestExportTriangleROI(t *testing.T) {
+	rec := demoRecord(t, res)
+	j := job(t, rec, jobtest.Triangle())
+	e := New(Options{})
+	est, err := e.Estimate(context.Background(), j)
+	require.NoError(t, err)
+
+	dir := t.TempDir()
+	out := testout.New(dir)
+	arts, err := e.Export(context.Background(), j, out)
+	require.NoError(t, err)
+	require.Len(t, arts, 3)
+	assert.Equal(t, []exporttask.ArtifactType{exporttask.ArtifactModel, exporttask.ArtifactROI, exporttask.ArtifactMetadata},
+		[]exporttask.ArtifactType{arts[0].Type, arts[1].Type, arts[2].Type})
+	assert.Equal(t, demoID+".tif", arts[0].Name)
+	checkDigests(t, dir, arts)
+	assert.ElementsMatch(t, []string{arts[0].Name, arts[1].Name, arts[2].Name}, files(t, dir), "nothing else in the output")
+
+	var total int64
+	for _, a := range arts {
+		total += a.Size
+	}
+	assert.InEpsilon(t, total, est.Size, 0.05, "estimate %d, real %d", est.Size, total)
+	assert.Equal(t, arts[0].Size, total-arts[1].Size-arts[2].Size)
+
+	// Progress: rows, ending at all of them, never going back.
+	reps := out.Reports()
+	require.NotEmpty(t, reps)
+	last := reps[len(reps)-1]
+	assert.Equal(t, last[0], last[1])
+	assert.EqualValues(t, 300, last[1], "0.25° of latitude at 1/1200°")
+	for i := 1; i < len(reps); i++ {
+		assert.GreaterOrEqual(t, reps[i][0], reps[i-1][0])
+	}
+
+	// GDAL reads the GeoTIFF.
+	tif := filepath.Join(dir, arts[0].Name)
+	d := gdaltest.Info(t, tif, "-stats")
+	assert.Equal(t, "GTiff", d.DriverShortName)
+	assert.Contains(t, d.CoordinateSystem.WKT, `ID["EPSG",4326]`)
+	assert.Equal(t, []int{360, 300}, d.Size, "0.3° × 0.25° at 1/1200°")
+	assert.InDeltaSlice(t, []float64{34.2, 31.45}, d.CornerCoordinates.UpperLeft, res)
+	assert.InDeltaSlice(t, []float64{34.5, 31.2}, d.CornerCoordinates.LowerRight, res)
+	require.Len(t, d.Bands, 1)
+	b := d.Bands[0]
+	assert.Equal(t, "Float32", b.Type)
+	require.NotNil(t, b.NoDataValue)
+	assert.Equal(t, -32768.0, *b.NoDataValue)
+	require.NotNil(t, b.Minimum)
+	require.NotNil(t, b.Maximum)
+	assert.Greater(t, *b.Minimum, 0.0)
+	assert.Less(t, *b.Maximum, 1500.0)
+	assert.Greater(t, *b.Maximum, 500.0, "the triangle holds the 820 m hill at 34.25, 31.30")
+
+	// Pixel values: the terrain inside the triangle, NoData outside.
+	loc := gdaltest.Require(t, "gdallocationinfo")
+	at := func(lon, lat float64) float64 {
+		s := gdaltest.Run(t, loc, "-valonly", "-geoloc", tif, fmt.Sprint(lon), fmt.Sprint(lat))
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		require.NoError(t, err, s)
+		return v
+	}
+	// The centre of the pixel holding (34.25, 31.30).
+	lon, lat := 34.2+(math.Floor(0.05/res)+0.5)*res, 31.45-(math.Floor(0.15/res)+0.5)*res
+	assert.InDelta(t, terrain.Elevation(lon, lat), at(lon, lat), 0.01)
+	assert.Equal(t, -32768.0, at(34.45, 31.4), "beyond the hypotenuse")
+
+	// METADATA and ROI.
+	var meta Metadata
+	readJSON(t, filepath.Join(dir, arts[2].Name), &meta)
+	assert.Equal(t, demoID, meta.Record.ID)
+	assert.Equal(t, 360, meta.Width)
+	assert.InDelta(t, float64(360*300)/2, float64(meta.DataPixels), 360*2, "half the box is in the triangle")
+	require.Len(t, meta.Artifacts, 2)
+	assert.Equal(t, arts[0].SHA256, meta.Artifacts[0].SHA256)
+	var roi exporttask.FeatureCollection
+	readJSON(t, filepath.Join(dir, arts[1].Name), &roi)
+	require.Len(t, roi.Features, 1)
+	assert.Equal(t, jobtest.Triangle().Features[0].Geometry.Polygon, roi.Features[0].Geometry.Polygon)
+}
+
+func TestExportWithoutROIIsTheFootprint(t *testing.T) {
+	rec := demoRecord(t, 1.0/240)
+	j := job(t, rec, nil)
+	dir := t.TempDir()
+	arts, err := New(Options{}).Export(context.Background(), j, testout.New(dir))
+	require.NoError(t, err)
+	d := gdaltest.Info(t, filepath.Join(dir, arts[0].Name))
+	assert.Equal(t, []int{240, 240}, d.Size)
+	assert.InDeltaSlice(t, []float64{34, 32}, d.CornerCoordinates.UpperLeft, 1e-9)
+	assert.InDeltaSlice(t, []float64{35, 31}, d.CornerCoordinates.LowerRight, 1e-9)
+	var roi exporttask.FeatureCollection
+	readJSON(t, filepath.Join(dir, arts[1].Name), &roi)
+	require.Len(t, roi.Features, 1)
+	assert.Equal(t, rec.Footprint.Polygon, roi.Features[0].Geometry.Polygon)
+}
+
+func TestDeflateEstimate(t *testing.T) {
+	rec := demoRecord(t, res)
+	for name, roi := range map[string]*exporttask.FeatureCollection{"triangle": jobtest.Triangle(), "whole": nil} {
+		t.Run(name, func(t *testing.T) {
+			j := job(t, rec, roi)
+			e := New(Options{Deflate: true})
+			est, err := e.Estimate(context.Background(), j)
+			require.NoError(t, err)
+			dir := t.TempDir()
+			arts, err := e.Export(context.Background(), j, testout.New(dir))
+			require.NoError(t, err)
+			var total int64
+			for _, a := range arts {
+				total += a.Size
+			}
+			plain, err := New(Options{}).Estimate(context.Background(), j)
+			require.NoError(t, err)
+			t.Logf("deflate: %d bytes, estimate %d, uncompressed %d (ratio %.2f)", total, est.Size, plain.Size, float64(total)/float64(plain.Size))
+			assert.InEpsilon(t, total, est.Size, 0.25)
+			d := gdaltest.Info(t, filepath.Join(dir, arts[0].Name), "-stats")
+			require.Len(t, d.Bands, 1)
+			require.NotNil(t, d.Bands[0].Maximum)
+			assert.Greater(t, *d.Bands[0].Maximum, 500.0)
+		})
+	}
+}
+
+func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
+	cases := map[string]func(rec *exporttask.Record){
+		"missing": func(rec *exporttask.Record) { os.Remove(filepath.Join(rec.Location, SourceFile)) },
+		"truncated": func(rec *exporttask.Record) {
+			require.NoError(t, os.Truncate(filepath.Join(rec.Location, SourceFile), 1000))
+		},
+		"no resolution": func(rec *exporttask.Record) { rec.Resolution = 0 },
+	}
+	for name, spoil := range cases {
+		t.Run(name, func(t *testing.T) {
+			rec := demoRecord(t, 1.0/120)
+			spoil(&rec)
+			j := job(t, rec, jobtest.Triangle())
+			_, err := New(Options{}).Estimate(context.Background(), j)
+			assert.True(t, exporttask.IsPermanent(err), "estimate: %v", err)
+			dir := t.TempDir()
+			_, err = New(Options{}).Export(context.Background(), j, testout.New(dir))
+			require.Error(t, err)
+			assert.True(t, exporttask.IsPermanent(err), "%v", err)
+			assert.Empty(t, files(t, dir))
+		})
+	}
+}
+
+func TestAbortLeavesNothing(t *testing.T) {
+	rec := demoRecord(t, 1.0/240)
+	stop := errors.New("task aborted")
+	for _, after := range []int{0, 5} { // before the first row, mid-GeoTIFF
+		dir := t.TempDir()
+		_, err := New(Options{}).Export(context.Background(), job(t, rec, nil), jobtest.StopAfter(testout.New(dir), after, stop))
+		assert.ErrorIs(t, err, stop)
+		assert.Empty(t, files(t, dir))
+	}
+	dir := t.TempDir()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := New(Options{}).Export(ctx, job(t, rec, nil), testout.New(dir))
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Empty(t, files(t, dir))
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, v), path)
+}
+
+func TestROIBeyondTheFootprintIsCut(t *testing.T) {
+	rec := demoRecord(t, 1.0/120)
+	roi := &exporttask.FeatureCollection{Type: exporttask.TypeFeatureCollection, Features: []exporttask.Feature{{
+		Type:     exporttask.TypeFeature,
+		Geometry: exporttask.NewPolygon([]exporttask.Position{{34.8, 31.8}, {35.3, 31.8}, {35.3, 32.3}, {34.8, 32.3}, {34.8, 31.8}}),
+	}}}
+	dir := t.TempDir()
+	arts, err := New(Options{}).Export(context.Background(), job(t, rec, roi), testout.New(dir))
+	require.NoError(t, err)
+	d := gdaltest.Info(t, filepath.Join(dir, arts[0].Name))
+	assert.Equal(t, []int{24, 24}, d.Size, "0.2° × 0.2° at 1/120°: the part inside the footprint")
+	assert.InDeltaSlice(t, []float64{34.8, 32}, d.CornerCoordinates.UpperLeft, 1e-9)
+	assert.InDeltaSlice(t, []float64{35, 31.8}, d.CornerCoordinates.LowerRight, 1e-9)
+}
+
+func TestWriteDemoSourceRejectsBadRecords(t *testing.T) {
+	dir := t.TempDir()
+	for name, rec := range map[string]exporttask.Record{
+		"no resolution": {ID: "x", Footprint: jobtest.DemoFootprint()},
+		"no footprint":  {ID: "x", Resolution: 0.01},
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := WriteDemoSource(dir, rec)
+			assert.ErrorContains(t, err, "dem: record x")
+			assert.Empty(t, files(t, dir))
+		})
+	}
+}

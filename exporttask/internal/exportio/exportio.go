@@ -1,0 +1,105 @@
+package exportio
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// Write creates the artifact name through out, lets fill write its content,
+// and commits it; when fill (or the commit) fails, the file is aborted so
+// nothing half-written stays. It returns the artifact as a task lists it.
+func Write(ctx context.Context, out exporttask.Output, name string, typ exporttask.ArtifactType, fill func(w io.Writer) error) (exporttask.Artifact, error) {
+	w, err := out.Create(ctx, name)
+	if err != nil {
+		return exporttask.Artifact{}, fmt.Errorf("creating %s: %w", name, err)
+	}
+	if err := fill(w); err != nil {
+		_ = w.Abort()
+		return exporttask.Artifact{}, err
+	}
+	info, err := w.Commit()
+	if err != nil {
+		return exporttask.Artifact{}, fmt.Errorf("committing %s: %w", name, err)
+	}
+	return exporttask.Artifact{Name: name, Type: typ, Size: info.Size, SHA256: info.SHA256}, nil
+}
+
+// WriteJSON writes v as indented JSON through [Write].
+func WriteJSON(ctx context.Context, out exporttask.Output, name string, typ exporttask.ArtifactType, v any) (exporttask.Artifact, error) {
+	return Write(ctx, out, name, typ, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+		return nil
+	})
+}
+
+// FileBase returns the record id made safe as a file name prefix: letters,
+// digits, '-', '_' and '.' are kept, anything else becomes '_'.
+func FileBase(recordID string) string {
+	var b strings.Builder
+	for _, r := range recordID {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "export"
+	}
+	return b.String()
+}
+
+// ROI returns the region an export covers as GeoJSON: the request's ROI, or
+// the record's footprint as a one-feature collection when there is none.
+func ROI(req exporttask.CreateRequest, rec exporttask.Record) *exporttask.FeatureCollection {
+	if req.ROI != nil {
+		return req.ROI
+	}
+	return &exporttask.FeatureCollection{
+		Type:     exporttask.TypeFeatureCollection,
+		Features: []exporttask.Feature{{Type: exporttask.TypeFeature, Geometry: rec.Footprint}},
+	}
+}
+
+// MetadataArtifact is one artifact's entry in a METADATA file.
+type MetadataArtifact struct {
+	Name   string                  `json:"name"`
+	Type   exporttask.ArtifactType `json:"type"`
+	Size   int64                   `json:"size"`
+	SHA256 string                  `json:"sha256"`
+}
+
+// MetadataArtifacts lists arts for a METADATA file.
+func MetadataArtifacts(arts []exporttask.Artifact) []MetadataArtifact {
+	out := make([]MetadataArtifact, len(arts))
+	for i, a := range arts {
+		out[i] = MetadataArtifact{Name: a.Name, Type: a.Type, Size: a.Size, SHA256: a.SHA256}
+	}
+	return out
+}
+
+// MetadataRecord is the record's entry in a METADATA file.
+type MetadataRecord struct {
+	ID     string            `json:"id"`
+	Domain exporttask.Domain `json:"domain"`
+	Title  string            `json:"title,omitempty"`
+}
+
+// BBox is a box as a METADATA file writes it: [west, south, east, north].
+type BBox [4]float64
+
+// MarshalIndent encodes v as [WriteJSON] does.
+func MarshalIndent(v any) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	return append(b, '\n'), err
+}

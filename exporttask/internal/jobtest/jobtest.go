@@ -1,0 +1,86 @@
+package jobtest
+
+import (
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
+)
+
+// DemoFootprint returns the demo records' footprint: lon 34–35, lat 31–32.
+func DemoFootprint() *exporttask.Geometry {
+	return exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}})
+}
+
+// Triangle returns a region of interest of one triangle inside the demo
+// footprint: (34.2, 31.2), (34.5, 31.2), (34.2, 31.45); its box is 0.3° by
+// 0.25° and the triangle fills half of it, the south-west half.
+func Triangle() *exporttask.FeatureCollection {
+	return &exporttask.FeatureCollection{Type: exporttask.TypeFeatureCollection, Features: []exporttask.Feature{{
+		Type:     exporttask.TypeFeature,
+		Geometry: exporttask.NewPolygon([]exporttask.Position{{34.2, 31.2}, {34.5, 31.2}, {34.2, 31.45}, {34.2, 31.2}}),
+	}}}
+}
+
+// Job builds the job of exporting rec with the region of interest roi (nil
+// for the whole record), failing the test on a bad geometry.
+func Job(t testing.TB, rec exporttask.Record, roi *exporttask.FeatureCollection) export.Job {
+	t.Helper()
+	fp, err := geom.FromGeometry(rec.Footprint)
+	if err != nil {
+		t.Fatalf("jobtest: footprint: %v", err)
+	}
+	r, err := geom.FromROI(roi)
+	if err != nil {
+		t.Fatalf("jobtest: ROI: %v", err)
+	}
+	box := fp.BBox()
+	if r != nil {
+		box = box.Intersect(r.BBox())
+	}
+	return export.Job{Record: rec, Request: exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi},
+		Footprint: fp, ROI: r, Box: box}
+}
+
+// Files lists the names in dir.
+func Files(t testing.TB, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("jobtest: %v", err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// StopAfter wraps an output so that its Progress answers err after the
+// first n calls, as an abort in the middle of an export would.
+func StopAfter(out *testout.Dir, n int, err error) exporttask.Output {
+	return &stopAfter{Dir: out, n: n, err: err}
+}
+
+type stopAfter struct {
+	*testout.Dir
+	mu    sync.Mutex
+	n     int
+	calls int
+	err   error
+}
+
+func (s *stopAfter) Progress(done, total int64) error {
+	s.mu.Lock()
+	s.calls++
+	stop := s.calls > s.n
+	s.mu.Unlock()
+	if stop {
+		return s.err
+	}
+	return s.Dir.Progress(done, total)
+}
