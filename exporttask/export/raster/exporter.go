@@ -1,0 +1,192 @@
+package raster
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
+)
+
+// DefaultTilesPerSecond is the export speed Estimate assumes unless
+// [Options] say otherwise: a conservative figure below what
+// bench/rasterexport measures on a 2-core machine.
+const DefaultTilesPerSecond = 2000
+
+// Options configure an [Exporter].
+type Options struct {
+	// TempDir is where the GeoPackage is built before it is streamed to
+	// the output. Default: os.TempDir().
+	TempDir string
+	// TilesPerSecond is the speed Estimate's time assumes. Default:
+	// DefaultTilesPerSecond.
+	TilesPerSecond float64
+}
+
+// Exporter exports RASTER records: it implements [export.Domain]. It is
+// safe for concurrent use.
+type Exporter struct {
+	tempDir        string
+	tilesPerSecond float64
+}
+
+var _ export.Domain = (*Exporter)(nil)
+
+// New returns an Exporter with opts, defaults filled in.
+func New(opts Options) *Exporter {
+	x := &Exporter{tempDir: opts.TempDir, tilesPerSecond: opts.TilesPerSecond}
+	if x.tempDir == "" {
+		x.tempDir = os.TempDir()
+	}
+	if !(x.tilesPerSecond > 0) {
+		x.tilesPerSecond = DefaultTilesPerSecond
+	}
+	return x
+}
+
+// The overheads Estimate adds to the tiles' own bytes: the GeoPackage's
+// tables, and the unused part of each tile's last database page (half a
+// 4096-byte page on average).
+const (
+	gpkgBaseBytes    = 64 << 10
+	gpkgBytesPerTile = 2048 + 64
+	metadataBytes    = 4 << 10
+)
+
+// Estimate counts the source tiles the job selects and their bytes. Size
+// is those bytes plus the GeoPackage's overhead, the thumbnails (at the
+// tiles' own bytes per pixel) and the metadata; Time assumes the
+// Exporter's tiles per second. A bad maxZoom or maxResolutionDeg
+// parameter is a *exporttask.ValidationError naming it.
+func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estimate, error) {
+	minZoom, maxZoom, err := exportLevels(j.Record, j.Request.Parameters)
+	if err != nil {
+		return exporttask.Estimate{}, err
+	}
+	src, err := openSource(ctx, j.Record)
+	if err != nil {
+		return exporttask.Estimate{}, err
+	}
+	defer src.Close()
+	sel, err := selectTiles(ctx, src, j, minZoom, maxZoom)
+	if err != nil {
+		return exporttask.Estimate{}, err
+	}
+	tiles, bytes := sel.Tiles(), sel.Bytes()
+	size := gpkgBaseBytes + bytes + tiles*gpkgBytesPerTile + metadataBytes
+	if tiles > 0 {
+		perPixel := float64(bytes) / float64(tiles*TileSize*TileSize)
+		size += int64(perPixel * thumbnailPixels(j))
+	}
+	secs := int64(math.Ceil(float64(tiles)/x.tilesPerSecond)) + 1
+	return exporttask.Estimate{Size: size, Time: secs}, nil
+}
+
+// thumbnailPixels is the number of pixels of the three thumbnails.
+func thumbnailPixels(j export.Job) float64 {
+	w, h := j.Box.Width(), j.Box.Height()
+	aspect := math.Min(w, h) / math.Max(w, h)
+	if !(aspect > 0) {
+		aspect = 1
+	}
+	var n float64
+	for _, t := range thumbnails() {
+		n += float64(t.Size*t.Size) * aspect
+	}
+	return n
+}
+
+// Export writes the job's export through out: the GeoPackage
+// (<record id>.gpkg, type GPKG), metadata.json (METADATA) and the three
+// thumbnails (THUMBNAILS_SMALL, _MEDIUM, _LARGE). Progress is tiles
+// copied out of tiles selected. Nothing is committed until every file is
+// written, so a failure or a stop leaves nothing in out. A bad parameter
+// or a missing or unreadable source is an exporttask.PermanentError.
+func (x *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) (arts []exporttask.Artifact, err error) {
+	minZoom, maxZoom, err := exportLevels(j.Record, j.Request.Parameters)
+	if err != nil {
+		return nil, exporttask.Permanent(err.Error(), err)
+	}
+	src, err := openSource(ctx, j.Record)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	sel, err := selectTiles(ctx, src, j, minZoom, maxZoom)
+	if err != nil {
+		return nil, exporttask.Permanent("the tiles of catalog record "+j.Record.ID+" are unreadable", err)
+	}
+
+	tmp, err := os.CreateTemp(x.tempDir, "raster-export-*.gpkg")
+	if err != nil {
+		return nil, fmt.Errorf("raster: %w", err)
+	}
+	tmpPath := tmp.Name()
+	tmp.Close()
+	defer os.Remove(tmpPath) // an empty file is an empty SQLite database
+
+	ts := tileSet{Identifier: exportIdentifier(j.Record), Description: "export of catalog record " + j.Record.ID,
+		Extent: j.Box, MinZoom: minZoom, MaxZoom: maxZoom}
+	if err := buildGeoPackage(ctx, tmpPath, src.path, ts, sel, out); err != nil {
+		return nil, fmt.Errorf("raster: building the GeoPackage: %w", err)
+	}
+	thumbs, err := drawThumbnails(ctx, src, j, minZoom, maxZoom)
+	if err != nil {
+		return nil, exporttask.Permanent("the tiles of catalog record "+j.Record.ID+" are unreadable", err)
+	}
+
+	set := &artifactSet{out: out}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, set.abort())
+		}
+	}()
+	f, err := os.Open(tmpPath)
+	if err != nil {
+		return nil, fmt.Errorf("raster: %w", err)
+	}
+	defer f.Close()
+	if err := set.add(ctx, j.Record.ID+".gpkg", exporttask.ArtifactGPKG, f); err != nil {
+		return nil, fmt.Errorf("raster: %w", err)
+	}
+	for i, t := range thumbnails() {
+		if err := set.add(ctx, t.Name, t.Type, bytes.NewReader(thumbs[i])); err != nil {
+			return nil, fmt.Errorf("raster: %w", err)
+		}
+	}
+	meta, err := metadataJSON(j, sel, minZoom, maxZoom, set.artifacts())
+	if err != nil {
+		return nil, fmt.Errorf("raster: metadata: %w", err)
+	}
+	if err := set.add(ctx, MetadataName, exporttask.ArtifactMetadata, bytes.NewReader(meta)); err != nil {
+		return nil, fmt.Errorf("raster: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if total := sel.Tiles(); total > 0 {
+		if err := out.Progress(total, total); err != nil {
+			return nil, err
+		}
+	}
+	arts, err = set.commit()
+	if err != nil {
+		return nil, fmt.Errorf("raster: %w", err)
+	}
+	return arts, nil
+}
+
+// MetadataName is the file name of the METADATA artifact.
+const MetadataName = "metadata.json"
+
+// exportIdentifier names the export's tile table for people.
+func exportIdentifier(rec exporttask.Record) string {
+	if rec.Title != "" {
+		return rec.Title
+	}
+	return "catalog record " + rec.ID
+}
