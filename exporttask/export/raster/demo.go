@@ -54,8 +54,8 @@ func hillshadeTile(fp geom.MultiPolygon, z int, col, row int64) ([]byte, error) 
 	inside := false
 	for j := range TileSize {
 		lat := box.North - (float64(j)+0.5)*p
-		metersX := 2 * p * 111320 * math.Cos(lat*math.Pi/180)
-		metersY := 2 * p * 110540
+		metersX := 2 * p * 111320 * math.Cos(lat*math.Pi/180) / exaggeration
+		metersY := 2 * p * 110540 / exaggeration
 		for i := range TileSize {
 			lon := box.West + (float64(i)+0.5)*p
 			if !fp.ContainsPoint(lon, lat) {
@@ -81,12 +81,19 @@ func hillshadeTile(fp geom.MultiPolygon, z int, col, row int64) ([]byte, error) 
 	return buf.Bytes(), nil
 }
 
-// tint colours height h (meters) from green lowlands to brown and pale
-// heights, darkened by shade (0..1).
+// exaggeration steepens the relief for the shading: the demo hills are
+// gentle.
+const exaggeration = 40
+
+// tint colours height h (meters) from green lowlands through tan slopes to
+// pale tops, darkened by shade (0..1).
 func tint(h, shade float64) color.NRGBA {
-	t := math.Min(math.Max(h/1000, 0), 1)
-	r := 90 + t*150
-	g := 150 + t*60 - t*t*40
-	b := 80 + t*t*150
-	return color.NRGBA{R: uint8(r * shade), G: uint8(g * shade), B: uint8(b * shade), A: 255}
+	ramp := [3][3]float64{{86, 140, 70}, {190, 165, 110}, {245, 240, 230}}
+	t := math.Min(math.Max(h/1000, 0), 1) * 2
+	a, b := ramp[0], ramp[1]
+	if t > 1 {
+		a, b, t = ramp[1], ramp[2], t-1
+	}
+	c := func(i int) uint8 { return uint8((a[i] + (b[i]-a[i])*t) * shade) }
+	return color.NRGBA{R: c(0), G: c(1), B: c(2), A: 255}
 }
