@@ -39,7 +39,7 @@ func buildGeoPackage(ctx context.Context, path, srcPath string, ts tileSet, sel 
 	defer tx.Rollback()
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile_data)
 		SELECT zoom_level, tile_column, tile_row, tile_data FROM src.tiles
-		WHERE zoom_level = ? AND tile_row = ? AND tile_column BETWEEN ? AND ?`)
+		WHERE zoom_level = ? AND tile_row BETWEEN ? AND ? AND tile_column BETWEEN ? AND ?`)
 	if err != nil {
 		return err
 	}
@@ -49,10 +49,11 @@ func buildGeoPackage(ctx context.Context, path, srcPath string, ts tileSet, sel 
 	step := max(total/progressSteps, 1)
 	var done, reported int64
 	for _, l := range sel.Levels {
-		for _, r := range l.runs {
-			res, err := stmt.ExecContext(ctx, l.Zoom, r.row, r.col0, r.col1)
+		for _, r := range blocks(l.runs) {
+			res, err := stmt.ExecContext(ctx, l.Zoom, r.Row0, r.Row1, r.Col0, r.Col1)
 			if err != nil {
-				return fmt.Errorf("copying tiles %d/%d..%d/%d: %w", l.Zoom, r.col0, r.col1, r.row, err)
+				return fmt.Errorf("copying the tiles of level %d, columns %d..%d, rows %d..%d: %w",
+					l.Zoom, r.Col0, r.Col1, r.Row0, r.Row1, err)
 			}
 			n, err := res.RowsAffected()
 			if err != nil {
@@ -80,4 +81,19 @@ func buildGeoPackage(ctx context.Context, path, srcPath string, ts tileSet, sel 
 		return err
 	}
 	return db.Close()
+}
+
+// blocks merges runs of consecutive rows that span the same columns into
+// blocks, so that a rectangular area is copied in one statement. The runs
+// are in row order.
+func blocks(runs []run) []tileRange {
+	var out []tileRange
+	for _, r := range runs {
+		if n := len(out); n > 0 && out[n-1].Row1 == r.row-1 && out[n-1].Col0 == r.col0 && out[n-1].Col1 == r.col1 {
+			out[n-1].Row1 = r.row
+			continue
+		}
+		out = append(out, tileRange{Col0: r.col0, Col1: r.col1, Row0: r.row, Row1: r.row})
+	}
+	return out
 }

@@ -37,7 +37,7 @@ const (
 	thumbnailDetail = 512
 	// canvasLimit bounds the picture composited from the tiles: a larger
 	// area is averaged down while it is drawn.
-	canvasLimit = 2048
+	canvasLimit = 1024
 )
 
 // thumbnailLevel picks the level to draw thumbnails from: the first one at
@@ -75,7 +75,8 @@ func drawThumbnails(ctx context.Context, src *source, j export.Job, minZoom, max
 	for _, t := range thumbnails() {
 		var buf bytes.Buffer
 		w, h := thumbnailSize(j, t.Size)
-		if err := png.Encode(&buf, resize(img, w, h)); err != nil {
+		enc := png.Encoder{CompressionLevel: png.BestSpeed}
+		if err := enc.Encode(&buf, resize(img, w, h)); err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", t.Name, err)
 		}
 		out = append(out, buf.Bytes())
@@ -141,14 +142,30 @@ func (c *canvas) add(img image.Image, gx, gy int64) {
 				continue
 			}
 			i := int(cy/c.k)*c.w + int(cx/c.k)
-			r, g, bl, a := img.At(x, y).RGBA()
-			c.sum[4*i] += r >> 8
-			c.sum[4*i+1] += g >> 8
-			c.sum[4*i+2] += bl >> 8
-			c.sum[4*i+3] += a >> 8
+			r, g, bl, a := pixel(img, x, y)
+			c.sum[4*i] += r
+			c.sum[4*i+1] += g
+			c.sum[4*i+2] += bl
+			c.sum[4*i+3] += a
 			c.count[i]++
 		}
 	}
+}
+
+// pixel returns img's pixel at (x, y) as 8-bit premultiplied RGBA, reading
+// the image formats PNG tiles decode to directly.
+func pixel(img image.Image, x, y int) (r, g, b, a uint32) {
+	switch m := img.(type) {
+	case *image.NRGBA:
+		o := m.PixOffset(x, y)
+		a = uint32(m.Pix[o+3])
+		return uint32(m.Pix[o]) * a / 255, uint32(m.Pix[o+1]) * a / 255, uint32(m.Pix[o+2]) * a / 255, a
+	case *image.RGBA:
+		o := m.PixOffset(x, y)
+		return uint32(m.Pix[o]), uint32(m.Pix[o+1]), uint32(m.Pix[o+2]), uint32(m.Pix[o+3])
+	}
+	r, g, b, a = img.At(x, y).RGBA()
+	return r >> 8, g >> 8, b >> 8, a >> 8
 }
 
 // image returns the canvas with the pixels outside the job's area clear.
