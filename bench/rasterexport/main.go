@@ -70,7 +70,9 @@ func run(rounds int, size float64, keep string) error {
 
 	contenders := []contender{
 		{"export", func(ctx context.Context, dir string) (int64, int64, error) { return runExport(ctx, rec, dir) }},
-		{"copy-rows", func(ctx context.Context, dir string) (int64, int64, error) { return copyRows(ctx, sourcePath(rec), dir) }},
+		{"copy-rows", func(ctx context.Context, dir string) (int64, int64, error) {
+			return copyRows(ctx, sourcePath(rec), dir)
+		}},
 		{"copy-sql", func(ctx context.Context, dir string) (int64, int64, error) { return copySQL(ctx, sourcePath(rec), dir) }},
 	}
 	res, err := measure(context.Background(), work, contenders, rounds)

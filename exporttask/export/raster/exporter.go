@@ -131,13 +131,34 @@ func (x *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 
 	ts := tileSet{Identifier: exportIdentifier(j.Record), Description: "export of catalog record " + j.Record.ID,
 		Extent: j.Box, MinZoom: minZoom, MaxZoom: maxZoom}
-	if err := buildGeoPackage(ctx, tmpPath, src.path, ts, sel, out); err != nil {
-		return nil, fmt.Errorf("raster: building the GeoPackage: %w", err)
+	// The thumbnails are drawn (CPU) while the tiles are copied (mostly
+	// I/O).
+	thumbCtx, cancelThumbs := context.WithCancel(ctx)
+	defer cancelThumbs()
+	type drawn struct {
+		pngs [][]byte
+		err  error
 	}
-	thumbs, err := drawThumbnails(ctx, src, j, minZoom, maxZoom)
-	if err != nil {
-		return nil, exporttask.Permanent("the tiles of catalog record "+j.Record.ID+" are unreadable", err)
+	thumbDone := make(chan drawn, 1)
+	go func() {
+		pngs, err := drawThumbnails(thumbCtx, src, j, minZoom, maxZoom)
+		thumbDone <- drawn{pngs, err}
+	}()
+	buildErr := buildGeoPackage(ctx, tmpPath, src.path, ts, sel, out)
+	if buildErr != nil {
+		cancelThumbs()
 	}
+	d := <-thumbDone
+	if buildErr != nil {
+		return nil, fmt.Errorf("raster: building the GeoPackage: %w", buildErr)
+	}
+	if d.err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, exporttask.Permanent("the tiles of catalog record "+j.Record.ID+" are unreadable", d.err)
+	}
+	thumbs := d.pngs
 
 	set := &artifactSet{out: out}
 	defer func() {

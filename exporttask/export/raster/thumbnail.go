@@ -131,22 +131,36 @@ func (c *canvas) drawTiles(ctx context.Context, src *source, j export.Job) error
 // add accumulates img, whose top-left pixel is the level's pixel (gx, gy).
 func (c *canvas) add(img image.Image, gx, gy int64) {
 	b := img.Bounds()
+	nrgba, _ := img.(*image.NRGBA)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
-		cy := (gy + int64(y-b.Min.Y) - c.oy)
+		cy := gy + int64(y-b.Min.Y) - c.oy
 		if cy < 0 || cy/c.k >= int64(c.h) {
 			continue
 		}
+		rowStart := int(cy/c.k) * c.w
 		for x := b.Min.X; x < b.Max.X; x++ {
-			cx := (gx + int64(x-b.Min.X) - c.ox)
+			cx := gx + int64(x-b.Min.X) - c.ox
 			if cx < 0 || cx/c.k >= int64(c.w) {
 				continue
 			}
-			i := int(cy/c.k)*c.w + int(cx/c.k)
-			r, g, bl, a := pixel(img, x, y)
-			c.sum[4*i] += r
-			c.sum[4*i+1] += g
-			c.sum[4*i+2] += bl
-			c.sum[4*i+3] += a
+			i := rowStart + int(cx/c.k)
+			var r, g, bl, a uint32
+			if nrgba != nil {
+				o := nrgba.PixOffset(x, y)
+				a = uint32(nrgba.Pix[o+3])
+				if a == 0 {
+					c.count[i]++
+					continue
+				}
+				r, g, bl = uint32(nrgba.Pix[o])*a/255, uint32(nrgba.Pix[o+1])*a/255, uint32(nrgba.Pix[o+2])*a/255
+			} else {
+				r, g, bl, a = pixel(img, x, y)
+			}
+			s := c.sum[4*i : 4*i+4 : 4*i+4]
+			s[0] += r
+			s[1] += g
+			s[2] += bl
+			s[3] += a
 			c.count[i]++
 		}
 	}
