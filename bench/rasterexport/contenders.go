@@ -39,30 +39,42 @@ func runExport(ctx context.Context, rec exporttask.Record, dir string) (int64, i
 }
 
 // The pragmas of the bare copies' destination: those the exporter uses for
-// its scratch GeoPackage.
+// its scratch GeoPackage. Like the exporter, they read the source through
+// a memory map.
 const destPragmas = "?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)"
 
 const tilesDDL = `CREATE TABLE tiles (id INTEGER PRIMARY KEY AUTOINCREMENT, zoom_level INTEGER NOT NULL,
 	tile_column INTEGER NOT NULL, tile_row INTEGER NOT NULL, tile_data BLOB NOT NULL,
 	UNIQUE (zoom_level, tile_column, tile_row))`
 
+// openDest creates a bare copy's destination: one connection, with the
+// tile table.
+func openDest(ctx context.Context, path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", "file:"+path+destPragmas)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.ExecContext(ctx, tilesDDL); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
 // copyRows reads every tile row of src in Go and inserts it into a new
 // file, in one transaction.
 func copyRows(ctx context.Context, src, dir string) (int64, int64, error) {
-	in, err := sql.Open("sqlite", "file:"+src+"?mode=ro")
+	in, err := sql.Open("sqlite", "file:"+src+"?mode=ro&_pragma=mmap_size(1073741824)")
 	if err != nil {
 		return 0, 0, err
 	}
 	defer in.Close()
-	out, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "copy-rows.sqlite")+destPragmas)
+	out, err := openDest(ctx, filepath.Join(dir, "copy-rows.sqlite"))
 	if err != nil {
 		return 0, 0, err
 	}
 	defer out.Close()
-	out.SetMaxOpenConns(1)
-	if _, err := out.ExecContext(ctx, tilesDDL); err != nil {
-		return 0, 0, err
-	}
 	tx, err := out.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, 0, err
@@ -101,16 +113,15 @@ func copyRows(ctx context.Context, src, dir string) (int64, int64, error) {
 // INSERT … SELECT over an attached database, in one transaction: SQLite
 // alone, no row crosses into Go.
 func copySQL(ctx context.Context, src, dir string) (int64, int64, error) {
-	out, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "copy-sql.sqlite")+destPragmas)
+	out, err := openDest(ctx, filepath.Join(dir, "copy-sql.sqlite"))
 	if err != nil {
 		return 0, 0, err
 	}
 	defer out.Close()
-	out.SetMaxOpenConns(1)
-	if _, err := out.ExecContext(ctx, tilesDDL); err != nil {
+	if _, err := out.ExecContext(ctx, `ATTACH DATABASE ? AS src`, "file:"+src+"?mode=ro"); err != nil {
 		return 0, 0, err
 	}
-	if _, err := out.ExecContext(ctx, `ATTACH DATABASE ? AS src`, "file:"+src+"?mode=ro"); err != nil {
+	if _, err := out.ExecContext(ctx, `PRAGMA src.mmap_size = 1073741824`); err != nil {
 		return 0, 0, err
 	}
 	res, err := out.ExecContext(ctx, `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile_data)
