@@ -295,3 +295,26 @@ func TestBrokenSourceIsPermanent(t *testing.T) {
 	assert.True(t, exporttask.IsPermanent(err))
 	assert.ErrorContains(t, err, "no level")
 }
+
+// failingOutput refuses to create one file.
+type failingOutput struct {
+	*testout.Dir
+	refuse string
+}
+
+func (o failingOutput) Create(ctx context.Context, name string) (exporttask.ArtifactWriter, error) {
+	if name == o.refuse {
+		return nil, errors.New("disk full")
+	}
+	return o.Dir.Create(ctx, name)
+}
+
+func TestFailedWriteLeavesNothing(t *testing.T) {
+	rec := fixture(t)
+	dir := t.TempDir()
+	out := failingOutput{Dir: testout.New(dir), refuse: raster.MetadataName}
+	_, err := raster.New(raster.Options{}).Export(context.Background(), job(t, rec, exporttask.CreateRequest{}), out)
+	require.ErrorContains(t, err, "disk full")
+	assert.False(t, exporttask.IsPermanent(err), "a write failure may pass: the task is retried")
+	assert.Empty(t, dirEntries(t, dir), "the files written before were aborted")
+}
