@@ -1,10 +1,7 @@
 package raster
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"math"
 	"os"
 
@@ -99,107 +96,6 @@ func thumbnailPixels(j export.Job) float64 {
 		n += float64(t.Size*t.Size) * aspect
 	}
 	return n
-}
-
-// Export writes the job's export through out: the GeoPackage
-// (<record id>.gpkg, type GPKG), metadata.json (METADATA) and the three
-// thumbnails (THUMBNAILS_SMALL, _MEDIUM, _LARGE). Progress is tiles
-// copied out of tiles selected. Nothing is committed until every file is
-// written, so a failure or a stop leaves nothing in out. A bad parameter
-// or a missing or unreadable source is an exporttask.PermanentError.
-func (x *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) (arts []exporttask.Artifact, err error) {
-	minZoom, maxZoom, err := exportLevels(j.Record, j.Request.Parameters)
-	if err != nil {
-		return nil, exporttask.Permanent(err.Error(), err)
-	}
-	src, err := openSource(ctx, j.Record)
-	if err != nil {
-		return nil, err
-	}
-	defer src.Close()
-	sel, err := selectTiles(ctx, src, j, minZoom, maxZoom)
-	if err != nil {
-		return nil, exporttask.Permanent("the tiles of catalog record "+j.Record.ID+" are unreadable", err)
-	}
-
-	tmp, err := os.CreateTemp(x.tempDir, "raster-export-*.gpkg")
-	if err != nil {
-		return nil, fmt.Errorf("raster: %w", err)
-	}
-	tmpPath := tmp.Name()
-	tmp.Close()
-	defer os.Remove(tmpPath) // an empty file is an empty SQLite database
-
-	ts := tileSet{Identifier: exportIdentifier(j.Record), Description: "export of catalog record " + j.Record.ID,
-		Extent: j.Box, MinZoom: minZoom, MaxZoom: maxZoom}
-	// The thumbnails are drawn (CPU) while the tiles are copied (mostly
-	// I/O).
-	thumbCtx, cancelThumbs := context.WithCancel(ctx)
-	defer cancelThumbs()
-	type drawn struct {
-		pngs [][]byte
-		err  error
-	}
-	thumbDone := make(chan drawn, 1)
-	go func() {
-		pngs, err := drawThumbnails(thumbCtx, src, j, minZoom, maxZoom)
-		thumbDone <- drawn{pngs, err}
-	}()
-	buildErr := buildGeoPackage(ctx, tmpPath, src.path, ts, sel, out)
-	if buildErr != nil {
-		cancelThumbs()
-	}
-	d := <-thumbDone
-	if buildErr != nil {
-		return nil, fmt.Errorf("raster: building the GeoPackage: %w", buildErr)
-	}
-	if d.err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, exporttask.Permanent("the tiles of catalog record "+j.Record.ID+" are unreadable", d.err)
-	}
-	thumbs := d.pngs
-
-	set := &artifactSet{out: out}
-	defer func() {
-		if err != nil {
-			err = errors.Join(err, set.abort())
-		}
-	}()
-	f, err := os.Open(tmpPath)
-	if err != nil {
-		return nil, fmt.Errorf("raster: %w", err)
-	}
-	defer f.Close()
-	if err := set.add(ctx, j.Record.ID+".gpkg", exporttask.ArtifactGPKG, f); err != nil {
-		return nil, fmt.Errorf("raster: %w", err)
-	}
-	for i, t := range thumbnails() {
-		if err := set.add(ctx, t.Name, t.Type, bytes.NewReader(thumbs[i])); err != nil {
-			return nil, fmt.Errorf("raster: %w", err)
-		}
-	}
-	meta, err := metadataJSON(j, sel, minZoom, maxZoom, set.artifacts())
-	if err != nil {
-		return nil, fmt.Errorf("raster: metadata: %w", err)
-	}
-	if err := set.add(ctx, MetadataName, exporttask.ArtifactMetadata, bytes.NewReader(meta)); err != nil {
-		return nil, fmt.Errorf("raster: %w", err)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if total := sel.Tiles(); total > 0 {
-		if err := out.Progress(total, total); err != nil {
-			return nil, err
-		}
-	}
-	arts, err = set.commit()
-	if err != nil {
-		return nil, fmt.Errorf("raster: %w", err)
-	}
-	return arts, nil
 }
 
 // MetadataName is the file name of the METADATA artifact.

@@ -32,17 +32,15 @@ func openSource(ctx context.Context, rec exporttask.Record) (*source, error) {
 		return nil, fmt.Errorf("raster: %w", err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, exporttask.Permanent("the tiles of catalog record "+rec.ID+" are unreadable",
-			fmt.Errorf("%s is not a file", path))
+		return nil, unreadable(rec, fmt.Errorf("%s is not a file", path))
 	}
 	db, err := openRead(path)
 	if err != nil {
-		return nil, exporttask.Permanent("the tiles of catalog record "+rec.ID+" are unreadable", err)
+		return nil, unreadable(rec, err)
 	}
 	if err := checkSource(ctx, db, rec); err != nil {
 		db.Close()
-		return nil, exporttask.Permanent("the tiles of catalog record "+rec.ID+" are unreadable",
-			fmt.Errorf("%s: %w", path, err))
+		return nil, unreadable(rec, fmt.Errorf("%s: %w", path, err))
 	}
 	return &source{db: db, path: path}, nil
 }
