@@ -17,8 +17,9 @@ import (
 // [WriteSource]): a shaded relief of the demo terrain, lit from the north
 // west and tinted by height, as 256×256 PNG tiles at levels
 // rec.MinZoom..rec.MaxZoom over rec.Footprint; pixels outside the footprint
-// are transparent. For the demo footprint (1°×1°) levels 0..11 make about
-// 260 tiles in a few seconds.
+// are transparent. For the demo footprint (1°×1°, lon 34–35, lat 31–32)
+// levels 0..11 make 246 tiles, written in about 5 s on a busy 2-core
+// machine (levels 0..10: 77 tiles).
 func WriteDemoSource(dir string, rec exporttask.Record) error {
 	fp, err := geom.FromGeometry(rec.Footprint)
 	if err != nil {
