@@ -7,6 +7,7 @@ require (
 	github.com/jackc/pgx/v5 v5.8.0
 	github.com/openapi-viewer/viewer v0.0.0
 	github.com/swaggo/http-swagger/v2 v2.0.2
+	modernc.org/sqlite v1.46.1
 )
 
 require (
@@ -38,7 +39,6 @@ require (
 	modernc.org/libc v1.67.6 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.11.0 // indirect
-	modernc.org/sqlite v1.46.1 // indirect
 )
 
 replace github.com/openapi-viewer/viewer => ../

@@ -1,0 +1,130 @@
+package export
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+)
+
+// Exporter runs exports over a catalog: it looks the requested record up,
+// checks the request against it and hands a [Job] to the [Domain] of the
+// record's domain. It is safe for concurrent use when its catalog and
+// domains are.
+type Exporter struct {
+	cat     exporttask.Catalog
+	domains map[exporttask.Domain]Domain
+}
+
+// New returns an Exporter over cat that exports the records of each domain
+// in domains with its Domain. Records of a domain missing from the map
+// cannot be exported. New panics when cat is nil, as that is a programming
+// mistake.
+func New(cat exporttask.Catalog, domains map[exporttask.Domain]Domain) *Exporter {
+	if cat == nil {
+		panic("export: New needs a catalog")
+	}
+	m := make(map[exporttask.Domain]Domain, len(domains))
+	for d, x := range domains {
+		m[d] = x
+	}
+	return &Exporter{cat: cat, domains: m}
+}
+
+// Estimate checks r against its catalog record and forecasts the export.
+// An unknown record is an error wrapping [exporttask.ErrRecordNotFound]; a
+// request whose domain is not the record's, or whose ROI misses the
+// record's footprint, is a *[exporttask.ValidationError] naming /domain or
+// /ROI; so is anything the domain refuses (its parameters).
+func (e *Exporter) Estimate(ctx context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
+	j, d, err := e.job(ctx, r)
+	if err != nil {
+		return exporttask.Estimate{}, err
+	}
+	est, err := d.Estimate(ctx, j)
+	if err != nil {
+		return exporttask.Estimate{}, fmt.Errorf("export: estimating record %s: %w", j.Record.ID, err)
+	}
+	return est, nil
+}
+
+// Export runs the export of t, writing its artifacts through out. The
+// checks of Estimate are made again (the catalog may have changed since the
+// task was created); a failed check is an [exporttask.PermanentError], as
+// retrying cannot fix it.
+func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+	j, d, err := e.job(ctx, RequestOf(t))
+	if err != nil {
+		if errors.Is(err, exporttask.ErrRecordNotFound) {
+			return nil, exporttask.Permanent("catalog record "+t.CatalogRecordID+" no longer exists", err)
+		}
+		var ve *exporttask.ValidationError
+		if errors.As(err, &ve) {
+			return nil, exporttask.Permanent(ve.Error(), err)
+		}
+		return nil, err
+	}
+	return d.Export(ctx, j, out)
+}
+
+// RequestOf returns the create request stored in t.
+func RequestOf(t exporttask.Task) exporttask.CreateRequest {
+	return exporttask.CreateRequest{
+		CatalogRecordID: t.CatalogRecordID, Domain: t.Domain, ROI: t.ROI, ArtifactCRS: t.ArtifactCRS,
+		Description: t.Description, Keywords: t.Keywords, Parameters: t.Parameters, Webhook: t.Webhook,
+	}
+}
+
+// job looks r's record up and builds its Job.
+func (e *Exporter) job(ctx context.Context, r exporttask.CreateRequest) (Job, Domain, error) {
+	rec, err := e.cat.Record(ctx, r.CatalogRecordID)
+	if err != nil {
+		return Job{}, nil, fmt.Errorf("export: %w", err)
+	}
+	if rec.Domain != r.Domain {
+		return Job{}, nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/domain",
+			Message: fmt.Sprintf("catalog record %s is of domain %s, not %s", rec.ID, rec.Domain, r.Domain)})
+	}
+	d := e.domains[rec.Domain]
+	if d == nil {
+		return Job{}, nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/domain",
+			Message: fmt.Sprintf("this service does not export %s records", rec.Domain)})
+	}
+	j, err := NewJob(rec, r)
+	if err != nil {
+		return Job{}, nil, err
+	}
+	return j, d, nil
+}
+
+// NewJob builds the Job of exporting rec for r: the footprint and ROI as
+// geometry, and Box, the ROI's bounding box intersected with the
+// footprint's. A record whose footprint cannot be read is an error; an ROI
+// that cannot be read or misses the footprint is a
+// *[exporttask.ValidationError] naming /ROI.
+func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
+	fp, err := geom.FromGeometry(rec.Footprint)
+	if err != nil {
+		return Job{}, fmt.Errorf("export: catalog record %s: footprint: %w", rec.ID, err)
+	}
+	roi, err := geom.FromROI(r.ROI)
+	if err != nil {
+		return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: err.Error()})
+	}
+	box := fp.BBox()
+	if roi != nil {
+		if !roi.Intersects(fp) {
+			return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
+				Message: fmt.Sprintf("does not intersect the footprint of catalog record %s (%s)", rec.ID, boxString(box))})
+		}
+		box = box.Intersect(roi.BBox())
+	}
+	return Job{Record: rec, Request: r, Footprint: fp, ROI: roi, Box: box}, nil
+}
+
+// boxString writes b as west,south,east,north.
+func boxString(b geom.BBox) string {
+	return fmt.Sprintf("lon %g..%g, lat %g..%g", b.West, b.East, b.South, b.North)
+}

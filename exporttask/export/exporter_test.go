@@ -1,0 +1,130 @@
+package export_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+)
+
+const (
+	rasterID = "8b867544-2dab-43a1-be6e-f23ec83c19b4"
+	demID    = "3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60"
+)
+
+// mapCatalog is a Catalog over a map.
+type mapCatalog map[string]exporttask.Record
+
+func (m mapCatalog) Record(_ context.Context, id string) (exporttask.Record, error) {
+	rec, ok := m[id]
+	if !ok {
+		return exporttask.Record{}, fmt.Errorf("record %s: %w", id, exporttask.ErrRecordNotFound)
+	}
+	return rec, nil
+}
+
+// recorder is a Domain that remembers its last job.
+type recorder struct{ job export.Job }
+
+func (r *recorder) Estimate(_ context.Context, j export.Job) (exporttask.Estimate, error) {
+	r.job = j
+	return exporttask.Estimate{Size: 42, Time: 1}, nil
+}
+
+func (r *recorder) Export(_ context.Context, j export.Job, _ exporttask.Output) ([]exporttask.Artifact, error) {
+	r.job = j
+	return []exporttask.Artifact{{Name: "x", Type: exporttask.ArtifactGPKG}}, nil
+}
+
+func square(w, s, e, n float64) *exporttask.Geometry {
+	return exporttask.NewPolygon([]exporttask.Position{{w, s}, {e, s}, {e, n}, {w, n}, {w, s}})
+}
+
+func roi(g *exporttask.Geometry) *exporttask.FeatureCollection {
+	return &exporttask.FeatureCollection{Type: exporttask.TypeFeatureCollection,
+		Features: []exporttask.Feature{{Type: exporttask.TypeFeature, Geometry: g}}}
+}
+
+func fixture() (*export.Exporter, *recorder) {
+	cat := mapCatalog{
+		rasterID: {ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32), MaxZoom: 5},
+		demID:    {ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32), Resolution: 0.01},
+	}
+	rec := &recorder{}
+	return export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: rec}), rec
+}
+
+func TestEstimateRefusals(t *testing.T) {
+	cases := []struct {
+		name    string
+		req     exporttask.CreateRequest
+		pointer string // "" for not found
+	}{
+		{"unknown record", exporttask.CreateRequest{CatalogRecordID: "00000000-0000-4000-8000-000000000000",
+			Domain: exporttask.DomainRaster}, ""},
+		{"other domain", exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainDEM}, "/domain"},
+		{"domain without exporter", exporttask.CreateRequest{CatalogRecordID: demID, Domain: exporttask.DomainDEM}, "/domain"},
+		{"ROI outside the footprint", exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster,
+			ROI: roi(square(10, 10, 11, 11))}, "/ROI"},
+		{"ROI of the wrong type", exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster,
+			ROI: roi(&exporttask.Geometry{Type: "Point"})}, "/ROI"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			x, _ := fixture()
+			_, err := x.Estimate(context.Background(), c.req)
+			require.Error(t, err)
+			if c.pointer == "" {
+				assert.ErrorIs(t, err, exporttask.ErrRecordNotFound)
+				return
+			}
+			var ve *exporttask.ValidationError
+			require.ErrorAs(t, err, &ve)
+			require.Len(t, ve.Problems, 1)
+			assert.Equal(t, c.pointer, ve.Problems[0].Pointer)
+
+			// At export time the same refusal is permanent.
+			_, err = x.Export(context.Background(), exporttask.Task{CatalogRecordID: c.req.CatalogRecordID,
+				Domain: c.req.Domain, ROI: c.req.ROI}, nil)
+			assert.True(t, exporttask.IsPermanent(err), "export error %v", err)
+		})
+	}
+}
+
+func TestExportUnknownRecordIsPermanent(t *testing.T) {
+	x, _ := fixture()
+	_, err := x.Export(context.Background(), exporttask.Task{CatalogRecordID: demID[:35] + "1", Domain: exporttask.DomainDEM}, nil)
+	assert.True(t, exporttask.IsPermanent(err))
+	assert.ErrorIs(t, err, exporttask.ErrRecordNotFound)
+}
+
+func TestJobBoxIsROIAndFootprint(t *testing.T) {
+	x, rec := fixture()
+	est, err := x.Estimate(context.Background(), exporttask.CreateRequest{CatalogRecordID: rasterID,
+		Domain: exporttask.DomainRaster, ROI: roi(square(34.5, 30, 36, 31.25))})
+	require.NoError(t, err)
+	assert.Equal(t, int64(42), est.Size)
+	assert.Equal(t, geom.BBox{West: 34.5, South: 31, East: 35, North: 31.25}, rec.job.Box)
+	assert.True(t, rec.job.Contains(34.7, 31.1))
+	assert.False(t, rec.job.Contains(34.2, 31.1), "outside the ROI")
+
+	arts, err := x.Export(context.Background(), exporttask.Task{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}, nil)
+	require.NoError(t, err)
+	require.Len(t, arts, 1)
+	assert.Nil(t, rec.job.ROI)
+	assert.Equal(t, geom.BBox{West: 34, South: 31, East: 35, North: 32}, rec.job.Box, "no ROI: the whole footprint")
+}
+
+func TestNewJobBadFootprint(t *testing.T) {
+	_, err := export.NewJob(exporttask.Record{ID: rasterID, Footprint: &exporttask.Geometry{Type: "Point"}},
+		exporttask.CreateRequest{})
+	require.Error(t, err)
+	assert.False(t, errors.As(err, new(*exporttask.ValidationError)), "a broken record is not the client's fault")
+}

@@ -1,0 +1,57 @@
+package raster_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/export/raster"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
+)
+
+func Example() {
+	dir, err := os.MkdirTemp("", "raster-example-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+
+	// A record of the demo relief over lon 34–35, lat 31–32, levels 6 to 8.
+	rec := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster,
+		Footprint: square(34, 31, 35, 32), MinZoom: 6, MaxZoom: 8, Location: dir}
+	if err := raster.WriteDemoSource(dir, rec); err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	// Export a small square of it.
+	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain,
+		ROI: roiOf(square(34.1, 31.1, 34.3, 31.3))})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	outDir, err := os.MkdirTemp("", "raster-example-out-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(outDir)
+	arts, err := raster.New(raster.Options{}).Export(context.Background(), j, testout.New(outDir))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, a := range arts {
+		fmt.Println(a.Type, a.Name)
+	}
+	// Output:
+	// GPKG 8b867544-2dab-43a1-be6e-f23ec83c19b4.gpkg
+	// THUMBNAILS_SMALL thumbnail-small.png
+	// THUMBNAILS_MEDIUM thumbnail-medium.png
+	// THUMBNAILS_LARGE thumbnail-large.png
+	// METADATA metadata.json
+}

@@ -1,0 +1,129 @@
+package raster
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
+)
+
+// Export writes the job's export through out: the GeoPackage
+// (<record id>.gpkg, type GPKG), the three thumbnails (THUMBNAILS_SMALL,
+// _MEDIUM, _LARGE) and metadata.json (METADATA), in that order. Progress
+// is tiles copied out of tiles selected. Nothing is committed until every
+// file is written, so a failure or a stop leaves nothing in out. A bad
+// parameter or a missing or unreadable source is an
+// exporttask.PermanentError; other failures (a full disk, a failed write)
+// may pass and are plain errors.
+func (x *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
+	minZoom, maxZoom, err := exportLevels(j.Record, j.Request.Parameters)
+	if err != nil {
+		return nil, exporttask.Permanent(err.Error(), err)
+	}
+	src, err := openSource(ctx, j.Record)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	sel, err := selectTiles(ctx, src, j, minZoom, maxZoom)
+	if err != nil {
+		return nil, unreadable(j.Record, err)
+	}
+
+	tmp, err := os.CreateTemp(x.tempDir, "raster-export-*.gpkg")
+	if err != nil {
+		return nil, fmt.Errorf("raster: %w", err)
+	}
+	tmpPath := tmp.Name()
+	tmp.Close() // an empty file is an empty SQLite database
+	defer os.Remove(tmpPath)
+
+	thumbs, err := build(ctx, tmpPath, src, j, sel, minZoom, maxZoom, out)
+	if err != nil {
+		return nil, err
+	}
+	return write(ctx, out, tmpPath, thumbs, j, sel, minZoom, maxZoom)
+}
+
+// build writes the GeoPackage to path and draws the thumbnails, the
+// thumbnails (CPU) while the tiles are copied (mostly I/O).
+func build(ctx context.Context, path string, src *source, j export.Job, sel selection, minZoom, maxZoom int,
+	out exporttask.Output) ([][]byte, error) {
+	thumbCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type drawn struct {
+		pngs [][]byte
+		err  error
+	}
+	done := make(chan drawn, 1)
+	go func() {
+		pngs, err := drawThumbnails(thumbCtx, src, j, minZoom, maxZoom)
+		done <- drawn{pngs, err}
+	}()
+	ts := tileSet{Identifier: exportIdentifier(j.Record), Description: "export of catalog record " + j.Record.ID,
+		Extent: j.Box, MinZoom: minZoom, MaxZoom: maxZoom}
+	err := buildGeoPackage(ctx, path, src.path, ts, sel, out)
+	if err != nil {
+		cancel()
+	}
+	d := <-done
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("raster: building the GeoPackage: %w", err)
+	case d.err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case d.err != nil:
+		return nil, unreadable(j.Record, d.err)
+	}
+	return d.pngs, nil
+}
+
+// write streams the files into out and commits them once all are written.
+func write(ctx context.Context, out exporttask.Output, gpkgPath string, thumbs [][]byte, j export.Job,
+	sel selection, minZoom, maxZoom int) (arts []exporttask.Artifact, err error) {
+	set := &artifactSet{out: out}
+	defer func() {
+		if err != nil {
+			err = errors.Join(fmt.Errorf("raster: %w", err), set.abort())
+		}
+	}()
+	f, err := os.Open(gpkgPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if err := set.add(ctx, j.Record.ID+".gpkg", exporttask.ArtifactGPKG, f); err != nil {
+		return nil, err
+	}
+	for i, t := range thumbnails() {
+		if err := set.add(ctx, t.Name, t.Type, bytes.NewReader(thumbs[i])); err != nil {
+			return nil, err
+		}
+	}
+	meta, err := metadataJSON(j, sel, minZoom, maxZoom, set.artifacts())
+	if err != nil {
+		return nil, fmt.Errorf("metadata: %w", err)
+	}
+	if err := set.add(ctx, MetadataName, exporttask.ArtifactMetadata, bytes.NewReader(meta)); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if total := sel.Tiles(); total > 0 {
+		if err := out.Progress(total, total); err != nil {
+			return nil, err
+		}
+	}
+	return set.commit()
+}
+
+// unreadable is the permanent failure of a record whose tiles cannot be
+// read.
+func unreadable(rec exporttask.Record, err error) error {
+	return exporttask.Permanent("the tiles of catalog record "+rec.ID+" are unreadable", err)
+}

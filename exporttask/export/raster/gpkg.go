@@ -1,0 +1,130 @@
+package raster
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+)
+
+// GeoPackage facts (OGC 12-128).
+const (
+	// ApplicationID is PRAGMA application_id of a GeoPackage: "GPKG".
+	ApplicationID = 0x47504B47
+	// UserVersion is PRAGMA user_version of a GeoPackage 1.2.
+	UserVersion = 10200
+	// TilesTable is the name of the tile table in sources and exports.
+	TilesTable = "tiles"
+	// SourceName is the file name of a RASTER record's tiles in its
+	// directory.
+	SourceName = "tiles.gpkg"
+)
+
+// wkt4326 is the definition of EPSG:4326 in OGC WKT 1.
+const wkt4326 = `GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,` +
+	`AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],` +
+	`UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],` +
+	`AUTHORITY["EPSG","4326"]]`
+
+// schema creates the GeoPackage tables; the application id and version are
+// set by pragmas when the file is opened.
+const schema = `
+CREATE TABLE gpkg_spatial_ref_sys (
+  srs_name TEXT NOT NULL, srs_id INTEGER PRIMARY KEY, organization TEXT NOT NULL,
+  organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
+CREATE TABLE gpkg_contents (
+  table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
+  description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER,
+  CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id));
+CREATE TABLE gpkg_tile_matrix_set (
+  table_name TEXT NOT NULL PRIMARY KEY, srs_id INTEGER NOT NULL,
+  min_x DOUBLE NOT NULL, min_y DOUBLE NOT NULL, max_x DOUBLE NOT NULL, max_y DOUBLE NOT NULL,
+  CONSTRAINT fk_gtms_table_name FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
+  CONSTRAINT fk_gtms_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id));
+CREATE TABLE gpkg_tile_matrix (
+  table_name TEXT NOT NULL, zoom_level INTEGER NOT NULL, matrix_width INTEGER NOT NULL,
+  matrix_height INTEGER NOT NULL, tile_width INTEGER NOT NULL, tile_height INTEGER NOT NULL,
+  pixel_x_size DOUBLE NOT NULL, pixel_y_size DOUBLE NOT NULL,
+  CONSTRAINT pk_ttm PRIMARY KEY (table_name, zoom_level),
+  CONSTRAINT fk_tmm_table_name FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name));
+CREATE TABLE tiles (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL,
+  tile_row INTEGER NOT NULL, tile_data BLOB NOT NULL, UNIQUE (zoom_level, tile_column, tile_row));
+`
+
+// openWrite opens (creating) the GeoPackage file path for writing on one
+// connection. The file is scratch until renamed or streamed: no journal, no
+// fsync.
+func openWrite(path string) (*sql.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(OFF)")
+	q.Add("_pragma", "synchronous(OFF)")
+	q.Add("_pragma", fmt.Sprintf("application_id(%d)", ApplicationID))
+	q.Add("_pragma", fmt.Sprintf("user_version(%d)", UserVersion))
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// openRead opens the GeoPackage file path read-only.
+func openRead(path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=query_only(1)")
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// tileSet describes the tile table of a GeoPackage being written.
+type tileSet struct {
+	Identifier  string    // gpkg_contents.identifier
+	Description string    // gpkg_contents.description
+	Extent      geom.BBox // gpkg_contents min/max: the data's extent
+	MinZoom     int
+	MaxZoom     int
+}
+
+// createGeoPackage writes the GeoPackage tables of ts into db, which is
+// empty: reference systems, contents, the tile matrix set and one tile
+// matrix per level.
+func createGeoPackage(ctx context.Context, db *sql.DB, ts tileSet) error {
+	if _, err := db.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("creating the GeoPackage tables: %w", err)
+	}
+	stmts := []struct {
+		q    string
+		args []any
+	}{
+		{`INSERT INTO gpkg_spatial_ref_sys VALUES
+		  ('Undefined cartesian SRS', -1, 'NONE', -1, 'undefined', 'undefined cartesian coordinate reference system'),
+		  ('Undefined geographic SRS', 0, 'NONE', 0, 'undefined', 'undefined geographic coordinate reference system'),
+		  ('WGS 84 geodetic', 4326, 'EPSG', 4326, ?, 'longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid')`,
+			[]any{wkt4326}},
+		{`INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, max_y, srs_id)
+		  VALUES (?, 'tiles', ?, ?, ?, ?, ?, ?, 4326)`,
+			[]any{TilesTable, ts.Identifier, ts.Description, ts.Extent.West, ts.Extent.South, ts.Extent.East, ts.Extent.North}},
+		{`INSERT INTO gpkg_tile_matrix_set VALUES (?, 4326, ?, ?, ?, ?)`,
+			[]any{TilesTable, gridBox.West, gridBox.South, gridBox.East, gridBox.North}},
+	}
+	for _, s := range stmts {
+		if _, err := db.ExecContext(ctx, s.q, s.args...); err != nil {
+			return fmt.Errorf("writing the GeoPackage metadata: %w", err)
+		}
+	}
+	for z := ts.MinZoom; z <= ts.MaxZoom; z++ {
+		w, h := matrixSize(z)
+		if _, err := db.ExecContext(ctx, `INSERT INTO gpkg_tile_matrix VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			TilesTable, z, w, h, TileSize, TileSize, pixelDegrees(z), pixelDegrees(z)); err != nil {
+			return fmt.Errorf("writing the tile matrix of level %d: %w", z, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package raster
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestBlocksMergeRowsOfTheSameSpan(t *testing.T) {
+	runs := []run{{row: 3, col0: 1, col1: 4}, {row: 4, col0: 1, col1: 4}, {row: 5, col0: 2, col1: 4},
+		{row: 5, col0: 6, col1: 6}, {row: 7, col0: 6, col1: 6}}
+	assert.Equal(t, []tileRange{
+		{Col0: 1, Col1: 4, Row0: 3, Row1: 4},
+		{Col0: 2, Col1: 4, Row0: 5, Row1: 5},
+		{Col0: 6, Col1: 6, Row0: 5, Row1: 5},
+		{Col0: 6, Col1: 6, Row0: 7, Row1: 7}, // row 6 missing: not merged
+	}, blocks(runs))
+}
+
+func TestPixelMatchesAt(t *testing.T) {
+	n := image.NewNRGBA(image.Rect(0, 0, 2, 1))
+	n.SetNRGBA(0, 0, color.NRGBA{R: 200, G: 100, B: 50, A: 128})
+	n.SetNRGBA(1, 0, color.NRGBA{R: 10, G: 20, B: 30, A: 255})
+	g := image.NewGray(image.Rect(0, 0, 1, 1))
+	g.SetGray(0, 0, color.Gray{Y: 77})
+	for _, img := range []image.Image{n, g} {
+		for x := range img.Bounds().Dx() {
+			r, gg, b, a := img.At(x, 0).RGBA()
+			pr, pg, pb, pa := pixel(img, x, 0)
+			assert.InDelta(t, r>>8, pr, 1)
+			assert.InDelta(t, gg>>8, pg, 1)
+			assert.InDelta(t, b>>8, pb, 1)
+			assert.Equal(t, a>>8, pa)
+		}
+	}
+}
+
+func TestRangeOfLeavesTouchingTilesOut(t *testing.T) {
+	// Level 2 tiles are 45° wide: lon 0..45 is column 4 alone, lat 0..45
+	// row 1 alone.
+	r := rangeOf(gridBox.Intersect(tileBox(2, 4, 1)), 2)
+	assert.Equal(t, tileRange{Col0: 4, Col1: 4, Row0: 1, Row1: 1}, r)
+	assert.Equal(t, int64(8*4), rangeOf(gridBox, 2).Count())
+}

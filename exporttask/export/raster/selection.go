@@ -1,0 +1,87 @@
+package raster
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/openapi-viewer/viewer/exporttask/export"
+)
+
+// run is a row's consecutive columns col0..col1 of selected tiles.
+type run struct {
+	row, col0, col1 int64
+}
+
+// level is what a job selects at one level of the source.
+type level struct {
+	Zoom  int
+	Tiles int64 // tiles present in the source and meeting the area
+	Bytes int64 // their encoded size
+	runs  []run
+}
+
+// selection is what a job selects at every exported level.
+type selection struct {
+	Levels []level
+}
+
+// Tiles and Bytes sum the levels.
+func (s selection) Tiles() (n int64) {
+	for _, l := range s.Levels {
+		n += l.Tiles
+	}
+	return n
+}
+
+func (s selection) Bytes() (n int64) {
+	for _, l := range s.Levels {
+		n += l.Bytes
+	}
+	return n
+}
+
+// selectTiles finds the source tiles of levels minZoom..maxZoom that meet
+// the job's area.
+func selectTiles(ctx context.Context, src *source, j export.Job, minZoom, maxZoom int) (selection, error) {
+	var sel selection
+	for z := minZoom; z <= maxZoom; z++ {
+		l, err := selectLevel(ctx, src, j, z)
+		if err != nil {
+			return selection{}, fmt.Errorf("raster: reading level %d of %s: %w", z, src.path, err)
+		}
+		sel.Levels = append(sel.Levels, l)
+	}
+	return sel, nil
+}
+
+func selectLevel(ctx context.Context, src *source, j export.Job, z int) (level, error) {
+	l := level{Zoom: z}
+	r := rangeOf(j.Box, z)
+	if r.Count() == 0 {
+		return l, nil
+	}
+	rows, err := src.db.QueryContext(ctx, `SELECT tile_row, tile_column, length(tile_data) FROM tiles
+		WHERE zoom_level = ? AND tile_row BETWEEN ? AND ? AND tile_column BETWEEN ? AND ?
+		ORDER BY tile_row, tile_column`, z, r.Row0, r.Row1, r.Col0, r.Col1)
+	if err != nil {
+		return level{}, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var row, col, size int64
+		if err := rows.Scan(&row, &col, &size); err != nil {
+			return level{}, err
+		}
+		if !j.IntersectsBox(tileBox(z, col, row)) {
+			continue
+		}
+		l.Tiles++
+		l.Bytes += size
+		if n := len(l.runs); n > 0 && l.runs[n-1].row == row && l.runs[n-1].col1 == col-1 {
+			l.runs[n-1].col1 = col
+		} else {
+			l.runs = append(l.runs, run{row: row, col0: col, col1: col})
+		}
+	}
+	return l, rows.Err()
+}
