@@ -91,3 +91,28 @@ func (s *Store) deleteObjects(ctx context.Context, prefix string) error {
 	}
 	return nil
 }
+
+// Uploads returns the object keys (with the store's prefix) of the
+// multipart uploads in progress under prefix: writers not yet committed or
+// aborted, or the leftovers of a crashed process, which
+// [Store.DeletePrefix] aborts.
+func (s *Store) Uploads(ctx context.Context, prefix string) ([]string, error) {
+	if err := exporttask.CheckArtifactPrefix(prefix); err != nil {
+		return nil, fmt.Errorf("s3store: uploads: %w", err)
+	}
+	var keys []string
+	in := &s3.ListMultipartUploadsInput{Bucket: aws.String(s.cfg.Bucket), Prefix: aws.String(s.objectKey(prefix))}
+	for {
+		page, err := s.client.ListMultipartUploads(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("s3store: uploads %q: %w", prefix, err)
+		}
+		for _, u := range page.Uploads {
+			keys = append(keys, aws.ToString(u.Key))
+		}
+		if !aws.ToBool(page.IsTruncated) {
+			return keys, nil
+		}
+		in.KeyMarker, in.UploadIdMarker = page.NextKeyMarker, page.NextUploadIdMarker
+	}
+}
