@@ -90,3 +90,20 @@ func TestOpenErrors(t *testing.T) {
 	_, err = filestore.Open(t.Context(), file)
 	assert.ErrorContains(t, err, "filestore:")
 }
+
+// TestDeletePrefixUncommittedLarge cancels a multi-megabyte write, which
+// the suite leaves to each store.
+func TestDeletePrefixUncommittedLarge(t *testing.T) {
+	s, err := filestore.Open(t.Context(), t.TempDir())
+	require.NoError(t, err)
+	w, err := s.Create(t.Context(), "32/late")
+	require.NoError(t, err)
+	_, err = w.Write(make([]byte, 12<<20))
+	require.NoError(t, err)
+	require.NoError(t, s.DeletePrefix(t.Context(), "32/"))
+	_, err = w.Commit()
+	assert.Error(t, err)
+	infos, err := s.List(t.Context(), "")
+	require.NoError(t, err)
+	assert.Empty(t, infos)
+}

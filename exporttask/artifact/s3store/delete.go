@@ -17,7 +17,9 @@ import (
 const deleteBatch = 1000
 
 // DeletePrefix aborts the multipart uploads under prefix (so the writers'
-// Commit fails), then deletes its objects, a thousand per request.
+// Commit fails), deletes its objects, a thousand per request, and looks for
+// uploads once more (some servers let a part in flight during the abort
+// bring its upload back).
 func (s *Store) DeletePrefix(ctx context.Context, prefix string) error {
 	if prefix == "" {
 		return fmt.Errorf("s3store: delete: %w: the empty prefix would delete every file", exporttask.ErrArtifactKey)
@@ -29,6 +31,9 @@ func (s *Store) DeletePrefix(ctx context.Context, prefix string) error {
 		return fmt.Errorf("s3store: delete %q: %w", prefix, err)
 	}
 	if err := s.deleteObjects(ctx, prefix); err != nil {
+		return fmt.Errorf("s3store: delete %q: %w", prefix, err)
+	}
+	if err := s.abortUploads(ctx, prefix); err != nil {
 		return fmt.Errorf("s3store: delete %q: %w", prefix, err)
 	}
 	return nil

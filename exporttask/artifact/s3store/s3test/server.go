@@ -1,6 +1,7 @@
 package s3test
 
 import (
+	"crypto/rand"
 	"fmt"
 	"go/build"
 	"os"
@@ -96,8 +97,9 @@ func findVersity() (string, error) {
 	return "", fmt.Errorf("versitygw is neither on PATH nor in %s", filepath.Dir(p))
 }
 
-// Config returns a configuration for a store under a key prefix of the
-// bucket that no other call returns, so each test starts empty.
+// Config returns a configuration for a store under a new key prefix of
+// the bucket (the test's name, a counter and random bytes), so each test
+// starts empty.
 func (s *Server) Config(t testing.TB) s3store.Config {
 	n := s.stores.Add(1)
 	safe := strings.Map(func(r rune) rune {
@@ -106,7 +108,10 @@ func (s *Server) Config(t testing.TB) s3store.Config {
 		}
 		return '_'
 	}, t.Name())
-	return s.config(fmt.Sprintf("%s-%d/", safe, n))
+	var random [4]byte
+	_, _ = rand.Read(random[:]) // never fails (crypto/rand)
+	// The random part keeps runs against one long-lived server apart.
+	return s.config(fmt.Sprintf("%s-%d-%x/", safe, n, random))
 }
 
 func (s *Server) config(prefix string) s3store.Config {
