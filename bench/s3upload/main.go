@@ -28,6 +28,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask/artifact/s3store"
@@ -111,12 +112,14 @@ func run(ctx context.Context, size int64, dir string, partSize int64, concurrenc
 	if err := resetPeakRSS(); err != nil {
 		return err
 	}
+	cpuBefore, gwBefore := cpuTime(), procCPU(v.PID())
 	start = time.Now()
 	sha, err := upload(ctx, store, src)
 	if err != nil {
 		return err
 	}
 	upTime := time.Since(start)
+	cpu, gw := cpuTime()-cpuBefore, procCPU(v.PID())-gwBefore
 	peak, err := peakRSS()
 	if err != nil {
 		return err
@@ -137,6 +140,7 @@ func run(ctx context.Context, size int64, dir string, partSize int64, concurrenc
 	fmt.Printf("cp:       %7.2fs %8.1f MB/s\n", cpTime.Seconds(), mbps(cpTime))
 	fmt.Printf("s3store:  %7.2fs %8.1f MB/s  (%.2fx cp)  peak RSS %d MiB (VmHWM during the upload)\n",
 		upTime.Seconds(), mbps(upTime), mbps(upTime)/mbps(cpTime), peak>>20)
+	fmt.Printf("          CPU (user+system) during the upload: this process %.2fs, the gateway %.2fs\n", cpu.Seconds(), gw.Seconds())
 	fmt.Printf("verified: stored size %d, SHA-256 %s…\n", size, digest[:16])
 	return nil
 }
@@ -186,6 +190,32 @@ func makeFile(name string, size int64) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), f.Close()
+}
+
+// cpuTime returns the user and system CPU time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// procCPU returns the user and system CPU time of process pid, from
+// /proc/PID/stat (in clock ticks of 1/100 s), or 0 if unreadable.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name (which may hold spaces) in ")".
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 // resetPeakRSS resets the kernel's VmHWM of this process (Linux 4.0+).

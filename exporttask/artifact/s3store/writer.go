@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
@@ -157,7 +158,8 @@ func (w *writer) send() error {
 		out, err := w.s.client.UploadPart(w.ctx, &s3.UploadPartInput{
 			Bucket: aws.String(w.s.cfg.Bucket), Key: aws.String(w.s.objectKey(w.key)), UploadId: w.uploadID,
 			PartNumber: aws.Int32(number), Body: bytes.NewReader(buf), ContentLength: aws.Int64(int64(len(buf))),
-		})
+			ChecksumAlgorithm: types.ChecksumAlgorithmCrc32c,
+		}, s3.WithAPIOptions(v4.SwapComputePayloadSHA256ForUnsignedPayloadMiddleware))
 		select {
 		case w.free <- buf:
 		default:

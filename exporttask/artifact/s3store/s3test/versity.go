@@ -106,6 +106,9 @@ func (v *Versity) Close() error {
 	return nil
 }
 
+// PID returns the gateway's process id.
+func (v *Versity) PID() int { return v.cmd.Process.Pid }
+
 // Log returns what the gateway printed so far.
 func (v *Versity) Log() string { return v.log.String() }
 
