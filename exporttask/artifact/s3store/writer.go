@@ -18,6 +18,7 @@ import (
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/aws/smithy-go/middleware"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
@@ -159,7 +160,7 @@ func (w *writer) send() error {
 			Bucket: aws.String(w.s.cfg.Bucket), Key: aws.String(w.s.objectKey(w.key)), UploadId: w.uploadID,
 			PartNumber: aws.Int32(number), Body: bytes.NewReader(buf), ContentLength: aws.Int64(int64(len(buf))),
 			ChecksumAlgorithm: types.ChecksumAlgorithmCrc32c,
-		}, s3.WithAPIOptions(v4.SwapComputePayloadSHA256ForUnsignedPayloadMiddleware))
+		}, s3.WithAPIOptions(unsignedPayload))
 		select {
 		case w.free <- buf:
 		default:
@@ -173,6 +174,17 @@ func (w *writer) send() error {
 		w.mu.Unlock()
 	}()
 	return nil
+}
+
+// unsignedPayload signs a request without hashing its body (SigV4's
+// UNSIGNED-PAYLOAD): parts carry a CRC32C checksum that the server checks
+// instead, which is far cheaper than a second SHA-256 pass. Without it the
+// SDK hashes every part sent over plain HTTP.
+func unsignedPayload(stack *middleware.Stack) error {
+	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("s3storeUnsignedPayload",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			return next.HandleInitialize(v4.SetPayloadHash(ctx, "UNSIGNED-PAYLOAD"), in)
+		}), middleware.Before)
 }
 
 // cancelled turns S3's "no such upload" into what it means here.
