@@ -3,15 +3,23 @@ package exporttask
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ArtifactStore keeps the files that exports produce. Keys are slash-separated
 // paths; the files of task 42 live under the key prefix "42/" (see
 // [ArtifactKey]). Implementations: a directory on disk, or an S3-compatible
 // bucket. They must be safe for concurrent use.
+//
+// Every method checks its key or prefix with [CheckArtifactKey] or
+// [CheckArtifactPrefix] before touching storage, so a bad key is refused
+// the same way by every store.
 //
 // Writes are all or nothing: a file becomes visible to Open and List only
 // when its writer commits, so a crash, a full disk or an aborted export never
@@ -28,16 +36,20 @@ type ArtifactStore interface {
 	// key order.
 	List(ctx context.Context, prefix string) ([]ArtifactInfo, error)
 	// DeletePrefix removes every file whose key starts with prefix (a
-	// task's "42/"), including writes not yet committed where the store
-	// can find them. Removing nothing is not an error.
+	// task's "42/"); writes under it not yet committed are cancelled: their
+	// Commit fails and leaves nothing. Removing nothing is not an error;
+	// the empty prefix is refused, so a bug cannot empty the whole store.
 	DeletePrefix(ctx context.Context, prefix string) error
 }
 
-// ArtifactWriter writes one file of an [ArtifactStore]. Exactly one of
-// Commit and Abort must be called.
+// ArtifactWriter writes one file of an [ArtifactStore]; it is not safe for
+// concurrent use. Commit or Abort must be called; Abort after a successful
+// Commit does nothing, so `defer w.Abort()` is the safe way to write.
 type ArtifactWriter interface {
 	io.Writer
-	// Commit makes the file visible and returns what was stored.
+	// Commit makes the file visible and returns what was stored, with
+	// its SHA-256 (computed while writing). A failed Commit leaves
+	// nothing behind.
 	Commit() (ArtifactInfo, error)
 	// Abort discards what was written.
 	Abort() error
@@ -55,7 +67,7 @@ type ArtifactInfo struct {
 	Key     string    // the file's key
 	Size    int64     // bytes
 	ModTime time.Time // when it was committed
-	SHA256  string    // hex digest of the content, when the store knows it
+	SHA256  string    // hex digest of the content: always set by Commit; by Open and List only where the store keeps it
 }
 
 // ArtifactPresigner is implemented by artifact stores that can hand out a
@@ -69,6 +81,78 @@ type ArtifactPresigner interface {
 // ErrArtifactNotFound is returned (wrapped) by [ArtifactStore.Open] for a
 // key that holds no committed file.
 var ErrArtifactNotFound = errors.New("artifact not found")
+
+// ErrArtifactKey is returned (wrapped, with the key) for a key or prefix
+// that [CheckArtifactKey] or [CheckArtifactPrefix] refuses.
+var ErrArtifactKey = errors.New("invalid artifact key")
+
+// Limits of an artifact key, in bytes: the whole key (S3's limit) and one
+// segment (so that every store can keep a segment as a file name, with room
+// for a temporary suffix).
+const (
+	MaxArtifactKeyLen     = 1024
+	MaxArtifactSegmentLen = 200
+)
+
+// CheckArtifactKey reports whether key can name a file in every
+// [ArtifactStore]: non-empty, at most [MaxArtifactKeyLen] bytes of valid
+// UTF-8, slash-separated segments of at most [MaxArtifactSegmentLen] bytes
+// that are not empty and do not start with a dot (so neither "." nor "..",
+// and dot names stay free for a store's own temporary files), no leading or
+// trailing slash, no backslash and no control character. The error wraps
+// [ErrArtifactKey] and says what is wrong.
+func CheckArtifactKey(key string) error {
+	if problem := artifactKeyProblem(key); problem != "" {
+		return fmt.Errorf("%w %q: %s", ErrArtifactKey, key, problem)
+	}
+	return nil
+}
+
+// CheckArtifactPrefix reports whether prefix can select files in List and
+// DeletePrefix: empty (every file), or a valid key, optionally followed by
+// one slash ("42/").
+func CheckArtifactPrefix(prefix string) error {
+	if prefix == "" {
+		return nil
+	}
+	if problem := artifactKeyProblem(strings.TrimSuffix(prefix, "/")); problem != "" {
+		return fmt.Errorf("%w: prefix %q: %s", ErrArtifactKey, prefix, problem)
+	}
+	return nil
+}
+
+func artifactKeyProblem(key string) string {
+	switch {
+	case key == "":
+		return "empty"
+	case len(key) > MaxArtifactKeyLen:
+		return fmt.Sprintf("longer than %d bytes", MaxArtifactKeyLen)
+	case !utf8.ValidString(key):
+		return "not valid UTF-8"
+	case strings.HasPrefix(key, "/"):
+		return "absolute (starts with a slash)"
+	case strings.HasSuffix(key, "/"):
+		return "ends with a slash"
+	case strings.ContainsRune(key, '\\'):
+		return "contains a backslash"
+	}
+	for _, r := range key {
+		if unicode.IsControl(r) {
+			return "contains a control character"
+		}
+	}
+	for seg := range strings.SplitSeq(key, "/") {
+		switch {
+		case seg == "":
+			return "has an empty segment (//)"
+		case strings.HasPrefix(seg, "."):
+			return fmt.Sprintf("segment %q starts with a dot", seg)
+		case len(seg) > MaxArtifactSegmentLen:
+			return fmt.Sprintf("a segment is longer than %d bytes", MaxArtifactSegmentLen)
+		}
+	}
+	return ""
+}
 
 // ArtifactKey returns the key of task id's file name: "<id>/<name>".
 func ArtifactKey(id int64, name string) string {

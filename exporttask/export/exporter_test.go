@@ -91,8 +91,8 @@ func TestEstimateRefusals(t *testing.T) {
 			assert.Equal(t, c.pointer, ve.Problems[0].Pointer)
 
 			// At export time the same refusal is permanent.
-			_, err = x.Export(context.Background(), exporttask.Task{CatalogRecordID: c.req.CatalogRecordID,
-				Domain: c.req.Domain, ROI: c.req.ROI}, nil)
+			_, err = x.Export(context.Background(), exporttask.Task{CreateRequest: exporttask.CreateRequest{
+				CatalogRecordID: c.req.CatalogRecordID, Domain: c.req.Domain, ROI: c.req.ROI}}, nil)
 			assert.True(t, exporttask.IsPermanent(err), "export error %v", err)
 		})
 	}
@@ -100,7 +100,7 @@ func TestEstimateRefusals(t *testing.T) {
 
 func TestExportUnknownRecordIsPermanent(t *testing.T) {
 	x, _ := fixture()
-	_, err := x.Export(context.Background(), exporttask.Task{CatalogRecordID: demID[:35] + "1", Domain: exporttask.DomainDEM}, nil)
+	_, err := x.Export(context.Background(), exporttask.Task{CreateRequest: exporttask.CreateRequest{CatalogRecordID: demID[:35] + "1", Domain: exporttask.DomainDEM}}, nil)
 	assert.True(t, exporttask.IsPermanent(err))
 	assert.ErrorIs(t, err, exporttask.ErrRecordNotFound)
 }
@@ -115,7 +115,7 @@ func TestJobBoxIsROIAndFootprint(t *testing.T) {
 	assert.True(t, rec.job.Contains(34.7, 31.1))
 	assert.False(t, rec.job.Contains(34.2, 31.1), "outside the ROI")
 
-	arts, err := x.Export(context.Background(), exporttask.Task{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}, nil)
+	arts, err := x.Export(context.Background(), exporttask.Task{CreateRequest: exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}}, nil)
 	require.NoError(t, err)
 	require.Len(t, arts, 1)
 	assert.Nil(t, rec.job.ROI)

@@ -33,8 +33,8 @@ func TestThroughTheCatalog(t *testing.T) {
 	assert.Positive(t, est.Size)
 
 	out := testout.New(t.TempDir())
-	arts, err := x.Export(context.Background(), exporttask.Task{ID: 1, CatalogRecordID: req.CatalogRecordID,
-		Domain: req.Domain, ROI: req.ROI, Parameters: req.Parameters}, out)
+	arts, err := x.Export(context.Background(), exporttask.Task{ID: 1, CreateRequest: exporttask.CreateRequest{
+		CatalogRecordID: req.CatalogRecordID, Domain: req.Domain, ROI: req.ROI, Parameters: req.Parameters}}, out)
 	require.NoError(t, err)
 	require.Len(t, arts, 5)
 	var total int64

@@ -1,0 +1,14 @@
+// Package filestore is an [exporttask.ArtifactStore] on a directory of the
+// local filesystem: the file of key "42/export.gpkg" is DIR/42/export.gpkg.
+//
+// Start with [Open]. A writer streams into a hidden temporary file beside
+// its target (".export.gpkg.<random>.tmp"), hashing as it goes; Commit
+// flushes it to disk (fsync) and renames it into place, so a reader sees
+// the old file or the whole new one, never part of one. A crash leaves only
+// hidden temporary files, which List and Open never show and which
+// [Store.RemoveStale] (called by Open for files idle for [StaleAfter])
+// deletes.
+//
+// The store does not keep a file's SHA-256 after Commit: Open and List
+// leave [exporttask.ArtifactInfo.SHA256] empty.
+package filestore

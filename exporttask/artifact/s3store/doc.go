@@ -1,0 +1,26 @@
+// Package s3store is an [exporttask.ArtifactStore] on an S3-compatible
+// bucket (AWS S3, Versity Gateway, MinIO, Ceph RGW...), for replicas that
+// must serve each other's artifacts. It is the only package of the module
+// that imports the AWS SDK (aws-sdk-go-v2's service/s3).
+//
+// Start with [ConfigFromEnv] and [New]:
+//
+//	cfg, err := s3store.ConfigFromEnv("s3://exports/prod", os.Getenv)
+//	store, err := s3store.New(cfg)
+//
+// The key "42/export.gpkg" is the object "prod/42/export.gpkg". Path-style
+// addressing is used when the endpoint's host is an IP address or
+// localhost, or when [Config.PathStyle] is set.
+//
+// Writes are multipart uploads, started by Create: a writer fills one part
+// buffer ([Config.PartSize]) while up to [Config.Concurrency] full parts
+// upload, so a file of any size takes at most Concurrency+1 buffers of
+// memory. Commit completes the upload, Abort (or any failure) aborts it,
+// and DeletePrefix aborts the uploads under the prefix before deleting its
+// objects. Objects are read lazily with ranged GETs, so http.ServeContent
+// answers Range requests without fetching the whole file. [Store.PresignGet]
+// mints download URLs.
+//
+// The store does not keep a file's SHA-256 in the bucket: Commit reports
+// it, Open and List leave it empty.
+package s3store
