@@ -103,9 +103,35 @@ type Config struct {
 
 	// ContentSecurityPolicy replaces the page's Content-Security-Policy
 	// header. Default: "" (a strict policy built by Setup: scripts, styles
-	// and fonts from the viewer only, connections to the viewer and to the
-	// documents' absolute server URLs, no framing by other sites).
+	// and fonts from the viewer only, no framing by other sites, and
+	// connections to the viewer, to every server the documents declare and
+	// to the URLs Swagger UI fetches for OAuth2 and OpenID Connect; see
+	// ConnectSrc for how servers with variables are allowed).
 	ContentSecurityPolicy string
+
+	// ConnectSrc adds sources to the default policy's connect-src, for
+	// servers "Try it out" calls that no document names (for example an
+	// OpenID Connect provider's token endpoint, which only its discovery
+	// document names). Each entry is a CSP source: an origin such as
+	// "https://api.example.com", "https://*.example.com" for its
+	// subdomains, "http://127.0.0.1:*" for any port, or a scheme such as
+	// "https:". Setup refuses anything else, and refuses ConnectSrc
+	// together with ContentSecurityPolicy (write the sources into that
+	// policy instead).
+	//
+	// Without it, connect-src allows, beside the viewer, the origin of
+	// every server URL of the documents (top-level, path-level and
+	// operation-level servers, and Swagger 2.0's host and schemes; a
+	// scheme-relative URL "//host" as a host source matching the page's
+	// scheme; relative URLs are the viewer's own origin). A {variable} takes
+	// each value of its enum and its default. A variable without an enum
+	// may take any value in the UI, so it adds a wildcard: the port "*" when
+	// it is in the port, "*." and the rest of the host when it is in a host
+	// label ("https://{tenant}.example.com" gives "https://*.example.com"),
+	// and the whole scheme ("https:") when CSP cannot name the hosts
+	// otherwise (a variable in the last label or an IP address, or the whole
+	// URL). Default: none.
+	ConnectSrc []string
 }
 
 // SpecSource is one more document for the UI's drop-down (see Config.Specs).
