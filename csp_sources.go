@@ -228,7 +228,7 @@ func connectSources(links []documentLinks) []string {
 // ("https:") or a host source ("https://api.example.com",
 // "https://*.example.com:*", "api.example.com/v1/").
 func checkSource(field, s string) error {
-	hostSource := regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*://)?(\*|(\*\.)?[a-zA-Z0-9-]+(\.[a-zA-Z0-9-]+)*)(:(\*|[0-9]+))?(/[^\s;,'"]*)?$`)
+	hostSource := regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*://)?(\*|(\*\.)?[a-zA-Z0-9-]+(\.[a-zA-Z0-9-]+)*)(:(\*|[0-9]+))?(/[^\s;,'"?#]*)?$`)
 	schemeSource := regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:$`)
 	if schemeSource.MatchString(s) || hostSource.MatchString(s) {
 		return nil
