@@ -47,14 +47,20 @@ type Config struct {
 	// (like the Express package's customUiCss). Default: "".
 	CustomCSS string
 
-	// CustomJS are scripts added after Swagger UI's. An entry that is a URL
-	// (http://, https://, /, ./ or ../) is loaded from there (its origin is
-	// added to the Content-Security-Policy); any other entry is JavaScript
-	// source, served as a file of its own, never inlined. Default: none.
+	// CustomJS are scripts added after Swagger UI's. An entry that starts
+	// with http://, https://, // (scheme-relative), /, ./ or ../ and holds
+	// no white space is a URL, loaded from there (its origin is added to the
+	// Content-Security-Policy's script-src). Any other entry is JavaScript
+	// source, served as a file of its own, never inlined; Setup refuses an
+	// entry without white space and without any of ( = ; { (such as
+	// "custom.js", which would otherwise run as source), and says to write
+	// "./custom.js". Default: none.
 	CustomJS []string
 
-	// Favicon is the URL of the page's icon. Default: "" (Swagger UI's
-	// icons, served by the viewer).
+	// Favicon is the URL of the page's icon: an http(s) URL, a
+	// scheme-relative URL, a path or a relative URL, or an image as a data:
+	// URL ("data:image/png;base64,..."). Setup refuses anything else.
+	// Default: "" (Swagger UI's icons, served by the viewer).
 	Favicon string
 
 	// DeepLinking makes operations and tags linkable (Swagger UI's
@@ -90,9 +96,11 @@ type Config struct {
 	// refused by Setup. Default: none.
 	SwaggerUIConfig map[string]any
 
-	// OAuth2, when set, is passed to Swagger UI's initOAuth, and the OAuth2
-	// redirect page is served at "<UIPath>/oauth2-redirect.html". Default:
-	// nil.
+	// OAuth2, when set, is passed to Swagger UI's initOAuth. The OAuth2
+	// redirect page is served at "<UIPath>/oauth2-redirect.html" when OAuth2
+	// is set or when a document declares an oauth2 or openIdConnect security
+	// scheme (Swagger UI can authorize with it, the user typing the client
+	// id); otherwise that path is 404. Default: nil.
 	OAuth2 *OAuth2Config
 
 	// YAMLContentType is the Content-Type of the YAML endpoints. Set it to
