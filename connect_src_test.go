@@ -70,6 +70,11 @@ func TestConnectSrcFromDocument(t *testing.T) {
 			"connect-src 'self'"},
 		{"malformed sections lose only their links", `"servers":[{"url":"https://ok.example.com"},{"url":42}],"paths":{"/a":"nope","/b":{"get":{"servers":[{"url":"https://b.example.com"}]}}}`,
 			"connect-src 'self' https://ok.example.com https://b.example.com"},
+		{"a NUL in a URL never widens the policy", `"servers":[{"url":"http://\u0000.example.com"},{"url":"https://{a}.example.com","variables":{"a":{"enum":["x\u0000"],"default":"ok"}}}]`,
+			"connect-src 'self' https://ok.example.com"},
+		{"too many combinations count as free", `"servers":[{"url":"https://{a}.example.com:{b}","variables":{
+			"a":{"enum":["a1","a2","a3","a4","a5","a6","a7","a8","a9"],"default":"a1"},"b":{"enum":["1","2","3","4","5","6","7","8"],"default":"1"}}}]`,
+			"connect-src 'self' https://*.example.com:*"},
 		{"hosts CSP cannot name are left out", `"servers":[{"url":"http://[::1]:8080"},{"url":"ftp://files.example.com"},{"url":"https://exa mple.com"}]`,
 			"connect-src 'self'"},
 	}

@@ -15,8 +15,8 @@ import (
 const maxServerExpansions = 64
 
 // freeMark stands for the value of a free server variable in a URL
-// pattern. It cannot occur in a JSON string that came from a valid document
-// and then through the checks below, since they refuse control characters.
+// pattern. A URL from a document that holds it (JSON can spell it \u0000)
+// is ignored, so it cannot widen the policy.
 const freeMark = "\x00"
 
 // urlSources returns the source expressions that allow requests to raw, a
@@ -128,6 +128,9 @@ func allDigits(s string) bool {
 // wildcard source urlSources makes for it. Up to maxServerExpansions
 // combinations are listed; beyond, every variable counts as free.
 func serverSources(s serverURL) []string {
+	if strings.Contains(s.URL, freeMark) {
+		return nil
+	}
 	names := templateVariables(s.URL)
 	if len(names) == 0 {
 		return urlSources(s.URL)
@@ -218,6 +221,9 @@ func connectSources(links []documentLinks) []string {
 			out = append(out, serverSources(s)...)
 		}
 		for _, u := range l.fetched {
+			if strings.Contains(u, freeMark) {
+				continue
+			}
 			out = append(out, urlSources(u)...)
 		}
 	}

@@ -138,7 +138,8 @@ type Config struct {
 	// label ("https://{tenant}.example.com" gives "https://*.example.com"),
 	// and the whole scheme ("https:") when CSP cannot name the hosts
 	// otherwise (a variable in the last label or an IP address, or the whole
-	// URL). Default: none.
+	// URL). Beyond 64 combinations of enum values, every variable of that
+	// server counts as free. Default: none.
 	ConnectSrc []string
 }
 
