@@ -25,16 +25,25 @@ func (r *resource) serve(w http.ResponseWriter, req *http.Request) {
 	v := r.variant(negotiateEncoding(accept, avail))
 
 	h := w.Header()
-	for _, f := range r.header {
-		applyHeader(h, f.key, f.values)
+	cacheControl := r.cacheControl
+	if r.version != "" && req.URL.RawQuery != r.version {
+		cacheControl = r.staleControl
+	}
+	if len(h) == 0 {
+		// Nothing set by an outer middleware (the common case): no header
+		// to keep, so no lookups.
+		for _, f := range r.header {
+			h[f.key] = f.values
+		}
+		h["Cache-Control"] = cacheControl
+	} else {
+		for _, f := range r.header {
+			applyHeader(h, f.key, f.values)
+		}
+		applyHeader(h, "Cache-Control", cacheControl)
 	}
 	h["Content-Type"] = r.contentType
 	h["Etag"] = v.etag
-	if r.version == "" || req.URL.RawQuery == r.version {
-		applyHeader(h, "Cache-Control", r.cacheControl)
-	} else {
-		applyHeader(h, "Cache-Control", r.staleControl)
-	}
 	if v.encoding != nil {
 		h["Content-Encoding"] = v.encoding
 	}
