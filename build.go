@@ -2,8 +2,7 @@ package viewer
 
 import (
 	"fmt"
-	"net/http"
-	"strconv"
+	htmltemplate "html/template"
 	"strings"
 )
 
@@ -19,6 +18,9 @@ type builder struct {
 	base  string // UIPath without its trailing slash ("" for "/")
 	st    *routerState
 	allow []string
+
+	warm  []*resource     // what the page loads, to compress in the background
+	links []documentLinks // of every document, for the policy and the OAuth2 page
 }
 
 func build(cfg Config) (*routerState, error) {
@@ -53,6 +55,38 @@ func build(cfg Config) (*routerState, error) {
 		return nil, err
 	}
 	return b.st, nil
+}
+
+// addUI adds everything the page needs, then the page: the documents,
+// Swagger UI's files, the initializer, the custom stylesheet and scripts,
+// and the page with its policy.
+func (b *builder) addUI(specs []namedSpec) error {
+	standalone := len(specs) > 1
+	docs, err := b.addDocuments(specs)
+	if err != nil {
+		return err
+	}
+	data, err := b.addSharedAssets(standalone)
+	if err != nil {
+		return err
+	}
+	if data.Initializer, err = b.addInitializer(docs, standalone); err != nil {
+		return err
+	}
+	var scriptSources []string
+	if data.CustomCSS, data.CustomJS, scriptSources, err = b.addCustom(); err != nil {
+		return err
+	}
+	data.Title = b.cfg.Title
+	if data.Title == "" {
+		data.Title = specs[0].spec.head.title.value
+	}
+	data.Favicon = htmltemplate.URL(b.cfg.Favicon) // checked by checkFavicon
+	csp := b.cfg.ContentSecurityPolicy
+	if csp == "" {
+		csp = b.policy(scriptSources, standalone).String()
+	}
+	return b.addPage(data, csp)
 }
 
 // namedSpec is a loaded document with where it is served.
@@ -116,152 +150,6 @@ func (b *builder) addAsset(r *resource) (string, error) {
 		return "", err
 	}
 	return r.url(), nil
-}
-
-func (b *builder) addUI(specs []namedSpec) error {
-	cfg := b.cfg
-	standalone := len(specs) > 1
-	shared, err := sharedAssets()
-	if err != nil {
-		return err
-	}
-
-	// The documents.
-	links := make([]specLink, 0, len(specs))
-	var connect []string
-	var warm []*resource
-	for _, s := range specs {
-		doc := s.spec.json
-		jsonRes := newResource(s.paths[0], jsonContentType, doc, true, nil)
-		yamlRes := newLazyResource(s.paths[1], cfg.YAMLContentType, func() []byte {
-			y, err := jsonToYAML(doc)
-			if err != nil { // cannot happen: doc is JSON that Setup wrote
-				return []byte("# " + err.Error() + "\n")
-			}
-			return y
-		})
-		if err := b.add(s.paths[0], jsonRes); err != nil {
-			return err
-		}
-		for _, p := range s.paths[1:] {
-			if err := b.add(p, yamlRes); err != nil {
-				return err
-			}
-		}
-		warm = append(warm, jsonRes)
-		links = append(links, specLink{URL: relativeURL(b.base+"/", s.paths[0]), Name: s.name})
-		connect = append(connect, serverOrigins(s.spec.head.links)...)
-	}
-
-	// Swagger UI's files, the stylesheet and the OAuth2 redirect page.
-	urls := map[string]string{}
-	for name, r := range shared {
-		u, err := b.addAsset(r)
-		if err != nil {
-			return err
-		}
-		urls[name] = u
-	}
-	for _, name := range []string{"swagger-ui-bundle.js", "swagger-ui.css", "viewer.css"} {
-		warm = append(warm, shared[name])
-	}
-	if standalone {
-		warm = append(warm, shared["swagger-ui-standalone-preset.js"])
-	}
-
-	// The initializer.
-	var oauth map[string]any
-	if cfg.OAuth2 != nil {
-		oauth = oauthSettings(cfg.OAuth2)
-	}
-	init, err := renderInitializer(uiSettings(cfg, links), oauth, standalone)
-	if err != nil {
-		return err
-	}
-	initURL, err := b.addAsset(newAsset("initializer.js", "text/javascript; charset=utf-8", init, true))
-	if err != nil {
-		return err
-	}
-
-	data := pageData{
-		Title:       cfg.Title,
-		CSS:         urls["swagger-ui.css"],
-		PageCSS:     urls["viewer.css"],
-		Favicon:     cfg.Favicon,
-		Favicon32:   urls["favicon-32x32.png"],
-		Favicon16:   urls["favicon-16x16.png"],
-		Bundle:      urls["swagger-ui-bundle.js"],
-		Initializer: initURL,
-	}
-	if data.Title == "" {
-		data.Title = specs[0].spec.head.title.value
-	}
-	if standalone {
-		data.Preset = urls["swagger-ui-standalone-preset.js"]
-	}
-
-	// Custom styles and scripts, each a file of its own.
-	if cfg.CustomCSS != "" {
-		if data.CustomCSS, err = b.addAsset(newAsset("custom.css", "text/css; charset=utf-8", []byte(cfg.CustomCSS), true)); err != nil {
-			return err
-		}
-	}
-	var scriptOrigins []string
-	for i, js := range cfg.CustomJS {
-		if isURLRef(js) {
-			data.CustomJS = append(data.CustomJS, js)
-			if o := absoluteOrigin(js); o != "" {
-				scriptOrigins = append(scriptOrigins, o)
-			}
-			continue
-		}
-		u, err := b.addAsset(newAsset("custom-"+strconv.Itoa(i)+".js", "text/javascript; charset=utf-8", []byte(js), true))
-		if err != nil {
-			return err
-		}
-		data.CustomJS = append(data.CustomJS, u)
-	}
-	var imgOrigins []string
-	if o := absoluteOrigin(cfg.Favicon); o != "" && !strings.HasPrefix(o, "https://") {
-		imgOrigins = append(imgOrigins, o)
-	}
-
-	// The page, with its security headers.
-	csp := cfg.ContentSecurityPolicy
-	if csp == "" {
-		var styleHashes []string
-		if standalone {
-			styleHashes = append(styleHashes, styleHash(topbarLogoStyle))
-		}
-		csp = contentSecurityPolicy(dedupe(scriptOrigins), styleHashes, imgOrigins, dedupe(connect))
-	}
-	html, err := renderPage(data)
-	if err != nil {
-		return err
-	}
-	page := newResource("index.html", "text/html; charset=utf-8", html, true, http.Header{
-		"Content-Security-Policy": {csp},
-		"Referrer-Policy":         {"no-referrer"},
-	})
-	if err := b.add(b.base+"/", page); err != nil {
-		return err
-	}
-	if err := b.add(b.base+"/index.html", page); err != nil {
-		return err
-	}
-
-	// UIPath itself redirects to the page, relatively: "./ui/" from "/api/ui"
-	// is right under any prefix, and "./" keeps a segment such as "a:b" from
-	// reading as a URL scheme.
-	if b.base != "" {
-		last := b.base[strings.LastIndexByte(b.base, '/')+1:]
-		if _, dup := b.st.routes[b.base]; dup {
-			return configErrorf("RawPath %q collides with UIPath %q", cfg.RawPath, cfg.UIPath)
-		}
-		b.st.routes[b.base] = &route{redirect: "./" + last + "/", lastSeg: last, allow: b.allow}
-	}
-	b.st.resources = append([]*resource{page}, warm...)
-	return nil
 }
 
 func dedupe(xs []string) []string {

@@ -1,9 +1,11 @@
 package viewer
 
 import (
+	"fmt"
 	"net/url"
 	"path"
 	"strings"
+	"unicode"
 )
 
 // checkPath checks a UIPath or RawPath: absolute, clean, and free of
@@ -48,18 +50,19 @@ func checkUIConfig(cfg Config) error {
 		return configErrorf("OAuth2.ClientID is required when OAuth2 is set")
 	}
 	for i, js := range cfg.CustomJS {
-		if strings.TrimSpace(js) == "" {
-			return configErrorf("CustomJS[%d] is empty", i)
-		}
-		if isURLRef(js) {
-			if _, err := url.Parse(js); err != nil || strings.ContainsAny(js, " \n\"'<>") {
-				return configErrorf("CustomJS[%d] %q is not a valid URL", i, js)
-			}
+		if err := checkCustomJS(fmt.Sprintf("CustomJS[%d]", i), js); err != nil {
+			return err
 		}
 	}
-	if cfg.Favicon != "" {
-		if _, err := url.Parse(cfg.Favicon); err != nil || strings.ContainsAny(cfg.Favicon, " \n\"'<>") {
-			return configErrorf("Favicon %q is not a valid URL", cfg.Favicon)
+	if err := checkFavicon(cfg.Favicon); err != nil {
+		return err
+	}
+	if len(cfg.ConnectSrc) > 0 && cfg.ContentSecurityPolicy != "" {
+		return configErrorf("ConnectSrc has no effect when ContentSecurityPolicy replaces the policy: write its sources into ContentSecurityPolicy's connect-src")
+	}
+	for i, src := range cfg.ConnectSrc {
+		if err := checkSource(fmt.Sprintf("ConnectSrc[%d]", i), src); err != nil {
+			return err
 		}
 	}
 	if strings.ContainsAny(cfg.ContentSecurityPolicy, "\r\n") {
@@ -71,23 +74,65 @@ func checkUIConfig(cfg Config) error {
 	return nil
 }
 
-// isURLRef reports whether a CustomJS entry is a URL rather than source.
+// isURLRef reports whether a CustomJS entry is a URL rather than source:
+// it starts with http://, https://, // (scheme-relative), /, ./ or ../ and
+// holds no white space.
 func isURLRef(s string) bool {
 	for _, p := range []string{"http://", "https://", "/", "./", "../"} {
 		if strings.HasPrefix(s, p) {
-			return !strings.ContainsAny(s, "\n;(){}")
+			return !strings.ContainsFunc(s, unicode.IsSpace)
 		}
 	}
 	return false
 }
 
-// absoluteOrigin returns the origin of an absolute http(s) URL, or "".
-func absoluteOrigin(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return ""
+// checkCustomJS checks a CustomJS entry. A URL (see isURLRef) must parse
+// and hold nothing that could end the attribute it is written into. Source
+// must look like a program: an entry without white space and without any
+// of ( = ; { is refused, since it is almost surely a file name or a URL
+// with another scheme ("custom.js", "js/app.js", "data:..."), which would
+// otherwise be served as script source.
+func checkCustomJS(field, js string) error {
+	if strings.TrimSpace(js) == "" {
+		return configErrorf("%s is empty", field)
 	}
-	return u.Scheme + "://" + u.Host
+	if isURLRef(js) {
+		if _, err := url.Parse(js); err != nil || strings.ContainsAny(js, "\"'<>`\\") {
+			return configErrorf("%s %q is not a valid URL", field, js)
+		}
+		return nil
+	}
+	if !strings.ContainsFunc(js, unicode.IsSpace) && !strings.ContainsAny(js, "(=;{") {
+		return configErrorf("%s %q is neither a URL nor JavaScript source: write %q for a file next to the page, "+
+			"%q for a path on this host, or a full https:// URL", field, js, "./"+strings.TrimPrefix(js, "./"), "/"+strings.TrimLeft(js, "./"))
+	}
+	return nil
+}
+
+// checkFavicon checks Config.Favicon: an http(s) URL, a scheme-relative
+// URL, a path or a relative URL, or a data:image/ URL.
+func checkFavicon(icon string) error {
+	if icon == "" {
+		return nil
+	}
+	if strings.ContainsAny(icon, "\"'<>`\\") || strings.ContainsFunc(icon, unicode.IsSpace) {
+		return configErrorf("Favicon %q is not a valid URL (white space, quotes, < > and backslashes must be percent-encoded)", icon)
+	}
+	u, err := url.Parse(icon)
+	if err != nil {
+		return configErrorf("Favicon %q is not a valid URL: %v", icon, err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "", "http", "https":
+		return nil
+	case "data":
+		mediaType, _, _ := strings.Cut(u.Opaque, ",")
+		mediaType, _, _ = strings.Cut(mediaType, ";")
+		if strings.HasPrefix(strings.ToLower(mediaType), "image/") && strings.Contains(u.Opaque, ",") {
+			return nil
+		}
+	}
+	return configErrorf("Favicon %q must be an http(s) URL, a path, or an image as a data: URL such as \"data:image/png;base64,...\"", icon)
 }
 
 // slug turns a spec name into a URL segment: lower-case letters, digits and

@@ -18,7 +18,8 @@ import (
 // TestHeaders checks the HTTP rules of every kind of response, in the shape
 // of net/http's fs_test.go: request headers in, status and headers out.
 func TestHeaders(t *testing.T) {
-	r := viewer.New(viewer.Config{FilePathOrSpec: petstore, UIPath: "/docs", RawPath: "/openapi"})
+	r := viewer.New(viewer.Config{FilePathOrSpec: petstore, UIPath: "/docs", RawPath: "/openapi",
+		OAuth2: &viewer.OAuth2Config{ClientID: "docs"}})
 	require.NoError(t, r.Setup())
 	h := r.GetRouter()
 
@@ -172,7 +173,7 @@ func TestCompressedBodiesDecode(t *testing.T) {
 // the same origin only, connections to the document's servers.
 func TestSecurityHeaders(t *testing.T) {
 	h, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: petstore, UIPath: "/docs",
-		CustomJS: []string{"https://cdn.example.com/a.js", "console.log(1)"}})
+		CustomJS: []string{"https://cdn.example.com/a.js", "console.log(1)"}, OAuth2: &viewer.OAuth2Config{ClientID: "docs"}})
 	require.NoError(t, err)
 	res, page := get(t, h, "/docs/")
 	csp := res.Header.Get("Content-Security-Policy")

@@ -47,14 +47,20 @@ type Config struct {
 	// (like the Express package's customUiCss). Default: "".
 	CustomCSS string
 
-	// CustomJS are scripts added after Swagger UI's. An entry that is a URL
-	// (http://, https://, /, ./ or ../) is loaded from there (its origin is
-	// added to the Content-Security-Policy); any other entry is JavaScript
-	// source, served as a file of its own, never inlined. Default: none.
+	// CustomJS are scripts added after Swagger UI's. An entry that starts
+	// with http://, https://, // (scheme-relative), /, ./ or ../ and holds
+	// no white space is a URL, loaded from there (its origin is added to the
+	// Content-Security-Policy's script-src). Any other entry is JavaScript
+	// source, served as a file of its own, never inlined; Setup refuses an
+	// entry without white space and without any of ( = ; { (such as
+	// "custom.js", which would otherwise run as source), and says to write
+	// "./custom.js". Default: none.
 	CustomJS []string
 
-	// Favicon is the URL of the page's icon. Default: "" (Swagger UI's
-	// icons, served by the viewer).
+	// Favicon is the URL of the page's icon: an http(s) URL, a
+	// scheme-relative URL, a path or a relative URL, or an image as a data:
+	// URL ("data:image/png;base64,..."). Setup refuses anything else.
+	// Default: "" (Swagger UI's icons, served by the viewer).
 	Favicon string
 
 	// DeepLinking makes operations and tags linkable (Swagger UI's
@@ -90,9 +96,11 @@ type Config struct {
 	// refused by Setup. Default: none.
 	SwaggerUIConfig map[string]any
 
-	// OAuth2, when set, is passed to Swagger UI's initOAuth, and the OAuth2
-	// redirect page is served at "<UIPath>/oauth2-redirect.html". Default:
-	// nil.
+	// OAuth2, when set, is passed to Swagger UI's initOAuth. The OAuth2
+	// redirect page is served at "<UIPath>/oauth2-redirect.html" when OAuth2
+	// is set or when a document declares an oauth2 or openIdConnect security
+	// scheme (Swagger UI can authorize with it, the user typing the client
+	// id); otherwise that path is 404. Default: nil.
 	OAuth2 *OAuth2Config
 
 	// YAMLContentType is the Content-Type of the YAML endpoints. Set it to
@@ -103,9 +111,36 @@ type Config struct {
 
 	// ContentSecurityPolicy replaces the page's Content-Security-Policy
 	// header. Default: "" (a strict policy built by Setup: scripts, styles
-	// and fonts from the viewer only, connections to the viewer and to the
-	// documents' absolute server URLs, no framing by other sites).
+	// and fonts from the viewer only, no framing by other sites, and
+	// connections to the viewer, to every server the documents declare and
+	// to the URLs Swagger UI fetches for OAuth2 and OpenID Connect; see
+	// ConnectSrc for how servers with variables are allowed).
 	ContentSecurityPolicy string
+
+	// ConnectSrc adds sources to the default policy's connect-src, for
+	// servers "Try it out" calls that no document names (for example an
+	// OpenID Connect provider's token endpoint, which only its discovery
+	// document names). Each entry is a CSP source: an origin such as
+	// "https://api.example.com", "https://*.example.com" for its
+	// subdomains, "http://127.0.0.1:*" for any port, or a scheme such as
+	// "https:". Setup refuses anything else, and refuses ConnectSrc
+	// together with ContentSecurityPolicy (write the sources into that
+	// policy instead).
+	//
+	// Without it, connect-src allows, beside the viewer, the origin of
+	// every server URL of the documents (top-level, path-level and
+	// operation-level servers, and Swagger 2.0's host and schemes; a
+	// scheme-relative URL "//host" as a host source matching the page's
+	// scheme; relative URLs are the viewer's own origin). A {variable} takes
+	// each value of its enum and its default. A variable without an enum
+	// may take any value in the UI, so it adds a wildcard: the port "*" when
+	// it is in the port, "*." and the rest of the host when it is in a host
+	// label ("https://{tenant}.example.com" gives "https://*.example.com"),
+	// and the whole scheme ("https:") when CSP cannot name the hosts
+	// otherwise (a variable in the last label or an IP address, or the whole
+	// URL). Beyond 64 combinations of enum values, every variable of that
+	// server counts as free. Default: none.
+	ConnectSrc []string
 }
 
 // SpecSource is one more document for the UI's drop-down (see Config.Specs).

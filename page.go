@@ -7,17 +7,17 @@ import (
 	"encoding/json"
 	"fmt"
 	htmltemplate "html/template"
-	"strings"
 	texttemplate "text/template"
 )
 
 // pageData fills assets/index.html.
 type pageData struct {
-	Title                         string
-	CSS, PageCSS, CustomCSS       string
-	Favicon, Favicon32, Favicon16 string
-	Bundle, Preset, Initializer   string
-	CustomJS                      []string
+	Title                       string
+	CSS, PageCSS, CustomCSS     string
+	Favicon                     htmltemplate.URL // checked at Setup: http(s), a path, or data:image/
+	Favicon32, Favicon16        string
+	Bundle, Preset, Initializer string
+	CustomJS                    []string
 }
 
 func renderPage(d pageData) ([]byte, error) {
@@ -153,28 +153,4 @@ const topbarLogoStyle = ".logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3
 func styleHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-}
-
-// contentSecurityPolicy builds the page's policy: everything from the
-// viewer itself, plus the origins the configuration and the documents name,
-// and the hashes of the inline <style> elements Swagger UI creates.
-func contentSecurityPolicy(scriptOrigins, styleHashes, imgOrigins, connectOrigins []string) string {
-	join := func(base string, extra []string) string {
-		if len(extra) == 0 {
-			return base
-		}
-		return base + " " + strings.Join(extra, " ")
-	}
-	return strings.Join([]string{
-		"default-src 'none'",
-		join("script-src 'self'", scriptOrigins),
-		join("style-src 'self'", styleHashes),
-		join("img-src 'self' data: https:", imgOrigins),
-		"font-src 'self' data:",
-		join("connect-src 'self'", connectOrigins),
-		"frame-ancestors 'self'",
-		"base-uri 'none'",
-		"form-action 'self'",
-		"object-src 'none'",
-	}, "; ")
 }

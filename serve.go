@@ -3,6 +3,7 @@ package viewer
 import (
 	"bytes"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -24,16 +25,25 @@ func (r *resource) serve(w http.ResponseWriter, req *http.Request) {
 	v := r.variant(negotiateEncoding(accept, avail))
 
 	h := w.Header()
-	for _, f := range r.header {
-		h[f.key] = f.values
+	cacheControl := r.cacheControl
+	if r.version != "" && req.URL.RawQuery != r.version {
+		cacheControl = r.staleControl
+	}
+	if len(h) == 0 {
+		// Nothing set by an outer middleware (the common case): no header
+		// to keep, so no lookups.
+		for _, f := range r.header {
+			h[f.key] = f.values
+		}
+		h["Cache-Control"] = cacheControl
+	} else {
+		for _, f := range r.header {
+			applyHeader(h, f.key, f.values)
+		}
+		applyHeader(h, "Cache-Control", cacheControl)
 	}
 	h["Content-Type"] = r.contentType
 	h["Etag"] = v.etag
-	if r.version == "" || req.URL.RawQuery == r.version {
-		h["Cache-Control"] = r.cacheControl
-	} else {
-		h["Cache-Control"] = r.staleControl
-	}
 	if v.encoding != nil {
 		h["Content-Encoding"] = v.encoding
 	}
@@ -47,6 +57,58 @@ func (r *resource) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	http.ServeContent(w, req, "", time.Time{}, bytes.NewReader(v.body))
+}
+
+// applyHeader sets one of the viewer's headers without undoing what an
+// outer middleware set before it:
+//   - Vary: Accept-Encoding is added to the Vary already there
+//     ("Origin" becomes "Origin, Accept-Encoding"), unless it is listed
+//     already or the Vary is "*";
+//   - Content-Security-Policy is always the viewer's: the page does not
+//     work under another policy (Config.ContentSecurityPolicy replaces it);
+//   - every other header it applies (Cache-Control, X-Content-Type-Options,
+//     Referrer-Policy) is set only when absent.
+//
+// The headers that describe the body (Content-Type, Content-Length,
+// Content-Encoding, ETag) are always the viewer's, set by serve.
+func applyHeader(h http.Header, key string, values []string) {
+	switch key {
+	case "Vary":
+		h["Vary"] = varyWith(h["Vary"], values)
+	case "Content-Security-Policy":
+		h[key] = values
+	default:
+		if _, set := h[key]; !set {
+			h[key] = values
+		}
+	}
+}
+
+// varyWith returns the Vary field values old with ours added.
+func varyWith(old, ours []string) []string {
+	if len(old) == 0 {
+		return ours
+	}
+	have := func(name string) bool {
+		for _, line := range old {
+			for _, tok := range strings.Split(line, ",") {
+				if tok = strings.TrimSpace(tok); tok == "*" || strings.EqualFold(tok, name) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var add []string
+	for _, v := range ours {
+		if !have(v) {
+			add = append(add, v)
+		}
+	}
+	if len(add) == 0 {
+		return old
+	}
+	return []string{strings.Join(append(append([]string(nil), old...), add...), ", ")}
 }
 
 // conditional reports whether a request has headers that ServeContent must

@@ -32,7 +32,6 @@ func loadSpec(v any, fsys fs.FS, field string) (*loadedSpec, error) {
 				return nil, err
 			}
 			doc, head = yamlDoc, yamlHead
-			head.links = linksOfJSON(doc)
 		} else if err != nil {
 			return nil, err
 		} else if head, err = headOfJSON(doc, raw.source); err != nil {
@@ -42,7 +41,6 @@ func loadSpec(v any, fsys fs.FS, field string) (*loadedSpec, error) {
 		if doc, head, err = yamlToJSON(raw); err != nil {
 			return nil, err
 		}
-		head.links = linksOfJSON(doc)
 	}
 	if err := head.check(raw.source); err != nil {
 		return nil, err

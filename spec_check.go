@@ -2,7 +2,6 @@ package viewer
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 )
 
@@ -23,7 +22,6 @@ type specHead struct {
 		line               int
 	}
 	title, version field
-	links          []string // URLs the UI may call: servers, OAuth2 token URLs
 }
 
 func errNotMapping(kind string) error {
@@ -84,35 +82,4 @@ func lineOr(f field, line int) int {
 		return f.line
 	}
 	return line
-}
-
-// swaggerServers turns Swagger 2.0's host and schemes into server URLs.
-func swaggerServers(host string, schemes []string) []string {
-	if len(schemes) == 0 {
-		schemes = []string{"https"}
-	}
-	out := make([]string, 0, len(schemes))
-	for _, s := range schemes {
-		out = append(out, s+"://"+host)
-	}
-	return out
-}
-
-// serverOrigins returns the distinct http(s) origins of absolute server
-// URLs, for the page's connect-src: "Try it out" may call them.
-func serverOrigins(urls []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, raw := range urls {
-		u, err := url.Parse(raw)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(u.Host, "{} ;,'") {
-			continue
-		}
-		o := u.Scheme + "://" + u.Host
-		if !seen[o] {
-			seen[o] = true
-			out = append(out, o)
-		}
-	}
-	return out
 }

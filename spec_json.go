@@ -42,66 +42,6 @@ type jsonHead struct {
 	OpenAPI json.RawMessage `json:"openapi"`
 	Swagger json.RawMessage `json:"swagger"`
 	Info    json.RawMessage `json:"info"`
-	jsonLinks
-}
-
-// jsonLinks are the parts of a document that name other origins the UI may
-// call: server URLs ("Try it out") and OAuth2 token URLs.
-type jsonLinks struct {
-	Servers    json.RawMessage `json:"servers"`
-	Host       json.RawMessage `json:"host"`
-	Schemes    json.RawMessage `json:"schemes"`
-	Components struct {
-		SecuritySchemes map[string]struct {
-			Flows map[string]oauthFlow `json:"flows"`
-		} `json:"securitySchemes"`
-	} `json:"components"`
-	SecurityDefinitions map[string]oauthFlow `json:"securityDefinitions"`
-}
-
-type oauthFlow struct {
-	TokenURL   string `json:"tokenUrl"`
-	RefreshURL string `json:"refreshUrl"`
-}
-
-// urls lists the URLs found; malformed sections are skipped (they only
-// lose Content-Security-Policy entries).
-func (l jsonLinks) urls() []string {
-	var out []string
-	var servers []struct {
-		URL string `json:"url"`
-	}
-	if json.Unmarshal(l.Servers, &servers) == nil {
-		for _, s := range servers {
-			out = append(out, s.URL)
-		}
-	}
-	var host string
-	var schemes []string
-	if json.Unmarshal(l.Host, &host) == nil && host != "" {
-		if json.Unmarshal(l.Schemes, &schemes) != nil {
-			schemes = nil
-		}
-		out = append(out, swaggerServers(host, schemes)...)
-	}
-	for _, s := range l.Components.SecuritySchemes {
-		for _, f := range s.Flows {
-			out = append(out, f.TokenURL, f.RefreshURL)
-		}
-	}
-	for _, f := range l.SecurityDefinitions {
-		out = append(out, f.TokenURL, f.RefreshURL)
-	}
-	return out
-}
-
-// linksOfJSON reads the links of a document already known to be valid JSON.
-func linksOfJSON(doc []byte) []string {
-	var l jsonLinks
-	if json.Unmarshal(doc, &l) != nil {
-		return nil
-	}
-	return l.urls()
 }
 
 // headOfJSON reads the fields that Setup checks from a JSON document,
@@ -129,7 +69,6 @@ func headOfJSON(doc []byte, source string) (specHead, error) {
 			h.version = jsonField(info.Version)
 		}
 	}
-	h.links = jh.urls()
 	return h, nil
 }
 

@@ -60,17 +60,25 @@ func (r *OpenapiViewerRouter) Setup() error {
 
 // GetRouter returns the handler to mount at the application's root, e.g.
 // mux.Handle("/", router.GetRouter()). It answers the viewer's paths and
-// 404 for any other. It panics if Setup has not succeeded.
+// 404 for any other. It panics if Setup has not succeeded: call Setup
+// first. (The router itself is the same handler and can be mounted before
+// Setup; it answers 503 until Setup succeeds, see ServeHTTP.)
 func (r *OpenapiViewerRouter) GetRouter() http.Handler {
 	r.mustState("GetRouter")
 	return r
 }
 
 // ServeHTTP answers the viewer's paths (GET and HEAD; 405 with Allow for
-// other methods) and 404 for any other path. It panics if Setup has not
-// succeeded.
+// other methods) and 404 for any other path. Until Setup has succeeded
+// (before it, while it runs, or after it failed) it answers every request
+// with 503 Service Unavailable and a plain-text body, so a router mounted
+// before its Setup neither panics nor drops connections.
 func (r *OpenapiViewerRouter) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	st := r.mustState("ServeHTTP")
+	st := r.state.Load()
+	if st == nil {
+		http.Error(w, "503 service unavailable: the API documentation is not set up (viewer: Setup has not succeeded)", http.StatusServiceUnavailable)
+		return
+	}
 	if rt := st.match(req); rt != nil {
 		rt.serve(w, req)
 		return

@@ -1,7 +1,7 @@
 // Package browsertest drives a real, headless Chromium against the viewer:
-// the page renders, every operation of the document is shown, and the
-// browser reports no console error and no Content-Security-Policy
-// violation. It holds tests only, so chromedp never enters the viewer's own
+// the page renders, every operation of the document is shown, "Try it out"
+// reaches API servers on other origins (tryitout_test.go), and the browser
+// reports no console error and no Content-Security-Policy violation. It holds tests only, so chromedp never enters the viewer's own
 // build or test build.
 //
 // The tests skip when Chromium is absent, unless VIEWER_TEST_REQUIRE_CHROMIUM=1
