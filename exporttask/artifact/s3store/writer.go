@@ -161,13 +161,15 @@ func (w *writer) send() error {
 			PartNumber: aws.Int32(number), Body: bytes.NewReader(buf), ContentLength: aws.Int64(int64(len(buf))),
 			ChecksumAlgorithm: types.ChecksumAlgorithmCrc32c,
 		}, s3.WithAPIOptions(unsignedPayload))
+		if err != nil {
+			// The buffer is not reused: after a failed request the
+			// HTTP transport may still be reading it.
+			w.fail(fmt.Errorf("s3store: write %q: part %d: %w", w.key, number, w.cancelled(err)))
+			return
+		}
 		select {
 		case w.free <- buf:
 		default:
-		}
-		if err != nil {
-			w.fail(fmt.Errorf("s3store: write %q: part %d: %w", w.key, number, w.cancelled(err)))
-			return
 		}
 		w.mu.Lock()
 		w.parts = append(w.parts, types.CompletedPart{ETag: out.ETag, PartNumber: aws.Int32(number)})
