@@ -23,4 +23,12 @@
 //
 // The store does not keep a file's SHA-256 in the bucket: Commit reports
 // it, Open and List leave it empty.
+//
+// Parts are sent with SigV4's unsigned payload and a CRC32C checksum that
+// the server verifies, so the writer hashes each byte once (for the
+// SHA-256). Versity Gateway 1.8.0 lets a part still on its way when
+// DeletePrefix aborts its upload recreate that upload, which can then
+// complete; DeletePrefix therefore looks for uploads a second time after
+// deleting the objects, and a task's writer should also be aborted through
+// its context (AWS S3 itself refuses parts of an aborted upload).
 package s3store
