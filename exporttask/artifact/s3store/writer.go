@@ -207,8 +207,11 @@ func (w *writer) Commit() (exporttask.ArtifactInfo, error) {
 	w.done = true
 	info, err := w.commit()
 	if err != nil {
-		w.discard()
-		return exporttask.ArtifactInfo{}, fmt.Errorf("s3store: commit %q: %w", w.key, err)
+		err = fmt.Errorf("s3store: commit %q: %w", w.key, err)
+		if abortErr := w.discard(); abortErr != nil {
+			err = errors.Join(err, fmt.Errorf("%w (the upload stays until DeletePrefix)", abortErr))
+		}
+		return exporttask.ArtifactInfo{}, err
 	}
 	w.committed = true
 	w.cancel()
