@@ -31,6 +31,8 @@ const abortTimeout = 30 * time.Second
 // can find and cancel it). The writer fills a part buffer and uploads full
 // parts in the background, up to Concurrency at a time; Write blocks while
 // that many are in flight, so memory stays bounded whatever the size.
+// The parts upload with ctx: once it ends, writes and Commit fail (and
+// Abort still aborts the upload).
 func (s *Store) Create(ctx context.Context, key string) (exporttask.ArtifactWriter, error) {
 	if err := exporttask.CheckArtifactKey(key); err != nil {
 		return nil, fmt.Errorf("s3store: create: %w", err)
