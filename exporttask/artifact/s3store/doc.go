@@ -23,4 +23,13 @@
 //
 // The store does not keep a file's SHA-256 in the bucket: Commit reports
 // it, Open and List leave it empty.
+//
+// Parts are sent with SigV4's unsigned payload and a CRC32C checksum that
+// the server verifies, so the writer hashes each byte once (for the
+// SHA-256). A part still on its way when an upload is aborted may land
+// anyway (AWS documents this and advises aborting again; Versity Gateway
+// 1.8.0 even lets such a part bring the upload back, which can then
+// complete), so DeletePrefix looks for uploads a second time after deleting
+// the objects, and a task's writer should also be stopped through its
+// context.
 package s3store

@@ -31,6 +31,8 @@ const abortTimeout = 30 * time.Second
 // can find and cancel it). The writer fills a part buffer and uploads full
 // parts in the background, up to Concurrency at a time; Write blocks while
 // that many are in flight, so memory stays bounded whatever the size.
+// The parts upload with ctx: once it ends, writes and Commit fail (and
+// Abort still aborts the upload).
 func (s *Store) Create(ctx context.Context, key string) (exporttask.ArtifactWriter, error) {
 	if err := exporttask.CheckArtifactKey(key); err != nil {
 		return nil, fmt.Errorf("s3store: create: %w", err)
@@ -161,13 +163,15 @@ func (w *writer) send() error {
 			PartNumber: aws.Int32(number), Body: bytes.NewReader(buf), ContentLength: aws.Int64(int64(len(buf))),
 			ChecksumAlgorithm: types.ChecksumAlgorithmCrc32c,
 		}, s3.WithAPIOptions(unsignedPayload))
+		if err != nil {
+			// The buffer is not reused: after a failed request the
+			// HTTP transport may still be reading it.
+			w.fail(fmt.Errorf("s3store: write %q: part %d: %w", w.key, number, w.cancelled(err)))
+			return
+		}
 		select {
 		case w.free <- buf:
 		default:
-		}
-		if err != nil {
-			w.fail(fmt.Errorf("s3store: write %q: part %d: %w", w.key, number, w.cancelled(err)))
-			return
 		}
 		w.mu.Lock()
 		w.parts = append(w.parts, types.CompletedPart{ETag: out.ETag, PartNumber: aws.Int32(number)})
@@ -205,8 +209,11 @@ func (w *writer) Commit() (exporttask.ArtifactInfo, error) {
 	w.done = true
 	info, err := w.commit()
 	if err != nil {
-		w.discard()
-		return exporttask.ArtifactInfo{}, fmt.Errorf("s3store: commit %q: %w", w.key, err)
+		err = fmt.Errorf("s3store: commit %q: %w", w.key, err)
+		if abortErr := w.discard(); abortErr != nil {
+			err = errors.Join(err, fmt.Errorf("%w (the upload stays until DeletePrefix)", abortErr))
+		}
+		return exporttask.ArtifactInfo{}, err
 	}
 	w.committed = true
 	w.cancel()

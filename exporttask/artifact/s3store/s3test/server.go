@@ -30,6 +30,9 @@ const DefaultBucket = "viewer-test"
 // Server is an S3-compatible server for tests, with a bucket that exists.
 type Server struct {
 	Endpoint, AccessKey, SecretKey, Bucket string
+	// Versity is the gateway started for the test, or nil when the
+	// environment named a server.
+	Versity *Versity
 
 	stores atomic.Int64 // Configs handed out, for unique prefixes
 }
@@ -49,22 +52,47 @@ func Start(t testing.TB) *Server {
 		srv.Bucket = DefaultBucket
 	}
 	if srv.Endpoint == "" {
-		binary, err := findVersity()
-		if err != nil {
-			unavailable(t, err)
-			return nil
-		}
-		v, err := StartVersity(t.Context(), binary, t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if err := v.Close(); err != nil {
-				t.Error(err)
-			}
-		})
-		srv.Endpoint, srv.AccessKey, srv.SecretKey = v.Endpoint, VersityAccessKey, VersitySecretKey
+		srv.startVersity(t)
 	}
+	srv.createBucket(t)
+	return srv
+}
+
+// StartGateway starts a Versity Gateway of the test's own, whatever the
+// environment says, for tests that stop and restart the server (see
+// [Versity.Restart]). Without versitygw it skips t, or fails it when
+// VIEWER_TEST_REQUIRE_S3=1.
+func StartGateway(t testing.TB) *Server {
+	t.Helper()
+	srv := &Server{Bucket: DefaultBucket}
+	srv.startVersity(t)
+	srv.createBucket(t)
+	return srv
+}
+
+// startVersity starts a gateway for t and points srv at it.
+func (srv *Server) startVersity(t testing.TB) {
+	t.Helper()
+	binary, err := findVersity()
+	if err != nil {
+		unavailable(t, err)
+		return
+	}
+	v, err := StartVersity(t.Context(), binary, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := v.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	srv.Endpoint, srv.AccessKey, srv.SecretKey, srv.Versity = v.Endpoint, VersityAccessKey, VersitySecretKey, v
+}
+
+// createBucket creates srv's bucket unless it exists.
+func (srv *Server) createBucket(t testing.TB) {
+	t.Helper()
 	store, err := s3store.New(srv.config("setup/"))
 	if err != nil {
 		t.Fatalf("s3test: %v", err)
@@ -72,7 +100,6 @@ func Start(t testing.TB) *Server {
 	if err := store.CreateBucket(t.Context()); err != nil {
 		t.Fatalf("s3test: server %s: %v", srv.Endpoint, err)
 	}
-	return srv
 }
 
 // unavailable skips t, or fails it when a server is required.

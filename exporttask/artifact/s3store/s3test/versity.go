@@ -23,15 +23,16 @@ const (
 // startTimeout bounds how long a gateway may take to answer.
 const startTimeout = 60 * time.Second
 
-// Versity is a running Versity Gateway with the posix backend.
+// Versity is a running Versity Gateway with the posix backend. Its methods
+// are for one goroutine (the test's).
 type Versity struct {
 	Endpoint string // http://127.0.0.1:PORT
 
-	cmd    *exec.Cmd
-	exited chan struct{} // closed when the process has ended
-	err    error         // its exit status, once exited is closed
-	log    *syncBuffer
-	once   sync.Once
+	binary, dir, addr string
+	cmd               *exec.Cmd
+	exited            chan struct{} // closed when the process has ended
+	err               error         // its exit status, once exited is closed
+	log               *syncBuffer
 }
 
 // StartVersity starts binary (a versitygw executable) with its posix
@@ -43,23 +44,41 @@ func StartVersity(ctx context.Context, binary, dir string) (*Versity, error) {
 		return nil, fmt.Errorf("s3test: %w", err)
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	cmd := exec.Command(binary, "--port", addr, "posix", dir)
-	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY="+VersityAccessKey, "ROOT_SECRET_KEY="+VersitySecretKey)
-	log := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("s3test: start %s: %w", binary, err)
+	v := &Versity{Endpoint: "http://" + addr, binary: binary, dir: dir, addr: addr, log: &syncBuffer{}}
+	if err := v.start(ctx); err != nil {
+		return nil, err
 	}
-	v := &Versity{Endpoint: "http://" + addr, cmd: cmd, exited: make(chan struct{}), log: log}
+	return v, nil
+}
+
+// start starts the process and waits until it answers.
+func (v *Versity) start(ctx context.Context) error {
+	cmd := exec.Command(v.binary, "--port", v.addr, "posix", v.dir)
+	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY="+VersityAccessKey, "ROOT_SECRET_KEY="+VersitySecretKey)
+	cmd.Stdout, cmd.Stderr = v.log, v.log
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("s3test: start %s: %w", v.binary, err)
+	}
+	exited := make(chan struct{})
+	v.cmd, v.exited, v.err = cmd, exited, nil
 	go func() {
 		v.err = cmd.Wait()
-		close(v.exited)
+		close(exited)
 	}()
 	if err := v.waitReady(ctx); err != nil {
 		v.Close()
-		return nil, fmt.Errorf("s3test: %s on %s: %w\n%s", binary, addr, err, log.String())
+		return fmt.Errorf("s3test: %s on %s: %w\n%s", v.binary, v.addr, err, v.log.String())
 	}
-	return v, nil
+	return nil
+}
+
+// Restart starts a stopped gateway again on the same address and data,
+// as a test of an outage does after [Versity.Close].
+func (v *Versity) Restart(ctx context.Context) error {
+	if err := v.Close(); err != nil {
+		return err
+	}
+	return v.start(ctx)
 }
 
 // waitReady polls the endpoint until it answers, the process ends or the
@@ -88,17 +107,21 @@ func (v *Versity) waitReady(ctx context.Context) error {
 	}
 }
 
-// Close stops the gateway and waits for it to exit.
+// Close stops the gateway and waits for it to exit. Closing a stopped
+// gateway does nothing.
 func (v *Versity) Close() error {
-	v.once.Do(func() {
-		_ = v.cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-v.exited:
-		case <-time.After(10 * time.Second):
-			_ = v.cmd.Process.Kill()
-			<-v.exited
-		}
-	})
+	select {
+	case <-v.exited:
+		return nil
+	default:
+	}
+	_ = v.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-v.exited:
+	case <-time.After(10 * time.Second):
+		_ = v.cmd.Process.Kill()
+		<-v.exited
+	}
 	var exit *exec.ExitError
 	if v.err != nil && !errors.As(v.err, &exit) {
 		return fmt.Errorf("s3test: stop versitygw: %w", v.err)
