@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// bare is the ceiling: a map from path to bytes compressed in advance,
+// bare is the ceiling: a map from path to bytes compressed in advance (by
+// the parent process, so that the server's memory is only what it holds),
 // picked by Accept-Encoding with a substring test, with no conditional
 // requests and no method check. With extraHeaders it also sends the
 // header fields the viewer adds (ETag, Cache-Control,
@@ -34,7 +35,7 @@ func newBare(set *contentSet, extraHeaders bool) *bare {
 		gzipEnc: []string{"gzip"}, brEnc: []string{"br"}, vary: []string{"Accept-Encoding"},
 		noCache: []string{"no-cache"}, nosniff: []string{"nosniff"}, ranges: []string{"bytes"}}
 	for _, f := range set.Files {
-		gz, br := gzipBytes(f.Body), brotliBytes(f.Body)
+		gz, br := f.Gzip, f.Br
 		sum := sha256.Sum256(f.Body)
 		tag := `"` + hex.EncodeToString(sum[:10])
 		b.files[f.Path] = &bareFile{
