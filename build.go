@@ -42,7 +42,7 @@ func build(cfg Config) (*routerState, error) {
 	b := &builder{
 		cfg:   cfg,
 		base:  strings.TrimSuffix(cfg.UIPath, "/"),
-		st:    &routerState{routes: map[string]*route{}, warmed: make(chan struct{})},
+		st:    &routerState{routes: map[string]*route{}},
 		allow: []string{"GET, HEAD"},
 	}
 	specs, err := b.loadSpecs()
@@ -106,7 +106,7 @@ func (b *builder) add(p string, r *resource) error {
 	if _, dup := b.st.routes[p]; dup {
 		return configErrorf("RawPath %q collides with UIPath %q's routes at %s", b.cfg.RawPath, b.cfg.UIPath, p)
 	}
-	b.st.routes[p] = &route{res: r, allow: b.allow}
+	b.st.routes[p] = &route{res: r, allow: b.allow, work: &b.st.work}
 	return nil
 }
 
@@ -129,7 +129,6 @@ func (b *builder) addUI(specs []namedSpec) error {
 	// The documents.
 	links := make([]specLink, 0, len(specs))
 	var connect []string
-	var warm []*resource
 	for _, s := range specs {
 		doc := s.spec.json
 		jsonRes := newResource(s.paths[0], jsonContentType, doc, true, nil)
@@ -148,7 +147,6 @@ func (b *builder) addUI(specs []namedSpec) error {
 				return err
 			}
 		}
-		warm = append(warm, jsonRes)
 		links = append(links, specLink{URL: relativeURL(b.base+"/", s.paths[0]), Name: s.name})
 		connect = append(connect, serverOrigins(s.spec.head.links)...)
 	}
@@ -161,12 +159,6 @@ func (b *builder) addUI(specs []namedSpec) error {
 			return err
 		}
 		urls[name] = u
-	}
-	for _, name := range []string{"swagger-ui-bundle.js", "swagger-ui.css", "viewer.css"} {
-		warm = append(warm, shared[name])
-	}
-	if standalone {
-		warm = append(warm, shared["swagger-ui-standalone-preset.js"])
 	}
 
 	// The initializer.
@@ -260,7 +252,6 @@ func (b *builder) addUI(specs []namedSpec) error {
 		}
 		b.st.routes[b.base] = &route{redirect: "./" + last + "/", lastSeg: last, allow: b.allow}
 	}
-	b.st.resources = append([]*resource{page}, warm...)
 	return nil
 }
 

@@ -47,7 +47,7 @@ func TestServedBytesKeepNoBuffer(t *testing.T) {
 
 		r := newResource("openapi.json", jsonContentType, s.json, true, nil)
 		for e := encGzip; e < numEncodings; e++ {
-			v := r.variant(e)
+			v := r.variant(e, nil)
 			require.NotNil(t, v, "%s: %v", name, e)
 			assert.LessOrEqual(t, cap(v.body)-len(v.body), len(v.body)/8, "%s: spare capacity of the %v bytes", name, e)
 		}
