@@ -191,17 +191,23 @@ func exclusive(work *sync.Mutex, f func()) {
 }
 
 // Encoder settings, chosen for the memory one compression takes (measured
-// by bench/compression; see bench/README.md). gzip's default level 6: on
-// GitHub's 13 MB description it is 5% larger than level 9 and several
-// times faster, with the same memory; on Swagger UI's bundle the sizes are
-// equal. Brotli quality 6 with a window of at most 256 kB: its hash tables
-// are 2 MB where quality 9's are 32 MB, and a process compressing the
-// bundle peaks 11 MB above one that only holds it, against 44 MB for
-// quality 9 with a 4 MB window, for a result 5% larger.
+// by bench/compression, figures in bench/README.md):
+//   - gzip's default level 6: on GitHub's 13 MB description 5% larger than
+//     level 9 and several times faster, with the same memory (about 3 MB);
+//     on Swagger UI's bundle the sizes are equal.
+//   - brotli quality 6, whose hash tables are 2 MB (quality 9's: 32 MB).
+//     A process compressing the bundle peaks about 8 MB above one that only
+//     holds it with a 64 kB window, 12 MB with 256 kB, 44 MB at quality 9
+//     with 4 MB, for a result 4% larger than with 256 kB and 9% larger than
+//     quality 9's. Bodies over 4 MB (large documents) get a 256 kB window:
+//     it takes no more memory than 64 kB there (12 MB on GitHub's
+//     description) and makes a result 23% smaller.
 const (
-	gzipLevel     = gzip.DefaultCompression
-	brotliQuality = 6
-	brotliLGWin   = 18 // log2 of the largest window
+	gzipLevel        = gzip.DefaultCompression
+	brotliQuality    = 6
+	brotliSmallLGWin = 16      // log2 of the window for bodies up to brotliLargeBody
+	brotliLargeLGWin = 18      // log2 of the window for larger bodies
+	brotliLargeBody  = 4 << 20 // bytes
 )
 
 func compress(e contentEncoding, body []byte) ([]byte, error) {
@@ -221,8 +227,12 @@ func compress(e contentEncoding, body []byte) ([]byte, error) {
 	case encBrotli:
 		// A window no larger than the body keeps small resources from
 		// allocating brotli's full-size tables.
+		maxWin := brotliSmallLGWin
+		if len(body) > brotliLargeBody {
+			maxWin = brotliLargeLGWin
+		}
 		lgwin := 10
-		for lgwin < brotliLGWin && 1<<lgwin < len(body) {
+		for lgwin < maxWin && 1<<lgwin < len(body) {
 			lgwin++
 		}
 		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: lgwin})

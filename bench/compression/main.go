@@ -53,7 +53,7 @@ func settings() []setting {
 		}})
 	}
 	for _, q := range []int{4, 5, 6, 7, 9} {
-		for _, lgwin := range []int{18, 20, 22} {
+		for _, lgwin := range []int{16, 17, 18, 20, 22} {
 			out = append(out, setting{fmt.Sprintf("brotli q%d w%d", q, lgwin), func(dst *bytes.Buffer, src []byte) error {
 				win := lgwin
 				for win > 10 && 1<<(win-1) >= len(src) {

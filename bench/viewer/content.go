@@ -18,9 +18,9 @@ import (
 	"github.com/openapi-viewer/viewer"
 )
 
-// file is one response of the viewer's page load: its identity bytes and,
-// made by the parent so that the bare server only holds them, its gzip and
-// brotli bytes.
+// file is one response of the viewer's page load: its identity bytes and
+// the viewer's gzip and brotli bytes (nil when the viewer does not compress
+// it), which the bare server then only holds.
 type file struct {
 	Path        string // URL path, without the query
 	ContentType string
@@ -87,18 +87,21 @@ func newContentSet(spec string) (*contentSet, error) {
 	}
 	set.Files = append(set.Files, f)
 	set.SpecPath = f.Path
+	// The compressed bytes are the viewer's own, so that every server
+	// sends the same bytes; nil where the viewer sends identity (icons).
 	for i := range set.Files {
-		set.Files[i].Gzip = gzipBytes(set.Files[i].Body)
-		set.Files[i].Br = brotliBytes(set.Files[i].Body)
-	}
-	// Setup compresses in the background; asking for each file in brotli
-	// and gzip waits for that to finish, so that it does not run during the
-	// measurements.
-	for _, f := range set.Files {
-		for _, enc := range []string{"br", "gzip"} {
+		f := &set.Files[i]
+		for enc, dst := range map[string]*[]byte{"gzip": &f.Gzip, "br": &f.Br} {
 			req := httptest.NewRequest(http.MethodGet, f.Path, nil)
 			req.Header.Set("Accept-Encoding", enc)
-			h.ServeHTTP(httptest.NewRecorder(), req)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				return nil, fmt.Errorf("the viewer answers %s (%s) with %d", f.Path, enc, rec.Code)
+			}
+			if rec.Header().Get("Content-Encoding") == enc {
+				*dst = rec.Body.Bytes()
+			}
 		}
 	}
 	return set, nil
