@@ -165,11 +165,10 @@ func (r *results) print(out io.Writer, goVersion, goos, goarch string, cpus int)
 		ratio(float64(r.heap["viewer"].HeapInuse), float64(r.heap["bare"].HeapInuse)))
 }
 
-// rssGoal is the issue's bound on the viewer's peak resident set, as a
-// multiple of the bare server's: 1.5x, and 2x for a document of more than
-// a megabyte of JSON (GitHub's 13 MB description), whose served bytes and
-// their compression weigh on the viewer more than on bare, which receives
-// them made.
+// rssGoal is issue 11's bound on the viewer's peak resident set, as a
+// multiple of the bare server's: 1.5x (set for petstore-expanded), and 2x
+// for a document of more than a megabyte of JSON (set for GitHub's 13 MB
+// description).
 func (r *results) rssGoal() float64 {
 	if len(r.set.spec()) > 1<<20 {
 		return 2
