@@ -19,7 +19,6 @@ type builder struct {
 	st    *routerState
 	allow []string
 
-	warm  []*resource     // what the page loads, to compress in the background
 	links []documentLinks // of every document, for the policy and the OAuth2 page
 }
 
@@ -44,7 +43,7 @@ func build(cfg Config) (*routerState, error) {
 	b := &builder{
 		cfg:   cfg,
 		base:  strings.TrimSuffix(cfg.UIPath, "/"),
-		st:    &routerState{routes: map[string]*route{}, warmed: make(chan struct{})},
+		st:    &routerState{routes: map[string]*route{}},
 		allow: []string{"GET, HEAD"},
 	}
 	specs, err := b.loadSpecs()
@@ -140,7 +139,7 @@ func (b *builder) add(p string, r *resource) error {
 	if _, dup := b.st.routes[p]; dup {
 		return configErrorf("RawPath %q collides with UIPath %q's routes at %s", b.cfg.RawPath, b.cfg.UIPath, p)
 	}
-	b.st.routes[p] = &route{res: r, allow: b.allow}
+	b.st.routes[p] = &route{res: r, allow: b.allow, work: &b.st.work}
 	return nil
 }
 

@@ -30,7 +30,6 @@ func (b *builder) addDocuments(specs []namedSpec) ([]specLink, error) {
 				return nil, err
 			}
 		}
-		b.warm = append(b.warm, jsonRes)
 		b.links = append(b.links, documentLinksOf(doc))
 		links = append(links, specLink{URL: relativeURL(b.base+"/", s.paths[0]), Name: s.name})
 	}
@@ -71,7 +70,6 @@ func (b *builder) addSharedAssets(standalone bool) (pageData, error) {
 			return pageData{}, err
 		}
 	}
-	warm := []string{"swagger-ui-bundle.js", "swagger-ui.css", "viewer.css"}
 	data := pageData{
 		CSS:       urls["swagger-ui.css"],
 		PageCSS:   urls["viewer.css"],
@@ -81,10 +79,6 @@ func (b *builder) addSharedAssets(standalone bool) (pageData, error) {
 	}
 	if standalone {
 		data.Preset = urls["swagger-ui-standalone-preset.js"]
-		warm = append(warm, "swagger-ui-standalone-preset.js")
-	}
-	for _, name := range warm {
-		b.warm = append(b.warm, shared[name])
 	}
 	return data, nil
 }
@@ -160,7 +154,6 @@ func (b *builder) addPage(data pageData, csp string) error {
 	if err := b.add(b.base+"/index.html", page); err != nil {
 		return err
 	}
-	b.st.resources = append([]*resource{page}, b.warm...)
 
 	// UIPath itself redirects to the page, relatively: "./ui/" from "/api/ui"
 	// is right under any prefix, and "./" keeps a segment such as "a:b" from

@@ -32,10 +32,11 @@
 //     follows YAML 1.2 (y, yes and on stay strings).
 //   - Every URL the page uses is relative, so the viewer works under any
 //     prefix (http.StripPrefix, a reverse proxy) with no option to set.
-//   - Every response is computed at Setup, has a strong ETag and answers
-//     If-None-Match with 304; text is served gzip- or brotli-compressed when
-//     the client accepts it; Swagger UI's files are served with immutable
-//     caching under content-hashed URLs.
+//   - Every response has a strong ETag and answers If-None-Match with 304;
+//     text is served gzip- or brotli-compressed when the client accepts it,
+//     compressed on the first request for that encoding, once, one response
+//     at a time; Swagger UI's files are served with immutable caching under
+//     content-hashed URLs.
 //   - The page carries a strict Content-Security-Policy (no inline script)
 //     and ignores ?url=, so it cannot be made to show another document.
 //   - A router holds no global state: any number can serve side by side.

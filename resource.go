@@ -14,9 +14,9 @@ import (
 )
 
 // resource is one response body the viewer serves, with every header value
-// computed once. Its compressed variants are made on first use (or by the
-// warm-up that Setup starts), once each; a variant that would not be smaller
-// than the identity bytes is never offered.
+// computed once. Each compressed variant is made when a request first asks
+// for its encoding, once; a variant that would not be smaller than the
+// identity bytes is never offered.
 type resource struct {
 	name         string
 	contentType  []string
@@ -120,20 +120,41 @@ func (r *resource) setIdentity(body []byte) {
 
 // hash returns the identity bytes' content hash (the ETag without quotes).
 func (r *resource) hash() string {
-	t := r.identity().etag[0]
+	t := r.identity(nil).etag[0]
 	return t[1 : len(t)-1]
 }
 
-func (r *resource) identity() *variant {
+// identity returns the identity variant, making it first for a resource
+// built on first use.
+func (r *resource) identity(work *sync.Mutex) *variant {
 	v := &r.variants[encIdentity]
-	v.once.Do(func() { r.setIdentity(r.make()) })
+	v.once.Do(func() { exclusive(work, func() { r.setIdentity(r.make()) }) })
 	return v
 }
 
+// pick returns the variant to send to a request whose Accept-Encoding
+// values are accept. Only the encoding negotiateEncoding prefers is made;
+// should it not be smaller than identity (it is then never offered), the
+// next preferred one is tried.
+func (r *resource) pick(accept []string, work *sync.Mutex) *variant {
+	if !r.compressible || len(accept) == 0 {
+		return r.identity(work)
+	}
+	avail := [numEncodings]bool{true, true, true}
+	for {
+		e := negotiateEncoding(accept, avail)
+		if v := r.variant(e, work); v != nil {
+			return v
+		}
+		avail[e] = false
+	}
+}
+
 // variant returns the variant in encoding e, making it if need be, or nil
-// when that encoding is not offered.
-func (r *resource) variant(e contentEncoding) *variant {
-	id := r.identity()
+// when that encoding is not offered. The work it takes holds work (when
+// not nil), so that a router compresses one thing at a time.
+func (r *resource) variant(e contentEncoding, work *sync.Mutex) *variant {
+	id := r.identity(work)
 	if e == encIdentity {
 		return id
 	}
@@ -142,7 +163,9 @@ func (r *resource) variant(e contentEncoding) *variant {
 	}
 	v := &r.variants[e]
 	v.once.Do(func() {
-		body, err := compress(e, id.body)
+		var body []byte
+		var err error
+		exclusive(work, func() { body, err = compress(e, id.body) })
 		if err != nil || len(body) >= len(id.body) {
 			return // not offered; the error cannot happen with in-memory writers
 		}
@@ -158,23 +181,41 @@ func (r *resource) variant(e contentEncoding) *variant {
 	return v
 }
 
-// warm makes every compressed variant now.
-func (r *resource) warm() {
-	for e := encGzip; e < numEncodings; e++ {
-		r.variant(e)
+// exclusive runs f holding work, or without a lock when work is nil.
+func exclusive(work *sync.Mutex, f func()) {
+	if work != nil {
+		work.Lock()
+		defer work.Unlock()
 	}
+	f()
 }
 
-// Compression levels: gzip's best; brotli 9, which gets within 10% of
-// brotli 11's size on Swagger UI's bundle in 4% of the time.
-const brotliQuality = 9
+// Encoder settings, chosen for the memory one compression takes (measured
+// by bench/compression, figures in bench/README.md):
+//   - gzip's default level 6: on GitHub's 13 MB description 5% larger than
+//     level 9 and several times faster, with the same memory (about 3 MB);
+//     on Swagger UI's bundle the sizes are equal.
+//   - brotli quality 6 (quality 9's hash tables alone are 32 MB with a
+//     window over 64 kB). A process compressing Swagger UI's bundle peaks
+//     about 8 MB above one that only holds it with a 64 kB window, 12 MB
+//     with 256 kB, 44 MB at quality 9 with 4 MB, for a result 4% larger
+//     than with 256 kB and 9% larger than quality 9's. Bodies over 4 MB
+//     (large documents) get a 256 kB window: there it takes no more memory
+//     than 64 kB (12 MB on GitHub's description) and makes a result 23%
+//     smaller.
+const (
+	gzipLevel        = gzip.DefaultCompression
+	brotliQuality    = 6
+	brotliSmallLGWin = 16      // log2 of the window for bodies up to brotliLargeBody
+	brotliLargeLGWin = 18      // log2 of the window for larger bodies
+	brotliLargeBody  = 4 << 20 // bytes
+)
 
 func compress(e contentEncoding, body []byte) ([]byte, error) {
 	var buf bytes.Buffer
-	buf.Grow(len(body) / 3)
 	switch e {
 	case encGzip:
-		w, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		w, err := gzip.NewWriterLevel(&buf, gzipLevel)
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
@@ -187,8 +228,12 @@ func compress(e contentEncoding, body []byte) ([]byte, error) {
 	case encBrotli:
 		// A window no larger than the body keeps small resources from
 		// allocating brotli's full-size tables.
+		maxWin := brotliSmallLGWin
+		if len(body) > brotliLargeBody {
+			maxWin = brotliLargeLGWin
+		}
 		lgwin := 10
-		for lgwin < 22 && 1<<lgwin < len(body) {
+		for lgwin < maxWin && 1<<lgwin < len(body) {
 			lgwin++
 		}
 		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: lgwin})

@@ -3,8 +3,11 @@ package viewer
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"testing"
+
+	"github.com/andybalholm/brotli"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,9 +50,56 @@ func TestServedBytesKeepNoBuffer(t *testing.T) {
 
 		r := newResource("openapi.json", jsonContentType, s.json, true, nil)
 		for e := encGzip; e < numEncodings; e++ {
-			v := r.variant(e)
+			v := r.variant(e, nil)
 			require.NotNil(t, v, "%s: %v", name, e)
 			assert.LessOrEqual(t, cap(v.body)-len(v.body), len(v.body)/8, "%s: spare capacity of the %v bytes", name, e)
 		}
+	}
+}
+
+// brotliWindowBits reads the window size (log2) from a brotli stream's
+// header (RFC 7932, section 9.1).
+func brotliWindowBits(t *testing.T, b []byte) int {
+	t.Helper()
+	require.GreaterOrEqual(t, len(b), 1)
+	bits := uint(b[0])
+	if len(b) > 1 {
+		bits |= uint(b[1]) << 8
+	}
+	if bits&1 == 0 {
+		return 16
+	}
+	if n := (bits >> 1) & 7; n != 0 {
+		return 17 + int(n)
+	}
+	m := (bits >> 4) & 7
+	require.NotEqual(t, uint(1), m, "large-window brotli")
+	if m == 0 {
+		return 17
+	}
+	return 8 + int(m)
+}
+
+// TestBrotliWindowIsBounded checks the encoder settings that bound the
+// memory a compression takes: a window no larger than the body, at most
+// 64 kB up to 4 MB of body and 256 kB beyond; and that the output decodes.
+func TestBrotliWindowIsBounded(t *testing.T) {
+	text := func(n int) []byte {
+		var b bytes.Buffer
+		for i := 0; b.Len() < n; i++ {
+			fmt.Fprintf(&b, `{"path": "/items/%d", "summary": "item number %d"},`+"\n", i, i*7919%1000)
+		}
+		return b.Bytes()
+	}
+	for _, c := range []struct {
+		size, wbits int
+	}{{3000, 12}, {200 << 10, 16}, {brotliLargeBody, 16}, {brotliLargeBody + 1<<20, 18}} {
+		body := text(c.size)[:c.size]
+		out, err := compress(encBrotli, body)
+		require.NoError(t, err)
+		assert.Equal(t, c.wbits, brotliWindowBits(t, out), "%d bytes", len(body))
+		back, err := io.ReadAll(brotli.NewReader(bytes.NewReader(out)))
+		require.NoError(t, err)
+		assert.Equal(t, body, back)
 	}
 }

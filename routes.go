@@ -4,21 +4,26 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 )
 
-// routerState is everything Setup built. It is read-only afterwards.
+// routerState is everything Setup built. It is read-only afterwards, but
+// for the compressed variants (and the YAML), made on first request.
 type routerState struct {
-	routes    map[string]*route // by cleaned path
-	resources []*resource       // in warm-up order
-	warmed    chan struct{}     // closed when warm has compressed them all
+	routes map[string]*route // by cleaned path
+	// work is held while one of the router's responses is compressed or
+	// built on first use, so that these run one after another: at most one
+	// encoder's memory is in use at a time, whatever the requests.
+	work sync.Mutex
 }
 
 // route is what one path answers.
 type route struct {
-	res      *resource // the body, for a served path
-	redirect string    // the relative Location, for UIPath without its slash
-	lastSeg  string    // for a redirect: the request path must end with "/"+lastSeg
-	allow    []string  // the Allow header for 405
+	res      *resource   // the body, for a served path
+	redirect string      // the relative Location, for UIPath without its slash
+	lastSeg  string      // for a redirect: the request path must end with "/"+lastSeg
+	allow    []string    // the Allow header for 405
+	work     *sync.Mutex // the router's routerState.work
 }
 
 // match finds the route for a request, or nil. The path is cleaned first
@@ -62,13 +67,5 @@ func (rt *route) serve(w http.ResponseWriter, req *http.Request) {
 		w.WriteHeader(http.StatusMovedPermanently)
 		return
 	}
-	rt.res.serve(w, req)
-}
-
-// warm makes the compressed variants of the resources the page loads.
-func (st *routerState) warm() {
-	defer close(st.warmed)
-	for _, r := range st.resources {
-		r.warm()
-	}
+	rt.res.serve(w, req, rt.work)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -14,15 +15,10 @@ import (
 // with 206 (and adds Accept-Ranges), and If-Match / If-Unmodified-Since with
 // 412. The fast path does not advertise Accept-Ranges: it is advisory, and
 // one header less is measurably faster for small documents.
-func (r *resource) serve(w http.ResponseWriter, req *http.Request) {
-	var avail [numEncodings]bool
-	avail[encIdentity] = true
-	accept := req.Header["Accept-Encoding"]
-	if r.compressible && len(accept) > 0 {
-		avail[encGzip] = r.variant(encGzip) != nil
-		avail[encBrotli] = r.variant(encBrotli) != nil
-	}
-	v := r.variant(negotiateEncoding(accept, avail))
+//
+// A variant not made yet is made now, holding work (see resource.pick).
+func (r *resource) serve(w http.ResponseWriter, req *http.Request, work *sync.Mutex) {
+	v := r.pick(req.Header["Accept-Encoding"], work)
 
 	h := w.Header()
 	cacheControl := r.cacheControl

@@ -8,12 +8,15 @@ import (
 )
 
 // indentJSON re-indents a JSON document with two spaces, keeping its key
-// order: json.Indent rewrites only the white space, in one pass, without
-// building a tree, so a large document costs little more than a copy.
+// order: only the white space is rewritten, without building a tree, into
+// a slice of the output's size (indentValidJSON); json.Indent runs only to
+// report where invalid JSON goes wrong.
 func indentJSON(src rawSpec) ([]byte, error) {
 	data := trimBOM(src.data)
+	if json.Valid(data) {
+		return indentValidJSON(data), nil
+	}
 	var buf bytes.Buffer
-	buf.Grow(len(data) + len(data)/4 + 1)
 	if err := json.Indent(&buf, data, "", "  "); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {

@@ -40,9 +40,11 @@ func NewHandler(cfg Config) (http.Handler, error) {
 // then leaves the router unusable; it may be called again. Once Setup has
 // succeeded, a further call returns ErrAlreadySetup.
 //
-// Compressing Swagger UI's assets takes a few hundred milliseconds of CPU;
-// Setup starts it in the background instead of waiting for it, and a request
-// that arrives first waits only for the variant it needs.
+// Setup compresses nothing: each response is compressed when a request
+// first asks for that encoding (brotli or gzip, not both), once, and a
+// router compresses one response at a time, so that a docs page costs
+// memory only once it is viewed, and then a bounded amount. The YAML form
+// of a document is likewise made on its first request.
 func (r *OpenapiViewerRouter) Setup() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -54,7 +56,6 @@ func (r *OpenapiViewerRouter) Setup() error {
 		return err
 	}
 	r.state.Store(st)
-	go st.warm()
 	return nil
 }
 

@@ -8,7 +8,9 @@ import (
 	"strings"
 )
 
-// bare is the ceiling: a map from path to bytes compressed in advance,
+// bare is the ceiling: a map from path to bytes compressed in advance (the
+// viewer's, by the parent process, so that the server's memory is only
+// what it holds),
 // picked by Accept-Encoding with a substring test, with no conditional
 // requests and no method check. With extraHeaders it also sends the
 // header fields the viewer adds (ETag, Cache-Control,
@@ -18,7 +20,7 @@ type bare struct {
 	files        map[string]*bareFile
 	extraHeaders bool
 	// Header values.
-	gzipEnc, brEnc, vary, noCache, nosniff, ranges []string
+	vary, noCache, nosniff, ranges []string
 }
 
 // bareFile holds one path's precomputed bytes and header values.
@@ -27,25 +29,34 @@ type bareFile struct {
 	identity, gzip, br          []byte
 	identityLen, gzipLen, brLen []string
 	identityTag, gzipTag, brTag []string
+	gzipEnc, brEnc              []string // Content-Encoding; nil where the viewer sends identity
 }
 
 func newBare(set *contentSet, extraHeaders bool) *bare {
 	b := &bare{files: map[string]*bareFile{}, extraHeaders: extraHeaders,
-		gzipEnc: []string{"gzip"}, brEnc: []string{"br"}, vary: []string{"Accept-Encoding"},
+		vary:    []string{"Accept-Encoding"},
 		noCache: []string{"no-cache"}, nosniff: []string{"nosniff"}, ranges: []string{"bytes"}}
 	for _, f := range set.Files {
-		gz, br := gzipBytes(f.Body), brotliBytes(f.Body)
 		sum := sha256.Sum256(f.Body)
 		tag := `"` + hex.EncodeToString(sum[:10])
+		gz, gzEnc, gzTag := f.Gzip, []string{"gzip"}, tag+`-gzip"`
+		if gz == nil { // the viewer sends identity: so does bare
+			gz, gzEnc, gzTag = f.Body, nil, tag+`"`
+		}
+		br, brEnc, brTag := f.Br, []string{"br"}, tag+`-br"`
+		if br == nil {
+			br, brEnc, brTag = f.Body, nil, tag+`"`
+		}
 		b.files[f.Path] = &bareFile{
+			gzipEnc: gzEnc, brEnc: brEnc,
 			contentType: []string{f.ContentType},
 			identity:    f.Body, gzip: gz, br: br,
 			identityLen: []string{strconv.Itoa(len(f.Body))},
 			gzipLen:     []string{strconv.Itoa(len(gz))},
 			brLen:       []string{strconv.Itoa(len(br))},
 			identityTag: []string{tag + `"`},
-			gzipTag:     []string{tag + `-gzip"`},
-			brTag:       []string{tag + `-br"`},
+			gzipTag:     []string{gzTag},
+			brTag:       []string{brTag},
 		}
 	}
 	return b
@@ -65,10 +76,14 @@ func (b *bare) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.Contains(ae, "br"):
 		body, length, tag = f.br, f.brLen, f.brTag
-		h["Content-Encoding"] = b.brEnc
+		if f.brEnc != nil {
+			h["Content-Encoding"] = f.brEnc
+		}
 	case strings.Contains(ae, "gzip"):
 		body, length, tag = f.gzip, f.gzipLen, f.gzipTag
-		h["Content-Encoding"] = b.gzipEnc
+		if f.gzipEnc != nil {
+			h["Content-Encoding"] = f.gzipEnc
+		}
 	}
 	h["Content-Length"] = length
 	if b.extraHeaders {

@@ -10,17 +10,22 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/openapi-viewer/viewer"
 )
 
-// file is one response of the viewer's page load, as identity bytes.
+// file is one response of the viewer's page load: its identity bytes and
+// the viewer's gzip and brotli bytes (nil when the viewer does not compress
+// it), which the bare server then only holds.
 type file struct {
 	Path        string // URL path, without the query
 	ContentType string
 	Body        []byte
+	Gzip, Br    []byte
 }
 
 // contentSet is what every server serves: the viewer's page, the files it
@@ -82,14 +87,21 @@ func newContentSet(spec string) (*contentSet, error) {
 	}
 	set.Files = append(set.Files, f)
 	set.SpecPath = f.Path
-	// Setup compresses in the background; asking for each file in brotli
-	// and gzip waits for that to finish, so that it does not run during the
-	// measurements.
-	for _, f := range set.Files {
-		for _, enc := range []string{"br", "gzip"} {
+	// The compressed bytes are the viewer's own, so that every server
+	// sends the same bytes; nil where the viewer sends identity (icons).
+	for i := range set.Files {
+		f := &set.Files[i]
+		for enc, dst := range map[string]*[]byte{"gzip": &f.Gzip, "br": &f.Br} {
 			req := httptest.NewRequest(http.MethodGet, f.Path, nil)
 			req.Header.Set("Accept-Encoding", enc)
-			h.ServeHTTP(httptest.NewRecorder(), req)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				return nil, fmt.Errorf("the viewer answers %s (%s) with %d", f.Path, enc, rec.Code)
+			}
+			if rec.Header().Get("Content-Encoding") == enc {
+				*dst = rec.Body.Bytes()
+			}
 		}
 	}
 	return set, nil
@@ -105,34 +117,61 @@ func (s *contentSet) spec() []byte {
 	return nil
 }
 
-// writeFile writes the set to a temporary file for the memory-measuring
-// child processes, and returns its path and a function removing it.
+// writeFile writes the set to a temporary directory for the child
+// processes: each body in a file of its own and the rest in manifest.gob,
+// so that a child reads every body into a slice of its exact size and
+// never holds an encoded copy of the set (gob buffers a whole message). It
+// returns the directory and a function removing it.
 func (s *contentSet) writeFile() (string, func(), error) {
-	f, err := os.CreateTemp("", "bench-viewer-*.gob")
+	dir, err := os.MkdirTemp("", "bench-viewer-*")
 	if err != nil {
-		return "", nil, fmt.Errorf("creating the content file: %w", err)
+		return "", nil, fmt.Errorf("creating the content directory: %w", err)
 	}
-	cleanup := func() { _ = os.Remove(f.Name()) }
-	if err := gob.NewEncoder(f).Encode(s); err != nil {
-		_ = f.Close()
+	cleanup := func() { _ = os.RemoveAll(dir) }
+	manifest := *s
+	manifest.Files = make([]file, len(s.Files))
+	for i, f := range s.Files {
+		manifest.Files[i] = file{Path: f.Path, ContentType: f.ContentType}
+		for ext, b := range map[string][]byte{"id": f.Body, "gz": f.Gzip, "br": f.Br} {
+			if err := os.WriteFile(bodyFile(dir, i, ext), b, 0o600); err != nil {
+				cleanup()
+				return "", nil, fmt.Errorf("writing the content directory: %w", err)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(&manifest); err != nil {
 		cleanup()
-		return "", nil, fmt.Errorf("writing the content file: %w", err)
+		return "", nil, fmt.Errorf("encoding the manifest: %w", err)
 	}
-	if err := f.Close(); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "manifest.gob"), buf.Bytes(), 0o600); err != nil {
 		cleanup()
-		return "", nil, fmt.Errorf("writing the content file: %w", err)
+		return "", nil, fmt.Errorf("writing the manifest: %w", err)
 	}
-	return f.Name(), cleanup, nil
+	return dir, cleanup, nil
 }
 
-func readContentSet(path string) (*contentSet, error) {
-	b, err := os.ReadFile(path)
+func bodyFile(dir string, i int, ext string) string {
+	return filepath.Join(dir, strconv.Itoa(i)+"."+ext)
+}
+
+// readContentSet reads a set written by writeFile.
+func readContentSet(dir string) (*contentSet, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.gob"))
 	if err != nil {
-		return nil, fmt.Errorf("reading the content file: %w", err)
+		return nil, fmt.Errorf("reading the manifest: %w", err)
 	}
 	var s contentSet
 	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&s); err != nil {
-		return nil, fmt.Errorf("decoding the content file: %w", err)
+		return nil, fmt.Errorf("decoding the manifest: %w", err)
+	}
+	for i := range s.Files {
+		f := &s.Files[i]
+		for ext, dst := range map[string]*[]byte{"id": &f.Body, "gz": &f.Gzip, "br": &f.Br} {
+			if *dst, err = os.ReadFile(bodyFile(dir, i, ext)); err != nil {
+				return nil, fmt.Errorf("reading the content directory: %w", err)
+			}
+		}
 	}
 	return &s, nil
 }

@@ -5,8 +5,8 @@
 // fields (bare+headers). It prints, side by side, the bytes a cold page
 // load transfers, how many requests of a reload are answered 304,
 // requests/s and server CPU per request for the document and for Swagger
-// UI's bundle, and each server's heap in use after GC. Every server runs in
-// a process of its own.
+// UI's bundle, each server's heap in use after GC and its peak resident
+// set (VmHWM). Every server runs in a process of its own.
 //
 //	cd bench && go run ./viewer
 //	cd bench && go run ./viewer -spec "$(../scripts/fetch-github-spec.sh)"
@@ -30,7 +30,7 @@ type options struct {
 	duration    time.Duration // length of one throughput run
 	rounds      int           // throughput runs per server and resource; medians count
 	child       string        // internal: serve this server for the memory measurement
-	content     string        // internal: the content file a child reads
+	content     string        // internal: the content directory a child reads
 }
 
 func main() {
@@ -40,7 +40,7 @@ func main() {
 	flag.DurationVar(&o.duration, "d", 300*time.Millisecond, "length of one throughput run")
 	flag.IntVar(&o.rounds, "rounds", 15, "throughput runs per server and resource, servers taking turns; medians count")
 	flag.StringVar(&o.child, "child", "", "internal: serve one server for the memory measurement (viewer, http-swagger or bare)")
-	flag.StringVar(&o.content, "content", "", "internal: the content file written by the parent")
+	flag.StringVar(&o.content, "content", "", "internal: the content directory written by the parent")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -102,6 +102,9 @@ func run(ctx context.Context, o options) error {
 		if res.heap[c.name], err = c.heap(ctx); err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
+		if res.rssLoaded[c.name], err = c.rss(); err != nil {
+			return err
+		}
 		if res.reload[c.name], err = reload(ctx, cold); err != nil {
 			return fmt.Errorf("%s: reload: %w", c.name, err)
 		}
@@ -131,6 +134,11 @@ func run(ctx context.Context, o options) error {
 				}
 				res.addRun(c.name, what, rps, n, after-before)
 			}
+		}
+	}
+	for _, c := range children {
+		if res.rssEnd[c.name], err = c.rss(); err != nil {
+			return err
 		}
 	}
 	res.print(os.Stdout, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
