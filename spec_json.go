@@ -22,6 +22,9 @@ func indentJSON(src rawSpec) ([]byte, error) {
 		}
 		return nil, &SpecError{Source: src.source, Err: fmt.Errorf("invalid JSON: %w", err)}
 	}
+	if err := checkJSONKeys(data, src.source); err != nil {
+		return nil, err
+	}
 	buf.WriteByte('\n')
 	return buf.Bytes(), nil
 }
