@@ -8,8 +8,11 @@ import "io/fs"
 type Config struct {
 	// FilePathOrSpec is the OpenAPI document (3.x or Swagger 2.0), given as
 	// one of:
-	//   - string: the path of a YAML or JSON file (read from FS when FS is set);
-	//   - []byte: a YAML or JSON document;
+	//   - string or [File]: the path of a YAML or JSON file (read from FS
+	//     when FS is set). A string that spans lines or starts like a
+	//     document ("{", "openapi:", "swagger:", "---") is refused by Setup
+	//     rather than taken for a path: pass a document as [Bytes];
+	//   - []byte or [Bytes]: a YAML or JSON document;
 	//   - any other value that encoding/json can marshal, such as a
 	//     map[string]any or a struct (a Go map has no order, so its keys
 	//     come out sorted; a struct's come in field order).
