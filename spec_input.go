@@ -29,4 +29,3 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 	}
 	return false
 }
-

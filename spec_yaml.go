@@ -17,20 +17,30 @@ import (
 // author's key order. It also returns the head of the document for Setup's
 // checks, with line numbers.
 func yamlToJSON(src rawSpec) ([]byte, specHead, error) {
+	root, err := parseYAML(src)
+	if err != nil {
+		return nil, specHead{}, err
+	}
+	return nodeToJSON(root, src.source, len(src.data))
+}
+
+// parseYAML parses a document of one YAML (or JSON) document and returns
+// its root mapping.
+func parseYAML(src rawSpec) (*yaml.Node, error) {
 	data := trimBOM(src.data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, specHead{}, &SpecError{Source: src.source, Err: errNotMapping("empty")}
+			return nil, &SpecError{Source: src.source, Err: errNotMapping("empty")}
 		}
-		return nil, specHead{}, &SpecError{Source: src.source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
+		return nil, &SpecError{Source: src.source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, specHead{}, &SpecError{Source: src.source, Line: extra.Line, Err: errors.New("the file holds more than one YAML document; keep only the OpenAPI document")}
+		return nil, &SpecError{Source: src.source, Line: extra.Line, Err: errors.New("the file holds more than one YAML document; keep only the OpenAPI document")}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, specHead{}, &SpecError{Source: src.source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
+		return nil, &SpecError{Source: src.source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
@@ -38,23 +48,33 @@ func yamlToJSON(src rawSpec) ([]byte, specHead, error) {
 	}
 	root = resolveAlias(root)
 	if root.Kind != yaml.MappingNode {
-		return nil, specHead{}, &SpecError{Source: src.source, Line: root.Line, Err: errNotMapping(yamlKind(root))}
+		return nil, &SpecError{Source: src.source, Line: root.Line, Err: errNotMapping(yamlKind(root))}
 	}
-	w := jsonWriter{limit: 64*len(data) + 1<<20, merges: newMergeBudget(len(data))}
-	w.buf.Grow(len(data) + len(data)/2)
+	return root, nil
+}
+
+// nodeToJSON writes a parsed document as indented JSON and reads its head.
+func nodeToJSON(root *yaml.Node, source string, size int) ([]byte, specHead, error) {
+	w := jsonWriter{limit: 64*size + 1<<20, merges: newMergeBudget(size)}
+	w.buf.Grow(size + size/2)
 	if err := w.value(root, 0); err != nil {
-		var ye *yamlNodeError
-		if errors.As(err, &ye) {
-			return nil, specHead{}, &SpecError{Source: src.source, Line: ye.line, Err: ye.err}
-		}
-		return nil, specHead{}, &SpecError{Source: src.source, Err: err}
+		return nil, specHead{}, nodeError(source, err)
 	}
 	w.buf.WriteByte('\n')
-	head, err := headOfYAML(root, newMergeBudget(len(data)))
+	head, err := headOfYAML(root, newMergeBudget(size))
 	if err != nil {
-		return nil, specHead{}, err // cannot happen: the writer expanded the same merges
+		return nil, specHead{}, nodeError(source, err) // cannot happen: the writer expanded the same merges
 	}
 	return w.buf.Bytes(), head, nil
+}
+
+// nodeError turns an error from the JSON writer into a *SpecError.
+func nodeError(source string, err error) error {
+	var ye *yamlNodeError
+	if errors.As(err, &ye) {
+		return &SpecError{Source: source, Line: ye.line, Err: ye.err}
+	}
+	return &SpecError{Source: source, Err: err}
 }
 
 // yamlNodeError is a problem found at a line of the YAML document.
