@@ -22,16 +22,17 @@ import (
 // it. $refs with a scheme (http:, https:, ...) are left as they are, and so
 // are $refs inside literal values (examples, defaults, x- extensions).
 type bundler struct {
-	fsys     fs.FS
-	rootFile string // the root document's path; "" when it was given as bytes
-	root     *yaml.Node
-	swagger2 bool
+	fsys       fs.FS
+	rootFile   string // the root document's path; "" when it was given as bytes
+	rootSource string // the root document's name in errors
+	root       *yaml.Node
+	swagger2   bool
 
 	docs    map[string]*yaml.Node // parsed files, by cleaned path
 	files   []string              // every file read, the root's first
 	targets map[string]string     // "file#pointer" -> the bundled $ref
 	names   map[string]map[string]bool
-	added   []bundled          // new component entries, in the order found
+	added   []bundled           // new component entries, in the order found
 	visited map[*yaml.Node]bool // root nodes already walked (aliases)
 	inline  []string            // "file#pointer" of the path items being copied, for cycles
 	budget  int                 // nodes still allowed to be copied or walked
@@ -45,7 +46,10 @@ type bundled struct {
 }
 
 // refError is a broken $ref: where the $ref is and what is wrong.
-func refError(file string, n *yaml.Node, format string, args ...any) error {
+func (b *bundler) refError(file string, n *yaml.Node, format string, args ...any) error {
+	if file == "" {
+		file = b.rootSource
+	}
 	return &SpecError{Source: file, Line: n.Line, Err: fmt.Errorf(format, args...)}
 }
 
@@ -84,9 +88,9 @@ func hasScheme(ref string) bool {
 
 // bundle rewrites root, in place, into one document, and returns the files
 // it read (the root's own first, when it is a file) and their total size.
-func bundle(root *yaml.Node, rootFile string, fsys fs.FS, size int) ([]string, int, error) {
+func bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, size int) ([]string, int, error) {
 	b := &bundler{
-		fsys: fsys, rootFile: rootFile, root: root,
+		fsys: fsys, rootFile: rootFile, rootSource: rootSource, root: root,
 		docs: map[string]*yaml.Node{}, targets: map[string]string{}, names: map[string]map[string]bool{},
 		visited: map[*yaml.Node]bool{}, budget: 64*size + 1<<20,
 	}
@@ -159,7 +163,7 @@ func (b *bundler) walk(n *yaml.Node, file string, ctx refContext, inRoot bool) e
 		b.visited[n] = true
 	}
 	if b.budget--; b.budget < 0 {
-		return refError(file, n, "the document is too large to bundle (aliases?)")
+		return b.refError(file, n, "the document is too large to bundle (aliases?)")
 	}
 	switch n.Kind {
 	case yaml.SequenceNode:
@@ -207,7 +211,7 @@ func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done bool
 	}
 	target, frag, _ := strings.Cut(v, "#")
 	if frag, err = url.PathUnescape(frag); err != nil {
-		return false, refError(file, ref, "$ref %q: invalid escape in the fragment: %v", v, err)
+		return false, b.refError(file, ref, "$ref %q: invalid escape in the fragment: %v", v, err)
 	}
 	var targetFile string
 	switch {
@@ -217,7 +221,7 @@ func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done bool
 		targetFile = file
 	default:
 		if targetFile, err = b.resolve(file, target); err != nil {
-			return false, refError(file, ref, "$ref %q: %v", v, err)
+			return false, b.refError(file, ref, "$ref %q: %w", v, err)
 		}
 	}
 	if b.rootFile != "" && targetFile == b.rootFile {
@@ -226,11 +230,15 @@ func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done bool
 	}
 	doc, err := b.load(targetFile)
 	if err != nil {
-		return false, refError(file, ref, "$ref %q: %v", v, err)
+		var se *SpecError
+		if errors.As(err, &se) {
+			return false, err // a problem inside the referenced file, at its own line
+		}
+		return false, b.refError(file, ref, "$ref %q: %w", v, err)
 	}
 	node, err := pointer(doc, frag)
 	if err != nil {
-		return false, refError(file, ref, "$ref %q: %s %v", v, targetFile, err)
+		return false, b.refError(file, ref, "$ref %q: %s %w", v, targetFile, err)
 	}
 	key := targetFile + "#" + frag
 	section := ctx.section(b.swagger2)
@@ -258,12 +266,12 @@ func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done bool
 func (b *bundler) inlineRef(m, node *yaml.Node, key, targetFile string, ctx refContext, file string, ref *yaml.Node) error {
 	for _, k := range b.inline {
 		if k == key {
-			return refError(file, ref, "$ref %q refers back to itself through %s: a %s cannot be bundled by reference, only copied",
+			return b.refError(file, ref, "$ref %q refers back to itself through %s: a %s cannot be bundled by reference, only copied",
 				ref.Value, strings.Join(b.inline, " -> "), ctx)
 		}
 	}
 	if node.Kind != yaml.MappingNode {
-		return refError(file, ref, "$ref %q must point to a mapping (a %s), not %s", ref.Value, ctx, article(yamlKind(node)))
+		return b.refError(file, ref, "$ref %q must point to a mapping (a %s), not %s", ref.Value, ctx, article(yamlKind(node)))
 	}
 	cp, err := b.copy(node, targetFile)
 	if err != nil {
@@ -386,7 +394,7 @@ func escapePointer(s string) string {
 func (b *bundler) copy(n *yaml.Node, file string) (*yaml.Node, error) {
 	n = resolveAlias(n)
 	if b.budget--; b.budget < 0 {
-		return nil, refError(file, n, "the referenced part expands to too many nodes through aliases")
+		return nil, b.refError(file, n, "the referenced part expands to too many nodes through aliases")
 	}
 	cp := *n
 	cp.Anchor = ""

@@ -78,7 +78,7 @@ func yamlDocument(raw rawSpec, fsys fs.FS, indented []byte) ([]byte, specHead, [
 	}
 	size := len(raw.data)
 	if hasFileRefs(raw.data) {
-		if files, size, err = bundle(root, raw.file, fsys, size); err != nil {
+		if files, size, err = bundle(root, raw.file, raw.source, fsys, size); err != nil {
 			return nil, specHead{}, nil, err
 		}
 	}
