@@ -1,6 +1,9 @@
 package viewer
 
-import "io/fs"
+import (
+	"io/fs"
+	"time"
+)
 
 // Config configures an [OpenapiViewerRouter]. Only FilePathOrSpec (or Specs)
 // and UIPath are required; every other field has the default its comment
@@ -109,6 +112,15 @@ type Config struct {
 	// and fonts from the viewer only, connections to the viewer and to the
 	// documents' absolute server URLs, no framing by other sites).
 	ContentSecurityPolicy string
+
+	// Watch, when positive, is how often the document files (FilePathOrSpec,
+	// Specs and every file their $refs name) are checked for changes, for
+	// development: when a file's size or modification time changes, the
+	// router reloads (see [OpenapiViewerRouter.Reload]), so the next page
+	// load shows the edit; a failed reload is logged and the previous
+	// documents stay served. The polling runs from Setup until
+	// [OpenapiViewerRouter.Close]. Default: 0 (no watching).
+	Watch time.Duration
 }
 
 // SpecSource is one more document for the UI's drop-down (see Config.Specs).

@@ -11,6 +11,7 @@ type routerState struct {
 	routes    map[string]*route // by cleaned path
 	resources []*resource       // in warm-up order
 	warmed    chan struct{}     // closed when warm has compressed them all
+	files     []string          // the files the documents were read from, for Config.Watch
 }
 
 // route is what one path answers.
