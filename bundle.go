@@ -54,8 +54,10 @@ func (b *bundler) refError(file string, n *yaml.Node, format string, args ...any
 }
 
 // hasFileRefs reports whether a document may hold a $ref to another file:
-// a "$ref" whose value starts neither with "#" nor with a URL scheme. It
-// errs on the side of yes; the bundler then finds nothing to do.
+// a "$ref" key (quoted or not, then a colon) whose value starts neither
+// with "#" nor with a URL scheme. It errs on the side of yes; the bundler
+// then finds nothing to do. Documents without one keep the fast path that
+// never builds a tree.
 func hasFileRefs(data []byte) bool {
 	for {
 		i := bytes.Index(data, []byte("$ref"))
@@ -63,7 +65,18 @@ func hasFileRefs(data []byte) bool {
 			return false
 		}
 		data = data[i+4:]
-		v := bytes.TrimLeft(data, "\"' \t:")
+		v := data
+		if len(v) > 0 && (v[0] == '"' || v[0] == '\'') {
+			v = v[1:]
+		}
+		v = bytes.TrimLeft(v, " \t")
+		if len(v) == 0 || v[0] != ':' {
+			continue // "$ref" in some text, not a key
+		}
+		v = bytes.TrimLeft(v[1:], " \t")
+		if len(v) > 0 && (v[0] == '"' || v[0] == '\'') {
+			v = v[1:]
+		}
 		if len(v) > 0 && v[0] != '#' && !hasScheme(string(v[:min(len(v), 40)])) {
 			return true
 		}
