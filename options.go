@@ -19,8 +19,21 @@ type Config struct {
 	//   - any other value that encoding/json can marshal, such as a
 	//     map[string]any or a struct (a Go map has no order, so its keys
 	//     come out sorted; a struct's come in field order).
-	// YAML follows YAML 1.2 (y, yes and on stay strings) and the author's key
-	// order is kept in every output. Required unless Specs is set.
+	// YAML follows YAML 1.2 (y, yes and on stay strings; 017 is 17) and the
+	// author's key order is kept in every output.
+	//
+	// Relative $refs to other files are bundled at Setup into the one
+	// document served: they are read from FS when it is set, else relative
+	// to the directory of the file holding the $ref (a document given as
+	// bytes resolves them from the root of FS, and without FS they are an
+	// error). Each referenced object becomes an entry of the document's
+	// components (definitions, parameters or responses in Swagger 2.0),
+	// named after its key or its file, with "_2", "_3", ... added in the
+	// order found when the name is taken; a path item is copied in place of
+	// its $ref. $refs with a URL scheme (http:, https:) and those inside
+	// examples, defaults, enums and x- extensions are left as they are. A
+	// broken $ref is a Setup error naming the file and line of the $ref.
+	// Required unless Specs is set.
 	FilePathOrSpec any
 
 	// UIPath is where Swagger UI is served, e.g. "/api-docs": the page is at
