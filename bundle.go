@@ -109,6 +109,13 @@ func bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, size int) 
 	}
 	if rootFile != "" {
 		b.files = []string{rootFile}
+		// Cleaned like the paths resolve returns, so that a $ref back to
+		// the root document is seen as one.
+		if fsys != nil {
+			b.rootFile = path.Clean(rootFile)
+		} else {
+			b.rootFile = filepath.Clean(rootFile)
+		}
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if root.Content[i].Value == "swagger" {

@@ -220,3 +220,35 @@ func TestBundleBrokenRefsNameFileAndLine(t *testing.T) {
 	require.ErrorIs(t, err, os.ErrNotExist)
 	assert.Contains(t, err.Error(), filepath.Join(dir, "p.yaml")+":4:")
 }
+
+func TestBundleRefBackToTheRootSpelledAnotherWay(t *testing.T) {
+	fsys := fstest.MapFS{
+		"api/openapi.yaml": {Data: []byte("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /p:\n    $ref: p.yaml\n" +
+			"components:\n  schemas:\n    Id: {type: integer, example: {$ref: not-a-ref.yaml}}\n")},
+		"api/p.yaml": {Data: []byte("get:\n  responses:\n    '200':\n      description: ok\n      content:\n        application/json:\n" +
+			"          schema: {$ref: './openapi.yaml#/components/schemas/Id'}\n          example: {$ref: literal.yaml}\n")},
+	}
+	doc, _, _ := served(t, viewer.Config{FilePathOrSpec: "./api//openapi.yaml", FS: fsys})
+	media := dig(t, doc, "paths", "/p", "get", "responses", "200", "content", "application/json")
+	assert.Equal(t, "#/components/schemas/Id", dig(t, media, "schema", "$ref"))
+	assert.Len(t, dig(t, doc, "components", "schemas"), 1, "the root is not copied into itself")
+	// A "$ref" inside an example is data, left as written.
+	assert.Equal(t, "literal.yaml", dig(t, media, "example", "$ref"))
+	assert.Equal(t, "not-a-ref.yaml", dig(t, doc, "components", "schemas", "Id", "example", "$ref"))
+}
+
+func TestBundleJSONRootWithTabs(t *testing.T) {
+	fsys := fstest.MapFS{
+		"api.json": {Data: []byte("{\n\t\"openapi\": \"3.0.3\",\n\t\"info\": {\"title\": \"Tabs\", \"version\": \"1\"},\n\t\"paths\": {\n\t\t\"/p\": {\"$ref\": \"p.json\"}\n\t},\n\t\"x-big\": 1E5\n}\n")},
+		"p.json":   {Data: []byte(`{"get": {"responses": {"200": {"$ref": "gone.json"}}}}`)},
+		"ok.json":  {Data: []byte(`{"get": {"responses": {"200": {"description": "ok"}}}}`)},
+	}
+	err := viewer.New(viewer.Config{FilePathOrSpec: "api.json", FS: fsys, UIPath: "/d"}).Setup()
+	require.ErrorContains(t, err, `p.json:1: $ref "gone.json"`)
+
+	fsys["p.json"] = &fstest.MapFile{Data: fsys["ok.json"].Data}
+	doc, jsonDoc, _ := served(t, viewer.Config{FilePathOrSpec: "api.json", FS: fsys})
+	assert.Equal(t, "ok", dig(t, doc, "paths", "/p", "get", "responses", "200", "description"))
+	assert.Contains(t, jsonDoc, `"x-big": 1E5`, "numbers keep their text")
+	assert.Equal(t, []string{"/openapi", "/info", "/info/title", "/info/version", "/paths"}, keyOrder(t, []byte(jsonDoc))[:5])
+}

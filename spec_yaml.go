@@ -262,6 +262,10 @@ func isJSONNumber(s string) bool {
 func (w *jsonWriter) scalar(n *yaml.Node) error {
 	tag := coreTag(n)
 	if n.Style == 0 && (tag == "!!int" || tag == "!!float") {
+		if isJSONNumber(n.Value) {
+			w.buf.WriteString(n.Value) // as written: 1E5 stays 1E5
+			return nil
+		}
 		text := coreInt(n.Value)
 		if text == "" {
 			text = coreFloat(n.Value)
