@@ -14,9 +14,9 @@ import (
 	viewer "github.com/openapi-viewer/viewer"
 )
 
-// served sets up a viewer for cfg and returns its document decoded, and
+// servedBundle sets up a viewer for cfg and returns its document decoded, and
 // the raw JSON and YAML.
-func served(t *testing.T, cfg viewer.Config) (doc map[string]any, jsonDoc, yamlDoc string) {
+func servedBundle(t *testing.T, cfg viewer.Config) (doc map[string]any, jsonDoc, yamlDoc string) {
 	t.Helper()
 	cfg.UIPath, cfg.RawPath = "/d", "/s"
 	h, err := viewer.NewHandler(cfg)
@@ -28,8 +28,8 @@ func served(t *testing.T, cfg viewer.Config) (doc map[string]any, jsonDoc, yamlD
 	return doc, jsonDoc, yamlDoc
 }
 
-// dig follows keys through decoded JSON.
-func dig(t *testing.T, v any, keys ...string) any {
+// digJSON follows keys through decoded JSON.
+func digJSON(t *testing.T, v any, keys ...string) any {
 	t.Helper()
 	for _, k := range keys {
 		m, ok := v.(map[string]any)
@@ -40,8 +40,8 @@ func dig(t *testing.T, v any, keys ...string) any {
 	return v
 }
 
-// refs lists every $ref value of a decoded document.
-func refs(v any) []string {
+// allRefs lists every $ref value of a decoded document.
+func allRefs(v any) []string {
 	var out []string
 	switch x := v.(type) {
 	case map[string]any:
@@ -49,11 +49,11 @@ func refs(v any) []string {
 			if s, ok := c.(string); ok && k == "$ref" {
 				out = append(out, s)
 			}
-			out = append(out, refs(c)...)
+			out = append(out, allRefs(c)...)
 		}
 	case []any:
 		for _, c := range x {
-			out = append(out, refs(c)...)
+			out = append(out, allRefs(c)...)
 		}
 	}
 	return out
@@ -61,29 +61,29 @@ func refs(v any) []string {
 
 func TestBundleRealSplitSpec(t *testing.T) {
 	const dir = "testdata/wild/redocly-cafe"
-	doc, jsonDoc, _ := served(t, viewer.Config{FilePathOrSpec: dir + "/openapi.yaml"})
+	doc, jsonDoc, _ := servedBundle(t, viewer.Config{FilePathOrSpec: dir + "/openapi.yaml"})
 
 	// Every $ref is now inside the document, except those in x- extensions
 	// (code samples), which are left as they are.
-	for _, r := range refs(doc) {
+	for _, r := range allRefs(doc) {
 		if strings.HasPrefix(r, "../code_samples/") {
 			continue
 		}
 		require.True(t, strings.HasPrefix(r, "#/components/"), "$ref %q still points outside", r)
 		parts := strings.Split(strings.TrimPrefix(r, "#/"), "/")
-		dig(t, doc, parts...) // and it resolves
+		digJSON(t, doc, parts...) // and it resolves
 	}
 	// Path items are copied in place; components are named after their
 	// files, and the root's own components come first.
-	dig(t, doc, "paths", "/menu", "get", "summary")
-	dig(t, doc, "webhooks", "order-notification", "post")
+	digJSON(t, doc, "paths", "/menu", "get", "summary")
+	digJSON(t, doc, "webhooks", "order-notification", "post")
 	for _, name := range []string{"MenuItemList", "Error", "OrderStatus"} {
-		dig(t, doc, "components", "schemas", name)
+		digJSON(t, doc, "components", "schemas", name)
 	}
 	for _, name := range []string{"BadRequest", "NotFound"} {
-		dig(t, doc, "components", "responses", name)
+		digJSON(t, doc, "components", "responses", name)
 	}
-	dig(t, doc, "components", "parameters", "OrderId")
+	digJSON(t, doc, "components", "parameters", "OrderId")
 	keys := keyOrder(t, []byte(jsonDoc))
 	idx := func(p string) int {
 		for i, k := range keys {
@@ -109,17 +109,17 @@ func TestBundleRealSplitSpec(t *testing.T) {
 }
 
 func TestBundleCycles(t *testing.T) {
-	doc, _, _ := served(t, viewer.Config{FilePathOrSpec: "testdata/bundle/cycle/openapi.yaml"})
-	schemas := dig(t, doc, "components", "schemas").(map[string]any)
-	assert.Equal(t, "#/components/schemas/node", dig(t, doc, "paths", "/nodes", "get", "responses", "200", "content", "application/json", "schema", "$ref"))
+	doc, _, _ := servedBundle(t, viewer.Config{FilePathOrSpec: "testdata/bundle/cycle/openapi.yaml"})
+	schemas := digJSON(t, doc, "components", "schemas").(map[string]any)
+	assert.Equal(t, "#/components/schemas/node", digJSON(t, doc, "paths", "/nodes", "get", "responses", "200", "content", "application/json", "schema", "$ref"))
 	// node.yaml refers to itself, to person.yaml and back to the root file.
-	assert.Equal(t, "#/components/schemas/node", dig(t, schemas, "node", "properties", "children", "items", "$ref"))
-	assert.Equal(t, "#/components/schemas/Person", dig(t, schemas, "node", "properties", "owner", "$ref"))
-	assert.Equal(t, "#/components/schemas/Local", dig(t, schemas, "node", "properties", "local", "$ref"))
+	assert.Equal(t, "#/components/schemas/node", digJSON(t, schemas, "node", "properties", "children", "items", "$ref"))
+	assert.Equal(t, "#/components/schemas/Person", digJSON(t, schemas, "node", "properties", "owner", "$ref"))
+	assert.Equal(t, "#/components/schemas/Local", digJSON(t, schemas, "node", "properties", "local", "$ref"))
 	// Person and Pet refer to each other, and Pet back to node.
-	assert.Equal(t, "#/components/schemas/Pet", dig(t, schemas, "Person", "properties", "pets", "items", "$ref"))
-	assert.Equal(t, "#/components/schemas/Person", dig(t, schemas, "Pet", "properties", "owner", "$ref"))
-	assert.Equal(t, "#/components/schemas/node", dig(t, schemas, "Pet", "properties", "tree", "$ref"))
+	assert.Equal(t, "#/components/schemas/Pet", digJSON(t, schemas, "Person", "properties", "pets", "items", "$ref"))
+	assert.Equal(t, "#/components/schemas/Person", digJSON(t, schemas, "Pet", "properties", "owner", "$ref"))
+	assert.Equal(t, "#/components/schemas/node", digJSON(t, schemas, "Pet", "properties", "tree", "$ref"))
 	assert.Len(t, schemas, 4, "Local, node, Person, Pet: each once")
 
 	// A path item that refers back to itself cannot be copied: an error.
@@ -134,35 +134,35 @@ func TestBundleCycles(t *testing.T) {
 }
 
 func TestBundleNameClashesAndRemoteRefs(t *testing.T) {
-	doc, _, yamlDoc := served(t, viewer.Config{FilePathOrSpec: "testdata/bundle/clash/openapi.yaml"})
-	schemas := dig(t, doc, "components", "schemas").(map[string]any)
+	doc, _, yamlDoc := servedBundle(t, viewer.Config{FilePathOrSpec: "testdata/bundle/clash/openapi.yaml"})
+	schemas := digJSON(t, doc, "components", "schemas").(map[string]any)
 	// The root's Item keeps its name; a/Item.yaml and b/Item.yaml get the
 	// next free names, in the order their $refs come.
-	assert.Equal(t, "string", dig(t, schemas, "Item", "type"))
-	assert.Contains(t, dig(t, schemas, "Item_2", "properties"), "a")
-	assert.Contains(t, dig(t, schemas, "Item_3", "properties"), "b")
-	assert.Equal(t, "#/components/schemas/Item_2", dig(t, doc, "paths", "/a", "get", "responses", "200", "content", "application/json", "schema", "$ref"))
+	assert.Equal(t, "string", digJSON(t, schemas, "Item", "type"))
+	assert.Contains(t, digJSON(t, schemas, "Item_2", "properties"), "a")
+	assert.Contains(t, digJSON(t, schemas, "Item_3", "properties"), "b")
+	assert.Equal(t, "#/components/schemas/Item_2", digJSON(t, doc, "paths", "/a", "get", "responses", "200", "content", "application/json", "schema", "$ref"))
 	// A fragment of a JSON file; its own local $ref comes along.
-	assert.Equal(t, "#/components/parameters/Limit", dig(t, doc, "paths", "/b", "get", "parameters").([]any)[0].(map[string]any)["$ref"])
-	assert.Equal(t, "#/components/schemas/Count", dig(t, doc, "components", "parameters", "Limit", "schema", "$ref"))
+	assert.Equal(t, "#/components/parameters/Limit", digJSON(t, doc, "paths", "/b", "get", "parameters").([]any)[0].(map[string]any)["$ref"])
+	assert.Equal(t, "#/components/schemas/Count", digJSON(t, doc, "components", "parameters", "Limit", "schema", "$ref"))
 	// Remote refs are left alone.
-	assert.Equal(t, "https://example.com/errors.yaml#/Error", dig(t, doc, "paths", "/b", "get", "responses", "500", "$ref"))
+	assert.Equal(t, "https://example.com/errors.yaml#/Error", digJSON(t, doc, "paths", "/b", "get", "responses", "500", "$ref"))
 	// The same on every run.
 	for i := 0; i < 3; i++ {
-		_, _, again := served(t, viewer.Config{FilePathOrSpec: "testdata/bundle/clash/openapi.yaml"})
+		_, _, again := servedBundle(t, viewer.Config{FilePathOrSpec: "testdata/bundle/clash/openapi.yaml"})
 		assert.Equal(t, yamlDoc, again)
 	}
 }
 
 func TestBundleSwagger2(t *testing.T) {
-	doc, _, _ := served(t, viewer.Config{FilePathOrSpec: "testdata/bundle/swagger2/swagger.json"})
-	get := dig(t, doc, "paths", "/pets", "get")
+	doc, _, _ := servedBundle(t, viewer.Config{FilePathOrSpec: "testdata/bundle/swagger2/swagger.json"})
+	get := digJSON(t, doc, "paths", "/pets", "get")
 	assert.Equal(t, "#/parameters/Limit", get.(map[string]any)["parameters"].([]any)[0].(map[string]any)["$ref"])
-	assert.Equal(t, "#/definitions/Pet", dig(t, get, "responses", "200", "schema", "items", "$ref"))
-	assert.Equal(t, "#/responses/Error", dig(t, get, "responses", "default", "$ref"))
-	assert.Equal(t, "integer", dig(t, doc, "parameters", "Limit", "type"))
-	assert.Equal(t, "object", dig(t, doc, "definitions", "Pet", "type"))
-	assert.Equal(t, "failure", dig(t, doc, "responses", "Error", "description"))
+	assert.Equal(t, "#/definitions/Pet", digJSON(t, get, "responses", "200", "schema", "items", "$ref"))
+	assert.Equal(t, "#/responses/Error", digJSON(t, get, "responses", "default", "$ref"))
+	assert.Equal(t, "integer", digJSON(t, doc, "parameters", "Limit", "type"))
+	assert.Equal(t, "object", digJSON(t, doc, "definitions", "Pet", "type"))
+	assert.Equal(t, "failure", digJSON(t, doc, "responses", "Error", "description"))
 }
 
 func TestBundleFromFS(t *testing.T) {
@@ -173,13 +173,13 @@ func TestBundleFromFS(t *testing.T) {
 		"elsewhere/x.yaml":  {Data: []byte("nothing: here\n")},
 		"api/bytes-root.md": {Data: []byte("unused")},
 	}
-	doc, _, _ := served(t, viewer.Config{FilePathOrSpec: "api/openapi.yaml", FS: fsys})
-	assert.Equal(t, "fine", dig(t, doc, "components", "responses", "ok", "description"))
+	doc, _, _ := servedBundle(t, viewer.Config{FilePathOrSpec: "api/openapi.yaml", FS: fsys})
+	assert.Equal(t, "fine", digJSON(t, doc, "components", "responses", "ok", "description"))
 
 	// A document given as bytes resolves its refs from the root of FS.
-	doc, _, _ = served(t, viewer.Config{FS: fsys,
+	doc, _, _ = servedBundle(t, viewer.Config{FS: fsys,
 		FilePathOrSpec: viewer.Bytes("openapi: 3.0.3\ninfo: {title: B, version: '1'}\npaths:\n  /p:\n    $ref: api/paths/p.yaml\n")})
-	assert.Equal(t, "fine", dig(t, doc, "components", "responses", "ok", "description"))
+	assert.Equal(t, "fine", digJSON(t, doc, "components", "responses", "ok", "description"))
 
 	// Without FS it has no directory: an error that says what to do.
 	err := viewer.New(viewer.Config{UIPath: "/d",
@@ -228,13 +228,13 @@ func TestBundleRefBackToTheRootSpelledAnotherWay(t *testing.T) {
 		"api/p.yaml": {Data: []byte("get:\n  responses:\n    '200':\n      description: ok\n      content:\n        application/json:\n" +
 			"          schema: {$ref: './openapi.yaml#/components/schemas/Id'}\n          example: {$ref: literal.yaml}\n")},
 	}
-	doc, _, _ := served(t, viewer.Config{FilePathOrSpec: "./api//openapi.yaml", FS: fsys})
-	media := dig(t, doc, "paths", "/p", "get", "responses", "200", "content", "application/json")
-	assert.Equal(t, "#/components/schemas/Id", dig(t, media, "schema", "$ref"))
-	assert.Len(t, dig(t, doc, "components", "schemas"), 1, "the root is not copied into itself")
+	doc, _, _ := servedBundle(t, viewer.Config{FilePathOrSpec: "./api//openapi.yaml", FS: fsys})
+	media := digJSON(t, doc, "paths", "/p", "get", "responses", "200", "content", "application/json")
+	assert.Equal(t, "#/components/schemas/Id", digJSON(t, media, "schema", "$ref"))
+	assert.Len(t, digJSON(t, doc, "components", "schemas"), 1, "the root is not copied into itself")
 	// A "$ref" inside an example is data, left as written.
-	assert.Equal(t, "literal.yaml", dig(t, media, "example", "$ref"))
-	assert.Equal(t, "not-a-ref.yaml", dig(t, doc, "components", "schemas", "Id", "example", "$ref"))
+	assert.Equal(t, "literal.yaml", digJSON(t, media, "example", "$ref"))
+	assert.Equal(t, "not-a-ref.yaml", digJSON(t, doc, "components", "schemas", "Id", "example", "$ref"))
 }
 
 func TestBundleJSONRootWithTabs(t *testing.T) {
@@ -247,8 +247,8 @@ func TestBundleJSONRootWithTabs(t *testing.T) {
 	require.ErrorContains(t, err, `p.json:1: $ref "gone.json"`)
 
 	fsys["p.json"] = &fstest.MapFile{Data: fsys["ok.json"].Data}
-	doc, jsonDoc, _ := served(t, viewer.Config{FilePathOrSpec: "api.json", FS: fsys})
-	assert.Equal(t, "ok", dig(t, doc, "paths", "/p", "get", "responses", "200", "description"))
+	doc, jsonDoc, _ := servedBundle(t, viewer.Config{FilePathOrSpec: "api.json", FS: fsys})
+	assert.Equal(t, "ok", digJSON(t, doc, "paths", "/p", "get", "responses", "200", "description"))
 	assert.Contains(t, jsonDoc, `"x-big": 1E5`, "numbers keep their text")
 	assert.Equal(t, []string{"/openapi", "/info", "/info/title", "/info/version", "/paths"}, keyOrder(t, []byte(jsonDoc))[:5])
 }

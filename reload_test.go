@@ -21,7 +21,7 @@ func specWithTitle(title string) string {
 	return "openapi: 3.0.3\ninfo: {title: " + title + ", version: '1'}\npaths: {}\n"
 }
 
-func writeFile(t *testing.T, name, data string) {
+func writeSpecFile(t *testing.T, name, data string) {
 	t.Helper()
 	require.NoError(t, os.WriteFile(name, []byte(data), 0o600))
 }
@@ -31,13 +31,13 @@ func writeFile(t *testing.T, name, data string) {
 func replaceFile(t *testing.T, name, data string) {
 	t.Helper()
 	tmp := name + ".tmp"
-	writeFile(t, tmp, data)
+	writeSpecFile(t, tmp, data)
 	require.NoError(t, os.Rename(tmp, name))
 }
 
 func TestReloadSwapsAndKeepsTheOldOnError(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "api.yaml")
-	writeFile(t, file, specWithTitle("One"))
+	writeSpecFile(t, file, specWithTitle("One"))
 	r := viewer.New(viewer.Config{FilePathOrSpec: file, UIPath: "/d", RawPath: "/s"})
 	require.ErrorIs(t, r.Reload(), viewer.ErrNotSetup)
 	require.NoError(t, r.Setup())
@@ -46,7 +46,7 @@ func TestReloadSwapsAndKeepsTheOldOnError(t *testing.T) {
 	res1, body := get(t, r, "/s.json")
 	assert.Contains(t, body, `"title": "One"`)
 
-	writeFile(t, file, specWithTitle("Two and longer"))
+	writeSpecFile(t, file, specWithTitle("Two and longer"))
 	require.NoError(t, r.Reload())
 	res2, body := get(t, r, "/s.json")
 	assert.Contains(t, body, `"title": "Two and longer"`)
@@ -57,7 +57,7 @@ func TestReloadSwapsAndKeepsTheOldOnError(t *testing.T) {
 	assert.Contains(t, page, "<title>Two and longer</title>")
 
 	// A broken document: Reload says why, and the old one stays served.
-	writeFile(t, file, "openapi: 3.0.3\ninfo: {title: Three}\n")
+	writeSpecFile(t, file, "openapi: 3.0.3\ninfo: {title: Three}\n")
 	err := r.Reload()
 	require.ErrorIs(t, err, viewer.ErrInvalidSpec)
 	assert.Contains(t, err.Error(), "info.version")
@@ -87,7 +87,7 @@ func (w *blockingWriter) Write(p []byte) (int, error) {
 
 func TestReloadLeavesInFlightRequestsAlone(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "api.yaml")
-	writeFile(t, file, specWithTitle("Before"))
+	writeSpecFile(t, file, specWithTitle("Before"))
 	r := viewer.New(viewer.Config{FilePathOrSpec: file, UIPath: "/d", RawPath: "/s"})
 	require.NoError(t, r.Setup())
 
@@ -98,7 +98,7 @@ func TestReloadLeavesInFlightRequestsAlone(t *testing.T) {
 		r.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/s.json", nil))
 	}()
 	<-w.writing // the request is being answered
-	writeFile(t, file, specWithTitle("After"))
+	writeSpecFile(t, file, specWithTitle("After"))
 	require.NoError(t, r.Reload())
 	close(w.release)
 	<-served
@@ -110,12 +110,12 @@ func TestReloadLeavesInFlightRequestsAlone(t *testing.T) {
 
 func TestReloadUnderLoadServesWholeDocuments(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "api.yaml")
-	writeFile(t, file, specWithTitle("A"))
+	writeSpecFile(t, file, specWithTitle("A"))
 	r := viewer.New(viewer.Config{FilePathOrSpec: file, UIPath: "/d", RawPath: "/s"})
 	require.NoError(t, r.Setup())
 	want := map[string]bool{}
 	for _, title := range []string{"A", "B"} {
-		writeFile(t, file, specWithTitle(title))
+		writeSpecFile(t, file, specWithTitle(title))
 		require.NoError(t, r.Reload())
 		_, body := get(t, r, "/s.yaml")
 		want[body] = true
@@ -142,7 +142,7 @@ func TestReloadUnderLoadServesWholeDocuments(t *testing.T) {
 		}()
 	}
 	for i := 0; i < 20; i++ {
-		writeFile(t, file, specWithTitle(string(rune('A'+i%2))))
+		writeSpecFile(t, file, specWithTitle(string(rune('A'+i%2))))
 		require.NoError(t, r.Reload())
 	}
 	close(stop)
@@ -153,8 +153,8 @@ func TestWatchReloadsEditedFiles(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "api.yaml")
 	part := filepath.Join(dir, "pet.yaml")
-	writeFile(t, root, "openapi: 3.0.3\ninfo: {title: Watched, version: '1'}\npaths:\n  /pets:\n    $ref: pet.yaml\n")
-	writeFile(t, part, "get: {summary: first, responses: {'200': {description: ok}}}\n")
+	writeSpecFile(t, root, "openapi: 3.0.3\ninfo: {title: Watched, version: '1'}\npaths:\n  /pets:\n    $ref: pet.yaml\n")
+	writeSpecFile(t, part, "get: {summary: first, responses: {'200': {description: ok}}}\n")
 
 	r := viewer.New(viewer.Config{FilePathOrSpec: root, UIPath: "/d", RawPath: "/s", Watch: 5 * time.Millisecond})
 	reloads := make(chan error, 16)

@@ -10,7 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-const head = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
+const minimalHead = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
 
 func TestJSONDuplicateKeysAreRefusedWithTheLine(t *testing.T) {
 	doc := "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"T\", \"version\": \"1\"},\n  \"paths\": {\n    \"/a\": {},\n    \"/\\u0061\": {}\n  }\n}\n"
@@ -44,7 +44,7 @@ func TestOpenAPIVersionIsOneSwaggerUIRenders(t *testing.T) {
 }
 
 func TestYAML12Integers(t *testing.T) {
-	doc := head + "a: 017\nb: 0o17\nc: 0x1F\nd: +12\ne: -007\nf: 1_000\ng: 0b11\nh: .5\ni: 1.\nj: 01.50e+3\nk: 123456789012345678901234567890\nl: '017'\n"
+	doc := minimalHead + "a: 017\nb: 0o17\nc: 0x1F\nd: +12\ne: -007\nf: 1_000\ng: 0b11\nh: .5\ni: 1.\nj: 01.50e+3\nk: 123456789012345678901234567890\nl: '017'\n"
 	out, _, err := yamlToJSON(rawSpec{source: "ints.yaml", data: []byte(doc)})
 	require.NoError(t, err)
 	var got map[string]any
@@ -101,7 +101,7 @@ func TestMergeKeysAreSeenByTheChecksAndKeepOrder(t *testing.T) {
 // so the expansion grows ten-fold per level.
 func mergeBomb(levels int) string {
 	var b strings.Builder
-	b.WriteString(head + "l0: &l0 {a: 1, b: 2}\n")
+	b.WriteString(minimalHead + "l0: &l0 {a: 1, b: 2}\n")
 	for i := 1; i <= levels; i++ {
 		fmt.Fprintf(&b, "l%d: &l%d\n  <<: [", i, i)
 		for j := 0; j < 10; j++ {
