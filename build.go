@@ -50,6 +50,9 @@ func build(cfg Config) (*routerState, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, s := range specs {
+		b.st.files = append(b.st.files, s.spec.files...)
+	}
 	if err := b.addUI(specs); err != nil {
 		return nil, err
 	}

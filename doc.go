@@ -39,5 +39,12 @@
 //     content-hashed URLs.
 //   - The page carries a strict Content-Security-Policy (no inline script)
 //     and ignores ?url=, so it cannot be made to show another document.
+//   - A spec split over files is bundled at Setup: relative $refs to other
+//     files become entries of the document's components (path items are
+//     copied in place), so the UI gets one document; remote (http:, https:)
+//     $refs are left to the browser. See [Config].FilePathOrSpec.
+//   - [OpenapiViewerRouter.Reload] swaps in freshly read documents at once,
+//     and Config.Watch does it whenever a document file changes, until
+//     [OpenapiViewerRouter.Close].
 //   - A router holds no global state: any number can serve side by side.
 package viewer

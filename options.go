@@ -1,6 +1,9 @@
 package viewer
 
-import "io/fs"
+import (
+	"io/fs"
+	"time"
+)
 
 // Config configures an [OpenapiViewerRouter]. Only FilePathOrSpec (or Specs)
 // and UIPath are required; every other field has the default its comment
@@ -8,13 +11,29 @@ import "io/fs"
 type Config struct {
 	// FilePathOrSpec is the OpenAPI document (3.x or Swagger 2.0), given as
 	// one of:
-	//   - string: the path of a YAML or JSON file (read from FS when FS is set);
-	//   - []byte: a YAML or JSON document;
+	//   - string or [File]: the path of a YAML or JSON file (read from FS
+	//     when FS is set). A string that spans lines or starts like a
+	//     document ("{", "openapi:", "swagger:", "---") is refused by Setup
+	//     rather than taken for a path: pass a document as [Bytes];
+	//   - []byte or [Bytes]: a YAML or JSON document;
 	//   - any other value that encoding/json can marshal, such as a
 	//     map[string]any or a struct (a Go map has no order, so its keys
 	//     come out sorted; a struct's come in field order).
-	// YAML follows YAML 1.2 (y, yes and on stay strings) and the author's key
-	// order is kept in every output. Required unless Specs is set.
+	// YAML follows YAML 1.2 (y, yes and on stay strings; 017 is 17) and the
+	// author's key order is kept in every output.
+	//
+	// Relative $refs to other files are bundled at Setup into the one
+	// document served: they are read from FS when it is set, else relative
+	// to the directory of the file holding the $ref (a document given as
+	// bytes resolves them from the root of FS, and without FS they are an
+	// error). Each referenced object becomes an entry of the document's
+	// components (definitions, parameters or responses in Swagger 2.0),
+	// named after its key or its file, with "_2", "_3", ... added in the
+	// order found when the name is taken; a path item is copied in place of
+	// its $ref. $refs with a URL scheme (http:, https:) and those inside
+	// examples, defaults, enums and x- extensions are left as they are. A
+	// broken $ref is a Setup error naming the file and line of the $ref.
+	// Required unless Specs is set.
 	FilePathOrSpec any
 
 	// UIPath is where Swagger UI is served, e.g. "/api-docs": the page is at
@@ -141,6 +160,15 @@ type Config struct {
 	// URL). Beyond 64 combinations of enum values, every variable of that
 	// server counts as free. Default: none.
 	ConnectSrc []string
+
+	// Watch, when positive, is how often the document files (FilePathOrSpec,
+	// Specs and every file their $refs name) are checked for changes, for
+	// development: when a file's size or modification time changes, the
+	// router reloads (see [OpenapiViewerRouter.Reload]), so the next page
+	// load shows the edit; a failed reload is logged and the previous
+	// documents stay served. The polling runs from Setup until
+	// [OpenapiViewerRouter.Close]. Default: 0 (no watching).
+	Watch time.Duration
 }
 
 // SpecSource is one more document for the UI's drop-down (see Config.Specs).

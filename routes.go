@@ -14,7 +14,8 @@ type routerState struct {
 	// work is held while one of the router's responses is compressed or
 	// built on first use, so that these run one after another: at most one
 	// encoder's memory is in use at a time, whatever the requests.
-	work sync.Mutex
+	work  sync.Mutex
+	files []string // the files the documents were read from, for Config.Watch
 }
 
 // route is what one path answers.

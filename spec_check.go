@@ -49,8 +49,8 @@ func (h specHead) check(source string) error {
 		if h.openapi.kind != "string" {
 			return fail(h.openapi.line, "openapi must be a string such as \"3.1.0\", not %s (quote it in YAML)", article(h.openapi.kind))
 		}
-		if !strings.HasPrefix(h.openapi.value, "3.") {
-			return fail(h.openapi.line, "openapi is %q: this viewer serves OpenAPI 3.x and Swagger 2.0", h.openapi.value)
+		if !renderableOpenAPI(h.openapi.value) {
+			return fail(h.openapi.line, "openapi is %q: the bundled Swagger UI renders OpenAPI 3.0.0 to 3.0.3 and 3.1.x (and Swagger \"2.0\")", h.openapi.value)
 		}
 	case h.swagger.present:
 		if h.swagger.kind != "string" {
@@ -75,6 +75,31 @@ func (h specHead) check(source string) error {
 		return fail(lineOr(h.version, h.info.line), "info.version must be a non-empty string")
 	}
 	return nil
+}
+
+// renderableOpenAPI reports whether the bundled Swagger UI renders an
+// OpenAPI document of this version: it accepts the same strings as Swagger
+// UI's own isOAS30 and isOAS31 tests (3.0.0 to 3.0.3, with an optional
+// -rc0 to -rc2, and 3.1.N), and shows nothing for any other.
+func renderableOpenAPI(v string) bool {
+	if rest, ok := strings.CutPrefix(v, "3.0."); ok {
+		if len(rest) == 5 && rest[1:4] == "-rc" && rest[4] >= '0' && rest[4] <= '2' {
+			rest = rest[:1]
+		}
+		return len(rest) == 1 && rest[0] >= '0' && rest[0] <= '3'
+	}
+	if rest, ok := strings.CutPrefix(v, "3.1."); ok {
+		if rest == "" || (rest[0] == '0' && rest != "0") {
+			return false
+		}
+		for _, c := range rest {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func lineOr(f field, line int) int {

@@ -124,8 +124,7 @@ func (e *yamlEmitter) mapping(col int, pos yamlPos) error {
 		if !first || pos != posAfterDash {
 			e.indent(col)
 		}
-		e.out.Write(appendYAMLString(e.out.AvailableBuffer(), key))
-		e.out.WriteByte(':')
+		e.writeKey(key, col)
 		if tok, err = e.dec.Token(); err != nil {
 			return err
 		}
@@ -135,6 +134,27 @@ func (e *yamlEmitter) mapping(col int, pos yamlPos) error {
 	}
 	_, err := e.dec.Token() // '}'
 	return err
+}
+
+// maxImplicitKey is the longest key written as "key:". YAML limits an
+// implicit key to 1024 characters (yaml.v3 counts them after quoting);
+// a longer one is written as an explicit key, "? key" then ":" on the next
+// line, which has no limit.
+const maxImplicitKey = 1000
+
+func (e *yamlEmitter) writeKey(key string, col int) {
+	start := e.out.Len()
+	e.out.Write(appendYAMLString(e.out.AvailableBuffer(), key))
+	if e.out.Len()-start <= maxImplicitKey {
+		e.out.WriteByte(':')
+		return
+	}
+	encoded := append([]byte("? "), e.out.Bytes()[start:]...)
+	e.out.Truncate(start)
+	e.out.Write(encoded)
+	e.out.WriteByte('\n')
+	e.indent(col)
+	e.out.WriteByte(':')
 }
 
 func (e *yamlEmitter) sequence(col int, pos yamlPos) error {

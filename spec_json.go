@@ -14,6 +14,9 @@ import (
 func indentJSON(src rawSpec) ([]byte, error) {
 	data := trimBOM(src.data)
 	if json.Valid(data) {
+		if err := checkJSONKeys(data, src.source); err != nil {
+			return nil, err
+		}
 		return indentValidJSON(data), nil
 	}
 	var buf bytes.Buffer
@@ -24,6 +27,9 @@ func indentJSON(src rawSpec) ([]byte, error) {
 				Err: fmt.Errorf("invalid JSON: %s", se.Error())}
 		}
 		return nil, &SpecError{Source: src.source, Err: fmt.Errorf("invalid JSON: %w", err)}
+	}
+	if err := checkJSONKeys(data, src.source); err != nil {
+		return nil, err
 	}
 	buf.WriteByte('\n')
 	return buf.Bytes(), nil

@@ -14,6 +14,7 @@ import (
 // rawSpec is a document as given, before parsing.
 type rawSpec struct {
 	source string // for errors: file path, or the config field
+	file   string // the file path, for a document read from a file
 	data   []byte
 	isJSON bool // data looks like JSON (it starts with '{' or '[')
 	// strictJSON: data must be JSON (a .json file, a marshalled object), so
@@ -28,16 +29,16 @@ func readSpec(v any, fsys fs.FS, field string) (rawSpec, error) {
 	case nil:
 		return rawSpec{}, configErrorf("%s is required: a file path, []byte or an object", field)
 	case string:
-		if s == "" {
-			return rawSpec{}, configErrorf("%s is an empty path", field)
+		if looksLikeDocument(s) {
+			return rawSpec{}, configErrorf("%s is a string that holds a document, not a file path: "+
+				"pass the document as viewer.Bytes(doc) (or []byte), or a path as viewer.File(path)", field)
 		}
-		data, err := readFile(fsys, s)
-		if err != nil {
-			return rawSpec{}, &SpecError{Source: s, Err: err}
-		}
-		strict := strings.EqualFold(path.Ext(s), ".json")
-		return rawSpec{source: s, data: data, isJSON: strict || looksLikeJSON(data), strictJSON: strict}, nil
+		return readSpecFile(s, fsys, field)
+	case File:
+		return readSpecFile(string(s), fsys, field)
 	case []byte:
+		return rawSpec{source: field, data: s, isJSON: looksLikeJSON(s)}, nil
+	case Bytes:
 		return rawSpec{source: field, data: s, isJSON: looksLikeJSON(s)}, nil
 	case json.RawMessage:
 		return rawSpec{source: field, data: s, isJSON: true, strictJSON: true}, nil
@@ -52,6 +53,18 @@ func readSpec(v any, fsys fs.FS, field string) (rawSpec, error) {
 		return rawSpec{}, &SpecError{Source: field, Err: fmt.Errorf("encoding %T as JSON: %w", v, err)}
 	}
 	return rawSpec{source: field, data: data, isJSON: true, strictJSON: true}, nil
+}
+
+func readSpecFile(name string, fsys fs.FS, field string) (rawSpec, error) {
+	if name == "" {
+		return rawSpec{}, configErrorf("%s is an empty path", field)
+	}
+	data, err := readFile(fsys, name)
+	if err != nil {
+		return rawSpec{}, &SpecError{Source: name, Err: err}
+	}
+	strict := strings.EqualFold(path.Ext(name), ".json")
+	return rawSpec{source: name, file: name, data: data, isJSON: strict || looksLikeJSON(data), strictJSON: strict}, nil
 }
 
 func readFile(fsys fs.FS, name string) ([]byte, error) {

@@ -17,20 +17,30 @@ import (
 // author's key order. It also returns the head of the document for Setup's
 // checks, with line numbers.
 func yamlToJSON(src rawSpec) ([]byte, specHead, error) {
+	root, err := parseYAML(src)
+	if err != nil {
+		return nil, specHead{}, err
+	}
+	return nodeToJSON(root, src.source, len(src.data))
+}
+
+// parseYAML parses a document of one YAML (or JSON) document and returns
+// its root mapping.
+func parseYAML(src rawSpec) (*yaml.Node, error) {
 	data := trimBOM(src.data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, specHead{}, &SpecError{Source: src.source, Err: errNotMapping("empty")}
+			return nil, &SpecError{Source: src.source, Err: errNotMapping("empty")}
 		}
-		return nil, specHead{}, &SpecError{Source: src.source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
+		return nil, &SpecError{Source: src.source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, specHead{}, &SpecError{Source: src.source, Line: extra.Line, Err: errors.New("the file holds more than one YAML document; keep only the OpenAPI document")}
+		return nil, &SpecError{Source: src.source, Line: extra.Line, Err: errors.New("the file holds more than one YAML document; keep only the OpenAPI document")}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, specHead{}, &SpecError{Source: src.source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
+		return nil, &SpecError{Source: src.source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
@@ -38,19 +48,33 @@ func yamlToJSON(src rawSpec) ([]byte, specHead, error) {
 	}
 	root = resolveAlias(root)
 	if root.Kind != yaml.MappingNode {
-		return nil, specHead{}, &SpecError{Source: src.source, Line: root.Line, Err: errNotMapping(yamlKind(root))}
+		return nil, &SpecError{Source: src.source, Line: root.Line, Err: errNotMapping(yamlKind(root))}
 	}
-	w := jsonWriter{limit: 64*len(data) + 1<<20}
-	w.buf.Grow(len(data) + len(data)/2)
+	return root, nil
+}
+
+// nodeToJSON writes a parsed document as indented JSON and reads its head.
+func nodeToJSON(root *yaml.Node, source string, size int) ([]byte, specHead, error) {
+	w := jsonWriter{limit: 64*size + 1<<20, merges: newMergeBudget(size)}
+	w.buf.Grow(size + size/2)
 	if err := w.value(root, 0); err != nil {
-		var ye *yamlNodeError
-		if errors.As(err, &ye) {
-			return nil, specHead{}, &SpecError{Source: src.source, Line: ye.line, Err: ye.err}
-		}
-		return nil, specHead{}, &SpecError{Source: src.source, Err: err}
+		return nil, specHead{}, nodeError(source, err)
 	}
 	w.buf.WriteByte('\n')
-	return w.buf.Bytes(), headOfYAML(root), nil
+	head, err := headOfYAML(root, newMergeBudget(size))
+	if err != nil {
+		return nil, specHead{}, nodeError(source, err) // cannot happen: the writer expanded the same merges
+	}
+	return w.buf.Bytes(), head, nil
+}
+
+// nodeError turns an error from the JSON writer into a *SpecError.
+func nodeError(source string, err error) error {
+	var ye *yamlNodeError
+	if errors.As(err, &ye) {
+		return &SpecError{Source: source, Line: ye.line, Err: ye.err}
+	}
+	return &SpecError{Source: source, Err: err}
 }
 
 // yamlNodeError is a problem found at a line of the YAML document.
@@ -109,7 +133,7 @@ func yamlKind(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "list"
 	case yaml.ScalarNode:
-		switch n.ShortTag() {
+		switch coreTag(n) {
 		case "!!null":
 			return "null"
 		case "!!bool":
@@ -124,8 +148,9 @@ func yamlKind(n *yaml.Node) string {
 
 // jsonWriter writes YAML nodes as indented JSON.
 type jsonWriter struct {
-	buf   bytes.Buffer
-	limit int // output size past which aliases are taken for an expansion attack
+	buf    bytes.Buffer
+	limit  int // output size past which aliases are taken for an expansion attack
+	merges *mergeBudget
 }
 
 func (w *jsonWriter) newline(depth int) {
@@ -170,58 +195,8 @@ func (w *jsonWriter) value(n *yaml.Node, depth int) error {
 	return nodeErrorf(n, "unexpected YAML node")
 }
 
-// pairs returns a mapping's key/value pairs in order, with merge keys (<<)
-// expanded: explicit keys win over merged ones, earlier merges over later.
-func pairs(n *yaml.Node) ([][2]*yaml.Node, error) {
-	out := make([][2]*yaml.Node, 0, len(n.Content)/2)
-	seen := make(map[string]int, len(n.Content)/2)
-	var merged [][2]*yaml.Node
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
-			src := resolveAlias(v)
-			var sources []*yaml.Node
-			switch src.Kind {
-			case yaml.MappingNode:
-				sources = []*yaml.Node{src}
-			case yaml.SequenceNode:
-				for _, s := range src.Content {
-					sources = append(sources, resolveAlias(s))
-				}
-			}
-			for _, s := range sources {
-				if s.Kind != yaml.MappingNode {
-					return nil, nodeErrorf(v, "a merge key (<<) must refer to a mapping")
-				}
-				sp, err := pairs(s)
-				if err != nil {
-					return nil, err
-				}
-				merged = append(merged, sp...)
-			}
-			continue
-		}
-		key := resolveAlias(k)
-		if key.Kind != yaml.ScalarNode {
-			return nil, nodeErrorf(k, "a mapping key must be a scalar to be written as JSON")
-		}
-		if j, dup := seen[key.Value]; dup {
-			return nil, nodeErrorf(k, "duplicate key %q (first at line %d)", key.Value, out[j][0].Line)
-		}
-		seen[key.Value] = len(out)
-		out = append(out, [2]*yaml.Node{key, v})
-	}
-	for _, p := range merged {
-		if _, ok := seen[p[0].Value]; !ok {
-			seen[p[0].Value] = len(out)
-			out = append(out, p)
-		}
-	}
-	return out, nil
-}
-
 func (w *jsonWriter) mapping(n *yaml.Node, depth int) error {
-	ps, err := pairs(n)
+	ps, err := pairs(n, w.merges)
 	if err != nil {
 		return err
 	}
@@ -285,7 +260,23 @@ func isJSONNumber(s string) bool {
 }
 
 func (w *jsonWriter) scalar(n *yaml.Node) error {
-	switch n.ShortTag() {
+	tag := coreTag(n)
+	if n.Style == 0 && (tag == "!!int" || tag == "!!float") {
+		if isJSONNumber(n.Value) {
+			w.buf.WriteString(n.Value) // as written: 1E5 stays 1E5
+			return nil
+		}
+		text := coreInt(n.Value)
+		if text == "" {
+			text = coreFloat(n.Value)
+		}
+		if !isJSONNumber(text) {
+			return nodeErrorf(n, "%s cannot be written as JSON: quote it to keep it as a string", n.Value)
+		}
+		w.buf.WriteString(text)
+		return nil
+	}
+	switch tag {
 	case "!!null":
 		w.buf.WriteString("null")
 	case "!!bool":
@@ -369,16 +360,21 @@ func appendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// headOfYAML reads the fields that Setup checks, with their lines.
-func headOfYAML(root *yaml.Node) specHead {
+// headOfYAML reads the fields that Setup checks, with their lines. Merge
+// keys are expanded as in the output, so a title merged into info counts.
+func headOfYAML(root *yaml.Node, budget *mergeBudget) (specHead, error) {
 	var h specHead
-	get := func(m *yaml.Node, key string) *yaml.Node {
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			if m.Content[i].Value == key {
-				return resolveAlias(m.Content[i+1])
+	get := func(m *yaml.Node, key string) (*yaml.Node, error) {
+		ps, err := pairs(m, budget)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			if p[0].Value == key {
+				return resolveAlias(p[1]), nil
 			}
 		}
-		return nil
+		return nil, nil
 	}
 	fieldOf := func(n *yaml.Node) field {
 		if n == nil {
@@ -390,15 +386,29 @@ func headOfYAML(root *yaml.Node) specHead {
 		}
 		return f
 	}
-	h.openapi = fieldOf(get(root, "openapi"))
-	h.swagger = fieldOf(get(root, "swagger"))
-	if info := get(root, "info"); info != nil {
+	var nodes [3]*yaml.Node
+	for i, key := range []string{"openapi", "swagger", "info"} {
+		n, err := get(root, key)
+		if err != nil {
+			return h, err
+		}
+		nodes[i] = n
+	}
+	h.openapi, h.swagger = fieldOf(nodes[0]), fieldOf(nodes[1])
+	if info := nodes[2]; info != nil {
 		h.info.present, h.info.line = true, info.Line
 		if info.Kind == yaml.MappingNode {
 			h.info.isMapping = true
-			h.title = fieldOf(get(info, "title"))
-			h.version = fieldOf(get(info, "version"))
+			title, err := get(info, "title")
+			if err != nil {
+				return h, err
+			}
+			version, err := get(info, "version")
+			if err != nil {
+				return h, err
+			}
+			h.title, h.version = fieldOf(title), fieldOf(version)
 		}
 	}
-	return h
+	return h, nil
 }

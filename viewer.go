@@ -14,8 +14,9 @@ import (
 // nothing.
 type OpenapiViewerRouter struct {
 	cfg   Config
-	mu    sync.Mutex                  // serialises Setup
+	mu    sync.Mutex                  // serialises Setup, Reload and Close
 	state atomic.Pointer[routerState] // nil until Setup succeeds
+	watch watcher                     // Config.Watch's polling, when on
 }
 
 // New returns a router for cfg. Nothing is read or checked until Setup.
@@ -56,6 +57,7 @@ func (r *OpenapiViewerRouter) Setup() error {
 		return err
 	}
 	r.state.Store(st)
+	r.startWatch()
 	return nil
 }
 
@@ -89,11 +91,12 @@ func (r *OpenapiViewerRouter) ServeHTTP(w http.ResponseWriter, req *http.Request
 
 // Middleware returns a handler that answers the viewer's paths and passes
 // every other request to next, unchanged. It panics if Setup has not
-// succeeded.
+// succeeded. Each request is answered from the documents current when it
+// arrives (see [OpenapiViewerRouter.Reload]).
 func (r *OpenapiViewerRouter) Middleware(next http.Handler) http.Handler {
-	st := r.mustState("Middleware")
+	r.mustState("Middleware")
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if rt := st.match(req); rt != nil {
+		if rt := r.state.Load().match(req); rt != nil {
 			rt.serve(w, req)
 			return
 		}

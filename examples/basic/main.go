@@ -5,7 +5,11 @@
 //	curl -i http://localhost:8081/docs/
 //	curl http://localhost:8081/openapi.yaml
 //
-// Open the printed URL in a browser.
+// Open the printed URL in a browser. With -watch, the spec files (the one
+// given and every file its $refs name) are checked twice a second, and an
+// edit shows on the next page load:
+//
+//	go run ./examples/basic -watch -spec testdata/wild/redocly-cafe/openapi.yaml
 package main
 
 import (
@@ -41,14 +45,20 @@ func run(ctx context.Context, args []string, out io.Writer, ready chan<- string)
 	addr := fs.String("addr", "localhost:8081", "address to listen on")
 	uiPath := fs.String("ui", "/docs", "where Swagger UI is served")
 	rawPath := fs.String("raw", "/openapi", "base of the raw document's URLs (.json, .yaml, .yml)")
+	watch := fs.Bool("watch", false, "reload the spec when one of its files changes (for development)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 
-	docs, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: *spec, UIPath: *uiPath, RawPath: *rawPath})
-	if err != nil {
+	cfg := viewer.Config{FilePathOrSpec: viewer.File(*spec), UIPath: *uiPath, RawPath: *rawPath}
+	if *watch {
+		cfg.Watch = 500 * time.Millisecond
+	}
+	docs := viewer.New(cfg)
+	if err := docs.Setup(); err != nil {
 		return err
 	}
+	defer docs.Close() // stops the watching; it always returns nil
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", *addr, err)

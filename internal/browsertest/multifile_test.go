@@ -1,0 +1,95 @@
+package browsertest
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer"
+)
+
+// TestChromiumMultiFileSpec serves a real spec split over some fifty files
+// (paths/, components/, webhooks/; see testdata/wild/README.md), which the
+// viewer bundles into one document at Setup. Every operation and webhook
+// renders, fully expanded (so Swagger UI resolves every $ref of every
+// operation), with no error, and the browser asks for no file of the split
+// spec.
+func TestChromiumMultiFileSpec(t *testing.T) {
+	browser := startBrowser(t)
+	srv := serve(t, viewer.Config{
+		FilePathOrSpec: "../../testdata/wild/redocly-cafe/openapi.yaml",
+		UIPath:         "/docs",
+		DocExpansion:   "full",
+	})
+	doc := fetch(t, srv, srv.URL+"/docs/openapi.json")
+	want := countOperations(t, doc)
+	summaries := operationSummaries(t, doc)
+	require.Len(t, summaries, want.operations+1, "the cafe has one webhook besides its operations")
+
+	tb := newTab(t, browser, 90*time.Second)
+	var title string
+	tb.run(t, "loading the page",
+		chromedp.Navigate(srv.URL+"/docs/"),
+		chromedp.WaitVisible(".swagger-ui .info .title"),
+		chromedp.Text(".swagger-ui .info .title", &title))
+	assert.Contains(t, title, "Redocly Cafe")
+	// One block per operation and tag, plus the webhook's.
+	blocks := tb.waitCount(t, ".swagger-ui .opblock", want.blocks+1)
+	assert.Equal(t, want.blocks+1, blocks)
+	// Expanded operations show their parameters and responses once every
+	// $ref in them is resolved.
+	tb.waitCount(t, ".swagger-ui .opblock .responses-table", blocks)
+
+	var text string
+	tb.eval(t, `document.querySelector(".swagger-ui").innerText`, &text)
+	for _, s := range summaries {
+		assert.Contains(t, text, s, "operation not rendered")
+	}
+	assert.NotContains(t, text, "Could not resolve reference")
+	assert.NotContains(t, text, "Resolver error")
+	var errorBoxes int
+	tb.eval(t, `document.querySelectorAll(".swagger-ui .errors-wrapper").length`, &errorBoxes)
+	assert.Zero(t, errorBoxes, "Swagger UI shows errors")
+	assert.Empty(t, tb.cspViolations(t))
+	problems, requests := tb.report()
+	assert.Empty(t, problems, "console errors, exceptions, error log entries")
+	for _, u := range requests {
+		assert.True(t, strings.HasPrefix(u, srv.URL+"/") || strings.HasPrefix(u, "data:"), "request to another server: %s", u)
+		assert.False(t, strings.HasSuffix(u, ".yaml"), "the browser fetched a file of the split spec: %s", u)
+	}
+}
+
+// operationSummaries lists the summary of every operation under paths and
+// webhooks.
+func operationSummaries(t *testing.T, doc []byte) []string {
+	t.Helper()
+	var d struct {
+		Paths    map[string]map[string]json.RawMessage `json:"paths"`
+		Webhooks map[string]map[string]json.RawMessage `json:"webhooks"`
+	}
+	require.NoError(t, json.Unmarshal(doc, &d))
+	var out []string
+	for _, items := range []map[string]map[string]json.RawMessage{d.Paths, d.Webhooks} {
+		for _, item := range items {
+			for method, raw := range item {
+				switch method {
+				case "get", "put", "post", "delete", "options", "head", "patch", "trace":
+				default:
+					continue
+				}
+				var op struct {
+					Summary string `json:"summary"`
+				}
+				require.NoError(t, json.Unmarshal(raw, &op))
+				require.NotEmpty(t, op.Summary, "every operation of the cafe has a summary")
+				out = append(out, op.Summary)
+			}
+		}
+	}
+	return out
+}
