@@ -81,12 +81,12 @@ type checker struct {
 	depth int // nesting of the value being read; the body is 1
 
 	data     []byte
-	tokStart int64    // offset in data before the last token read
-	edits    []edit   // not overlapping
+	tokStart int64           // offset in data before the last token read
+	edits    []edit          // not overlapping
 	nulled   map[string]bool // pointers of the values replaced with null
 	spans    map[string]span // see record
 	want     map[string]bool // the pointers whose spans are recorded
-	sound    bool // the body is one JSON object: it can be decoded once cleaned
+	sound    bool            // the body is one JSON object: it can be decoded once cleaned
 }
 
 // edit replaces data[start:end] with repl.
