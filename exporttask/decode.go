@@ -27,7 +27,8 @@ import (
 //   - the rules of [CreateRequest.Validate].
 //
 // A syntax error ends the reading: the problems found before it are
-// listed, and validation does not run. Otherwise validation runs on what
+// listed, and validation does not run; nor does it when there are more
+// than [MaxProblems] problems of the first kind. Otherwise validation runs on what
 // could be read, with a value of the wrong type taken as absent and an
 // unknown member ignored; it says nothing more about such a value (a
 // number given for catalogRecordID is reported as the wrong type, not also
@@ -47,8 +48,10 @@ func DecodeCreateRequest(r io.Reader) (CreateRequest, error) {
 			&http.MaxBytesError{Limit: MaxBodyBytes})
 	}
 	var p problems
-	c := checkCreateJSON(&p, body, false)
-	if !c.sound {
+	c := checkCreateJSON(&p, body, nil)
+	if !c.sound || p.dropped > 0 {
+		// Past MaxProblems structural problems, validation would add
+		// nothing that can be listed.
 		return CreateRequest{}, p.err()
 	}
 	req, err := decodeSound(c.cleaned())

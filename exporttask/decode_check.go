@@ -81,11 +81,12 @@ type checker struct {
 	depth int // nesting of the value being read; the body is 1
 
 	data     []byte
-	tokStart int64    // offset in data before the last token read
-	edits    []edit   // not overlapping
-	nulled   []string // pointers of the values replaced with null
-	spans    map[string]span
-	sound    bool // the body is one JSON object: it can be decoded once cleaned
+	tokStart int64           // offset in data before the last token read
+	edits    []edit          // not overlapping
+	nulled   map[string]bool // pointers of the values replaced with null
+	spans    map[string]span // see record
+	want     map[string]bool // the pointers whose spans are recorded
+	sound    bool            // the body is one JSON object: it can be decoded once cleaned
 }
 
 // edit replaces data[start:end] with repl.
@@ -113,12 +114,14 @@ func newChecker(p *problems, data []byte) *checker {
 }
 
 // checkCreateJSON records every structural problem of a create request
-// body in p (see DecodeCreateRequest). With withSpans, the checker also
-// records where each member lies, for [sortByBody].
-func checkCreateJSON(p *problems, body []byte, withSpans bool) *checker {
+// body in p (see DecodeCreateRequest). With want, the checker also
+// records where the members and elements at those pointers lie, for
+// [sortByBody].
+func checkCreateJSON(p *problems, body []byte, want map[string]bool) *checker {
 	c := newChecker(p, body)
-	if withSpans {
-		c.spans = map[string]span{"": {0, int64(len(body))}}
+	if want != nil {
+		c.want = want
+		c.spans = make(map[string]span, len(want))
 	}
 	tok, err := c.dec.Token()
 	switch {
@@ -177,14 +180,28 @@ func (c *checker) valueStart(off int64) int64 {
 // replaceWithNull notes that the value at ptr, from offset start to where
 // the decoder is now, is to be read as null.
 func (c *checker) replaceWithNull(ptr string, start int64) {
+	if c.p.dropped > 0 {
+		return // DecodeCreateRequest stops before decoding
+	}
 	c.edits = append(c.edits, edit{c.valueStart(start), c.dec.InputOffset(), "null"})
-	c.nulled = append(c.nulled, ptr)
+	c.nullAt(ptr)
+}
+
+// nullAt notes that the value at ptr is read as null.
+func (c *checker) nullAt(ptr string) {
+	if c.p.dropped > 0 {
+		return
+	}
+	if c.nulled == nil {
+		c.nulled = make(map[string]bool)
+	}
+	c.nulled[ptr] = true
 }
 
 // record notes the span of the member or element at ptr, which started at
-// offset start, when spans are being recorded.
+// offset start, when its span is wanted.
 func (c *checker) record(ptr string, start int64) {
-	if c.spans != nil {
+	if c.want[ptr] {
 		c.spans[ptr] = span{c.valueStart(start), c.dec.InputOffset()}
 	}
 }
@@ -397,7 +414,9 @@ func (c *checker) unknown(ptr, name string, defined []member, start int64) error
 	if err := c.skipValue(ptr); err != nil {
 		return err
 	}
-	c.edits = append(c.edits, edit{c.valueStart(start), c.dec.InputOffset(), `"":null`})
+	if c.p.dropped == 0 {
+		c.edits = append(c.edits, edit{c.valueStart(start), c.dec.InputOffset(), `"":null`})
+	}
 	c.record(ptr, start)
 	return nil
 }

@@ -55,8 +55,11 @@ func (c *checker) geometry(ptr string) error {
 		// Read as null, the coordinates are left to validation, which
 		// says no more about them.
 		start := c.valueStart(coordsStart)
+		if c.p.dropped > 0 {
+			return nil
+		}
 		c.edits = append(c.edits, edit{start, start + int64(len(coords)), "null"})
-		c.nulled = append(c.nulled, ptr+"/coordinates")
+		c.nullAt(ptr + "/coordinates")
 	}
 	return nil
 }

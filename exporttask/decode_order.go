@@ -28,12 +28,14 @@ func mergeProblems(body []byte, structural, validation *problems) error {
 	return &ValidationError{Problems: all}
 }
 
-// underAny reports whether ptr is one of the pointers in list or under one.
-func underAny(ptr string, list []string) bool {
-	for _, q := range list {
-		if ptr == q || strings.HasPrefix(ptr, q+"/") {
+// underAny reports whether ptr is one of the pointers in set or under one:
+// a lookup per level of ptr, however many the set holds.
+func underAny(ptr string, set map[string]bool) bool {
+	for ptr != "" {
+		if set[ptr] {
 			return true
 		}
+		ptr = ptr[:strings.LastIndexByte(ptr, '/')]
 	}
 	return false
 }
@@ -45,10 +47,16 @@ func underAny(ptr string, list []string) bool {
 // keyword's value) is at the end of the closest enclosing member that is;
 // one about the body as a whole is at its end.
 //
-// It walks body again to learn where its members are: that costs a pass
-// over the body, on the error path only.
+// It walks body again to learn where the members it needs are: that costs
+// a pass over the body, on the error path only.
 func sortByBody(body []byte, list []FieldError) {
-	spans := checkCreateJSON(&problems{}, body, true).spans
+	want := make(map[string]bool)
+	for _, fe := range list {
+		for ptr := fe.Pointer; ptr != "" && !want[ptr]; ptr = ptr[:strings.LastIndexByte(ptr, '/')] {
+			want[ptr] = true
+		}
+	}
+	spans := checkCreateJSON(&problems{}, body, want).spans
 	end := int64(len(body))
 	offset := func(ptr string) int64 {
 		if s, ok := spans[ptr]; ok && ptr != "" {

@@ -207,7 +207,7 @@ func TestDecodeCreateRequest(t *testing.T) {
 			fe("/catalogRecordID", "is required"), fe("/domain", "is required"),
 			fe("/artifactCRS", "is required"), fe("/webhook", "at least one webhook is required"),
 		}},
-		{name: "structural problems first", body: with(`"webhooks": [], "domain": "dem"`), want: []exporttask.FieldError{
+		{name: "structural problems in body order", body: with(`"webhooks": [], "domain": "dem"`), want: []exporttask.FieldError{
 			fe("/webhooks", `unknown member "webhooks"; did you mean "webhook"?`),
 			fe("/domain", `duplicate member "domain": a name may appear only once in an object`),
 		}},

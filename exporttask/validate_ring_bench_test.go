@@ -32,14 +32,13 @@ func BenchmarkValidateRings(b *testing.B) {
 	holes := func() *exporttask.Geometry {
 		rings := [][]exporttask.Position{ring(exporttask.MaxRingPositions)}
 		const n = 89 // n*n holes of 5 positions: 39605, with the shell 49605
-		const side, gap = 0.1, 0.1 / n
+		const gap = 0.1 / n
 		for i := 0; i < n; i++ {
 			for j := 0; j < n; j++ {
 				x, y := 34.45+float64(i)*gap, 32.45+float64(j)*gap
 				rings = append(rings, rect(x, y, x+gap/2, y+gap/2))
 			}
 		}
-		_ = side
 		return exporttask.NewPolygon(rings...)
 	}
 	for _, bc := range []struct {

@@ -59,7 +59,7 @@ type problems struct {
 	dropped int
 	// skip lists pointers whose problems are not recorded, nor counted:
 	// those of values already reported (see DecodeCreateRequest).
-	skip []string
+	skip map[string]bool
 }
 
 // add records a problem at ptr.

@@ -1,0 +1,137 @@
+package exporttask
+
+import (
+	"math"
+	"sort"
+)
+
+// holes checks, for rings that neither cross nor touch, that each hole
+// lies inside the exterior ring and outside every other hole.
+func (c *ringChecker) holes(p *problems, ptr string, rings [][]Position) {
+	if len(rings) < 2 {
+		return
+	}
+	type box struct{ minX, maxX, minY, maxY float64 }
+	boxes := make([]box, len(rings))
+	for i, ring := range rings {
+		b := box{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)}
+		for _, q := range ring {
+			b.minX, b.maxX = math.Min(b.minX, q[0]), math.Max(b.maxX, q[0])
+			b.minY, b.maxY = math.Min(b.minY, q[1]), math.Max(b.maxY, q[1])
+		}
+		boxes[i] = b
+	}
+	inside := func(i, j int) bool { // ring i lies inside ring j
+		bi, bj := boxes[i], boxes[j]
+		if bi.minX < bj.minX || bi.maxX > bj.maxX || bi.minY < bj.minY || bi.maxY > bj.maxY {
+			return false
+		}
+		c.budget -= len(rings[j])
+		return inRing(rings[i][0], rings[j])
+	}
+	shell := newBandIndex(rings[0], boxes[0].minY, boxes[0].maxY, len(rings)-1)
+	holes := make([]int, 0, len(rings)-1)
+	for i := 1; i < len(rings); i++ {
+		b := boxes[i]
+		if b.minX < boxes[0].minX || b.maxX > boxes[0].maxX || b.minY < boxes[0].minY || b.maxY > boxes[0].maxY ||
+			!shell.contains(rings[i][0], &c.budget) {
+			p.add(index(ptr, i), "a hole must lie inside the exterior ring (ring 0)")
+			return
+		}
+		holes = append(holes, i)
+	}
+	// A hole inside another has its box inside the other's: sweep the
+	// holes by box, comparing each with those whose longitudes hold it.
+	sort.Slice(holes, func(a, b int) bool { return boxes[holes[a]].minX < boxes[holes[b]].minX })
+	for a, i := range holes {
+		for _, j := range holes[a+1:] {
+			if boxes[j].minX > boxes[i].maxX {
+				break
+			}
+			c.budget--
+			if c.budget < 0 {
+				p.add(ptr, "is too intricate to check: more than %d pairs of its edges overlap in longitude; simplify it",
+					ringPairBudget)
+				return
+			}
+			for _, pair := range [2][2]int{{j, i}, {i, j}} {
+				if inside(pair[0], pair[1]) {
+					p.add(index(ptr, pair[0]), "a hole must not lie inside another hole (ring %d)", pair[1])
+					return
+				}
+			}
+		}
+	}
+}
+
+// bandIndex answers point-in-ring queries on a ring with many edges: its
+// edges are filed in horizontal bands, so that a query reads only the
+// edges of the band of its point.
+type bandIndex struct {
+	ring    []Position
+	minY, h float64
+	bands   [][]int32 // edges (from position i to i+1) crossing each band
+	linear  bool      // few queries: no index, read every edge
+}
+
+// newBandIndex indexes ring, whose latitudes range from minY to maxY, for
+// about queries queries.
+func newBandIndex(ring []Position, minY, maxY float64, queries int) *bandIndex {
+	x := &bandIndex{ring: ring, minY: minY}
+	n := int(math.Sqrt(float64(len(ring))))
+	if queries < 4 || n < 2 || maxY <= minY {
+		x.linear = true
+		return x
+	}
+	x.h = (maxY - minY) / float64(n)
+	x.bands = make([][]int32, n)
+	for i := 0; i+1 < len(ring); i++ {
+		lo, hi := x.band(math.Min(ring[i][1], ring[i+1][1])), x.band(math.Max(ring[i][1], ring[i+1][1]))
+		for b := lo; b <= hi; b++ {
+			x.bands[b] = append(x.bands[b], int32(i))
+		}
+	}
+	return x
+}
+
+// band returns the band of latitude y.
+func (x *bandIndex) band(y float64) int {
+	return min(max(int((y-x.minY)/x.h), 0), len(x.bands)-1)
+}
+
+// contains reports whether q, which is not on the ring, lies inside it,
+// taking the edges it reads from budget.
+func (x *bandIndex) contains(q Position, budget *int) bool {
+	if x.linear {
+		*budget -= len(x.ring)
+		return inRing(q, x.ring)
+	}
+	in := false
+	edges := x.bands[x.band(q[1])]
+	*budget -= len(edges)
+	for _, i := range edges {
+		if crossesRay(q, x.ring[i], x.ring[i+1]) {
+			in = !in
+		}
+	}
+	return in
+}
+
+// crossesRay reports whether the edge from a to b crosses the ray from q
+// towards increasing longitude (even-odd rule, each edge half-open in
+// latitude).
+func crossesRay(q, a, b Position) bool {
+	return (a[1] > q[1]) != (b[1] > q[1]) && q[0] < (b[0]-a[0])*(q[1]-a[1])/(b[1]-a[1])+a[0]
+}
+
+// inRing reports whether q lies inside ring (even-odd rule); q is not on
+// the ring.
+func inRing(q Position, ring []Position) bool {
+	in := false
+	for i := 0; i+1 < len(ring); i++ {
+		if crossesRay(q, ring[i], ring[i+1]) {
+			in = !in
+		}
+	}
+	return in
+}
