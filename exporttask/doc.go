@@ -62,6 +62,9 @@
 //     geometry or any other type is rejected, naming the accepted types);
 //   - have, in each polygon, at least one linear ring, and in each ring 4
 //     to [MaxRingPositions] positions, the last equal to the first;
+//   - have rings that enclose an area and neither cross nor touch
+//     themselves or each other, each hole inside its exterior ring and
+//     outside the other holes;
 //   - have positions of 2 or 3 finite numbers, longitude in [-180, 180]
 //     and latitude in [-90, 90] degrees (the optional third is an
 //     altitude in meters);
