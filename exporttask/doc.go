@@ -18,14 +18,19 @@
 // [ArtifactStore] and [Output]. It imports no HTTP server, no viewer and no
 // database driver; the implementations live in subpackages:
 //
-//	client           the Go client of the API
-//	server           the HTTP API: handlers, API keys, problems, docs
-//	worker           the Runner: export workers, leases, expiry sweeper
-//	webhook          the Deliverer: signed deliveries, retries, SSRF guard
-//	export/simulate  the Simulator, an Exporter that does no real work
-//	sqlite, postgres the Store on SQLite and on PostgreSQL
-//	storetest        the conformance suite every Store passes
-//	exporttasktest   a running server for downstream tests
+//	client             the Go client of the API
+//	server             the HTTP API: handlers, API keys, problems, docs
+//	worker             the Runner: export workers, leases, expiry sweeper
+//	webhook            the Deliverer: signed deliveries, retries, SSRF guard
+//	catalog            the file catalog of records
+//	export             real exports over a catalog; raster (GeoPackage),
+//	                   dem (GeoTIFF) and tiles3d (3D Tiles) beneath it
+//	export/simulate    the Simulator, an Exporter that does no real work
+//	artifact/filestore the artifact store on a directory
+//	artifact/s3store   the artifact store on an S3-compatible bucket
+//	sqlite, postgres   the Store on SQLite and on PostgreSQL
+//	storetest          the conformance suite every Store passes
+//	exporttasktest     a running server for downstream tests
 //
 // To call the API from Go, start with package client; to run the service,
 // with package server (examples/server is the reference program); to write
@@ -46,62 +51,7 @@
 // A request built in Go is checked with [CreateRequest.Validate]. The limits
 // are constants: [MaxBodyBytes], [MaxFeatures], [MaxPositions] and the
 // others in limits.go. Error responses are [Problem] bodies (RFC 9457);
-// [ProblemFor] builds the ones this package's errors call for.
-//
-// # Regions of interest
-//
-// ROI is optional: without it the whole record is exported. When present it
-// is a GeoJSON FeatureCollection (RFC 7946) that must
-//
-//   - have "type": "FeatureCollection" and 1 to [MaxFeatures] features: an
-//     empty features array is rejected, as a region without area is a
-//     client mistake; leave ROI out to export the whole record;
-//   - hold only Features ("type": "Feature") with a "properties" member
-//     (an object whose values may be anything, null included, within the
-//     limits of keywords; or null itself) and a geometry of type Polygon or MultiPolygon (a null
-//     geometry or any other type is rejected, naming the accepted types);
-//   - have, in each polygon, at least one linear ring, and in each ring 4
-//     to [MaxRingPositions] positions, the last equal to the first;
-//   - have rings that enclose an area and neither cross nor touch
-//     themselves or each other, each hole inside its exterior ring and
-//     outside the other holes;
-//   - have positions of 2 or 3 finite numbers, longitude in [-180, 180]
-//     and latitude in [-90, 90] degrees (the optional third is an
-//     altitude in meters);
-//   - have at most [MaxPositions] positions in all.
-//
-// Members other than those named (such as "bbox", "id" or foreign members)
-// are rejected like any unknown field. Ring orientation (the right-hand
-// rule) is not checked: RFC 7946 asks parsers not to reject on it.
-//
-// # Task statuses
-//
-// A task starts PENDING. Every status change goes through [Transition],
-// which allows exactly the moves below and names the event each emits;
-// every other pair is refused with a *[TransitionError]:
-//
-//	from         to           event
-//	PENDING      IN_PROGRESS  TASK_STARTED
-//	PENDING      PAUSED       TASK_PAUSED
-//	PENDING      FAILED       TASK_FAILED
-//	PENDING      ABORTED      TASK_ABORTED
-//	IN_PROGRESS  COMPLETED    TASK_COMPLETED
-//	IN_PROGRESS  FAILED       TASK_FAILED
-//	IN_PROGRESS  ABORTED      TASK_ABORTED
-//	IN_PROGRESS  PAUSED       TASK_PAUSED
-//	PAUSED       IN_PROGRESS  TASK_IN_PROGRESS
-//	PAUSED       FAILED       TASK_FAILED
-//	PAUSED       ABORTED      TASK_ABORTED
-//	COMPLETED    EXPIRED      TASK_EXPIRED
-//	COMPLETED    ARCHIVED     TASK_ARCHIVED
-//	FAILED       ARCHIVED     TASK_ARCHIVED
-//	ABORTED      ARCHIVED     TASK_ARCHIVED
-//	EXPIRED      ARCHIVED     TASK_ARCHIVED
-//
-// COMPLETED, FAILED, ABORTED, EXPIRED and ARCHIVED are final
-// ([Status.Final]): the export work is over and the task can no longer be
-// aborted, only expire (COMPLETED) or be archived. ARCHIVED is terminal: no
-// move leaves it. Two events come without a status change: TASK_IN_PROGRESS
-// when an IN_PROGRESS task reports progress, and TASK_UPDATED when a
-// duplicate create adds webhooks to an existing task.
+// [ProblemFor] builds the ones this package's errors call for. The rules a
+// region of interest follows are listed at [FeatureCollection]; the task
+// state machine at [Transition].
 package exporttask

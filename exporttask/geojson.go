@@ -14,9 +14,31 @@ const (
 )
 
 // FeatureCollection is a GeoJSON FeatureCollection (RFC 7946, section 3.3):
-// the region of interest of a task. A valid one has at least one feature
-// (see [CreateRequest.Validate]); a task without a region of interest leaves
-// ROI out altogether.
+// the region of interest of a task, checked by [CreateRequest.Validate].
+//
+// ROI is optional: without it the whole record is exported. When present it
+// is a GeoJSON FeatureCollection (RFC 7946) that must
+//
+//   - have "type": "FeatureCollection" and 1 to [MaxFeatures] features: an
+//     empty features array is rejected, as a region without area is a
+//     client mistake; leave ROI out to export the whole record;
+//   - hold only Features ("type": "Feature") with a "properties" member
+//     (an object whose values may be anything, null included, within the
+//     limits of keywords; or null itself) and a geometry of type Polygon or MultiPolygon (a null
+//     geometry or any other type is rejected, naming the accepted types);
+//   - have, in each polygon, at least one linear ring, and in each ring 4
+//     to [MaxRingPositions] positions, the last equal to the first;
+//   - have rings that enclose an area and neither cross nor touch
+//     themselves or each other, each hole inside its exterior ring and
+//     outside the other holes;
+//   - have positions of 2 or 3 finite numbers, longitude in [-180, 180]
+//     and latitude in [-90, 90] degrees (the optional third is an
+//     altitude in meters);
+//   - have at most [MaxPositions] positions in all.
+//
+// Members other than those named (such as "bbox", "id" or foreign members)
+// are rejected like any unknown field. Ring orientation (the right-hand
+// rule) is not checked: RFC 7946 asks parsers not to reject on it.
 type FeatureCollection struct {
 	Type     string    `json:"type"` // always "FeatureCollection"
 	Features []Feature `json:"features"`

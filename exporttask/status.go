@@ -149,6 +149,34 @@ func (e *TransitionError) Unwrap() error { return ErrInvalidTransition }
 // Transition checks a status change against the state machine and returns
 // the event it emits. Every status change goes through it; an illegal one
 // returns a *[TransitionError].
+//
+// A task starts PENDING. The moves allowed, each with the event it emits
+// (a test checks this table against the code):
+//
+//	from         to           event
+//	PENDING      IN_PROGRESS  TASK_STARTED
+//	PENDING      PAUSED       TASK_PAUSED
+//	PENDING      FAILED       TASK_FAILED
+//	PENDING      ABORTED      TASK_ABORTED
+//	IN_PROGRESS  COMPLETED    TASK_COMPLETED
+//	IN_PROGRESS  FAILED       TASK_FAILED
+//	IN_PROGRESS  ABORTED      TASK_ABORTED
+//	IN_PROGRESS  PAUSED       TASK_PAUSED
+//	PAUSED       IN_PROGRESS  TASK_IN_PROGRESS
+//	PAUSED       FAILED       TASK_FAILED
+//	PAUSED       ABORTED      TASK_ABORTED
+//	COMPLETED    EXPIRED      TASK_EXPIRED
+//	COMPLETED    ARCHIVED     TASK_ARCHIVED
+//	FAILED       ARCHIVED     TASK_ARCHIVED
+//	ABORTED      ARCHIVED     TASK_ARCHIVED
+//	EXPIRED      ARCHIVED     TASK_ARCHIVED
+//
+// COMPLETED, FAILED, ABORTED, EXPIRED and ARCHIVED are final
+// ([Status.Final]): the export work is over and the task can no longer be
+// aborted, only expire (COMPLETED) or be archived. ARCHIVED is terminal: no
+// move leaves it. Two events come without a status change: TASK_IN_PROGRESS
+// when an IN_PROGRESS task reports progress, and TASK_UPDATED when a
+// duplicate create adds webhooks to an existing task.
 func Transition(from, to Status) (Event, error) {
 	ev, ok := transition(from, to)
 	if !ok {

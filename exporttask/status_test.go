@@ -13,11 +13,11 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// docTable reads the state machine table of the package documentation
-// (doc.go): from status, to status, event.
+// docTable reads the state machine table of Transition's documentation
+// (status.go): from status, to status, event.
 func docTable(t *testing.T) map[[2]exporttask.Status]exporttask.Event {
 	t.Helper()
-	f, err := os.Open("doc.go")
+	f, err := os.Open("status.go")
 	require.NoError(t, err)
 	defer f.Close()
 	table := make(map[[2]exporttask.Status]exporttask.Event)
@@ -38,7 +38,7 @@ func docTable(t *testing.T) map[[2]exporttask.Status]exporttask.Event {
 		}
 	}
 	require.NoError(t, sc.Err())
-	require.True(t, in, "no state machine table in doc.go")
+	require.True(t, in, "no state machine table in status.go")
 	return table
 }
 
