@@ -20,8 +20,8 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 	}
 	idemKey := r.Header.Get(exporttask.IdempotencyKeyHeader)
 	if len(idemKey) > exporttask.MaxIdempotencyKeyLength {
-		s.writeProblem(w, r, validationProblem(
-			fmt.Sprintf("The Idempotency-Key header is longer than %d characters.", exporttask.MaxIdempotencyKeyLength), nil))
+		s.writeProblem(w, r, parameterProblem([]exporttask.FieldError{exporttask.ParameterError(exporttask.IdempotencyKeyHeader,
+			fmt.Sprintf("the Idempotency-Key header is longer than %d characters", exporttask.MaxIdempotencyKeyLength))}))
 		return
 	}
 	req, problems, err := s.decodeCreate(w, r)
@@ -32,7 +32,8 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 				fmt.Sprintf("The request body is larger than %d bytes.", mbe.Limit)))
 			return
 		}
-		s.writeProblem(w, r, validationProblem("The request body could not be read.", nil))
+		s.writeProblem(w, r, validationProblem("The request body could not be read.",
+			[]exporttask.FieldError{{Message: "the request body could not be read to its end"}}))
 		return
 	}
 	if len(problems) > 0 {

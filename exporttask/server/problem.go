@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
@@ -14,6 +15,16 @@ import (
 func validationProblem(detail string, errs []exporttask.FieldError) *exporttask.Problem {
 	return &exporttask.Problem{Type: exporttask.ProblemTypeValidation, Title: "Invalid request", Status: http.StatusBadRequest,
 		Detail: detail, Message: detail, Errors: errs}
+}
+
+// parameterProblem returns the 400 problem for bad path, query or header
+// parameters; its detail joins their messages.
+func parameterProblem(errs []exporttask.FieldError) *exporttask.Problem {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Message
+	}
+	return validationProblem("invalid request: "+strings.Join(msgs, "; "), errs)
 }
 
 // writeProblem sends p as application/problem+json, with the request id.
