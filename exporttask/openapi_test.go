@@ -182,7 +182,7 @@ func assertNoNull(t *testing.T, ptr string, v any) {
 func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 	doc := loadOpenAPI(t)
 	want := map[string][]string{
-		"POST /export-tasks":        {"201", "400", "401", "403", "413", "415", "500", "509"},
+		"POST /export-tasks":        {"201", "400", "401", "403", "413", "415", "422", "429", "500", "509"},
 		"GET /export-tasks":         {"200", "400", "401", "403", "500"},
 		"GET /export-tasks/{id}":    {"200", "400", "401", "403", "404", "500"},
 		"DELETE /export-tasks/{id}": {"200", "400", "401", "403", "404", "409", "500"},

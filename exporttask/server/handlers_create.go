@@ -41,6 +41,9 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if s.replayIdempotent(w, r, idemKey, req) {
+		return
+	}
 	est, err := s.exporter.Estimate(r.Context(), req)
 	if err != nil {
 		s.serverError(w, r, "estimating an export", err)
@@ -65,6 +68,12 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, "creating a task", err)
 		return
 	}
+	s.writeCreated(w, r, t, replayed)
+}
+
+// writeCreated answers a create with task t: 201, its Location and, when
+// t existed before, the replayed header.
+func (s *Server) writeCreated(w http.ResponseWriter, r *http.Request, t exporttask.Task, replayed bool) {
 	w.Header().Set("Location", "/export-tasks/"+strconv.FormatInt(t.ID, 10))
 	if replayed {
 		w.Header().Set(exporttask.ReplayedHeader, "true")
