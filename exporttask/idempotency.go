@@ -2,7 +2,6 @@ package exporttask
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 )
@@ -19,11 +18,13 @@ type IdempotencyKeyFinder interface {
 	TaskByIdempotencyKey(ctx context.Context, customer, key string) (Task, error)
 }
 
-// SameRequest reports whether req repeats the request that created t, as
-// the Idempotency-Key check needs: the same export (equal [DedupKey]), the
-// same description and keywords, and webhooks that t already has (every
-// URL of req with all of its events), since t's webhooks may have grown
-// by merges of duplicate requests since it was created.
+// SameRequest reports whether req may repeat the request that created t
+// or was answered with t, as the Idempotency-Key check needs: the same
+// export (equal [DedupKey]) and webhooks that t already has (every URL of
+// req with all of its events; t's webhooks grow as duplicate requests are
+// merged into it). Description and keywords are not compared: a request
+// answered with an existing duplicate keeps the duplicate's, so comparing
+// them would refuse an honest retry of that request.
 func SameRequest(t Task, req CreateRequest) (bool, error) {
 	stored, err := DedupKey(t.CreateRequest)
 	if err != nil {
@@ -33,12 +34,8 @@ func SameRequest(t Task, req CreateRequest) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if stored != asked || t.Description != req.Description {
+	if stored != asked {
 		return false, nil
-	}
-	same, err := sameJSON(t.Keywords, req.Keywords)
-	if err != nil || !same {
-		return false, err
 	}
 	for _, wh := range req.Webhook {
 		i := slices.IndexFunc(t.Webhook, func(h Webhook) bool { return h.URL == wh.URL })
@@ -52,23 +49,6 @@ func SameRequest(t Task, req CreateRequest) (bool, error) {
 		}
 	}
 	return true, nil
-}
-
-// sameJSON reports whether a and b encode to the same JSON (maps with
-// sorted keys; an empty map is the same as none).
-func sameJSON(a, b map[string]any) (bool, error) {
-	if len(a) == 0 || len(b) == 0 {
-		return len(a) == len(b), nil
-	}
-	ja, err := json.Marshal(a)
-	if err != nil {
-		return false, fmt.Errorf("encoding keywords: %w", err)
-	}
-	jb, err := json.Marshal(b)
-	if err != nil {
-		return false, fmt.Errorf("encoding keywords: %w", err)
-	}
-	return string(ja) == string(jb), nil
 }
 
 // ProblemTypeIdempotencyKeyReused is the type of the 422 problem that

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
-	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 )
 
 // failingEstimates is an exporter whose estimates fail while broken is set.
@@ -57,8 +57,9 @@ func TestIdempotencyKeyReuse(t *testing.T) {
 		{"same body while the estimator fails", base, true, http.StatusCreated},
 		{"subset of the webhooks", other(func(r *exporttask.CreateRequest) { r.Webhook[0].Events = r.Webhook[0].Events[:1] }), false, http.StatusCreated},
 		{"another export", h.sampleRequest(2), false, http.StatusUnprocessableEntity},
-		{"another description", other(func(r *exporttask.CreateRequest) { r.Description = "changed" }), false, http.StatusUnprocessableEntity},
-		{"other keywords", other(func(r *exporttask.CreateRequest) { r.Keywords = map[string]any{"k": "v"} }), false, http.StatusUnprocessableEntity},
+		{"another description", other(func(r *exporttask.CreateRequest) { r.Description = "changed" }), false, http.StatusCreated},
+		{"other keywords", other(func(r *exporttask.CreateRequest) { r.Keywords = map[string]any{"k": "v"} }), false, http.StatusCreated},
+		{"other parameters", other(func(r *exporttask.CreateRequest) { r.Parameters = map[string]any{"k": 1} }), false, http.StatusUnprocessableEntity},
 		{"another webhook", other(func(r *exporttask.CreateRequest) { r.Webhook[0].URL = h.sink.URL + "/other" }), false, http.StatusUnprocessableEntity},
 		{"another body while the estimator fails", h.sampleRequest(3), true, http.StatusUnprocessableEntity},
 	}
@@ -77,6 +78,15 @@ func TestIdempotencyKeyReuse(t *testing.T) {
 			assertProblemShape(t, body)
 			assert.Contains(t, p.Detail, `"k-1"`)
 		})
+	}
+
+	// A key first sent with a duplicate of task first (another
+	// description) names first; retrying that request is not a reuse.
+	dup := other(func(r *exporttask.CreateRequest) { r.Description = "a duplicate" })
+	for range 2 {
+		resp, body = post(t, dup, "k-dup")
+		require.Equal(t, http.StatusCreated, resp.StatusCode, "body: %s", body)
+		assert.Equal(t, first.ID, decodeTask(t, body).ID)
 	}
 
 	// A new key while the estimator fails is still a 500: nothing is stored.

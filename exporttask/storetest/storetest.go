@@ -35,6 +35,7 @@ func Run(t *testing.T, open func(t *testing.T) exporttask.Store) {
 		{"DedupNotAfterEnd", testDedupNotAfterEnd},
 		{"DedupScope", testDedupScope},
 		{"IdempotencyKey", testIdempotencyKey},
+		{"IdempotencyKeyFinder", testIdempotencyKeyFinder},
 		{"Quota", testQuota},
 		{"QuotaStatuses", testQuotaStatuses},
 		{"QuotaAfterDedup", testQuotaAfterDedup},
