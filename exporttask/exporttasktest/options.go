@@ -42,6 +42,7 @@ type config struct {
 	poll         time.Duration
 	backoff      time.Duration
 	logger       *slog.Logger
+	tweaks       []func(*server.Config) // see WithServerConfig
 }
 
 func defaultConfig() config {

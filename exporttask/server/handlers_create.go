@@ -14,6 +14,9 @@ import (
 
 // createTask handles POST /export-tasks.
 func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
+	if !s.allowCreate(w, r) {
+		return
+	}
 	if p := checkJSONContentType(r); p != nil {
 		s.writeProblem(w, r, p)
 		return

@@ -14,6 +14,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 )
 
 const (
@@ -26,10 +27,14 @@ const (
 // TestErrorStatuses sends one request per error the API can answer and
 // checks the status, the problem body and the headers that go with it.
 func TestErrorStatuses(t *testing.T) {
-	h := newHarness(t, exporttasktest.WithTaskDuration(time.Hour)) // tasks stay abortable
+	const burst = 40                                               // creates each customer may send before 429
+	h := newHarness(t, exporttasktest.WithTaskDuration(time.Hour), // tasks stay abortable
+		exporttasktest.WithServerConfig(func(c *server.Config) { c.CreateRate, c.CreateBurst = 0.001, burst }))
 	mine := h.create(t, h.sampleRequest(1))
+	_, err := h.client.Create(t.Context(), h.sampleRequest(5), client.WithIdempotencyKey("reuse-me"))
+	require.NoError(t, err)
 	aborted := h.create(t, h.sampleRequest(2))
-	_, err := h.client.Abort(t.Context(), aborted.ID)
+	_, err = h.client.Abort(t.Context(), aborted.ID)
 	require.NoError(t, err)
 	mineURL := "/export-tasks/" + strconv.FormatInt(mine.ID, 10)
 	jsonCT := map[string]string{"Content-Type": "application/json"}
@@ -40,6 +45,7 @@ func TestErrorStatuses(t *testing.T) {
 		req        request
 		status     int
 		typ        string
+		repeat     int               // send req this many times more before the one checked
 		header     map[string]string // response headers that must be set
 		detailHas  string            // substring of the detail
 		errorPaths []string          // pointers of the errors, in order
@@ -111,6 +117,11 @@ func TestErrorStatuses(t *testing.T) {
 		{name: "idempotency key too long", req: request{method: "POST", path: "/export-tasks", key: h.Key,
 			header: map[string]string{"Content-Type": "application/json", "Idempotency-Key": strings.Repeat("k", 256)}, body: valid},
 			status: 400, typ: typeValidation, detailHas: "Idempotency-Key", errorPaths: []string{"?Idempotency-Key"}},
+		{name: "idempotency key reused with another body", req: request{method: "POST", path: "/export-tasks", key: h.Key,
+			header: map[string]string{"Content-Type": "application/json", "Idempotency-Key": "reuse-me"}, body: valid},
+			status: 422, typ: exporttask.ProblemTypeIdempotencyKeyReused, detailHas: `"reuse-me"`},
+		{name: "too many creates", req: request{method: "POST", path: "/export-tasks", key: otherKey, header: jsonCT, body: `{}`},
+			repeat: burst, status: 429, typ: typeBlank, detailHas: "retry in 1000 seconds", header: map[string]string{"Retry-After": "1000"}},
 		{name: "abort a final task", req: request{method: "DELETE", path: "/export-tasks/" + strconv.FormatInt(aborted.ID, 10), key: h.Key},
 			status: 409, typ: typeTransition, detailHas: "ABORTED"},
 		{name: "method not allowed on the collection", req: request{method: "PUT", path: "/export-tasks", key: h.Key},
@@ -124,6 +135,9 @@ func TestErrorStatuses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			for range tc.repeat {
+				h.do(t, tc.req)
+			}
 			resp, body := h.do(t, tc.req)
 			p := assertProblem(t, resp, body, tc.status, tc.typ)
 			for k, v := range tc.header {
@@ -153,7 +167,7 @@ func TestErrorStatuses(t *testing.T) {
 	// Nothing the failed creates sent was stored.
 	tasks, _, err := h.client.List(t.Context(), client.ListOptions{Limit: 100})
 	require.NoError(t, err)
-	assert.Len(t, tasks, 2)
+	assert.Len(t, tasks, 3)
 	assert.Positive(t, h.spec.Count())
 }
 
