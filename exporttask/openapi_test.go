@@ -271,9 +271,30 @@ func TestOpenAPIMatchesTheCode(t *testing.T) {
 	assert.EqualValues(t, exporttask.MaxMapEntries, *schema("Feature").Properties["properties"].Value.MaxProps)
 	assert.EqualValues(t, exporttask.MaxIdempotencyKeyLength,
 		*doc.Components.Parameters["IdempotencyKey"].Value.Schema.Value.MaxLength)
+	for _, s := range []string{"1048576", "32 deep", "50000 positions", "10000"} {
+		assert.Contains(t, schema("CreateRequest").Description, s)
+	}
+	for _, s := range []string{"507", "509", "422", "parameter"} {
+		assert.Contains(t, schema("Problem").Description, s)
+	}
+}
+
+// TestOpenAPIInfoIsShort: the docs page shows info.description above the
+// operations, so it stays a short introduction; the reference material
+// lives with what it documents (schemas, operations, security schemes).
+func TestOpenAPIInfoIsShort(t *testing.T) {
+	doc := loadOpenAPI(t)
 	info := doc.Info.Description
-	for _, s := range []string{"1048576", "507", "509", "32 deep", "50000 positions", "10000"} {
-		assert.Contains(t, info, s)
+	assert.LessOrEqual(t, len(info), 1200, "info.description: %d characters", len(info))
+	assert.NotContains(t, info, "\n#", "no reference sections in info.description")
+	for where, text := range map[string]string{
+		"Task":             doc.Components.Schemas["Task"].Value.Description,
+		"Status":           doc.Components.Schemas["Status"].Value.Description,
+		"Problem":          doc.Components.Schemas["Problem"].Value.Description,
+		"apiKey":           doc.Components.SecuritySchemes["apiKey"].Value.Description,
+		"createExportTask": doc.Paths.Find("/export-tasks").Post.Description,
+	} {
+		assert.Greater(t, len(text), 300, "%s keeps its reference material", where)
 	}
 }
 
