@@ -36,6 +36,7 @@ func Run(t *testing.T, open func(t *testing.T) exporttask.Store) {
 		{"DedupScope", testDedupScope},
 		{"IdempotencyKey", testIdempotencyKey},
 		{"IdempotencyKeyFinder", testIdempotencyKeyFinder},
+		{"Stats", testStats},
 		{"Quota", testQuota},
 		{"QuotaStatuses", testQuotaStatuses},
 		{"QuotaAfterDedup", testQuotaAfterDedup},
