@@ -54,6 +54,9 @@ func bodyExamples(t *testing.T, doc *openapi3.T) []mediaExample {
 		for ctype, mt := range content {
 			require.NotNil(t, mt.Schema, "%s %s: no schema", where, ctype)
 			schema := strings.TrimPrefix(mt.Schema.Ref, "#/components/schemas/")
+			if ctype == "text/plain" {
+				schema = ctype
+			}
 			if schema == "" && mt.Schema.Value.Type.Is("array") {
 				schema = "[]" + strings.TrimPrefix(mt.Schema.Value.Items.Ref, "#/components/schemas/")
 			}
@@ -133,6 +136,11 @@ func TestOpenAPIExamplesMatchTheTypes(t *testing.T) {
 					assert.Equal(t, exporttask.ProblemTypeValidation, p.Type)
 				}
 				out = p
+			case "text/plain": // the Prometheus text format of /metrics
+				text, ok := ex.value.(string)
+				require.True(t, ok, "a text example is a string")
+				assert.True(t, strings.HasPrefix(text, "# HELP exporttask_"), "%q", text)
+				out = text
 			case "Health":
 				var h struct {
 					Status string `json:"status"`
@@ -188,6 +196,7 @@ func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 		"DELETE /export-tasks/{id}": {"200", "400", "401", "403", "404", "409", "500"},
 		"GET /healthz":              {"200"},
 		"GET /readyz":               {"200", "503"},
+		"GET /metrics":              {"200"},
 	}
 	got := make(map[string][]string)
 	for path, item := range doc.Paths.Map() {

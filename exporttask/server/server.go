@@ -90,6 +90,7 @@ type Server struct {
 	deliverer *webhook.Deliverer
 	running   atomic.Bool
 	limiter   *rateLimiter // nil: no create rate limit
+	metrics   *metrics
 }
 
 // DefaultCreateBurst is [Config.CreateBurst] when it is left 0.
@@ -131,7 +132,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
 	}
+	m := newMetrics(cfg.Store)
+	cfg.Store = timedStore{Store: cfg.Store, m: m}
 	s := &Server{
+		metrics:  m,
 		store:    cfg.Store,
 		exporter: cfg.Exporter,
 		keys:     newKeyring(cfg.Keys),
