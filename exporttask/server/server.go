@@ -69,8 +69,9 @@ type Config struct {
 	// its bucket is full. Default [DefaultCreateBurst]; used only with a
 	// CreateRate.
 	CreateBurst int
-	// Logger receives request failures (500s, with their request id) and
-	// the workers' logs. Default: JSON to standard error.
+	// Logger receives request failures (500s) and the workers' logs;
+	// every record logged with a request's context carries its id as
+	// "requestId". Default: JSON to standard error.
 	Logger *slog.Logger
 }
 
@@ -132,6 +133,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
 	}
+	cfg.Logger = slog.New(requestIDHandler{cfg.Logger.Handler()})
 	m := newMetrics(cfg.Store)
 	cfg.Store = timedStore{Store: cfg.Store, m: m}
 	s := &Server{
