@@ -78,9 +78,22 @@ func (m *metrics) instrument(next http.Handler) http.Handler {
 		if route == "" {
 			route = "other"
 		}
-		m.requests.WithLabelValues(route, r.Method, strconv.Itoa(sw.status)).Inc()
-		m.latency.WithLabelValues(route, r.Method).Observe(time.Since(start).Seconds())
+		method := methodLabel(r.Method)
+		m.requests.WithLabelValues(route, method, strconv.Itoa(sw.status)).Inc()
+		m.latency.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
 	})
+}
+
+// methodLabel is the method as a label value: the standard methods as
+// they are, any other token (clients may send anything) as "OTHER", so
+// that clients cannot grow the number of series.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "OTHER"
 }
 
 // statusWriter remembers the status code written through it.

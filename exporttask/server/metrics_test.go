@@ -67,4 +67,13 @@ func TestMetrics(t *testing.T) {
 
 	resp, body = h.do(t, request{method: "POST", path: "/metrics"})
 	assertProblem(t, resp, body, http.StatusMethodNotAllowed, exporttask.ProblemTypeBlank)
+
+	// Made-up methods share one label value.
+	for _, m := range []string{"BREW", "WHEN"} {
+		resp, _ := h.do(t, request{method: m, path: "/export-tasks"})
+		assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
+	}
+	_, body = h.do(t, request{method: "GET", path: "/metrics"})
+	assert.Equal(t, 2.0, metricValue(t, string(body), `exporttask_http_requests_total{code="405",method="OTHER",route="/export-tasks"}`))
+	assert.NotContains(t, string(body), "BREW")
 }
