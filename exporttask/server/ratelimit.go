@@ -15,6 +15,9 @@ import (
 // it forgets the full ones (a full bucket is the same as none).
 const maxIdleBuckets = 10_000
 
+// maxRetryAfter caps the wait the limiter reports.
+const maxRetryAfter = 365 * 24 * time.Hour
+
 // rateLimiter is a token bucket per customer: each holds up to burst
 // tokens, refilled at rate tokens per second; a create takes one.
 type rateLimiter struct {
@@ -63,7 +66,9 @@ func (l *rateLimiter) allow(customer string) (ok bool, retryAfter time.Duration)
 		b.tokens--
 		return true, 0
 	}
-	wait := (1 - b.tokens) / l.rate
+	// Seconds until the next token, capped so that a tiny rate cannot
+	// overflow a Duration.
+	wait := math.Min((1-b.tokens)/l.rate, maxRetryAfter.Seconds())
 	return false, time.Duration(math.Ceil(wait * float64(time.Second)))
 }
 

@@ -56,6 +56,15 @@ func TestRateLimiterOffAndForgetting(t *testing.T) {
 	assert.Len(t, l.buckets, 1, "full buckets are forgotten when the map is full")
 }
 
+func TestRateLimiterTinyRate(t *testing.T) {
+	l := newRateLimiter(1e-300, 1, time.Now)
+	ok, _ := l.allow("a")
+	assert.True(t, ok)
+	ok, retry := l.allow("a")
+	assert.False(t, ok)
+	assert.Equal(t, maxRetryAfter, retry, "capped, not overflowed")
+}
+
 func TestRetryAfterSeconds(t *testing.T) {
 	for _, tc := range []struct {
 		d    time.Duration

@@ -155,8 +155,9 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Handler returns the HTTP handler of the API, its health checks and its
-// documentation (/docs/, /openapi.json, /openapi.yaml, /openapi.yml).
+// Handler returns the HTTP handler of the API, its health checks, its
+// metrics (/metrics) and its documentation (/docs/, /openapi.json,
+// /openapi.yaml, /openapi.yml).
 func (s *Server) Handler() http.Handler { return s.handler }
 
 // Run runs the background work (export workers, the expiry sweeper and
