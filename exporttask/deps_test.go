@@ -32,6 +32,7 @@ func TestLightDependencies(t *testing.T) {
 		mod + "/exporttask/postgres",
 		"modernc.org/sqlite",
 		"github.com/jackc/pgx/v5",
+		"github.com/prometheus/client_golang/prometheus",
 	}
 	for _, pkg := range []string{mod + "/exporttask", mod + "/exporttask/client"} {
 		t.Run(pkg, func(t *testing.T) {
@@ -44,4 +45,27 @@ func TestLightDependencies(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOnlyTheServerImportsPrometheus: metrics are the server's business;
+// no other package of the module imports the Prometheus client.
+func TestOnlyTheServerImportsPrometheus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	out, err := exec.Command(goBin, "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "github.com/openapi-viewer/viewer/...").Output()
+	require.NoError(t, err)
+	var importers []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, " ")
+		if strings.Contains(" "+imports+" ", " github.com/prometheus/") ||
+			strings.Contains(imports, "github.com/prometheus/client_golang") {
+			importers = append(importers, pkg)
+		}
+	}
+	assert.Equal(t, []string{"github.com/openapi-viewer/viewer/exporttask/server"}, importers)
 }

@@ -54,6 +54,9 @@ func bodyExamples(t *testing.T, doc *openapi3.T) []mediaExample {
 		for ctype, mt := range content {
 			require.NotNil(t, mt.Schema, "%s %s: no schema", where, ctype)
 			schema := strings.TrimPrefix(mt.Schema.Ref, "#/components/schemas/")
+			if ctype == "text/plain" {
+				schema = ctype
+			}
 			if schema == "" && mt.Schema.Value.Type.Is("array") {
 				schema = "[]" + strings.TrimPrefix(mt.Schema.Value.Items.Ref, "#/components/schemas/")
 			}
@@ -133,6 +136,11 @@ func TestOpenAPIExamplesMatchTheTypes(t *testing.T) {
 					assert.Equal(t, exporttask.ProblemTypeValidation, p.Type)
 				}
 				out = p
+			case "text/plain": // the Prometheus text format of /metrics
+				text, ok := ex.value.(string)
+				require.True(t, ok, "a text example is a string")
+				assert.True(t, strings.HasPrefix(text, "# HELP exporttask_"), "%q", text)
+				out = text
 			case "Health":
 				var h struct {
 					Status string `json:"status"`
@@ -182,12 +190,13 @@ func assertNoNull(t *testing.T, ptr string, v any) {
 func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 	doc := loadOpenAPI(t)
 	want := map[string][]string{
-		"POST /export-tasks":        {"201", "400", "401", "403", "413", "415", "500", "509"},
+		"POST /export-tasks":        {"201", "400", "401", "403", "413", "415", "422", "429", "500", "509"},
 		"GET /export-tasks":         {"200", "400", "401", "403", "500"},
 		"GET /export-tasks/{id}":    {"200", "400", "401", "403", "404", "500"},
 		"DELETE /export-tasks/{id}": {"200", "400", "401", "403", "404", "409", "500"},
 		"GET /healthz":              {"200"},
 		"GET /readyz":               {"200", "503"},
+		"GET /metrics":              {"200"},
 	}
 	got := make(map[string][]string)
 	for path, item := range doc.Paths.Map() {
@@ -271,9 +280,30 @@ func TestOpenAPIMatchesTheCode(t *testing.T) {
 	assert.EqualValues(t, exporttask.MaxMapEntries, *schema("Feature").Properties["properties"].Value.MaxProps)
 	assert.EqualValues(t, exporttask.MaxIdempotencyKeyLength,
 		*doc.Components.Parameters["IdempotencyKey"].Value.Schema.Value.MaxLength)
+	for _, s := range []string{"1048576", "32 deep", "50000 positions", "10000"} {
+		assert.Contains(t, schema("CreateRequest").Description, s)
+	}
+	for _, s := range []string{"507", "509", "422", "parameter"} {
+		assert.Contains(t, schema("Problem").Description, s)
+	}
+}
+
+// TestOpenAPIInfoIsShort: the docs page shows info.description above the
+// operations, so it stays a short introduction; the reference material
+// lives with what it documents (schemas, operations, security schemes).
+func TestOpenAPIInfoIsShort(t *testing.T) {
+	doc := loadOpenAPI(t)
 	info := doc.Info.Description
-	for _, s := range []string{"1048576", "507", "509", "32 deep", "50000 positions", "10000"} {
-		assert.Contains(t, info, s)
+	assert.LessOrEqual(t, len(info), 1200, "info.description: %d characters", len(info))
+	assert.NotContains(t, info, "\n#", "no reference sections in info.description")
+	for where, text := range map[string]string{
+		"Task":             doc.Components.Schemas["Task"].Value.Description,
+		"Status":           doc.Components.Schemas["Status"].Value.Description,
+		"Problem":          doc.Components.Schemas["Problem"].Value.Description,
+		"apiKey":           doc.Components.SecuritySchemes["apiKey"].Value.Description,
+		"createExportTask": doc.Paths.Find("/export-tasks").Post.Description,
+	} {
+		assert.Greater(t, len(text), 300, "%s keeps its reference material", where)
 	}
 }
 

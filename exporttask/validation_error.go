@@ -6,12 +6,16 @@ import (
 	"strings"
 )
 
-// FieldError is one problem with a request: where, as a JSON Pointer
-// (RFC 6901) into the request body, and what, in plain words. An empty
-// Pointer means the body as a whole.
+// FieldError is one problem with a request: where, and what, in plain
+// words. Where is either Pointer, a JSON Pointer (RFC 6901) into the
+// request body (empty for the body as a whole), or, when Parameter is set,
+// the name of the path, query or header parameter concerned ("id",
+// "limit", "Idempotency-Key"). In JSON, a FieldError has either a pointer
+// or a parameter member (see [FieldError.MarshalJSON]).
 type FieldError struct {
-	Pointer string `json:"pointer"`
-	Message string `json:"message"`
+	Pointer   string `json:"pointer"`
+	Parameter string `json:"parameter,omitempty"`
+	Message   string `json:"message"`
 }
 
 // ValidationError lists everything wrong with a request, in the order found

@@ -16,8 +16,9 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// maxResponseBytes bounds what the client reads of a response body.
-const maxResponseBytes = 16 << 20
+// DefaultWaitInterval is how often [Client.Wait] reads the task when it
+// is given no poll interval: each poll is one GET request to the service.
+const DefaultWaitInterval = time.Second
 
 // Client calls the export task API. Its methods return a
 // *[exporttask.Problem] (find it with errors.As) when the server answers
@@ -145,13 +146,13 @@ func (c *Client) List(ctx context.Context, o ListOptions) (tasks []exporttask.Ta
 	return tasks, nextCursor(h.Get("Link")), nil
 }
 
-// Wait polls the task every poll interval (default 1s) until its status is
-// final, and returns it. It stops early with an error when ctx is done or a
+// Wait reads the task every poll interval ([DefaultWaitInterval] when
+// poll is 0 or less) until its status is final, and returns it. It stops early with an error when ctx is done or a
 // poll fails; the task it returns then is the last one it read (zero if
 // none).
 func (c *Client) Wait(ctx context.Context, id int64, poll time.Duration) (exporttask.Task, error) {
 	if poll <= 0 {
-		poll = time.Second
+		poll = DefaultWaitInterval
 	}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
@@ -189,22 +190,29 @@ func (c *Client) newRequest(ctx context.Context, method string, u *url.URL, body
 	return r, nil
 }
 
-// do sends r and decodes a response with status want into v; any other
-// status becomes a *Problem.
+// do sends r and decodes a response with status want into v (a
+// *[]exporttask.Task is read one task at a time, see [MaxItemBytes]); any
+// other status becomes a *Problem.
 func (c *Client) do(r *http.Request, want int, v any) (http.Header, error) {
 	resp, err := c.hc.Do(r)
 	if err != nil {
 		return nil, fmt.Errorf("exporttask: %s %s: %w", r.Method, r.URL.Path, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if err != nil {
-		return nil, fmt.Errorf("exporttask: %s %s: reading the response: %w", r.Method, r.URL.Path, err)
-	}
+	body := newItemLimitReader(resp.Body, MaxItemBytes)
 	if resp.StatusCode != want {
-		return nil, responseProblem(resp, body)
+		b, err := io.ReadAll(body)
+		if err != nil {
+			return nil, fmt.Errorf("exporttask: %s %s: reading the response: %w", r.Method, r.URL.Path, err)
+		}
+		return nil, responseProblem(resp, b)
 	}
-	if err := json.Unmarshal(body, v); err != nil {
+	if tasks, ok := v.(*[]exporttask.Task); ok {
+		*tasks, err = decodeTasks(body)
+	} else {
+		err = decodeOne(body, v)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("exporttask: %s %s: decoding the response: %w", r.Method, r.URL.Path, err)
 	}
 	return resp.Header, nil

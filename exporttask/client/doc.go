@@ -8,6 +8,11 @@
 // package links nothing of the server: a program that only calls the API
 // pulls in net/http and the domain package, no viewer, no database driver.
 //
+// Responses are decoded from the body as it arrives; a list page is read
+// one task at a time, each at most [MaxItemBytes], so pages of any size
+// are accepted. [Client.Wait] polls every [DefaultWaitInterval] unless told
+// otherwise.
+//
 // In tests, package exporttasktest starts a real server and hands out a
 // ready Client.
 package client

@@ -14,10 +14,20 @@ import (
 // [WithTaskDuration] says otherwise.
 const DefaultTaskDuration = 200 * time.Millisecond
 
-// DefaultPollInterval is how often idle workers and the webhook deliverer
-// look for work, unless [WithPollInterval] says otherwise: far more often
-// than a production server, so that tests do not wait.
-const DefaultPollInterval = 20 * time.Millisecond
+// DefaultWorkerPollInterval is the test server's
+// [server.Config.PollInterval] unless [WithPollInterval] says otherwise:
+// how often its idle export workers and its webhook deliverer look in the
+// store for work, far more often than a production server's, so that
+// tests do not wait. It says nothing of how often a client polls a task
+// (see
+// [github.com/openapi-viewer/viewer/exporttask/client.DefaultWaitInterval]).
+const DefaultWorkerPollInterval = 20 * time.Millisecond
+
+// DefaultPollInterval is the former name of [DefaultWorkerPollInterval].
+//
+// Deprecated: use DefaultWorkerPollInterval, whose name says whose
+// polling it is.
+const DefaultPollInterval = DefaultWorkerPollInterval
 
 // DefaultWebhookBackoff is the first retry delay of a failed webhook
 // delivery unless [WithWebhookBackoff] says otherwise.
@@ -42,12 +52,13 @@ type config struct {
 	poll         time.Duration
 	backoff      time.Duration
 	logger       *slog.Logger
+	tweaks       []func(*server.Config) // see WithServerConfig
 }
 
 func defaultConfig() config {
 	return config{
 		taskDuration: DefaultTaskDuration,
-		poll:         DefaultPollInterval,
+		poll:         DefaultWorkerPollInterval,
 		backoff:      DefaultWebhookBackoff,
 		// Webhook receivers in tests run on loopback.
 		allow:  []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")},
@@ -114,7 +125,7 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithPollInterval sets how often idle workers and the webhook deliverer
-// look for work. Default [DefaultPollInterval] (20ms).
+// look for work. Default [DefaultWorkerPollInterval] (20ms).
 func WithPollInterval(d time.Duration) Option {
 	return func(c *config) { c.poll = d }
 }

@@ -86,7 +86,7 @@ func Start(opts ...Option) (*Server, error) {
 		cfg.secret = make([]byte, 32)
 		_, _ = rand.Read(cfg.secret) // never fails (Go 1.24+)
 	}
-	api, err := server.New(server.Config{
+	scfg := server.Config{
 		Store:          cfg.store,
 		Exporter:       cfg.exporter,
 		Keys:           append([]server.APIKey{{Key: key, Customer: Customer, Scopes: server.ScopeAll}}, cfg.keys...),
@@ -98,7 +98,11 @@ func Start(opts ...Option) (*Server, error) {
 		PollInterval:   cfg.poll,
 		WebhookBackoff: cfg.backoff,
 		Logger:         cfg.logger,
-	})
+	}
+	for _, f := range cfg.tweaks {
+		f(&scfg)
+	}
+	api, err := server.New(scfg)
 	if err != nil {
 		return nil, errors.Join(err, closeAll())
 	}

@@ -13,6 +13,14 @@
 // webhook. Options left zero take those packages' defaults.
 //
 // Every response carries an X-Request-Id header; every error answer is an
-// [exporttask.Problem] whose requestId is that id, and a 500 is logged with
-// it. The reference program around this package is examples/server.
+// [exporttask.Problem] whose requestId is that id, and every record logged
+// with the request's context (a 500, for one) carries it too. A 400 lists
+// its problems in errors, each located by a JSON Pointer into the body or
+// by a parameter's name. An Idempotency-Key is looked up before the
+// request is estimated (422 when reused with another body), and
+// [Config.CreateRate] limits each customer's creates (429 with
+// Retry-After). GET /metrics serves Prometheus metrics: requests, store
+// latency, tasks by status, queue depth and webhook deliveries.
+//
+// The reference program around this package is examples/server.
 package server

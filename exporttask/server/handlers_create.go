@@ -14,14 +14,17 @@ import (
 
 // createTask handles POST /export-tasks.
 func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
+	if !s.allowCreate(w, r) {
+		return
+	}
 	if p := checkJSONContentType(r); p != nil {
 		s.writeProblem(w, r, p)
 		return
 	}
 	idemKey := r.Header.Get(exporttask.IdempotencyKeyHeader)
 	if len(idemKey) > exporttask.MaxIdempotencyKeyLength {
-		s.writeProblem(w, r, validationProblem(
-			fmt.Sprintf("The Idempotency-Key header is longer than %d characters.", exporttask.MaxIdempotencyKeyLength), nil))
+		s.writeProblem(w, r, parameterProblem([]exporttask.FieldError{exporttask.ParameterError(exporttask.IdempotencyKeyHeader,
+			fmt.Sprintf("the Idempotency-Key header is longer than %d characters", exporttask.MaxIdempotencyKeyLength))}))
 		return
 	}
 	req, problems, err := s.decodeCreate(w, r)
@@ -32,7 +35,8 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 				fmt.Sprintf("The request body is larger than %d bytes.", mbe.Limit)))
 			return
 		}
-		s.writeProblem(w, r, validationProblem("The request body could not be read.", nil))
+		s.writeProblem(w, r, validationProblem("The request body could not be read.",
+			[]exporttask.FieldError{{Message: "the request body could not be read to its end"}}))
 		return
 	}
 	if len(problems) > 0 {
@@ -40,6 +44,9 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if s.replayIdempotent(w, r, idemKey, req) {
+		return
+	}
 	est, err := s.exporter.Estimate(r.Context(), req)
 	if err != nil {
 		s.serverError(w, r, "estimating an export", err)
@@ -64,6 +71,12 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, "creating a task", err)
 		return
 	}
+	s.writeCreated(w, r, t, replayed)
+}
+
+// writeCreated answers a create with task t: 201, its Location and, when
+// t existed before, the replayed header.
+func (s *Server) writeCreated(w http.ResponseWriter, r *http.Request, t exporttask.Task, replayed bool) {
 	w.Header().Set("Location", "/export-tasks/"+strconv.FormatInt(t.ID, 10))
 	if replayed {
 		w.Header().Set(exporttask.ReplayedHeader, "true")

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
@@ -28,7 +27,7 @@ func (s *Server) getTask(w http.ResponseWriter, r *http.Request) {
 func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 	lq, problems := parseListQuery(r.URL.Query())
 	if len(problems) > 0 {
-		s.writeProblem(w, r, validationProblem("Invalid query: "+strings.Join(problems, "; ")+".", nil))
+		s.writeProblem(w, r, parameterProblem(problems))
 		return
 	}
 	tasks, more, err := s.store.List(r.Context(), exporttask.ListParams{
@@ -55,16 +54,16 @@ func nextPageURL(lq listQuery, last int64) string {
 	if lq.status != "" {
 		q.Set("status", string(lq.status))
 	}
-	q.Set("cursor", encodeCursor(last))
+	q.Set("cursor", exporttask.FormatCursor(last))
 	return "/export-tasks?" + q.Encode()
 }
 
 // pathID reads the {id} path value, answering 400 when it is not a valid
 // task id.
 func (s *Server) pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	id, err := parseID(r.PathValue("id"))
+	id, err := exporttask.ParseTaskID(r.PathValue("id"))
 	if err != nil {
-		s.writeProblem(w, r, validationProblem("Invalid task id: "+err.Error()+".", nil))
+		s.writeProblem(w, r, parameterProblem([]exporttask.FieldError{exporttask.ParameterError("id", err.Error())}))
 		return 0, false
 	}
 	return id, true

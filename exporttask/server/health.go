@@ -28,8 +28,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
-		s.logger.ErrorContext(r.Context(), "readiness check: the store is unreachable",
-			"requestId", requestIDOf(r), "error", err.Error())
+		s.logger.ErrorContext(r.Context(), "readiness check: the store is unreachable", "error", err.Error())
 		s.writeProblem(w, r, exporttask.NewProblem(http.StatusServiceUnavailable, "The task store is unreachable."))
 		return
 	}

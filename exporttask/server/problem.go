@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
@@ -14,6 +15,16 @@ import (
 func validationProblem(detail string, errs []exporttask.FieldError) *exporttask.Problem {
 	return &exporttask.Problem{Type: exporttask.ProblemTypeValidation, Title: "Invalid request", Status: http.StatusBadRequest,
 		Detail: detail, Message: detail, Errors: errs}
+}
+
+// parameterProblem returns the 400 problem for bad path, query or header
+// parameters; its detail joins their messages.
+func parameterProblem(errs []exporttask.FieldError) *exporttask.Problem {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Message
+	}
+	return validationProblem("invalid request: "+strings.Join(msgs, "; "), errs)
 }
 
 // writeProblem sends p as application/problem+json, with the request id.
@@ -27,7 +38,7 @@ func (s *Server) writeProblem(w http.ResponseWriter, r *http.Request, p *exportt
 	if err != nil {
 		// A Problem holds only strings and numbers: this cannot happen,
 		// but if it does the client still gets the status.
-		s.logger.ErrorContext(r.Context(), "encoding a problem", "requestId", q.RequestID, "error", err)
+		s.logger.ErrorContext(r.Context(), "encoding a problem", "error", err)
 		http.Error(w, http.StatusText(q.Status), q.Status)
 		return
 	}
@@ -44,7 +55,7 @@ func (s *Server) writeProblem(w http.ResponseWriter, r *http.Request, p *exportt
 // that names the id and nothing of err.
 func (s *Server) serverError(w http.ResponseWriter, r *http.Request, msg string, err error) {
 	id := requestIDOf(r)
-	s.logger.ErrorContext(r.Context(), msg, "requestId", id, "method", r.Method, "path", r.URL.Path,
+	s.logger.ErrorContext(r.Context(), msg, "method", r.Method, "path", r.URL.Path,
 		"error", err.Error())
 	s.writeProblem(w, r, exporttask.NewProblem(http.StatusInternalServerError,
 		fmt.Sprintf("The server could not complete the request. Quote request id %s when reporting it.", id)))

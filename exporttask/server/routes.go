@@ -17,6 +17,7 @@ func (s *Server) routes() (http.Handler, error) {
 	mux.HandleFunc("DELETE /export-tasks/{id}", s.authorize(ScopeWrite, s.abortTask))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.Handle("GET /metrics", s.metrics.handler())
 
 	// The same paths without a method catch every other method, so that
 	// a 405 carries a problem body and the Allow header.
@@ -24,9 +25,10 @@ func (s *Server) routes() (http.Handler, error) {
 	mux.HandleFunc("/export-tasks/{id}", s.methodNotAllowed("GET, HEAD, DELETE"))
 	mux.HandleFunc("/healthz", s.methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/readyz", s.methodNotAllowed("GET, HEAD"))
+	mux.HandleFunc("/metrics", s.methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/", s.notFound)
 
-	return s.withDocs(mux)
+	return s.withDocs(s.metrics.instrument(mux))
 }
 
 // methodNotAllowed answers 405 with Allow and a problem body.

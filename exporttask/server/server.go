@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/netip"
 	"os"
@@ -57,8 +58,20 @@ type Config struct {
 	// delivery gives up after [webhook.DefaultMaxAttempts] attempts.
 	// Default [webhook.DefaultBaseBackoff].
 	WebhookBackoff time.Duration
-	// Logger receives request failures (500s, with their request id) and
-	// the workers' logs. Default: JSON to standard error.
+	// CreateRate limits how many tasks each customer may create per
+	// second: a token bucket per customer, refilled at this rate and
+	// holding up to CreateBurst creates. A create over the limit is
+	// answered 429 with Retry-After, before its body is read. Default 0:
+	// no limit (the right rate depends on the deployment; set one in
+	// production, since each create writes a task and its outbox rows).
+	CreateRate float64
+	// CreateBurst is how many creates a customer may send at once while
+	// its bucket is full. Default [DefaultCreateBurst]; used only with a
+	// CreateRate.
+	CreateBurst int
+	// Logger receives request failures (500s) and the workers' logs;
+	// every record logged with a request's context carries its id as
+	// "requestId". Default: JSON to standard error.
 	Logger *slog.Logger
 }
 
@@ -77,7 +90,12 @@ type Server struct {
 	runner    *worker.Runner
 	deliverer *webhook.Deliverer
 	running   atomic.Bool
+	limiter   *rateLimiter // nil: no create rate limit
+	metrics   *metrics
 }
+
+// DefaultCreateBurst is [Config.CreateBurst] when it is left 0.
+const DefaultCreateBurst = 20
 
 // New checks cfg and returns a Server ready to serve requests. Its
 // background work starts with [Server.Run].
@@ -105,16 +123,28 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Retention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.WebhookBackoff < 0 {
 		return nil, errors.New("server: Config durations must not be negative")
 	}
+	if cfg.CreateRate < 0 || math.IsNaN(cfg.CreateRate) || math.IsInf(cfg.CreateRate, 0) || cfg.CreateBurst < 0 {
+		return nil, fmt.Errorf("server: Config.CreateRate (%v) and CreateBurst (%d) must be finite and not negative",
+			cfg.CreateRate, cfg.CreateBurst)
+	}
+	if cfg.CreateBurst == 0 {
+		cfg.CreateBurst = DefaultCreateBurst
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
 	}
+	cfg.Logger = slog.New(requestIDHandler{cfg.Logger.Handler()})
+	m := newMetrics(cfg.Store)
+	cfg.Store = timedStore{Store: cfg.Store, m: m}
 	s := &Server{
+		metrics:  m,
 		store:    cfg.Store,
 		exporter: cfg.Exporter,
 		keys:     newKeyring(cfg.Keys),
 		quota:    cfg.Quota,
 		allow:    append([]netip.Prefix(nil), cfg.WebhookAllow...),
 		logger:   cfg.Logger,
+		limiter:  newRateLimiter(cfg.CreateRate, cfg.CreateBurst, time.Now),
 	}
 	s.newWorkers(cfg)
 	h, err := s.routes()
@@ -125,8 +155,9 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Handler returns the HTTP handler of the API, its health checks and its
-// documentation (/docs/, /openapi.json, /openapi.yaml, /openapi.yml).
+// Handler returns the HTTP handler of the API, its health checks, its
+// metrics (/metrics) and its documentation (/docs/, /openapi.json,
+// /openapi.yaml, /openapi.yml).
 func (s *Server) Handler() http.Handler { return s.handler }
 
 // Run runs the background work (export workers, the expiry sweeper and

@@ -14,6 +14,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 )
 
 const (
@@ -26,10 +27,14 @@ const (
 // TestErrorStatuses sends one request per error the API can answer and
 // checks the status, the problem body and the headers that go with it.
 func TestErrorStatuses(t *testing.T) {
-	h := newHarness(t, exporttasktest.WithTaskDuration(time.Hour)) // tasks stay abortable
+	const burst = 40                                               // creates each customer may send before 429
+	h := newHarness(t, exporttasktest.WithTaskDuration(time.Hour), // tasks stay abortable
+		exporttasktest.WithServerConfig(func(c *server.Config) { c.CreateRate, c.CreateBurst = 0.001, burst }))
 	mine := h.create(t, h.sampleRequest(1))
+	_, err := h.client.Create(t.Context(), h.sampleRequest(5), client.WithIdempotencyKey("reuse-me"))
+	require.NoError(t, err)
 	aborted := h.create(t, h.sampleRequest(2))
-	_, err := h.client.Abort(t.Context(), aborted.ID)
+	_, err = h.client.Abort(t.Context(), aborted.ID)
 	require.NoError(t, err)
 	mineURL := "/export-tasks/" + strconv.FormatInt(mine.ID, 10)
 	jsonCT := map[string]string{"Content-Type": "application/json"}
@@ -40,6 +45,7 @@ func TestErrorStatuses(t *testing.T) {
 		req        request
 		status     int
 		typ        string
+		repeat     int               // send req this many times more before the one checked
 		header     map[string]string // response headers that must be set
 		detailHas  string            // substring of the detail
 		errorPaths []string          // pointers of the errors, in order
@@ -59,13 +65,23 @@ func TestErrorStatuses(t *testing.T) {
 		{name: "write key cannot get", req: request{method: "GET", path: mineURL, key: writeKey},
 			status: 403, typ: typeBlank, detailHas: "read"},
 		{name: "id not an integer", req: request{method: "GET", path: "/export-tasks/abc", key: h.Key},
-			status: 400, typ: typeValidation, detailHas: "not an integer"},
+			status: 400, typ: typeValidation, detailHas: "digits only", errorPaths: []string{"?id"}},
+		{name: "id a fraction", req: request{method: "GET", path: "/export-tasks/1.5", key: h.Key},
+			status: 400, typ: typeValidation, detailHas: "digits only", errorPaths: []string{"?id"}},
+		{name: "id with a plus sign", req: request{method: "GET", path: "/export-tasks/+1", key: h.Key},
+			status: 400, typ: typeValidation, detailHas: `got "+1"`, errorPaths: []string{"?id"}},
+		{name: "id with an escaped plus sign", req: request{method: "GET", path: "/export-tasks/%2B1", key: h.Key},
+			status: 400, typ: typeValidation, detailHas: `got "+1"`, errorPaths: []string{"?id"}},
+		{name: "id with a leading zero", req: request{method: "GET", path: "/export-tasks/01", key: h.Key},
+			status: 400, typ: typeValidation, detailHas: "leading zeros", errorPaths: []string{"?id"}},
 		{name: "id zero", req: request{method: "GET", path: "/export-tasks/0", key: h.Key},
-			status: 400, typ: typeValidation, detailHas: "out of range"},
+			status: 400, typ: typeValidation, detailHas: `got "0"`, errorPaths: []string{"?id"}},
 		{name: "id negative", req: request{method: "DELETE", path: "/export-tasks/-3", key: h.Key},
-			status: 400, typ: typeValidation, detailHas: "out of range"},
+			status: 400, typ: typeValidation, detailHas: "digits only", errorPaths: []string{"?id"}},
+		{name: "abort id not an integer", req: request{method: "DELETE", path: "/export-tasks/x", key: h.Key},
+			status: 400, typ: typeValidation, detailHas: "digits only", errorPaths: []string{"?id"}},
 		{name: "id beyond int64", req: request{method: "GET", path: "/export-tasks/9223372036854775808", key: h.Key},
-			status: 400, typ: typeValidation, detailHas: "out of range"},
+			status: 400, typ: typeValidation, detailHas: "out of range", errorPaths: []string{"?id"}},
 		{name: "unknown id", req: request{method: "GET", path: "/export-tasks/9223372036854775807", key: h.Key},
 			status: 404, typ: typeBlank},
 		{name: "another customer's task is not found", req: request{method: "GET", path: mineURL, key: otherKey},
@@ -73,13 +89,18 @@ func TestErrorStatuses(t *testing.T) {
 		{name: "another customer cannot abort", req: request{method: "DELETE", path: mineURL, key: otherKey},
 			status: 404, typ: typeBlank},
 		{name: "limit zero", req: request{method: "GET", path: "/export-tasks?limit=0", key: h.Key},
-			status: 400, typ: typeValidation, detailHas: "limit must be an integer from 1 to 100"},
-		{name: "limit above maximum", req: request{method: "GET", path: "/export-tasks?limit=101", key: h.Key},
-			status: 400, typ: typeValidation, detailHas: "limit must be an integer from 1 to 100"},
+			status: 400, typ: typeValidation, detailHas: "limit must be a decimal integer from 1 to 100", errorPaths: []string{"?limit"}},
+		{name: "limit above maximum", req: request{method: "GET", path: "/export-tasks?limit=1000", key: h.Key},
+			status: 400, typ: typeValidation, detailHas: "limit must be a decimal integer from 1 to 100", errorPaths: []string{"?limit"}},
+		{name: "limit with a plus sign", req: request{method: "GET", path: "/export-tasks?limit=%2B5", key: h.Key},
+			status: 400, typ: typeValidation, detailHas: `got "+5"`, errorPaths: []string{"?limit"}},
 		{name: "every bad list parameter", req: request{method: "GET", path: "/export-tasks?limit=ten&status=DONE&cursor=%21%21", key: h.Key},
-			status: 400, typ: typeValidation, detailHas: `limit must be an integer from 1 to 100, got "ten"; status must be one of PENDING, IN_PROGRESS, COMPLETED, FAILED, ABORTED, PAUSED, EXPIRED, ARCHIVED, got "DONE"; cursor is not`},
+			status: 400, typ: typeValidation, detailHas: `limit must be a decimal integer from 1 to 100, got "ten"; status must be one of PENDING, IN_PROGRESS, COMPLETED, FAILED, ABORTED, PAUSED, EXPIRED, ARCHIVED, got "DONE"; cursor is not`,
+			errorPaths: []string{"?limit", "?status", "?cursor"}},
 		{name: "forged cursor", req: request{method: "GET", path: "/export-tasks?cursor=eDEy", key: h.Key},
-			status: 400, typ: typeValidation, detailHas: "cursor is not one"},
+			status: 400, typ: typeValidation, detailHas: "cursor is not one", errorPaths: []string{"?cursor"}},
+		{name: "cursor with a leading zero", req: request{method: "GET", path: "/export-tasks?cursor=" + "YjA0MQ", key: h.Key},
+			status: 400, typ: typeValidation, detailHas: "leading zeros", errorPaths: []string{"?cursor"}},
 		{name: "no content type", req: request{method: "POST", path: "/export-tasks", key: h.Key, body: valid},
 			status: 415, typ: typeBlank},
 		{name: "text content type", req: request{method: "POST", path: "/export-tasks", key: h.Key, header: map[string]string{"Content-Type": "text/plain"}, body: valid},
@@ -95,7 +116,12 @@ func TestErrorStatuses(t *testing.T) {
 			status: 400, typ: typeValidation, errorPaths: []string{"/webhook/2/url", "/webhook/3/url"}},
 		{name: "idempotency key too long", req: request{method: "POST", path: "/export-tasks", key: h.Key,
 			header: map[string]string{"Content-Type": "application/json", "Idempotency-Key": strings.Repeat("k", 256)}, body: valid},
-			status: 400, typ: typeValidation, detailHas: "Idempotency-Key"},
+			status: 400, typ: typeValidation, detailHas: "Idempotency-Key", errorPaths: []string{"?Idempotency-Key"}},
+		{name: "idempotency key reused with another body", req: request{method: "POST", path: "/export-tasks", key: h.Key,
+			header: map[string]string{"Content-Type": "application/json", "Idempotency-Key": "reuse-me"}, body: valid},
+			status: 422, typ: exporttask.ProblemTypeIdempotencyKeyReused, detailHas: `"reuse-me"`},
+		{name: "too many creates", req: request{method: "POST", path: "/export-tasks", key: otherKey, header: jsonCT, body: `{}`},
+			repeat: burst, status: 429, typ: typeBlank, detailHas: "retry in 1000 seconds", header: map[string]string{"Retry-After": "1000"}},
 		{name: "abort a final task", req: request{method: "DELETE", path: "/export-tasks/" + strconv.FormatInt(aborted.ID, 10), key: h.Key},
 			status: 409, typ: typeTransition, detailHas: "ABORTED"},
 		{name: "method not allowed on the collection", req: request{method: "PUT", path: "/export-tasks", key: h.Key},
@@ -109,6 +135,9 @@ func TestErrorStatuses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			for range tc.repeat {
+				h.do(t, tc.req)
+			}
 			resp, body := h.do(t, tc.req)
 			p := assertProblem(t, resp, body, tc.status, tc.typ)
 			for k, v := range tc.header {
@@ -117,10 +146,18 @@ func TestErrorStatuses(t *testing.T) {
 			if tc.detailHas != "" {
 				assert.Contains(t, p.Detail, tc.detailHas)
 			}
+			assertProblemShape(t, body)
+			if tc.status == http.StatusBadRequest {
+				assert.NotEmpty(t, p.Errors, "every 400 lists its errors")
+			}
 			var paths []string
 			for _, e := range p.Errors {
-				paths = append(paths, e.Pointer)
-				assert.NotEmpty(t, e.Message, "error at %s", e.Pointer)
+				where := e.Pointer
+				if e.Parameter != "" {
+					where = "?" + e.Parameter
+				}
+				paths = append(paths, where)
+				assert.NotEmpty(t, e.Message, "error at %s", where)
 			}
 			if tc.errorPaths != nil {
 				assert.Equal(t, tc.errorPaths, paths)
@@ -130,7 +167,7 @@ func TestErrorStatuses(t *testing.T) {
 	// Nothing the failed creates sent was stored.
 	tasks, _, err := h.client.List(t.Context(), client.ListOptions{Limit: 100})
 	require.NoError(t, err)
-	assert.Len(t, tasks, 2)
+	assert.Len(t, tasks, 3)
 	assert.Positive(t, h.spec.Count())
 }
 

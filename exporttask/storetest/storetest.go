@@ -35,6 +35,8 @@ func Run(t *testing.T, open func(t *testing.T) exporttask.Store) {
 		{"DedupNotAfterEnd", testDedupNotAfterEnd},
 		{"DedupScope", testDedupScope},
 		{"IdempotencyKey", testIdempotencyKey},
+		{"IdempotencyKeyFinder", testIdempotencyKeyFinder},
+		{"Stats", testStats},
 		{"Quota", testQuota},
 		{"QuotaStatuses", testQuotaStatuses},
 		{"QuotaAfterDedup", testQuotaAfterDedup},

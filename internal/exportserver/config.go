@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/netip"
 	"strings"
 	"time"
@@ -29,6 +30,14 @@ type Config struct {
 	// Quota is each customer's storage quota in bytes (-quota,
 	// EXPORTTASK_QUOTA). Default 0: unlimited.
 	Quota int64
+	// CreateRate is how many tasks each customer may create per second
+	// (-create-rate, EXPORTTASK_CREATE_RATE); over it a create is answered
+	// 429. Default 0: no limit. See [server.Config.CreateRate].
+	CreateRate float64
+	// CreateBurst is how many creates a customer may send at once
+	// (-create-burst, EXPORTTASK_CREATE_BURST). Default
+	// [server.DefaultCreateBurst].
+	CreateBurst int
 	// TaskDuration is how long a simulated export takes (-task-duration,
 	// EXPORTTASK_TASK_DURATION). Default 30s.
 	TaskDuration time.Duration
@@ -58,6 +67,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		db       = fs.String("db", "exporttask.db", "SQLite `FILE`, :memory:, or a postgres:// URL")
 		keys     = fs.String("keys", "", "API keys: `key=customer[:read+write],...` (default: a generated development key)")
 		quota    = fs.Int64("quota", 0, "storage quota per customer, in `bytes` (0: unlimited)")
+		rate     = fs.Float64("create-rate", 0, "creates per second each customer may make (0: no limit)")
+		burst    = fs.Int("create-burst", server.DefaultCreateBurst, "creates a customer may send at once, with -create-rate")
 		duration = fs.Duration("task-duration", 30*time.Second, "simulated export `duration`")
 		retain   = fs.Duration("retention", exporttask.DefaultRetention, "how long completed tasks keep their artifacts")
 		secret   = fs.String("webhook-secret", "", "HMAC `secret` that signs webhooks (default: generated and printed)")
@@ -84,8 +95,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	if fs.NArg() > 0 {
 		return Config{}, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
-	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, TaskDuration: *duration, Retention: *retain,
-		WebhookSecret: *secret}
+	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, CreateRate: *rate, CreateBurst: *burst,
+		TaskDuration: *duration, Retention: *retain, WebhookSecret: *secret}
 	var err error
 	if cfg.Keys, err = server.ParseKeys(*keys); err != nil {
 		return Config{}, fmt.Errorf("-keys: %w", err)
@@ -96,6 +107,10 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	switch {
 	case cfg.Quota < 0:
 		return Config{}, fmt.Errorf("-quota must not be negative, got %d", cfg.Quota)
+	case !(cfg.CreateRate >= 0) || math.IsInf(cfg.CreateRate, 1):
+		return Config{}, fmt.Errorf("-create-rate must be a finite number from 0 up, got %v", cfg.CreateRate)
+	case cfg.CreateBurst < 1:
+		return Config{}, fmt.Errorf("-create-burst must be at least 1, got %d", cfg.CreateBurst)
 	case cfg.TaskDuration <= 0:
 		return Config{}, fmt.Errorf("-task-duration must be positive, got %s", cfg.TaskDuration)
 	case cfg.Retention <= 0:

@@ -20,7 +20,7 @@ func envOf(m map[string]string) func(string) string {
 func TestParseConfigDefaults(t *testing.T) {
 	cfg, err := ParseConfig(nil, envOf(nil), io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, Config{Addr: ":8080", DB: "exporttask.db", TaskDuration: 30 * time.Second,
+	assert.Equal(t, Config{Addr: ":8080", DB: "exporttask.db", CreateBurst: server.DefaultCreateBurst, TaskDuration: 30 * time.Second,
 		Retention: exporttask.DefaultRetention}, cfg)
 }
 
@@ -30,6 +30,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 		"EXPORTTASK_DB":             "postgres://u@h/db",
 		"EXPORTTASK_KEYS":           "k1=acme:read,k2=globex",
 		"EXPORTTASK_QUOTA":          "1000000",
+		"EXPORTTASK_CREATE_RATE":    "2.5",
 		"EXPORTTASK_TASK_DURATION":  "5s",
 		"EXPORTTASK_RETENTION":      "48h",
 		"EXPORTTASK_WEBHOOK_SECRET": "from-env",
@@ -43,7 +44,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 			{Key: "k1", Customer: "acme", Scopes: server.ScopeRead},
 			{Key: "k2", Customer: "globex", Scopes: server.ScopeAll},
 		},
-		Quota: 1000000, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, WebhookSecret: "from-env",
+		Quota: 1000000, CreateRate: 2.5, CreateBurst: server.DefaultCreateBurst, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, WebhookSecret: "from-env",
 		WebhookAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
 	}, cfg)
 
@@ -68,6 +69,9 @@ func TestParseConfigErrors(t *testing.T) {
 		{name: "bad duration variable", env: map[string]string{"EXPORTTASK_TASK_DURATION": "soon"}, want: "EXPORTTASK_TASK_DURATION"},
 		{name: "bad quota variable", env: map[string]string{"EXPORTTASK_QUOTA": "lots"}, want: "EXPORTTASK_QUOTA"},
 		{name: "negative quota", args: []string{"-quota", "-1"}, want: "-quota"},
+		{name: "negative create rate", args: []string{"-create-rate", "-1"}, want: "-create-rate"},
+		{name: "NaN create rate", args: []string{"-create-rate", "NaN"}, want: "-create-rate"},
+		{name: "zero create burst", args: []string{"-create-burst", "0"}, want: "-create-burst"},
 		{name: "zero duration", args: []string{"-task-duration", "0s"}, want: "-task-duration"},
 		{name: "zero retention", args: []string{"-retention", "0s"}, want: "-retention"},
 		{name: "bad keys", args: []string{"-keys", "k1=acme:root"}, want: "-keys"},

@@ -56,6 +56,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		Exporter:      sim,
 		Keys:          keys,
 		Quota:         cfg.Quota,
+		CreateRate:    cfg.CreateRate,
+		CreateBurst:   cfg.CreateBurst,
 		Retention:     cfg.Retention,
 		WebhookSecret: []byte(secret),
 		WebhookAllow:  cfg.WebhookAllow,

@@ -1,0 +1,96 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
+)
+
+// failingEstimates is an exporter whose estimates fail while broken is set.
+type failingEstimates struct {
+	exporttask.Exporter
+	broken atomic.Bool
+}
+
+func (f *failingEstimates) Estimate(ctx context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
+	if f.broken.Load() {
+		return exporttask.Estimate{}, errors.New("estimator down")
+	}
+	return f.Exporter.Estimate(ctx, r)
+}
+
+func TestIdempotencyKeyReuse(t *testing.T) {
+	exp := &failingEstimates{Exporter: simulate.New(simulate.Config{Duration: time.Hour})}
+	h := newHarness(t, exporttasktest.WithExporter(exp))
+	post := func(t *testing.T, req exporttask.CreateRequest, key string) (*http.Response, []byte) {
+		t.Helper()
+		return h.do(t, request{method: "POST", path: "/export-tasks", key: h.Key,
+			header: map[string]string{"Content-Type": "application/json", "Idempotency-Key": key}, body: mustJSON(t, req)})
+	}
+	base := h.sampleRequest(1)
+	resp, body := post(t, base, "k-1")
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "body: %s", body)
+	first := decodeTask(t, body)
+
+	other := func(change func(*exporttask.CreateRequest)) exporttask.CreateRequest {
+		r := h.sampleRequest(1)
+		change(&r)
+		return r
+	}
+	tests := []struct {
+		name     string
+		req      exporttask.CreateRequest
+		brokenEx bool // the estimator fails
+		status   int
+	}{
+		{"same body", base, false, http.StatusCreated},
+		{"same body while the estimator fails", base, true, http.StatusCreated},
+		{"subset of the webhooks", other(func(r *exporttask.CreateRequest) { r.Webhook[0].Events = r.Webhook[0].Events[:1] }), false, http.StatusCreated},
+		{"another export", h.sampleRequest(2), false, http.StatusUnprocessableEntity},
+		{"another description", other(func(r *exporttask.CreateRequest) { r.Description = "changed" }), false, http.StatusCreated},
+		{"other keywords", other(func(r *exporttask.CreateRequest) { r.Keywords = map[string]any{"k": "v"} }), false, http.StatusCreated},
+		{"other parameters", other(func(r *exporttask.CreateRequest) { r.Parameters = map[string]any{"k": 1} }), false, http.StatusUnprocessableEntity},
+		{"another webhook", other(func(r *exporttask.CreateRequest) { r.Webhook[0].URL = h.sink.URL + "/other" }), false, http.StatusUnprocessableEntity},
+		{"another body while the estimator fails", h.sampleRequest(3), true, http.StatusUnprocessableEntity},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			exp.broken.Store(tc.brokenEx)
+			defer exp.broken.Store(false)
+			resp, body := post(t, tc.req, "k-1")
+			if tc.status == http.StatusCreated {
+				require.Equal(t, http.StatusCreated, resp.StatusCode, "body: %s", body)
+				assert.Equal(t, "true", resp.Header.Get(exporttask.ReplayedHeader))
+				assert.Equal(t, first.ID, decodeTask(t, body).ID)
+				return
+			}
+			p := assertProblem(t, resp, body, tc.status, exporttask.ProblemTypeIdempotencyKeyReused)
+			assertProblemShape(t, body)
+			assert.Contains(t, p.Detail, `"k-1"`)
+		})
+	}
+
+	// A key first sent with a duplicate of task first (another
+	// description) names first; retrying that request is not a reuse.
+	dup := other(func(r *exporttask.CreateRequest) { r.Description = "a duplicate" })
+	for range 2 {
+		resp, body = post(t, dup, "k-dup")
+		require.Equal(t, http.StatusCreated, resp.StatusCode, "body: %s", body)
+		assert.Equal(t, first.ID, decodeTask(t, body).ID)
+	}
+
+	// A new key while the estimator fails is still a 500: nothing is stored.
+	exp.broken.Store(true)
+	resp, body = post(t, h.sampleRequest(4), "k-2")
+	assertProblem(t, resp, body, http.StatusInternalServerError, exporttask.ProblemTypeBlank)
+}

@@ -1,0 +1,47 @@
+package storetest
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// testIdempotencyKeyFinder checks TaskByIdempotencyKey of a store that
+// implements [exporttask.IdempotencyKeyFinder]: the task a key named at
+// Create, per customer, ErrNotFound for an unknown key.
+func testIdempotencyKeyFinder(t *testing.T, s exporttask.Store) {
+	f, ok := s.(exporttask.IdempotencyKeyFinder)
+	if !ok {
+		t.Skip("the store does not implement exporttask.IdempotencyKeyFinder")
+	}
+	p := params(t, acme, request("rec-1", hook(hookA, exporttask.EventUpdated)), at(0))
+	p.IdempotencyKey = "key-1"
+	first := create(t, s, p)
+
+	got, err := f.TaskByIdempotencyKey(ctx(t), acme, "key-1")
+	require.NoError(t, err)
+	assert.Equal(t, first, got)
+
+	// A key sent with a duplicate names the duplicate.
+	d := params(t, acme, request("rec-1"), at(time.Minute))
+	d.IdempotencyKey = "key-2"
+	_, replayed, err := s.Create(ctx(t), d)
+	require.NoError(t, err)
+	require.True(t, replayed)
+	got, err = f.TaskByIdempotencyKey(ctx(t), acme, "key-2")
+	require.NoError(t, err)
+	assert.Equal(t, first.ID, got.ID)
+
+	for _, tc := range []struct{ customer, key string }{
+		{acme, "key-3"},   // never used
+		{globex, "key-1"}, // another customer's
+	} {
+		_, err := f.TaskByIdempotencyKey(ctx(t), tc.customer, tc.key)
+		assert.True(t, errors.Is(err, exporttask.ErrNotFound), "%s %s: %v", tc.customer, tc.key, err)
+	}
+}
