@@ -73,9 +73,9 @@ type Store interface {
 	Finish(ctx context.Context, id int64, worker string, r FinishParams, now time.Time) (Task, error)
 
 	// Expire moves up to limit COMPLETED tasks whose expiredAt is at or
-	// before now to EXPIRED, removing their artifacts' URLs, and returns how
-	// many it moved.
-	Expire(ctx context.Context, now time.Time, limit int) (int, error)
+	// before now to EXPIRED and returns the ids of the tasks it moved (so
+	// that their files can be deleted).
+	Expire(ctx context.Context, now time.Time, limit int) (ids []int64, err error)
 
 	// ClaimDeliveries leases up to limit webhook deliveries that are due
 	// (next attempt at or before now, not delivered, not given up) until

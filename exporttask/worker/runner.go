@@ -24,6 +24,9 @@ type RunnerConfig struct {
 	Store exporttask.Store
 	// Exporter does the work of each task. Required.
 	Exporter exporttask.Exporter
+	// Artifacts keeps the files the exports write, each task's under
+	// [exporttask.ArtifactPrefix] of its id. Required.
+	Artifacts exporttask.ArtifactStore
 	// Workers is how many tasks run at once in this process. Default
 	// [DefaultWorkers].
 	Workers int
@@ -69,6 +72,7 @@ type RunnerConfig struct {
 type Runner struct {
 	store         exporttask.Store
 	exporter      exporttask.Exporter
+	artifacts     exporttask.ArtifactStore
 	workers       int
 	lease         time.Duration
 	poll          time.Duration
@@ -81,7 +85,7 @@ type Runner struct {
 }
 
 // NewRunner returns a Runner configured by cfg, with defaults for the fields
-// left zero. It panics when cfg.Store or cfg.Exporter is nil.
+// left zero. It panics when cfg.Store, cfg.Exporter or cfg.Artifacts is nil.
 func NewRunner(cfg RunnerConfig) *Runner {
 	if cfg.Store == nil {
 		panic("exporttask: NewRunner needs a Store")
@@ -89,9 +93,13 @@ func NewRunner(cfg RunnerConfig) *Runner {
 	if cfg.Exporter == nil {
 		panic("exporttask: NewRunner needs an Exporter")
 	}
+	if cfg.Artifacts == nil {
+		panic("exporttask: NewRunner needs an artifact store")
+	}
 	r := &Runner{
 		store:         cfg.Store,
 		exporter:      cfg.Exporter,
+		artifacts:     cfg.Artifacts,
 		workers:       cfg.Workers,
 		lease:         cfg.Lease,
 		poll:          cfg.PollInterval,
@@ -271,13 +279,18 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 		defer close(renewDone)
 		tr.renew(exportCtx)
 	}()
-	artifacts, err := r.export(exportCtx, t, func(p int) error { return tr.report(exportCtx, p) })
+	// Files of an earlier, interrupted run of this task are removed: the
+	// export starts again from nothing.
+	r.deleteArtifacts(ctx, log, t.ID)
+	out := &taskOutput{store: r.artifacts, taskID: t.ID, report: func(p int) error { return tr.report(exportCtx, p) }}
+	artifacts, err := r.export(exportCtx, t, out)
 	cancel(nil)
 	<-renewDone
 
 	switch cause := context.Cause(exportCtx); {
 	case errors.Is(cause, exporttask.ErrLeaseLost):
 		log.InfoContext(ctx, "exporttask: export stopped: the task was aborted or its lease lost")
+		r.cleanUpLost(ctx, log, t)
 		return
 	case err != nil && ctx.Err() != nil:
 		log.InfoContext(ctx, "exporttask: export interrupted by shutdown; the task is claimed again when its lease ends")
@@ -288,6 +301,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 	if err != nil {
 		p = exporttask.FinishParams{ErrorReason: errorReason(err)}
 		log.WarnContext(ctx, "exporttask: export failed", "error", err)
+		r.deleteArtifacts(ctx, log, t.ID)
 	}
 	// Record a finished export even when shutdown has begun meanwhile:
 	// the work is done and should not be repeated.
@@ -297,6 +311,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 	switch {
 	case errors.Is(ferr, exporttask.ErrLeaseLost):
 		log.InfoContext(ctx, "exporttask: export finished after the task was aborted or its lease lost; outcome dropped")
+		r.cleanUpLost(fctx, log, t)
 	case ferr != nil:
 		log.ErrorContext(ctx, "exporttask: recording the outcome; the task runs again when its lease ends", "error", ferr)
 	default:
@@ -306,23 +321,27 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 
 // export calls the Exporter, turning a panic into an error so one bad task
 // cannot take the process down.
-func (r *Runner) export(ctx context.Context, t exporttask.Task, report func(int) error) (a []exporttask.Artifact, err error) {
+func (r *Runner) export(ctx context.Context, t exporttask.Task, out exporttask.Output) (a []exporttask.Artifact, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			r.log.ErrorContext(ctx, "exporttask: exporter panicked", "task", t.ID, "panic", v, "stack", string(debug.Stack()))
 			a, err = nil, errors.New("internal error during export")
 		}
 	}()
-	return r.exporter.Export(ctx, t, report)
+	return r.exporter.Export(ctx, t, out)
 }
 
 // maxErrorReason bounds the errorReason stored for a failed task, in bytes.
 const maxErrorReason = 1024
 
-// errorReason is the text of err for the task's errorReason, at most
+// errorReason is the text of err (the Reason of a PermanentError) for the task's errorReason, at most
 // maxErrorReason bytes, cut on a rune boundary.
 func errorReason(err error) string {
 	s := err.Error()
+	var pe *exporttask.PermanentError
+	if errors.As(err, &pe) {
+		s = pe.Reason
+	}
 	if s == "" {
 		s = "export failed"
 	}

@@ -125,13 +125,13 @@ func holding(ctx context.Context, tx Tx, id int64, worker string) (Leased, error
 
 // Expire carries out [exporttask.Store.Expire] in one transaction of
 // write: up to limit COMPLETED tasks past their expiry move to EXPIRED,
-// their artifacts' URLs removed. It returns how many moved.
-func Expire(ctx context.Context, write Write, now time.Time, limit int) (n int, err error) {
+// their artifacts' URLs removed. It returns the ids of those moved.
+func Expire(ctx context.Context, write Write, now time.Time, limit int) (ids []int64, err error) {
 	if limit <= 0 {
-		return 0, nil
+		return nil, nil
 	}
 	err = write(ctx, func(tx Tx) error {
-		n = 0
+		ids = nil
 		due, err := tx.Expirable(ctx, Millis(now), limit)
 		if err != nil {
 			return err
@@ -145,12 +145,12 @@ func Expire(ctx context.Context, write Write, now time.Time, limit int) (n int, 
 			if err != nil {
 				return err
 			}
+			ids = append(ids, t.ID)
 		}
-		n = len(due)
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return n, nil
+	return ids, nil
 }
