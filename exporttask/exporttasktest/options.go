@@ -32,6 +32,8 @@ type Option func(*config)
 type config struct {
 	store        exporttask.Store
 	exporter     exporttask.Exporter
+	artifacts    exporttask.ArtifactStore
+	publicURL    string
 	taskDuration time.Duration
 	quota        int64
 	retention    time.Duration
@@ -53,6 +55,19 @@ func defaultConfig() config {
 		allow:  []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")},
 		logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
 	}
+}
+
+// WithArtifacts keeps the exported files in store instead of a new
+// temporary directory. The caller removes what it holds.
+func WithArtifacts(store exporttask.ArtifactStore) Option {
+	return func(c *config) { c.artifacts = store }
+}
+
+// WithPublicURL sets the base of the artifacts' download URLs (see
+// [server.Config.PublicURL]); by default they use the test server's own
+// address.
+func WithPublicURL(u string) Option {
+	return func(c *config) { c.publicURL = u }
 }
 
 // WithStore runs the server on store instead of a new in-memory SQLite

@@ -24,6 +24,23 @@ type Config struct {
 	Store exporttask.Store
 	// Exporter estimates and runs the exports. Required.
 	Exporter exporttask.Exporter
+	// Artifacts keeps the exported files; the server serves them at
+	// /export-tasks/{id}/artifacts/{name}. Required.
+	Artifacts exporttask.ArtifactStore
+	// PublicURL is the absolute base URL clients reach the server at (e.g.
+	// https://exports.example.com); the artifacts' download URLs start
+	// with it. Default: built from each request (its Host header, and
+	// https when it came over TLS).
+	PublicURL string
+	// TrustForwarded makes the server take the scheme and host of download
+	// URLs from the X-Forwarded-Proto and X-Forwarded-Host headers when
+	// PublicURL is empty. Set it only behind a proxy that sets them.
+	TrustForwarded bool
+	// RedirectDownloads makes downloads answer 302 to a short-lived
+	// presigned URL when Artifacts implements
+	// [exporttask.ArtifactPresigner] (S3), instead of passing the bytes
+	// through the server.
+	RedirectDownloads bool
 	// Keys are the API keys the server accepts. At least one is required.
 	Keys []APIKey
 	// Quota is each customer's storage quota in bytes: a create whose
@@ -69,6 +86,9 @@ type Config struct {
 type Server struct {
 	store     exporttask.Store
 	exporter  exporttask.Exporter
+	artifacts exporttask.ArtifactStore
+	urls      urlBuilder
+	presigner exporttask.ArtifactPresigner
 	keys      *keyring
 	quota     int64
 	allow     []netip.Prefix
@@ -87,6 +107,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Exporter == nil {
 		return nil, errors.New("server: Config.Exporter is required")
+	}
+	if cfg.Artifacts == nil {
+		return nil, errors.New("server: Config.Artifacts is required")
+	}
+	urls, err := newURLBuilder(cfg.PublicURL, cfg.TrustForwarded)
+	if err != nil {
+		return nil, err
 	}
 	if len(cfg.Keys) == 0 {
 		return nil, errors.New("server: Config.Keys needs at least one API key")
@@ -109,12 +136,17 @@ func New(cfg Config) (*Server, error) {
 		cfg.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
 	}
 	s := &Server{
-		store:    cfg.Store,
-		exporter: cfg.Exporter,
-		keys:     newKeyring(cfg.Keys),
-		quota:    cfg.Quota,
-		allow:    append([]netip.Prefix(nil), cfg.WebhookAllow...),
-		logger:   cfg.Logger,
+		store:     cfg.Store,
+		exporter:  cfg.Exporter,
+		artifacts: cfg.Artifacts,
+		urls:      urls,
+		keys:      newKeyring(cfg.Keys),
+		quota:     cfg.Quota,
+		allow:     append([]netip.Prefix(nil), cfg.WebhookAllow...),
+		logger:    cfg.Logger,
+	}
+	if p, ok := cfg.Artifacts.(exporttask.ArtifactPresigner); ok && cfg.RedirectDownloads {
+		s.presigner = p
 	}
 	s.newWorkers(cfg)
 	h, err := s.routes()

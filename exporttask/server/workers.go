@@ -11,6 +11,7 @@ func (s *Server) newWorkers(cfg Config) {
 	s.runner = worker.NewRunner(worker.RunnerConfig{
 		Store:        cfg.Store,
 		Exporter:     cfg.Exporter,
+		Artifacts:    cfg.Artifacts,
 		Workers:      cfg.Workers,
 		Lease:        cfg.Lease,
 		PollInterval: cfg.PollInterval,
