@@ -14,9 +14,10 @@ import (
 // [WithTaskDuration] says otherwise.
 const DefaultTaskDuration = 200 * time.Millisecond
 
-// DefaultPollInterval is how often idle workers and the webhook deliverer
-// look for work, unless [WithPollInterval] says otherwise: far more often
-// than a production server, so that tests do not wait.
+// DefaultPollInterval is how often idle workers, the expiry sweeper and the
+// webhook deliverer look for work, unless [WithPollInterval] says
+// otherwise: far more often than a production server, so that tests do not
+// wait.
 const DefaultPollInterval = 20 * time.Millisecond
 
 // DefaultWebhookBackoff is the first retry delay of a failed webhook
@@ -128,8 +129,8 @@ func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
 }
 
-// WithPollInterval sets how often idle workers and the webhook deliverer
-// look for work. Default [DefaultPollInterval] (20ms).
+// WithPollInterval sets how often idle workers, the expiry sweeper and the
+// webhook deliverer look for work. Default [DefaultPollInterval] (20ms).
 func WithPollInterval(d time.Duration) Option {
 	return func(c *config) { c.poll = d }
 }

@@ -115,6 +115,7 @@ func Start(opts ...Option) (*Server, error) {
 		WebhookAllow:   cfg.allow,
 		Workers:        cfg.workers,
 		PollInterval:   cfg.poll,
+		SweepInterval:  cfg.poll,
 		WebhookBackoff: cfg.backoff,
 		Logger:         cfg.logger,
 	})

@@ -69,6 +69,10 @@ type Config struct {
 	// before looking for work again. Default [worker.DefaultPollInterval]
 	// and [webhook.DefaultPollInterval].
 	PollInterval time.Duration
+	// SweepInterval is how often tasks whose retention is over are moved to
+	// EXPIRED and their files deleted. Default
+	// [worker.DefaultSweepInterval].
+	SweepInterval time.Duration
 	// WebhookBackoff is the longest wait before a failed webhook delivery
 	// is tried again; it doubles with each attempt (with jitter), and
 	// delivery gives up after [webhook.DefaultMaxAttempts] attempts.
@@ -129,7 +133,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Quota < 0 {
 		return nil, fmt.Errorf("server: Config.Quota is negative (%d)", cfg.Quota)
 	}
-	if cfg.Retention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.WebhookBackoff < 0 {
+	if cfg.Retention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.SweepInterval < 0 || cfg.WebhookBackoff < 0 {
 		return nil, errors.New("server: Config durations must not be negative")
 	}
 	if cfg.Logger == nil {

@@ -9,14 +9,15 @@ import (
 // webhook deliverer that [Server.Run] runs.
 func (s *Server) newWorkers(cfg Config) {
 	s.runner = worker.NewRunner(worker.RunnerConfig{
-		Store:        cfg.Store,
-		Exporter:     cfg.Exporter,
-		Artifacts:    cfg.Artifacts,
-		Workers:      cfg.Workers,
-		Lease:        cfg.Lease,
-		PollInterval: cfg.PollInterval,
-		Retention:    cfg.Retention,
-		Logger:       cfg.Logger,
+		Store:         cfg.Store,
+		Exporter:      cfg.Exporter,
+		Artifacts:     cfg.Artifacts,
+		Workers:       cfg.Workers,
+		Lease:         cfg.Lease,
+		PollInterval:  cfg.PollInterval,
+		Retention:     cfg.Retention,
+		SweepInterval: cfg.SweepInterval,
+		Logger:        cfg.Logger,
 	})
 	s.deliverer = webhook.NewDeliverer(webhook.DelivererConfig{
 		Store:        cfg.Store,
