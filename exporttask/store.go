@@ -31,8 +31,9 @@ type Store interface {
 	// per URL, for every URL; a TASK_UPDATED event is emitted when that
 	// changed anything) and it is returned with replayed = true. Otherwise
 	// the quota is checked: when p.Quota > 0 and p.EstimatedSize exceeds
-	// p.Quota minus the EstimatedSize of the customer's PENDING,
-	// IN_PROGRESS, PAUSED and COMPLETED tasks, a *QuotaError is returned.
+	// p.Quota minus what the customer's tasks hold (the EstimatedSize of
+	// its PENDING, IN_PROGRESS and PAUSED tasks, the sum of the artifact
+	// sizes of its COMPLETED ones), a *QuotaError is returned.
 	// These checks and the insert are atomic, also across replicas.
 	Create(ctx context.Context, p CreateParams) (t Task, replayed bool, err error)
 
