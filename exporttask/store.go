@@ -54,7 +54,8 @@ type Store interface {
 	// Claim takes the oldest task that is PENDING, or IN_PROGRESS with a
 	// lease that ended before now (its worker died), moves it to
 	// IN_PROGRESS (emitting TASK_STARTED when it was PENDING), and leases it
-	// to worker until now+lease. ok is false when there is nothing to claim.
+	// to worker until now+lease, counting one more attempt (Task.Attempts).
+	// ok is false when there is nothing to claim.
 	// No two concurrent Claims, in any number of processes, return the same
 	// task while its lease holds.
 	Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (t Task, ok bool, err error)

@@ -116,6 +116,7 @@ func Start(opts ...Option) (*Server, error) {
 		Workers:        cfg.workers,
 		PollInterval:   cfg.poll,
 		SweepInterval:  cfg.poll,
+		RetryDelay:     cfg.poll,
 		WebhookBackoff: cfg.backoff,
 		Logger:         cfg.logger,
 	})

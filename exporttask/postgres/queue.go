@@ -67,12 +67,6 @@ func (w txn) Claimable(ctx context.Context, now int64) (exporttask.Task, bool, e
 	return t, true, nil
 }
 
-// TakeOver gives task id's lease to l.Owner.
-func (w txn) TakeOver(ctx context.Context, id int64, l storekit.Lease) error {
-	_, err := w.tx.Exec(ctx, `UPDATE tasks SET lease_owner = $1, lease_until = $2 WHERE id = $3`, l.Owner, l.Until, id)
-	return err
-}
-
 // Expirable reads and locks up to limit expired COMPLETED tasks, skipping
 // the rows another transaction holds.
 func (w txn) Expirable(ctx context.Context, now int64, limit int) ([]exporttask.Task, error) {

@@ -69,6 +69,13 @@ type Config struct {
 	// before looking for work again. Default [worker.DefaultPollInterval]
 	// and [webhook.DefaultPollInterval].
 	PollInterval time.Duration
+	// MaxAttempts is how many times an export is tried before its task is
+	// FAILED (see [worker.RunnerConfig]). Default
+	// [worker.DefaultMaxAttempts].
+	MaxAttempts int
+	// RetryDelay is how long a task waits after a transient export failure
+	// before it is tried again. Default [worker.DefaultRetryDelay].
+	RetryDelay time.Duration
 	// SweepInterval is how often tasks whose retention is over are moved to
 	// EXPIRED and their files deleted. Default
 	// [worker.DefaultSweepInterval].
@@ -133,7 +140,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Quota < 0 {
 		return nil, fmt.Errorf("server: Config.Quota is negative (%d)", cfg.Quota)
 	}
-	if cfg.Retention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.SweepInterval < 0 || cfg.WebhookBackoff < 0 {
+	if cfg.Retention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.SweepInterval < 0 || cfg.RetryDelay < 0 || cfg.MaxAttempts < 0 || cfg.WebhookBackoff < 0 {
 		return nil, errors.New("server: Config durations must not be negative")
 	}
 	if cfg.Logger == nil {

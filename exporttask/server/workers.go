@@ -17,6 +17,8 @@ func (s *Server) newWorkers(cfg Config) {
 		PollInterval:  cfg.PollInterval,
 		Retention:     cfg.Retention,
 		SweepInterval: cfg.SweepInterval,
+		MaxAttempts:   cfg.MaxAttempts,
+		RetryDelay:    cfg.RetryDelay,
 		Logger:        cfg.Logger,
 	})
 	s.deliverer = webhook.NewDeliverer(webhook.DelivererConfig{

@@ -60,12 +60,6 @@ func (w wtx) Claimable(ctx context.Context, now int64) (exporttask.Task, bool, e
 	return t, true, nil
 }
 
-// TakeOver gives task id's lease to l.Owner.
-func (w wtx) TakeOver(ctx context.Context, id int64, l storekit.Lease) error {
-	_, err := w.exec(ctx, qTakeOver, l.Owner, l.Until, id)
-	return err
-}
-
 // Expirable reads up to limit expired COMPLETED tasks. The rows are closed
 // before it returns, so the transaction's next statements can run.
 func (w wtx) Expirable(ctx context.Context, now int64, limit int) ([]exporttask.Task, error) {

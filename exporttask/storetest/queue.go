@@ -33,7 +33,9 @@ func testClaimOrder(t *testing.T, s exporttask.Store) {
 
 func testLeaseExpiry(t *testing.T, s exporttask.Store) {
 	task := create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventStarted, exporttask.EventInProgress)), at(0)))
-	claim(t, s, "w1", at(0)) // leased until 1m
+	assert.Zero(t, task.Attempts, "no attempt before the first claim")
+	first := claim(t, s, "w1", at(0)) // leased until 1m
+	assert.Equal(t, 1, first.Attempts, "a claim counts an attempt")
 	drain(t, s, at(0))
 
 	noClaim(t, s, at(30*time.Second))
@@ -43,6 +45,8 @@ func testLeaseExpiry(t *testing.T, s exporttask.Store) {
 	again := claim(t, s, "w2", at(2*time.Minute))
 	assert.Equal(t, task.ID, again.ID, "a task whose lease ended is claimed again")
 	assert.Equal(t, exporttask.StatusInProgress, again.Status)
+	assert.Equal(t, 2, again.Attempts, "a re-claim counts another attempt")
+	assert.Equal(t, 2, get(t, s, acme, task.ID).Attempts, "the counter is stored")
 	assert.Empty(t, drain(t, s, at(2*time.Minute)), "a re-claim is no status change: no event")
 
 	_, err := s.Progress(ctx(t), task.ID, "w1", 40, at(2*time.Minute), time.Minute)

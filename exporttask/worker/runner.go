@@ -38,6 +38,14 @@ type RunnerConfig struct {
 	// PollInterval is how long an idle worker waits before asking the store
 	// for work again. Default [DefaultPollInterval].
 	PollInterval time.Duration
+	// MaxAttempts is how many times a task is tried: an export that fails
+	// with an error that is not an [exporttask.PermanentError] (or whose
+	// process dies) runs again, until this many attempts; then the task is
+	// FAILED with the last error. Default [DefaultMaxAttempts].
+	MaxAttempts int
+	// RetryDelay is how long a task waits after a transient failure before
+	// a worker takes it up again. Default [DefaultRetryDelay].
+	RetryDelay time.Duration
 	// Retention is how long a completed task's artifacts stay available;
 	// the task's expiredAt is its finishedAt plus Retention. Default
 	// [exporttask.DefaultRetention].
@@ -77,6 +85,8 @@ type Runner struct {
 	lease         time.Duration
 	poll          time.Duration
 	retention     time.Duration
+	maxAttempts   int
+	retryDelay    time.Duration
 	sweepInterval time.Duration
 	id            string
 	log           *slog.Logger
@@ -104,6 +114,8 @@ func NewRunner(cfg RunnerConfig) *Runner {
 		lease:         cfg.Lease,
 		poll:          cfg.PollInterval,
 		retention:     cfg.Retention,
+		maxAttempts:   cfg.MaxAttempts,
+		retryDelay:    cfg.RetryDelay,
 		sweepInterval: cfg.SweepInterval,
 		id:            cfg.ID,
 		log:           cfg.Logger,
@@ -117,6 +129,12 @@ func NewRunner(cfg RunnerConfig) *Runner {
 	}
 	if r.poll <= 0 {
 		r.poll = DefaultPollInterval
+	}
+	if r.maxAttempts <= 0 {
+		r.maxAttempts = DefaultMaxAttempts
+	}
+	if r.retryDelay <= 0 {
+		r.retryDelay = DefaultRetryDelay
 	}
 	if r.retention <= 0 {
 		r.retention = exporttask.DefaultRetention
@@ -247,6 +265,13 @@ func (tr *taskRun) report(ctx context.Context, p int) error {
 	}
 }
 
+// current returns the progress last recorded.
+func (tr *taskRun) current() int {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.progress
+}
+
 // renew keeps the lease alive every Lease/3 until ctx is done, for
 // exporters that report rarely.
 func (tr *taskRun) renew(ctx context.Context) {
@@ -270,7 +295,14 @@ func (tr *taskRun) renew(ctx context.Context) {
 // runTask exports a claimed task and records the outcome.
 func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) {
 	log := r.log.With("task", t.ID, "worker", worker)
-	log.InfoContext(ctx, "exporttask: export started", "domain", t.Domain)
+	if t.Attempts > r.maxAttempts {
+		// Its earlier attempts never reported back (their processes died).
+		r.finish(ctx, log, t, worker, exporttask.FinishParams{ErrorReason: fmt.Sprintf(
+			"the export was interrupted %d times; giving up", t.Attempts-1)})
+		r.deleteArtifacts(ctx, log, t.ID)
+		return
+	}
+	log.InfoContext(ctx, "exporttask: export started", "domain", t.Domain, "attempt", t.Attempts)
 	exportCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	tr := &taskRun{r: r, worker: worker, id: t.ID, cancel: cancel, progress: t.Progress}
@@ -299,12 +331,37 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 
 	p := exporttask.FinishParams{Artifacts: artifacts, Retention: r.retention}
 	if err != nil {
-		p = exporttask.FinishParams{ErrorReason: errorReason(err)}
-		log.WarnContext(ctx, "exporttask: export failed", "error", err)
 		r.deleteArtifacts(ctx, log, t.ID)
+		if !exporttask.IsPermanent(err) && t.Attempts < r.maxAttempts {
+			log.WarnContext(ctx, "exporttask: export failed; it is tried again", "error", err,
+				"attempt", t.Attempts, "maxAttempts", r.maxAttempts, "retryIn", r.retryDelay)
+			r.retryLater(ctx, log, t, worker, tr.current())
+			return
+		}
+		reason := errorReason(err)
+		if !exporttask.IsPermanent(err) && t.Attempts > 1 {
+			reason = errorReason(fmt.Errorf("failed %d times, last: %w", t.Attempts, err))
+		}
+		p = exporttask.FinishParams{ErrorReason: reason}
+		log.WarnContext(ctx, "exporttask: export failed", "error", err, "attempt", t.Attempts)
 	}
-	// Record a finished export even when shutdown has begun meanwhile:
-	// the work is done and should not be repeated.
+	r.finish(ctx, log, t, worker, p)
+}
+
+// retryLater gives the task back: its lease is shortened to RetryDelay,
+// after which any worker claims it again (one more attempt).
+func (r *Runner) retryLater(ctx context.Context, log *slog.Logger, t exporttask.Task, worker string, progress int) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if _, err := r.store.Progress(rctx, t.ID, worker, progress, r.now(), r.retryDelay); err != nil {
+		log.InfoContext(ctx, "exporttask: giving the task back for a retry; it is retried when its lease ends", "error", err)
+	}
+}
+
+// finish records the outcome of the task. A finished export is recorded
+// even when shutdown has begun meanwhile: the work is done and should not
+// be repeated.
+func (r *Runner) finish(ctx context.Context, log *slog.Logger, t exporttask.Task, worker string, p exporttask.FinishParams) {
 	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer fcancel()
 	done, ferr := r.store.Finish(fctx, t.ID, worker, p, r.now())

@@ -124,12 +124,13 @@ func TestRunnerFailedExport(t *testing.T) {
 		testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
 
 		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
-		assert.Equal(t, "source imagery unavailable", got.ErrorReason)
+		assert.Equal(t, "failed 3 times, last: source imagery unavailable", got.ErrorReason, "a transient error is retried up to the maximum")
+		assert.Equal(t, worker.DefaultMaxAttempts, got.Attempts)
 		assert.Empty(t, got.Artifacts)
 		assert.False(t, got.FinishedAt.IsZero())
 		require.Eventually(t, func() bool { return len(rcv.Requests()) == 1 }, 5*time.Second, 2*time.Millisecond)
 		assert.Equal(t, []exporttask.Event{exporttask.EventFailed}, rcv.Events())
-		assert.Equal(t, "source imagery unavailable", rcv.Requests()[0].Payload.Data.ErrorReason)
+		assert.Equal(t, "failed 3 times, last: source imagery unavailable", rcv.Requests()[0].Payload.Data.ErrorReason)
 	})
 }
 
@@ -146,7 +147,7 @@ func TestRunnerSurvivesPanickingExporter(t *testing.T) {
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
 		testkit.Background(t, testkit.FastRunner(t, s, panickingExporter{}, nil).Run)
 		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
-		assert.Equal(t, "internal error during export", got.ErrorReason, "no internals in errorReason")
+		assert.Equal(t, "failed 3 times, last: internal error during export", got.ErrorReason, "no internals in errorReason")
 	})
 }
 
@@ -400,5 +401,51 @@ func TestRunnerSweeperDeletesFiles(t *testing.T) {
 			files, err := arts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
 			return err == nil && len(files) == 0
 		}, 5*time.Second, 5*time.Millisecond, "the expired task's files are deleted")
+	})
+}
+
+// flakyExporter fails its first attempt at each task with a transient
+// error after writing a file, then exports with the simulator.
+type flakyExporter struct{ exporttask.Exporter }
+
+func (f flakyExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+	if t.Attempts == 1 {
+		if _, err := (halfExporter{err: errors.New("source temporarily unreachable")}).Export(ctx, t, out); err != nil {
+			return nil, err
+		}
+	}
+	return f.Exporter.Export(ctx, t, out)
+}
+
+// TestRunnerRetriesTransientFailures: a transient failure is tried again;
+// the second attempt completes, with the counter at 2 and none of the
+// first attempt's files left.
+func TestRunnerRetriesTransientFailures(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		arts := testkit.Artifacts(t)
+		exp := flakyExporter{simulate.New(simulate.Config{Duration: 5 * time.Millisecond, Steps: 1})}
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
+		testkit.Background(t, testkit.FastRunner(t, s, exp, func(c *worker.RunnerConfig) { c.Artifacts = arts }).Run)
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
+		assert.Equal(t, 2, got.Attempts)
+		assert.Empty(t, got.ErrorReason)
+		files, err := arts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
+		require.NoError(t, err)
+		assert.Len(t, files, len(got.Artifacts), "only the second attempt's files")
+		for _, f := range files {
+			assert.NotEqual(t, exporttask.ArtifactKey(task.ID, "part.gpkg"), f.Key)
+		}
+	})
+}
+
+// TestRunnerMaxAttempts: with MaxAttempts 1 a transient failure is final.
+func TestRunnerMaxAttempts(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		exp := halfExporter{err: errors.New("source temporarily unreachable")}
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
+		testkit.Background(t, testkit.FastRunner(t, s, exp, func(c *worker.RunnerConfig) { c.MaxAttempts = 1 }).Run)
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
+		assert.Equal(t, 1, got.Attempts)
+		assert.Equal(t, "source temporarily unreachable", got.ErrorReason)
 	})
 }

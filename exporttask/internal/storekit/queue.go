@@ -11,7 +11,8 @@ import (
 // Claim carries out [exporttask.Store.Claim] in one transaction of write:
 // the oldest claimable task is leased to worker until now+lease, moving
 // from PENDING to IN_PROGRESS (emitting TASK_STARTED) or, when its
-// worker's lease ended, taken over as it is.
+// worker's lease ended, taken over as it is; either way its Attempts
+// counter goes up by one.
 func Claim(ctx context.Context, write Write, worker string, now time.Time, lease time.Duration) (t exporttask.Task, ok bool, err error) {
 	err = write(ctx, func(tx Tx) error {
 		var err error
@@ -29,9 +30,12 @@ func claim(ctx context.Context, tx Tx, now time.Time, l Lease) (exporttask.Task,
 	if err != nil || !ok {
 		return exporttask.Task{}, false, err
 	}
+	t.Attempts++
 	if t.Status == exporttask.StatusInProgress {
-		// Its worker's lease ended: take it over, no status change.
-		if err := tx.TakeOver(ctx, t.ID, l); err != nil {
+		// Its worker's lease ended (or it gave the task back to retry it):
+		// take it over, no status change.
+		t, err = SaveTask(ctx, tx, t.Status, t, l)
+		if err != nil {
 			return exporttask.Task{}, false, err
 		}
 		return t, true, nil

@@ -242,7 +242,7 @@ func Artifacts(t *testing.T) *filestore.Store {
 func FastRunner(t *testing.T, s exporttask.Store, e exporttask.Exporter, mod func(*worker.RunnerConfig)) *worker.Runner {
 	cfg := worker.RunnerConfig{
 		Store: s, Exporter: e, Artifacts: Artifacts(t), Workers: 2, Lease: time.Second, PollInterval: 5 * time.Millisecond,
-		Retention: time.Hour, SweepInterval: 10 * time.Millisecond, Logger: QuietLogger(t),
+		Retention: time.Hour, SweepInterval: 10 * time.Millisecond, RetryDelay: 20 * time.Millisecond, Logger: QuietLogger(t),
 	}
 	if mod != nil {
 		mod(&cfg)
