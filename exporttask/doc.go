@@ -22,7 +22,11 @@
 //	server           the HTTP API: handlers, API keys, problems, docs
 //	worker           the Runner: export workers, leases, expiry sweeper
 //	webhook          the Deliverer: signed deliveries, retries, SSRF guard
-//	export/simulate  the Simulator, an Exporter that does no real work
+//	export           the Exporter over a Catalog, with the RASTER (export/raster),
+//	                 DEM (export/dem) and 3D (export/tiles3d) exporters
+//	export/simulate  the Simulator, an Exporter that writes stand-in files
+//	catalog          the file Catalog; catalog/demo writes the demo records
+//	artifact/...     the ArtifactStore on a directory (filestore) or S3 (s3store)
 //	sqlite, postgres the Store on SQLite and on PostgreSQL
 //	storetest        the conformance suite every Store passes
 //	exporttasktest   a running server for downstream tests
