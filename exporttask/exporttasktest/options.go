@@ -35,6 +35,7 @@ type config struct {
 	exporter     exporttask.Exporter
 	artifacts    exporttask.ArtifactStore
 	publicURL    string
+	redirect     bool
 	taskDuration time.Duration
 	quota        int64
 	retention    time.Duration
@@ -69,6 +70,12 @@ func WithArtifacts(store exporttask.ArtifactStore) Option {
 // address.
 func WithPublicURL(u string) Option {
 	return func(c *config) { c.publicURL = u }
+}
+
+// WithRedirectDownloads makes downloads answer 302 to presigned URLs when
+// the artifact store can mint them (see [server.Config.RedirectDownloads]).
+func WithRedirectDownloads() Option {
+	return func(c *config) { c.redirect = true }
 }
 
 // WithStore runs the server on store instead of a new in-memory SQLite

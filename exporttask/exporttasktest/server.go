@@ -104,21 +104,22 @@ func Start(opts ...Option) (*Server, error) {
 		_, _ = rand.Read(cfg.secret) // never fails (Go 1.24+)
 	}
 	api, err := server.New(server.Config{
-		Store:          cfg.store,
-		Exporter:       cfg.exporter,
-		Artifacts:      cfg.artifacts,
-		PublicURL:      cfg.publicURL,
-		Keys:           append([]server.APIKey{{Key: key, Customer: Customer, Scopes: server.ScopeAll}}, cfg.keys...),
-		Quota:          cfg.quota,
-		Retention:      cfg.retention,
-		WebhookSecret:  cfg.secret,
-		WebhookAllow:   cfg.allow,
-		Workers:        cfg.workers,
-		PollInterval:   cfg.poll,
-		SweepInterval:  cfg.poll,
-		RetryDelay:     cfg.poll,
-		WebhookBackoff: cfg.backoff,
-		Logger:         cfg.logger,
+		Store:             cfg.store,
+		Exporter:          cfg.exporter,
+		Artifacts:         cfg.artifacts,
+		PublicURL:         cfg.publicURL,
+		RedirectDownloads: cfg.redirect,
+		Keys:              append([]server.APIKey{{Key: key, Customer: Customer, Scopes: server.ScopeAll}}, cfg.keys...),
+		Quota:             cfg.quota,
+		Retention:         cfg.retention,
+		WebhookSecret:     cfg.secret,
+		WebhookAllow:      cfg.allow,
+		Workers:           cfg.workers,
+		PollInterval:      cfg.poll,
+		SweepInterval:     cfg.poll,
+		RetryDelay:        cfg.poll,
+		WebhookBackoff:    cfg.backoff,
+		Logger:            cfg.logger,
 	})
 	if err != nil {
 		return nil, errors.Join(err, closeAll())

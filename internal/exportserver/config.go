@@ -55,6 +55,11 @@ type Config struct {
 	// EXPORTTASK_PUBLIC_URL), e.g. https://exports.example.com. Default:
 	// taken from each request's Host.
 	PublicURL string
+	// TrustForwarded takes the scheme and host of download URLs from
+	// X-Forwarded-Proto and X-Forwarded-Host when PublicURL is empty
+	// (-trust-forwarded, EXPORTTASK_TRUST_FORWARDED); only behind a proxy
+	// that sets them.
+	TrustForwarded bool
 	// TaskDuration is how long a simulated export takes (-task-duration,
 	// EXPORTTASK_TASK_DURATION), with -exporter simulate. Default 30s.
 	TaskDuration time.Duration
@@ -90,6 +95,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		s3path   = fs.Bool("s3-path-style", false, "path-style S3 addressing (self-hosted S3 services)")
 		redirect = fs.Bool("redirect-downloads", false, "redirect downloads from S3 to short-lived presigned URLs")
 		public   = fs.String("public-url", "", "base `URL` of download links, e.g. https://exports.example.com (default: from each request)")
+		trustFwd = fs.Bool("trust-forwarded", false, "build download URLs from X-Forwarded-Proto/-Host (only behind a proxy that sets them)")
 		duration = fs.Duration("task-duration", 30*time.Second, "simulated export `duration` (-exporter simulate)")
 		retain   = fs.Duration("retention", exporttask.DefaultRetention, "how long completed tasks keep their artifacts")
 		secret   = fs.String("webhook-secret", "", "HMAC `secret` that signs webhooks (default: generated and printed)")
@@ -118,7 +124,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	}
 	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, TaskDuration: *duration, Retention: *retain,
 		WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat, Artifacts: *arts, S3PathStyle: *s3path,
-		RedirectDownloads: *redirect, PublicURL: *public}
+		RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd}
 	var err error
 	if cfg.Keys, err = server.ParseKeys(*keys); err != nil {
 		return Config{}, fmt.Errorf("-keys: %w", err)

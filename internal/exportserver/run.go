@@ -66,6 +66,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		Exporter:          exp,
 		Artifacts:         arts,
 		PublicURL:         cfg.PublicURL,
+		TrustForwarded:    cfg.TrustForwarded,
 		RedirectDownloads: cfg.RedirectDownloads,
 		Keys:              keys,
 		Quota:             cfg.Quota,
