@@ -18,19 +18,18 @@
 // [ArtifactStore] and [Output]. It imports no HTTP server, no viewer and no
 // database driver; the implementations live in subpackages:
 //
-//	client             the Go client of the API
-//	server             the HTTP API: handlers, API keys, problems, docs
-//	worker             the Runner: export workers, leases, expiry sweeper
-//	webhook            the Deliverer: signed deliveries, retries, SSRF guard
-//	catalog            the file catalog of records
-//	export             real exports over a catalog; raster (GeoPackage),
-//	                   dem (GeoTIFF) and tiles3d (3D Tiles) beneath it
-//	export/simulate    the Simulator, an Exporter that does no real work
-//	artifact/filestore the artifact store on a directory
-//	artifact/s3store   the artifact store on an S3-compatible bucket
-//	sqlite, postgres   the Store on SQLite and on PostgreSQL
-//	storetest          the conformance suite every Store passes
-//	exporttasktest     a running server for downstream tests
+//	client           the Go client of the API
+//	server           the HTTP API: handlers, API keys, problems, docs
+//	worker           the Runner: export workers, leases, expiry sweeper
+//	webhook          the Deliverer: signed deliveries, retries, SSRF guard
+//	export           the Exporter over a Catalog, with the RASTER (export/raster),
+//	                 DEM (export/dem) and 3D (export/tiles3d) exporters
+//	export/simulate  the Simulator, an Exporter that writes stand-in files
+//	catalog          the file Catalog; catalog/demo writes the demo records
+//	artifact/...     the ArtifactStore on a directory (filestore) or S3 (s3store)
+//	sqlite, postgres the Store on SQLite and on PostgreSQL
+//	storetest        the conformance suite every Store passes
+//	exporttasktest   a running server for downstream tests
 //
 // To call the API from Go, start with package client; to run the service,
 // with package server (examples/server is the reference program); to write

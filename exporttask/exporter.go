@@ -4,8 +4,8 @@ import "context"
 
 // Exporter does the export work behind the tasks: it estimates a request's
 // cost when the task is created and produces the artifacts when a worker
-// runs it. The Simulator of package export/simulate is the implementation
-// the module ships.
+// runs it. The module ships two: package export (the real exporters over a
+// [Catalog]) and package export/simulate (a stand-in for load tests).
 //
 // Implementations must be safe for concurrent use: a Runner (package
 // worker) calls Export from several workers at once.
@@ -15,14 +15,17 @@ type Exporter interface {
 	// counts against the customer's quota.
 	Estimate(ctx context.Context, r CreateRequest) (Estimate, error)
 
-	// Export runs the export of t and returns its artifacts. It calls
-	// report with the progress made (0 to 100, percent) from time to time;
-	// when report returns an error the export must stop and return it
+	// Export runs the export of t: it writes the artifact files through
+	// out and returns them (name, type, size, SHA-256; the server fills in
+	// the download URL). It reports progress through out as work is done;
+	// when out.Progress returns an error the export must stop and return it
 	// (the task was aborted or its lease lost). Export must return soon
-	// after ctx is done. An error's text becomes the task's errorReason,
-	// which the client sees: it should say what went wrong without
-	// internals.
-	Export(ctx context.Context, t Task, report func(progress int) error) ([]Artifact, error)
+	// after ctx is done. A failure that retrying cannot fix is returned as
+	// a [PermanentError] whose Reason becomes the task's errorReason; any
+	// other error is retried up to the worker's maximum attempts, and its
+	// text becomes the errorReason of the last one, so it should say what
+	// went wrong without internals.
+	Export(ctx context.Context, t Task, out Output) ([]Artifact, error)
 }
 
 // Estimate is an [Exporter]'s forecast for a request.

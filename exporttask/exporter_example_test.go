@@ -1,18 +1,22 @@
 package exporttask_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // tileExporter is a custom Exporter: it estimates from the region's area
-// and "exports" one GeoPackage, reporting progress as it goes.
+// and "exports" one GeoPackage through the Output, reporting progress as it
+// goes.
 type tileExporter struct {
 	bytesPerKm2 int64
-	baseURL     string
 }
 
 func (e tileExporter) Estimate(_ context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
@@ -27,28 +31,69 @@ func (e tileExporter) Estimate(_ context.Context, r exporttask.CreateRequest) (e
 	return exporttask.Estimate{Size: int64(area) * e.bytesPerKm2, Time: 60}, nil
 }
 
-func (e tileExporter) Export(ctx context.Context, t exporttask.Task, report func(int) error) ([]exporttask.Artifact, error) {
-	for p := 25; p < 100; p += 25 {
+func (e tileExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+	name := t.CatalogRecordID + ".gpkg"
+	w, err := out.Create(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Abort() // nothing half-written stays when the export stops early
+	const tiles = 4
+	for i := int64(1); i <= tiles; i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		// ... cut a quarter of the tiles ...
-		if err := report(p); err != nil {
+		if _, err := fmt.Fprintf(w, "tile %d\n", i); err != nil { // ... cut a quarter of the tiles ...
+			return nil, err
+		}
+		if err := out.Progress(i, tiles); err != nil {
 			return nil, err // aborted, or the lease was lost: stop
 		}
 	}
-	name := t.CatalogRecordID + ".gpkg"
-	return []exporttask.Artifact{{
-		Name: name, Type: exporttask.ArtifactGPKG, Size: t.EstimatedSize,
-		URL: fmt.Sprintf("%s/%d/%s", e.baseURL, t.ID, name),
-	}}, nil
+	info, err := w.Commit()
+	if err != nil {
+		return nil, err
+	}
+	return []exporttask.Artifact{{Name: name, Type: exporttask.ArtifactGPKG, Size: info.Size, SHA256: info.SHA256}}, nil
 }
+
+// memOutput keeps the files in memory and prints progress; a worker's
+// Output writes to its artifact store instead.
+type memOutput struct{ files map[string]*bytes.Buffer }
+
+func (o memOutput) Create(_ context.Context, name string) (exporttask.ArtifactWriter, error) {
+	return &memWriter{out: o, name: name, h: sha256.New()}, nil
+}
+
+func (o memOutput) Progress(done, total int64) error {
+	fmt.Printf("progress %d/%d\n", done, total)
+	return nil
+}
+
+type memWriter struct {
+	out  memOutput
+	name string
+	buf  bytes.Buffer
+	h    hash.Hash
+}
+
+func (w *memWriter) Write(p []byte) (int, error) {
+	w.h.Write(p)
+	return w.buf.Write(p)
+}
+
+func (w *memWriter) Commit() (exporttask.ArtifactInfo, error) {
+	w.out.files[w.name] = &w.buf
+	return exporttask.ArtifactInfo{Key: w.name, Size: int64(w.buf.Len()), SHA256: hex.EncodeToString(w.h.Sum(nil))}, nil
+}
+
+func (w *memWriter) Abort() error { return nil }
 
 // An Exporter does the work behind the tasks. Give yours to
 // server.Config.Exporter (or worker.RunnerConfig.Exporter); here it is
 // called directly, as a worker would.
 func ExampleExporter() {
-	var exp exporttask.Exporter = tileExporter{bytesPerKm2: 2048, baseURL: "https://downloads.example.com"}
+	var exp exporttask.Exporter = tileExporter{bytesPerKm2: 2048}
 	ctx := context.Background()
 	req := exporttask.CreateRequest{
 		CatalogRecordID: "harbour", Domain: exporttask.DomainRaster, ArtifactCRS: exporttask.CRS4326,
@@ -66,18 +111,20 @@ func ExampleExporter() {
 
 	task := exporttask.Task{ID: 1, CreateRequest: req, EstimatedSize: est.Size, Status: exporttask.StatusInProgress,
 		CreatedAt: exporttask.NewTime(time.Now())}
-	artifacts, err := exp.Export(ctx, task, func(p int) error { fmt.Println("progress", p); return nil })
+	out := memOutput{files: map[string]*bytes.Buffer{}}
+	artifacts, err := exp.Export(ctx, task, out)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	for _, a := range artifacts {
-		fmt.Println(a.Type, a.URL)
+		fmt.Println(a.Type, a.Name, a.Size, out.files[a.Name].Len())
 	}
 	// Output:
 	// estimate: 21590016 bytes, 60 s
-	// progress 25
-	// progress 50
-	// progress 75
-	// GPKG https://downloads.example.com/1/harbour.gpkg
+	// progress 1/4
+	// progress 2/4
+	// progress 3/4
+	// progress 4/4
+	// GPKG harbour.gpkg 28 28
 }

@@ -45,14 +45,17 @@ type mediaExample struct {
 	value  any
 }
 
-// bodyExamples collects the examples of every request and response body,
-// callbacks included.
+// bodyExamples collects the examples of every JSON request and response
+// body, callbacks included.
 func bodyExamples(t *testing.T, doc *openapi3.T) []mediaExample {
 	t.Helper()
 	var out []mediaExample
 	add := func(where string, content openapi3.Content) {
 		for ctype, mt := range content {
 			require.NotNil(t, mt.Schema, "%s %s: no schema", where, ctype)
+			if !strings.Contains(ctype, "json") && ctype != "text/plain" {
+				continue // a file download: no JSON to check
+			}
 			schema := strings.TrimPrefix(mt.Schema.Ref, "#/components/schemas/")
 			if ctype == "text/plain" {
 				schema = ctype
@@ -190,13 +193,14 @@ func assertNoNull(t *testing.T, ptr string, v any) {
 func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 	doc := loadOpenAPI(t)
 	want := map[string][]string{
-		"POST /export-tasks":        {"201", "400", "401", "403", "413", "415", "422", "429", "500", "509"},
-		"GET /export-tasks":         {"200", "400", "401", "403", "500"},
-		"GET /export-tasks/{id}":    {"200", "400", "401", "403", "404", "500"},
-		"DELETE /export-tasks/{id}": {"200", "400", "401", "403", "404", "409", "500"},
-		"GET /healthz":              {"200"},
-		"GET /readyz":               {"200", "503"},
-		"GET /metrics":              {"200"},
+		"POST /export-tasks":                      {"201", "400", "401", "403", "404", "413", "415", "422", "429", "500", "509"},
+		"GET /export-tasks/{id}/artifacts/{name}": {"200", "206", "302", "304", "400", "401", "403", "404", "410", "500"},
+		"GET /export-tasks":                       {"200", "400", "401", "403", "500"},
+		"GET /export-tasks/{id}":                  {"200", "400", "401", "403", "404", "500"},
+		"DELETE /export-tasks/{id}":               {"200", "400", "401", "403", "404", "409", "500"},
+		"GET /healthz":                            {"200"},
+		"GET /readyz":                             {"200", "503"},
+		"GET /metrics":                            {"200"},
 	}
 	got := make(map[string][]string)
 	for path, item := range doc.Paths.Map() {
@@ -204,7 +208,7 @@ func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 			var codes []string
 			for code, resp := range op.Responses.Map() {
 				codes = append(codes, code)
-				if code[0] != '2' {
+				if code[0] != '2' && code[0] != '3' {
 					require.Contains(t, resp.Value.Content, exporttask.ProblemContentType, "%s %s %s", method, path, code)
 				}
 			}

@@ -31,8 +31,9 @@ type Store interface {
 	// per URL, for every URL; a TASK_UPDATED event is emitted when that
 	// changed anything) and it is returned with replayed = true. Otherwise
 	// the quota is checked: when p.Quota > 0 and p.EstimatedSize exceeds
-	// p.Quota minus the EstimatedSize of the customer's PENDING,
-	// IN_PROGRESS, PAUSED and COMPLETED tasks, a *QuotaError is returned.
+	// p.Quota minus what the customer's tasks hold (the EstimatedSize of
+	// its PENDING, IN_PROGRESS and PAUSED tasks, the sum of the artifact
+	// sizes of its COMPLETED ones), a *QuotaError is returned.
 	// These checks and the insert are atomic, also across replicas.
 	Create(ctx context.Context, p CreateParams) (t Task, replayed bool, err error)
 
@@ -53,7 +54,8 @@ type Store interface {
 	// Claim takes the oldest task that is PENDING, or IN_PROGRESS with a
 	// lease that ended before now (its worker died), moves it to
 	// IN_PROGRESS (emitting TASK_STARTED when it was PENDING), and leases it
-	// to worker until now+lease. ok is false when there is nothing to claim.
+	// to worker until now+lease, counting one more attempt (Task.Attempts).
+	// ok is false when there is nothing to claim.
 	// No two concurrent Claims, in any number of processes, return the same
 	// task while its lease holds.
 	Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (t Task, ok bool, err error)
@@ -73,9 +75,9 @@ type Store interface {
 	Finish(ctx context.Context, id int64, worker string, r FinishParams, now time.Time) (Task, error)
 
 	// Expire moves up to limit COMPLETED tasks whose expiredAt is at or
-	// before now to EXPIRED, removing their artifacts' URLs, and returns how
-	// many it moved.
-	Expire(ctx context.Context, now time.Time, limit int) (int, error)
+	// before now to EXPIRED and returns the ids of the tasks it moved (so
+	// that their files can be deleted).
+	Expire(ctx context.Context, now time.Time, limit int) (ids []int64, err error)
 
 	// ClaimDeliveries leases up to limit webhook deliveries that are due
 	// (next attempt at or before now, not delivered, not given up) until

@@ -74,6 +74,9 @@ type Task struct {
 	ErrorReason string `json:"errorReason,omitempty"`
 	// Progress is the share of the work done, in percent (0 to 100).
 	Progress int `json:"progress"`
+	// Attempts is how many times a worker has started the export: 1 on
+	// the first run, more after transient failures or crashes.
+	Attempts int `json:"attempts,omitempty"`
 	// Artifacts are the files a COMPLETED task produced; empty before.
 	Artifacts []Artifact `json:"artifacts"`
 	// CreatedAt is when the task was created.

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 	"github.com/openapi-viewer/viewer/exporttask/server"
@@ -31,9 +33,21 @@ func startServer(ctx context.Context, db string, o options) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
+	dir, err := os.MkdirTemp("", "load-artifacts-")
+	if err != nil {
+		_ = closeStore()
+		return nil, fmt.Errorf("creating the artifact directory: %w", err)
+	}
+	closeStore = closeAlso(closeStore, func() error { return os.RemoveAll(dir) })
+	files, err := filestore.Open(ctx, dir)
+	if err != nil {
+		_ = closeStore()
+		return nil, err
+	}
 	srv, err := server.New(server.Config{
 		Store:         st,
 		Exporter:      simulate.New(simulate.Config{Duration: o.taskDuration}),
+		Artifacts:     files,
 		Keys:          []server.APIKey{{Key: benchKey, Customer: "load", Scopes: server.ScopeAll}},
 		WebhookSecret: []byte("load-test-secret"),
 		Workers:       o.workers,
@@ -60,6 +74,12 @@ func startServer(ctx context.Context, db string, o options) (*target, error) {
 		return err
 	}
 	return &target{url: "http://" + ln.Addr().String(), stop: stop}, nil
+}
+
+// closeAlso returns a function that calls first, then then, and joins
+// their errors.
+func closeAlso(first, then func() error) func() error {
+	return func() error { return errors.Join(first(), then()) }
 }
 
 // openStore opens the store db names: a PostgreSQL DSN (in a fresh schema)

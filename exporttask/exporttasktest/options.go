@@ -16,8 +16,8 @@ const DefaultTaskDuration = 200 * time.Millisecond
 
 // DefaultWorkerPollInterval is the test server's
 // [server.Config.PollInterval] unless [WithPollInterval] says otherwise:
-// how often its idle export workers and its webhook deliverer look in the
-// store for work, far more often than a production server's, so that
+// how often its idle export workers, its expiry sweeper and its webhook
+// deliverer look in the store for work, far more often than a production server's, so that
 // tests do not wait. It says nothing of how often a client polls a task
 // (see
 // [github.com/openapi-viewer/viewer/exporttask/client.DefaultWaitInterval]).
@@ -42,6 +42,9 @@ type Option func(*config)
 type config struct {
 	store        exporttask.Store
 	exporter     exporttask.Exporter
+	artifacts    exporttask.ArtifactStore
+	publicURL    string
+	redirect     bool
 	taskDuration time.Duration
 	quota        int64
 	retention    time.Duration
@@ -64,6 +67,25 @@ func defaultConfig() config {
 		allow:  []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")},
 		logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
 	}
+}
+
+// WithArtifacts keeps the exported files in store instead of a new
+// temporary directory. The caller removes what it holds.
+func WithArtifacts(store exporttask.ArtifactStore) Option {
+	return func(c *config) { c.artifacts = store }
+}
+
+// WithPublicURL sets the base of the artifacts' download URLs (see
+// [server.Config.PublicURL]); by default they use the test server's own
+// address.
+func WithPublicURL(u string) Option {
+	return func(c *config) { c.publicURL = u }
+}
+
+// WithRedirectDownloads makes downloads answer 302 to presigned URLs when
+// the artifact store can mint them (see [server.Config.RedirectDownloads]).
+func WithRedirectDownloads() Option {
+	return func(c *config) { c.redirect = true }
 }
 
 // WithStore runs the server on store instead of a new in-memory SQLite
@@ -124,8 +146,8 @@ func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
 }
 
-// WithPollInterval sets how often idle workers and the webhook deliverer
-// look for work. Default [DefaultWorkerPollInterval] (20ms).
+// WithPollInterval sets how often idle workers, the expiry sweeper and the
+// webhook deliverer look for work. Default [DefaultWorkerPollInterval] (20ms).
 func WithPollInterval(d time.Duration) Option {
 	return func(c *config) { c.poll = d }
 }

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"os"
 	"sync"
 	"testing"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/server"
@@ -26,6 +28,9 @@ type Server struct {
 	Client *client.Client
 	// Store is the server's store.
 	Store exporttask.Store
+	// Artifacts keeps the exported files (by default in a temporary
+	// directory removed by [Server.Close]).
+	Artifacts exporttask.ArtifactStore
 	// WebhookSecret signs the server's webhooks; check them with
 	// [exporttask.VerifyWebhook].
 	WebhookSecret []byte
@@ -75,6 +80,18 @@ func Start(opts ...Option) (*Server, error) {
 		closers = append(closers, st.Close)
 		cfg.store = st
 	}
+	if cfg.artifacts == nil {
+		dir, err := os.MkdirTemp("", "exporttasktest-artifacts-")
+		if err != nil {
+			return nil, errors.Join(fmt.Errorf("creating the artifact directory: %w", err), closeAll())
+		}
+		closers = append(closers, func() error { return os.RemoveAll(dir) })
+		fs, err := filestore.Open(ctx, dir)
+		if err != nil {
+			return nil, errors.Join(err, closeAll())
+		}
+		cfg.artifacts = fs
+	}
 	if cfg.exporter == nil {
 		cfg.exporter = simulate.New(simulate.Config{Duration: cfg.taskDuration})
 	}
@@ -87,17 +104,22 @@ func Start(opts ...Option) (*Server, error) {
 		_, _ = rand.Read(cfg.secret) // never fails (Go 1.24+)
 	}
 	scfg := server.Config{
-		Store:          cfg.store,
-		Exporter:       cfg.exporter,
-		Keys:           append([]server.APIKey{{Key: key, Customer: Customer, Scopes: server.ScopeAll}}, cfg.keys...),
-		Quota:          cfg.quota,
-		Retention:      cfg.retention,
-		WebhookSecret:  cfg.secret,
-		WebhookAllow:   cfg.allow,
-		Workers:        cfg.workers,
-		PollInterval:   cfg.poll,
-		WebhookBackoff: cfg.backoff,
-		Logger:         cfg.logger,
+		Store:             cfg.store,
+		Exporter:          cfg.exporter,
+		Artifacts:         cfg.artifacts,
+		PublicURL:         cfg.publicURL,
+		RedirectDownloads: cfg.redirect,
+		Keys:              append([]server.APIKey{{Key: key, Customer: Customer, Scopes: server.ScopeAll}}, cfg.keys...),
+		Quota:             cfg.quota,
+		Retention:         cfg.retention,
+		WebhookSecret:     cfg.secret,
+		WebhookAllow:      cfg.allow,
+		Workers:           cfg.workers,
+		PollInterval:      cfg.poll,
+		SweepInterval:     cfg.poll,
+		RetryDelay:        cfg.poll,
+		WebhookBackoff:    cfg.backoff,
+		Logger:            cfg.logger,
 	}
 	for _, f := range cfg.tweaks {
 		f(&scfg)
@@ -124,7 +146,7 @@ func Start(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, errors.Join(err, closeAll())
 	}
-	return &Server{URL: hs.URL, Key: key, Client: cl, Store: cfg.store, WebhookSecret: cfg.secret, API: api,
+	return &Server{URL: hs.URL, Key: key, Client: cl, Store: cfg.store, Artifacts: cfg.artifacts, WebhookSecret: cfg.secret, API: api,
 		close: sync.OnceValue(closeAll)}, nil
 }
 

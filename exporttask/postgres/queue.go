@@ -43,12 +43,12 @@ func (db *DB) Finish(ctx context.Context, id int64, worker string, r exporttask.
 // Expire moves COMPLETED tasks past their expiredAt to EXPIRED; see
 // [exporttask.Store]. Tasks another transaction holds are left for the
 // next sweep.
-func (db *DB) Expire(ctx context.Context, now time.Time, limit int) (int, error) {
-	n, err := storekit.Expire(ctx, db.write, now, limit)
+func (db *DB) Expire(ctx context.Context, now time.Time, limit int) ([]int64, error) {
+	ids, err := storekit.Expire(ctx, db.write, now, limit)
 	if err != nil {
-		return 0, fmt.Errorf("postgres: expire tasks: %w", err)
+		return nil, fmt.Errorf("postgres: expire tasks: %w", err)
 	}
-	return n, nil
+	return ids, nil
 }
 
 // Claimable reads and locks the oldest claimable task, skipping the rows
@@ -65,12 +65,6 @@ func (w txn) Claimable(ctx context.Context, now int64) (exporttask.Task, bool, e
 		return exporttask.Task{}, false, err
 	}
 	return t, true, nil
-}
-
-// TakeOver gives task id's lease to l.Owner.
-func (w txn) TakeOver(ctx context.Context, id int64, l storekit.Lease) error {
-	_, err := w.tx.Exec(ctx, `UPDATE tasks SET lease_owner = $1, lease_until = $2 WHERE id = $3`, l.Owner, l.Until, id)
-	return err
 }
 
 // Expirable reads and locks up to limit expired COMPLETED tasks, skipping

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
@@ -21,6 +22,7 @@ func TestNewServerChecksConfig(t *testing.T) {
 		return server.Config{
 			Store:         st,
 			Exporter:      simulate.New(simulate.Config{}),
+			Artifacts:     testkit.Artifacts(t),
 			Keys:          []server.APIKey{{Key: "k", Customer: "c", Scopes: server.ScopeRead}},
 			WebhookSecret: []byte("s"),
 		}
@@ -32,6 +34,9 @@ func TestNewServerChecksConfig(t *testing.T) {
 	}{
 		{"no store", func(c *server.Config) { c.Store = nil }, "Store is required"},
 		{"no exporter", func(c *server.Config) { c.Exporter = nil }, "Exporter is required"},
+		{"no artifact store", func(c *server.Config) { c.Artifacts = nil }, "Artifacts is required"},
+		{"relative public URL", func(c *server.Config) { c.PublicURL = "/exports" }, "PublicURL"},
+		{"public URL with query", func(c *server.Config) { c.PublicURL = "https://x.example/?a=1" }, "PublicURL"},
 		{"no keys", func(c *server.Config) { c.Keys = nil }, "at least one API key"},
 		{"key without scope", func(c *server.Config) { c.Keys[0].Scopes = 0 }, "Keys[0]"},
 		{"key without customer", func(c *server.Config) { c.Keys[0].Customer = "" }, "Keys[0]"},

@@ -1,12 +1,14 @@
 // Package server is the export task service behind the HTTP API: routes and
-// handlers for POST, GET and DELETE /export-tasks, API keys and their
+// handlers for POST, GET and DELETE /export-tasks and the artifact
+// downloads (GET and HEAD /export-tasks/{id}/artifacts/{name}), API keys and their
 // scopes, RFC 9457 problem answers, health checks (/healthz, /readyz) and
 // the API's documentation (/docs/ and /openapi.json, served by this
 // module's viewer).
 //
 // Start with [New]: give it a [Config] with a store (package sqlite or
-// postgres), an exporter (package export/simulate, or your own
-// [exporttask.Exporter]), API keys ([APIKey], [ParseKeys], [GenerateKey])
+// postgres), an exporter (package export over a catalog, package
+// export/simulate, or your own [exporttask.Exporter]), an artifact store
+// (package artifact/filestore or artifact/s3store), API keys ([APIKey], [ParseKeys], [GenerateKey])
 // and the webhook secret. Serve [Server.Handler] with an http.Server and
 // call [Server.Run] for the background work: the export workers and the
 // expiry sweeper of package worker, and the webhook delivery of package

@@ -39,7 +39,8 @@ func TestServerKilledMidTask(t *testing.T) {
 	hook := httptest.NewServer(rc)
 	t.Cleanup(hook.Close)
 	args := []string{"-addr", "127.0.0.1:0", "-db", db, "-keys", key + "=acme:read+write",
-		"-task-duration", "6s", "-webhook-secret", secret, "-webhook-allow", "127.0.0.0/8"}
+		"-task-duration", "6s", "-webhook-secret", secret, "-webhook-allow", "127.0.0.0/8",
+		"-exporter", "simulate", "-catalog", filepath.Join(dir, "catalog"), "-artifacts", filepath.Join(dir, "files")}
 
 	first := startServer(t, bin, dir, args)
 	spec := testkit.NewSpecChecker(t)

@@ -7,8 +7,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 
+	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
@@ -31,9 +33,21 @@ func ExampleNew() {
 		fmt.Println(err)
 		return
 	}
+	dir, err := os.MkdirTemp("", "server-example-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	files, err := filestore.Open(ctx, dir) // or s3store.New for a bucket
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	srv, err := server.New(server.Config{
 		Store:         store,
 		Exporter:      simulate.New(simulate.Config{}),
+		Artifacts:     files,
 		Keys:          keys,
 		WebhookSecret: []byte("webhook-secret"),
 		Logger:        slog.New(slog.DiscardHandler),

@@ -17,5 +17,5 @@ func (s *Server) abortTask(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, "aborting a task", err)
 		return
 	}
-	s.writeJSON(w, r, http.StatusOK, t)
+	s.writeJSON(w, r, http.StatusOK, s.urls.withURLs(r, t))
 }

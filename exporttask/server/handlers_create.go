@@ -49,7 +49,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 	}
 	est, err := s.exporter.Estimate(r.Context(), req)
 	if err != nil {
-		s.serverError(w, r, "estimating an export", err)
+		s.estimateError(w, r, err)
 		return
 	}
 	dedup, err := exporttask.DedupKey(req)
@@ -81,7 +81,7 @@ func (s *Server) writeCreated(w http.ResponseWriter, r *http.Request, t exportta
 	if replayed {
 		w.Header().Set(exporttask.ReplayedHeader, "true")
 	}
-	s.writeJSON(w, r, http.StatusCreated, t)
+	s.writeJSON(w, r, http.StatusCreated, s.urls.withURLs(r, t))
 }
 
 // checkJSONContentType returns a 415 problem unless the request body is
@@ -129,4 +129,23 @@ func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (exporttas
 		}
 	}
 	return req, problems, nil
+}
+
+// estimateError answers an error of the Exporter's Estimate: 404 naming
+// /catalogRecordID for an unknown record, 400 with the problems of a
+// *ValidationError (wrong domain, ROI outside the footprint, bad
+// parameters), 500 (logged) for anything else.
+func (s *Server) estimateError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, exporttask.ErrRecordNotFound) {
+		p := exporttask.NewProblem(http.StatusNotFound, "No catalog record with this catalogRecordID.")
+		p.Errors = []exporttask.FieldError{{Pointer: "/catalogRecordID", Message: "no catalog record with this id"}}
+		s.writeProblem(w, r, p)
+		return
+	}
+	var ve *exporttask.ValidationError
+	if errors.As(err, &ve) {
+		s.writeProblem(w, r, ve.Problem())
+		return
+	}
+	s.serverError(w, r, "estimating an export", err)
 }

@@ -19,7 +19,7 @@ func (s *Server) getTask(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, "reading a task", err)
 		return
 	}
-	s.writeJSON(w, r, http.StatusOK, t)
+	s.writeJSON(w, r, http.StatusOK, s.urls.withURLs(r, t))
 }
 
 // listTasks handles GET /export-tasks: the customer's tasks, newest first,
@@ -39,6 +39,9 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 	}
 	if tasks == nil {
 		tasks = []exporttask.Task{}
+	}
+	for i := range tasks {
+		tasks[i] = s.urls.withURLs(r, tasks[i])
 	}
 	if more && len(tasks) > 0 {
 		w.Header().Set("Link", "<"+nextPageURL(lq, tasks[len(tasks)-1].ID)+`>; rel="next"`)

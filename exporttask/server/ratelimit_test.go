@@ -12,6 +12,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
@@ -50,7 +51,7 @@ func TestCreateRateConfig(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	base := func() server.Config {
-		return server.Config{Store: st, Exporter: simulate.New(simulate.Config{}), WebhookSecret: []byte("s"),
+		return server.Config{Store: st, Exporter: simulate.New(simulate.Config{}), Artifacts: testkit.Artifacts(t), WebhookSecret: []byte("s"),
 			Keys: []server.APIKey{{Key: "k", Customer: "c", Scopes: server.ScopeAll}}}
 	}
 	for _, tc := range []struct {

@@ -15,6 +15,7 @@ func (s *Server) routes() (http.Handler, error) {
 	mux.HandleFunc("GET /export-tasks", s.authorize(ScopeRead, s.listTasks))
 	mux.HandleFunc("GET /export-tasks/{id}", s.authorize(ScopeRead, s.getTask))
 	mux.HandleFunc("DELETE /export-tasks/{id}", s.authorize(ScopeWrite, s.abortTask))
+	mux.HandleFunc("GET /export-tasks/{id}/artifacts/{name}", s.authorize(ScopeRead, s.downloadArtifact))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", s.metrics.handler())
@@ -23,6 +24,7 @@ func (s *Server) routes() (http.Handler, error) {
 	// a 405 carries a problem body and the Allow header.
 	mux.HandleFunc("/export-tasks", s.methodNotAllowed("GET, HEAD, POST"))
 	mux.HandleFunc("/export-tasks/{id}", s.methodNotAllowed("GET, HEAD, DELETE"))
+	mux.HandleFunc("/export-tasks/{id}/artifacts/{name}", s.methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/healthz", s.methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/readyz", s.methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/metrics", s.methodNotAllowed("GET, HEAD"))

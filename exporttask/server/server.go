@@ -25,6 +25,23 @@ type Config struct {
 	Store exporttask.Store
 	// Exporter estimates and runs the exports. Required.
 	Exporter exporttask.Exporter
+	// Artifacts keeps the exported files; the server serves them at
+	// /export-tasks/{id}/artifacts/{name}. Required.
+	Artifacts exporttask.ArtifactStore
+	// PublicURL is the absolute base URL clients reach the server at (e.g.
+	// https://exports.example.com); the artifacts' download URLs start
+	// with it. Default: built from each request (its Host header, and
+	// https when it came over TLS).
+	PublicURL string
+	// TrustForwarded makes the server take the scheme and host of download
+	// URLs from the X-Forwarded-Proto and X-Forwarded-Host headers when
+	// PublicURL is empty. Set it only behind a proxy that sets them.
+	TrustForwarded bool
+	// RedirectDownloads makes downloads answer 302 to a short-lived
+	// presigned URL when Artifacts implements
+	// [exporttask.ArtifactPresigner] (S3), instead of passing the bytes
+	// through the server.
+	RedirectDownloads bool
 	// Keys are the API keys the server accepts. At least one is required.
 	Keys []APIKey
 	// Quota is each customer's storage quota in bytes: a create whose
@@ -53,6 +70,17 @@ type Config struct {
 	// before looking for work again. Default [worker.DefaultPollInterval]
 	// and [webhook.DefaultPollInterval].
 	PollInterval time.Duration
+	// MaxAttempts is how many times an export is tried before its task is
+	// FAILED (see [worker.RunnerConfig]). Default
+	// [worker.DefaultMaxAttempts].
+	MaxAttempts int
+	// RetryDelay is how long a task waits after a transient export failure
+	// before it is tried again. Default [worker.DefaultRetryDelay].
+	RetryDelay time.Duration
+	// SweepInterval is how often tasks whose retention is over are moved to
+	// EXPIRED and their files deleted. Default
+	// [worker.DefaultSweepInterval].
+	SweepInterval time.Duration
 	// WebhookBackoff is the longest wait before a failed webhook delivery
 	// is tried again; it doubles with each attempt (with jitter), and
 	// delivery gives up after [webhook.DefaultMaxAttempts] attempts.
@@ -82,6 +110,9 @@ type Config struct {
 type Server struct {
 	store     exporttask.Store
 	exporter  exporttask.Exporter
+	artifacts exporttask.ArtifactStore
+	urls      urlBuilder
+	presigner exporttask.ArtifactPresigner
 	keys      *keyring
 	quota     int64
 	allow     []netip.Prefix
@@ -106,6 +137,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Exporter == nil {
 		return nil, errors.New("server: Config.Exporter is required")
 	}
+	if cfg.Artifacts == nil {
+		return nil, errors.New("server: Config.Artifacts is required")
+	}
+	urls, err := newURLBuilder(cfg.PublicURL, cfg.TrustForwarded)
+	if err != nil {
+		return nil, err
+	}
 	if len(cfg.Keys) == 0 {
 		return nil, errors.New("server: Config.Keys needs at least one API key")
 	}
@@ -120,7 +158,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Quota < 0 {
 		return nil, fmt.Errorf("server: Config.Quota is negative (%d)", cfg.Quota)
 	}
-	if cfg.Retention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.WebhookBackoff < 0 {
+	if cfg.Retention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.SweepInterval < 0 || cfg.RetryDelay < 0 || cfg.MaxAttempts < 0 || cfg.WebhookBackoff < 0 {
 		return nil, errors.New("server: Config durations must not be negative")
 	}
 	if cfg.CreateRate < 0 || math.IsNaN(cfg.CreateRate) || math.IsInf(cfg.CreateRate, 0) || cfg.CreateBurst < 0 {
@@ -137,14 +175,19 @@ func New(cfg Config) (*Server, error) {
 	m := newMetrics(cfg.Store)
 	cfg.Store = timedStore{Store: cfg.Store, m: m}
 	s := &Server{
-		metrics:  m,
-		store:    cfg.Store,
-		exporter: cfg.Exporter,
-		keys:     newKeyring(cfg.Keys),
-		quota:    cfg.Quota,
-		allow:    append([]netip.Prefix(nil), cfg.WebhookAllow...),
-		logger:   cfg.Logger,
-		limiter:  newRateLimiter(cfg.CreateRate, cfg.CreateBurst, time.Now),
+		metrics:   m,
+		store:     cfg.Store,
+		exporter:  cfg.Exporter,
+		artifacts: cfg.Artifacts,
+		urls:      urls,
+		keys:      newKeyring(cfg.Keys),
+		quota:     cfg.Quota,
+		allow:     append([]netip.Prefix(nil), cfg.WebhookAllow...),
+		logger:    cfg.Logger,
+		limiter:   newRateLimiter(cfg.CreateRate, cfg.CreateBurst, time.Now),
+	}
+	if p, ok := cfg.Artifacts.(exporttask.ArtifactPresigner); ok && cfg.RedirectDownloads {
+		s.presigner = p
 	}
 	s.newWorkers(cfg)
 	h, err := s.routes()

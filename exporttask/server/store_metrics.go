@@ -57,7 +57,7 @@ func (s timedStore) Finish(ctx context.Context, id int64, worker string, r expor
 	return s.Store.Finish(ctx, id, worker, r, now)
 }
 
-func (s timedStore) Expire(ctx context.Context, now time.Time, limit int) (n int, err error) {
+func (s timedStore) Expire(ctx context.Context, now time.Time, limit int) (ids []int64, err error) {
 	defer s.time("expire")(&err)
 	return s.Store.Expire(ctx, now, limit)
 }

@@ -9,13 +9,17 @@ import (
 // webhook deliverer that [Server.Run] runs.
 func (s *Server) newWorkers(cfg Config) {
 	s.runner = worker.NewRunner(worker.RunnerConfig{
-		Store:        cfg.Store,
-		Exporter:     cfg.Exporter,
-		Workers:      cfg.Workers,
-		Lease:        cfg.Lease,
-		PollInterval: cfg.PollInterval,
-		Retention:    cfg.Retention,
-		Logger:       cfg.Logger,
+		Store:         cfg.Store,
+		Exporter:      cfg.Exporter,
+		Artifacts:     cfg.Artifacts,
+		Workers:       cfg.Workers,
+		Lease:         cfg.Lease,
+		PollInterval:  cfg.PollInterval,
+		Retention:     cfg.Retention,
+		SweepInterval: cfg.SweepInterval,
+		MaxAttempts:   cfg.MaxAttempts,
+		RetryDelay:    cfg.RetryDelay,
+		Logger:        cfg.Logger,
 	})
 	s.deliverer = webhook.NewDeliverer(webhook.DelivererConfig{
 		Store:        cfg.Store,

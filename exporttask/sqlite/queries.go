@@ -17,7 +17,6 @@ const (
 	qClaimable = `SELECT id, doc FROM tasks
 			 WHERE status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until < ?)
 			 ORDER BY id LIMIT 1`
-	qTakeOver  = `UPDATE tasks SET lease_owner = ?, lease_until = ? WHERE id = ?`
 	qExpirable = `SELECT id, doc FROM tasks WHERE status = 'COMPLETED' AND expired_at <= ?
 			 ORDER BY expired_at, id LIMIT ?`
 	qCustomerTask = `SELECT id, doc FROM tasks WHERE id = ? AND customer = ?`
@@ -38,5 +37,5 @@ const (
 
 // writeQueries lists the queries prepared at Open.
 func writeQueries() []string {
-	return []string{qInsertDelivery, qDueDeliveries, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qTakeOver, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey}
+	return []string{qInsertDelivery, qDueDeliveries, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey}
 }

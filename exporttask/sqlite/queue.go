@@ -40,12 +40,12 @@ func (db *DB) Finish(ctx context.Context, id int64, worker string, r exporttask.
 
 // Expire moves COMPLETED tasks past their expiredAt to EXPIRED; see
 // [exporttask.Store].
-func (db *DB) Expire(ctx context.Context, now time.Time, limit int) (int, error) {
-	n, err := storekit.Expire(ctx, db.write, now, limit)
+func (db *DB) Expire(ctx context.Context, now time.Time, limit int) ([]int64, error) {
+	ids, err := storekit.Expire(ctx, db.write, now, limit)
 	if err != nil {
-		return 0, fmt.Errorf("sqlite: expire tasks: %w", err)
+		return nil, fmt.Errorf("sqlite: expire tasks: %w", err)
 	}
-	return n, nil
+	return ids, nil
 }
 
 // Claimable reads the oldest claimable task.
@@ -58,12 +58,6 @@ func (w wtx) Claimable(ctx context.Context, now int64) (exporttask.Task, bool, e
 		return exporttask.Task{}, false, err
 	}
 	return t, true, nil
-}
-
-// TakeOver gives task id's lease to l.Owner.
-func (w wtx) TakeOver(ctx context.Context, id int64, l storekit.Lease) error {
-	_, err := w.exec(ctx, qTakeOver, l.Owner, l.Until, id)
-	return err
 }
 
 // Expirable reads up to limit expired COMPLETED tasks. The rows are closed

@@ -109,9 +109,9 @@ func testDedupNotAfterEnd(t *testing.T, s exporttask.Store) {
 		claimed = claim(t, s, "w2", at(6*time.Second))
 	}
 	finish(t, s, expired.ID, "w2", at(7*time.Second))
-	n, err := s.Expire(ctx(t), at(48*time.Hour), 100)
+	ids, err := s.Expire(ctx(t), at(48*time.Hour), 100)
 	require.NoError(t, err)
-	require.Positive(t, n)
+	require.Contains(t, ids, expired.ID)
 	require.Equal(t, exporttask.StatusExpired, get(t, s, acme, expired.ID).Status)
 	again = create(t, s, params(t, acme, request("rec-e"), at(49*time.Hour)))
 	assert.NotEqual(t, expired.ID, again.ID)
@@ -222,28 +222,33 @@ func testQuota(t *testing.T, s exporttask.Store) {
 }
 
 func testQuotaStatuses(t *testing.T, s exporttask.Store) {
-	// Four tasks of 100 bytes: one stays PENDING, one IN_PROGRESS, one
-	// COMPLETED, one FAILED.
+	// Four tasks estimated at 100 bytes: one stays PENDING, one
+	// IN_PROGRESS, one COMPLETED (with 60 bytes of files), one FAILED.
 	for i := range 4 {
 		create(t, s, sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 0, at(0)))
 	}
 	claim(t, s, "w", at(time.Second))
 	completed := claim(t, s, "w", at(time.Second))
 	failed := claim(t, s, "w", at(time.Second))
-	finish(t, s, completed.ID, "w", at(2*time.Second))
-	_, err := s.Finish(ctx(t), failed.ID, "w", exporttask.FinishParams{ErrorReason: "no"}, at(2*time.Second))
+	real := artifact("export.gpkg")
+	real.Size = 60
+	_, err := s.Finish(ctx(t), completed.ID, "w", exporttask.FinishParams{
+		Artifacts: []exporttask.Artifact{real}, Retention: 24 * time.Hour}, at(2*time.Second))
+	require.NoError(t, err)
+	_, err = s.Finish(ctx(t), failed.ID, "w", exporttask.FinishParams{ErrorReason: "no"}, at(2*time.Second))
 	require.NoError(t, err)
 
-	// PENDING, IN_PROGRESS and COMPLETED count (300 of 500): FAILED does not.
+	// PENDING and IN_PROGRESS count their estimate (100 each), COMPLETED
+	// the real size of its artifacts (60): 260 of 500. FAILED does not.
 	var qe *exporttask.QuotaError
-	_, _, err = s.Create(ctx(t), sized(t, acme, "big", 201, 500, at(time.Hour)))
+	_, _, err = s.Create(ctx(t), sized(t, acme, "big", 241, 500, at(time.Hour)))
 	require.ErrorAs(t, err, &qe)
-	assert.Equal(t, int64(200), qe.Remaining)
+	assert.Equal(t, int64(240), qe.Remaining)
 
 	// EXPIRED no longer counts.
-	n, err := s.Expire(ctx(t), at(25*time.Hour), 10)
+	ids, err := s.Expire(ctx(t), at(25*time.Hour), 10)
 	require.NoError(t, err)
-	require.Equal(t, 1, n)
+	require.Len(t, ids, 1)
 	_, _, err = s.Create(ctx(t), sized(t, acme, "big", 301, 500, at(25*time.Hour)))
 	require.ErrorAs(t, err, &qe)
 	assert.Equal(t, int64(300), qe.Remaining)

@@ -33,7 +33,9 @@ func testClaimOrder(t *testing.T, s exporttask.Store) {
 
 func testLeaseExpiry(t *testing.T, s exporttask.Store) {
 	task := create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventStarted, exporttask.EventInProgress)), at(0)))
-	claim(t, s, "w1", at(0)) // leased until 1m
+	assert.Zero(t, task.Attempts, "no attempt before the first claim")
+	first := claim(t, s, "w1", at(0)) // leased until 1m
+	assert.Equal(t, 1, first.Attempts, "a claim counts an attempt")
 	drain(t, s, at(0))
 
 	noClaim(t, s, at(30*time.Second))
@@ -43,6 +45,8 @@ func testLeaseExpiry(t *testing.T, s exporttask.Store) {
 	again := claim(t, s, "w2", at(2*time.Minute))
 	assert.Equal(t, task.ID, again.ID, "a task whose lease ended is claimed again")
 	assert.Equal(t, exporttask.StatusInProgress, again.Status)
+	assert.Equal(t, 2, again.Attempts, "a re-claim counts another attempt")
+	assert.Equal(t, 2, get(t, s, acme, task.ID).Attempts, "the counter is stored")
 	assert.Empty(t, drain(t, s, at(2*time.Minute)), "a re-claim is no status change: no event")
 
 	_, err := s.Progress(ctx(t), task.ID, "w1", 40, at(2*time.Minute), time.Minute)
@@ -172,9 +176,9 @@ func testFinishFailed(t *testing.T, s exporttask.Store) {
 }
 
 func testExpire(t *testing.T, s exporttask.Store) {
-	n, err := s.Expire(ctx(t), at(0), 10)
+	ids, err := s.Expire(ctx(t), at(0), 10)
 	require.NoError(t, err)
-	assert.Equal(t, 0, n)
+	assert.Empty(t, ids)
 
 	hooks := hook(hookA, exporttask.EventExpired)
 	var done []exporttask.Task
@@ -190,16 +194,17 @@ func testExpire(t *testing.T, s exporttask.Store) {
 	}
 	pending := create(t, s, params(t, acme, request("pending", hooks), at(0)))
 
-	n, err = s.Expire(ctx(t), at(time.Hour-time.Millisecond), 10)
+	ids, err = s.Expire(ctx(t), at(time.Hour-time.Millisecond), 10)
 	require.NoError(t, err)
-	assert.Equal(t, 0, n, "not before expiredAt")
+	assert.Empty(t, ids, "not before expiredAt")
 
-	n, err = s.Expire(ctx(t), at(time.Hour), 1)
+	first, err := s.Expire(ctx(t), at(time.Hour), 1)
 	require.NoError(t, err)
-	assert.Equal(t, 1, n, "at most limit")
-	n, err = s.Expire(ctx(t), at(time.Hour), 10)
+	assert.Len(t, first, 1, "at most limit")
+	rest, err := s.Expire(ctx(t), at(time.Hour), 10)
 	require.NoError(t, err)
-	assert.Equal(t, 1, n, "the rest that is due, expiredAt at now included")
+	assert.Len(t, rest, 1, "the rest that is due, expiredAt at now included")
+	assert.ElementsMatch(t, []int64{done[0].ID, done[1].ID}, append(first, rest...), "the ids of the expired tasks")
 
 	var expired []exporttask.Task
 	for _, task := range done[:2] {
@@ -226,10 +231,10 @@ func testExpire(t *testing.T, s exporttask.Store) {
 		assertPayload(t, byTask[task.ID], exporttask.EventExpired, task, at(time.Hour))
 	}
 
-	n, err = s.Expire(ctx(t), at(3*time.Hour), 10)
+	ids, err = s.Expire(ctx(t), at(3*time.Hour), 10)
 	require.NoError(t, err)
-	assert.Equal(t, 1, n)
-	n, err = s.Expire(ctx(t), at(3*time.Hour), 10)
+	assert.Equal(t, []int64{done[2].ID}, ids)
+	ids, err = s.Expire(ctx(t), at(3*time.Hour), 10)
 	require.NoError(t, err)
-	assert.Equal(t, 0, n, "an EXPIRED task does not expire again")
+	assert.Empty(t, ids, "an EXPIRED task does not expire again")
 }

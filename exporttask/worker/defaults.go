@@ -10,4 +10,6 @@ const (
 	DefaultLease         = 30 * time.Second
 	DefaultPollInterval  = time.Second
 	DefaultSweepInterval = time.Minute
+	DefaultMaxAttempts   = 3
+	DefaultRetryDelay    = 10 * time.Second
 )

@@ -1,7 +1,10 @@
 // Package worker moves export tasks through their life: a [Runner] runs a
 // pool of workers that claim tasks from an [exporttask.Store], run them
-// with an [exporttask.Exporter], report progress and record the outcome,
-// and a sweeper that expires completed tasks once their retention is over.
+// with an [exporttask.Exporter] writing to an [exporttask.ArtifactStore],
+// report progress and record the outcome (retrying transient failures up
+// to a maximum of attempts, and deleting the files of a failed or aborted
+// export), and a sweeper that expires completed tasks once their
+// retention is over and deletes their files.
 //
 // Start with [NewRunner] and [Runner.Run]. Crash safety rests on leases
 // (see [Runner]): a task whose worker or process died is claimed again once

@@ -3,7 +3,9 @@ package worker_test
 import (
 	"context"
 	"fmt"
+	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -13,7 +15,7 @@ import (
 )
 
 // A Runner moves tasks from PENDING to COMPLETED with an Exporter; here the
-// Simulator, on an in-memory SQLite store.
+// Simulator, on an in-memory SQLite store, writing the files to a directory.
 func ExampleRunner() {
 	ctx := context.Background()
 	store, err := sqlite.Open(ctx, sqlite.Memory)
@@ -23,9 +25,20 @@ func ExampleRunner() {
 	}
 	defer store.Close()
 
+	dir, err := os.MkdirTemp("", "runner-example-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	files, err := filestore.Open(ctx, dir)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
 	sim := simulate.New(simulate.Config{
 		Duration: 20 * time.Millisecond,
-		BaseURL:  "https://downloads.example.com/exports",
 	})
 	req := exporttask.CreateRequest{
 		CatalogRecordID: "dem-galilee", Domain: exporttask.DomainDEM, ArtifactCRS: exporttask.CRS4326,
@@ -47,7 +60,7 @@ func ExampleRunner() {
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	runner := worker.NewRunner(worker.RunnerConfig{
-		Store: store, Exporter: sim, PollInterval: 10 * time.Millisecond,
+		Store: store, Exporter: sim, Artifacts: files, PollInterval: 10 * time.Millisecond,
 		Logger: slog.New(slog.DiscardHandler),
 	})
 	go func() { done <- runner.Run(runCtx) }()
@@ -66,12 +79,18 @@ func ExampleRunner() {
 
 	fmt.Println(task.Status, task.Progress)
 	for _, a := range task.Artifacts {
-		fmt.Println(a.Type, a.URL)
+		obj, err := files.Open(ctx, exporttask.ArtifactKey(task.ID, a.Name))
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		obj.Close()
+		fmt.Println(a.Type, obj.Info().Key, obj.Info().Size == a.Size)
 	}
 	// Output:
 	// COMPLETED 100
-	// MODEL https://downloads.example.com/exports/1/dem-galilee.tif
-	// METADATA https://downloads.example.com/exports/1/dem-galilee_metadata.json
-	// ROI https://downloads.example.com/exports/1/dem-galilee_roi.geojson
-	// LEGEND https://downloads.example.com/exports/1/dem-galilee_legend.pdf
+	// MODEL 1/dem-galilee.tif true
+	// METADATA 1/dem-galilee_metadata.json true
+	// ROI 1/dem-galilee_roi.geojson true
+	// LEGEND 1/dem-galilee_legend.pdf true
 }

@@ -24,6 +24,9 @@ type RunnerConfig struct {
 	Store exporttask.Store
 	// Exporter does the work of each task. Required.
 	Exporter exporttask.Exporter
+	// Artifacts keeps the files the exports write, each task's under
+	// [exporttask.ArtifactPrefix] of its id. Required.
+	Artifacts exporttask.ArtifactStore
 	// Workers is how many tasks run at once in this process. Default
 	// [DefaultWorkers].
 	Workers int
@@ -35,6 +38,14 @@ type RunnerConfig struct {
 	// PollInterval is how long an idle worker waits before asking the store
 	// for work again. Default [DefaultPollInterval].
 	PollInterval time.Duration
+	// MaxAttempts is how many times a task is tried: an export that fails
+	// with an error that is not an [exporttask.PermanentError] (or whose
+	// process dies) runs again, until this many attempts; then the task is
+	// FAILED with the last error. Default [DefaultMaxAttempts].
+	MaxAttempts int
+	// RetryDelay is how long a task waits after a transient failure before
+	// a worker takes it up again. Default [DefaultRetryDelay].
+	RetryDelay time.Duration
 	// Retention is how long a completed task's artifacts stay available;
 	// the task's expiredAt is its finishedAt plus Retention. Default
 	// [exporttask.DefaultRetention].
@@ -69,10 +80,13 @@ type RunnerConfig struct {
 type Runner struct {
 	store         exporttask.Store
 	exporter      exporttask.Exporter
+	artifacts     exporttask.ArtifactStore
 	workers       int
 	lease         time.Duration
 	poll          time.Duration
 	retention     time.Duration
+	maxAttempts   int
+	retryDelay    time.Duration
 	sweepInterval time.Duration
 	id            string
 	log           *slog.Logger
@@ -81,7 +95,7 @@ type Runner struct {
 }
 
 // NewRunner returns a Runner configured by cfg, with defaults for the fields
-// left zero. It panics when cfg.Store or cfg.Exporter is nil.
+// left zero. It panics when cfg.Store, cfg.Exporter or cfg.Artifacts is nil.
 func NewRunner(cfg RunnerConfig) *Runner {
 	if cfg.Store == nil {
 		panic("exporttask: NewRunner needs a Store")
@@ -89,13 +103,19 @@ func NewRunner(cfg RunnerConfig) *Runner {
 	if cfg.Exporter == nil {
 		panic("exporttask: NewRunner needs an Exporter")
 	}
+	if cfg.Artifacts == nil {
+		panic("exporttask: NewRunner needs an artifact store")
+	}
 	r := &Runner{
 		store:         cfg.Store,
 		exporter:      cfg.Exporter,
+		artifacts:     cfg.Artifacts,
 		workers:       cfg.Workers,
 		lease:         cfg.Lease,
 		poll:          cfg.PollInterval,
 		retention:     cfg.Retention,
+		maxAttempts:   cfg.MaxAttempts,
+		retryDelay:    cfg.RetryDelay,
 		sweepInterval: cfg.SweepInterval,
 		id:            cfg.ID,
 		log:           cfg.Logger,
@@ -109,6 +129,12 @@ func NewRunner(cfg RunnerConfig) *Runner {
 	}
 	if r.poll <= 0 {
 		r.poll = DefaultPollInterval
+	}
+	if r.maxAttempts <= 0 {
+		r.maxAttempts = DefaultMaxAttempts
+	}
+	if r.retryDelay <= 0 {
+		r.retryDelay = DefaultRetryDelay
 	}
 	if r.retention <= 0 {
 		r.retention = exporttask.DefaultRetention
@@ -239,6 +265,13 @@ func (tr *taskRun) report(ctx context.Context, p int) error {
 	}
 }
 
+// current returns the progress last recorded.
+func (tr *taskRun) current() int {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.progress
+}
+
 // renew keeps the lease alive every Lease/3 until ctx is done, for
 // exporters that report rarely.
 func (tr *taskRun) renew(ctx context.Context) {
@@ -262,7 +295,14 @@ func (tr *taskRun) renew(ctx context.Context) {
 // runTask exports a claimed task and records the outcome.
 func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) {
 	log := r.log.With("task", t.ID, "worker", worker)
-	log.InfoContext(ctx, "exporttask: export started", "domain", t.Domain)
+	if t.Attempts > r.maxAttempts {
+		// Its earlier attempts never reported back (their processes died).
+		r.finish(ctx, log, t, worker, exporttask.FinishParams{ErrorReason: fmt.Sprintf(
+			"the export was interrupted %d times; giving up", t.Attempts-1)})
+		r.deleteArtifacts(ctx, log, t.ID)
+		return
+	}
+	log.InfoContext(ctx, "exporttask: export started", "domain", t.Domain, "attempt", t.Attempts)
 	exportCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	tr := &taskRun{r: r, worker: worker, id: t.ID, cancel: cancel, progress: t.Progress}
@@ -271,13 +311,18 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 		defer close(renewDone)
 		tr.renew(exportCtx)
 	}()
-	artifacts, err := r.export(exportCtx, t, func(p int) error { return tr.report(exportCtx, p) })
+	// Files of an earlier, interrupted run of this task are removed: the
+	// export starts again from nothing.
+	r.deleteArtifacts(ctx, log, t.ID)
+	out := &taskOutput{store: r.artifacts, taskID: t.ID, report: func(p int) error { return tr.report(exportCtx, p) }}
+	artifacts, err := r.export(exportCtx, t, out)
 	cancel(nil)
 	<-renewDone
 
 	switch cause := context.Cause(exportCtx); {
 	case errors.Is(cause, exporttask.ErrLeaseLost):
 		log.InfoContext(ctx, "exporttask: export stopped: the task was aborted or its lease lost")
+		r.cleanUpLost(ctx, log, t)
 		return
 	case err != nil && ctx.Err() != nil:
 		log.InfoContext(ctx, "exporttask: export interrupted by shutdown; the task is claimed again when its lease ends")
@@ -286,17 +331,44 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 
 	p := exporttask.FinishParams{Artifacts: artifacts, Retention: r.retention}
 	if err != nil {
-		p = exporttask.FinishParams{ErrorReason: errorReason(err)}
-		log.WarnContext(ctx, "exporttask: export failed", "error", err)
+		r.deleteArtifacts(ctx, log, t.ID)
+		if !exporttask.IsPermanent(err) && t.Attempts < r.maxAttempts {
+			log.WarnContext(ctx, "exporttask: export failed; it is tried again", "error", err,
+				"attempt", t.Attempts, "maxAttempts", r.maxAttempts, "retryIn", r.retryDelay)
+			r.retryLater(ctx, log, t, worker, tr.current())
+			return
+		}
+		reason := errorReason(err)
+		if !exporttask.IsPermanent(err) && t.Attempts > 1 {
+			reason = errorReason(fmt.Errorf("failed %d times, last: %w", t.Attempts, err))
+		}
+		p = exporttask.FinishParams{ErrorReason: reason}
+		log.WarnContext(ctx, "exporttask: export failed", "error", err, "attempt", t.Attempts)
 	}
-	// Record a finished export even when shutdown has begun meanwhile:
-	// the work is done and should not be repeated.
+	r.finish(ctx, log, t, worker, p)
+}
+
+// retryLater gives the task back: its lease is shortened to RetryDelay,
+// after which any worker claims it again (one more attempt).
+func (r *Runner) retryLater(ctx context.Context, log *slog.Logger, t exporttask.Task, worker string, progress int) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if _, err := r.store.Progress(rctx, t.ID, worker, progress, r.now(), r.retryDelay); err != nil {
+		log.InfoContext(ctx, "exporttask: giving the task back for a retry; it is retried when its lease ends", "error", err)
+	}
+}
+
+// finish records the outcome of the task. A finished export is recorded
+// even when shutdown has begun meanwhile: the work is done and should not
+// be repeated.
+func (r *Runner) finish(ctx context.Context, log *slog.Logger, t exporttask.Task, worker string, p exporttask.FinishParams) {
 	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer fcancel()
 	done, ferr := r.store.Finish(fctx, t.ID, worker, p, r.now())
 	switch {
 	case errors.Is(ferr, exporttask.ErrLeaseLost):
 		log.InfoContext(ctx, "exporttask: export finished after the task was aborted or its lease lost; outcome dropped")
+		r.cleanUpLost(fctx, log, t)
 	case ferr != nil:
 		log.ErrorContext(ctx, "exporttask: recording the outcome; the task runs again when its lease ends", "error", ferr)
 	default:
@@ -306,23 +378,27 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 
 // export calls the Exporter, turning a panic into an error so one bad task
 // cannot take the process down.
-func (r *Runner) export(ctx context.Context, t exporttask.Task, report func(int) error) (a []exporttask.Artifact, err error) {
+func (r *Runner) export(ctx context.Context, t exporttask.Task, out exporttask.Output) (a []exporttask.Artifact, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			r.log.ErrorContext(ctx, "exporttask: exporter panicked", "task", t.ID, "panic", v, "stack", string(debug.Stack()))
 			a, err = nil, errors.New("internal error during export")
 		}
 	}()
-	return r.exporter.Export(ctx, t, report)
+	return r.exporter.Export(ctx, t, out)
 }
 
 // maxErrorReason bounds the errorReason stored for a failed task, in bytes.
 const maxErrorReason = 1024
 
-// errorReason is the text of err for the task's errorReason, at most
+// errorReason is the text of err (the Reason of a PermanentError) for the task's errorReason, at most
 // maxErrorReason bytes, cut on a rune boundary.
 func errorReason(err error) string {
 	s := err.Error()
+	var pe *exporttask.PermanentError
+	if errors.As(err, &pe) {
+		s = pe.Reason
+	}
 	if s == "" {
 		s = "export failed"
 	}

@@ -3,7 +3,6 @@ package worker_test
 import (
 	"context"
 	"errors"
-	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -30,9 +29,9 @@ func watch(e exporttask.Exporter) *watchedExporter {
 	return &watchedExporter{Exporter: e, started: make(chan time.Time, 16), ended: make(chan error, 16)}
 }
 
-func (w *watchedExporter) Export(ctx context.Context, t exporttask.Task, report func(int) error) ([]exporttask.Artifact, error) {
+func (w *watchedExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
 	w.started <- time.Now()
-	a, err := w.Exporter.Export(ctx, t, report)
+	a, err := w.Exporter.Export(ctx, t, out)
 	w.ended <- err
 	return a, err
 }
@@ -44,7 +43,7 @@ func TestLifecycle(t *testing.T) {
 	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
 		rcv := testkit.NewReceiver(t, nil)
 		sim := simulate.New(simulate.Config{
-			Duration: 60 * time.Millisecond, Steps: 3, BaseURL: "https://dl.example.com/a",
+			Duration: 60 * time.Millisecond, Steps: 3,
 		})
 		all := []exporttask.Event{exporttask.EventStarted, exporttask.EventInProgress, exporttask.EventCompleted}
 		tasks := map[exporttask.Domain]exporttask.Task{}
@@ -53,21 +52,23 @@ func TestLifecycle(t *testing.T) {
 			assert.Equal(t, exporttask.StatusPending, task.Status)
 			tasks[d] = task
 		}
-		testkit.Background(t, testkit.FastRunner(t, s, sim, nil).Run)
+		arts := testkit.Artifacts(t)
+		testkit.Background(t, testkit.FastRunner(t, s, sim, func(c *worker.RunnerConfig) { c.Artifacts = arts }).Run)
 		testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
 
 		for _, d := range exporttask.Domains() {
 			got := testkit.WaitStatus(t, s, customer, tasks[d].ID, exporttask.StatusCompleted)
 			assert.Equal(t, 100, got.Progress)
 			require.Len(t, got.Artifacts, len(exporttask.ArtifactTypes(d)), d)
-			var size int64
 			for i, a := range got.Artifacts {
 				assert.Equal(t, exporttask.ArtifactTypes(d)[i], a.Type)
-				assert.Equal(t, "https://dl.example.com/a/"+strconv.FormatInt(got.ID, 10)+"/"+a.Name, a.URL)
+				assert.Empty(t, a.URL, "the server builds download URLs")
 				assert.Len(t, a.SHA256, 64)
-				size += a.Size
+				obj, err := arts.Open(context.Background(), exporttask.ArtifactKey(got.ID, a.Name))
+				require.NoError(t, err, "%s is in the artifact store", a.Name)
+				assert.Equal(t, a.Size, obj.Info().Size)
+				obj.Close()
 			}
-			assert.Equal(t, tasks[d].EstimatedSize, size)
 			require.False(t, got.FinishedAt.IsZero())
 			assert.Equal(t, got.FinishedAt.Add(time.Hour), got.ExpiredAt.Time, "expiredAt = finishedAt + retention")
 			assert.Empty(t, got.ErrorReason)
@@ -123,18 +124,19 @@ func TestRunnerFailedExport(t *testing.T) {
 		testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
 
 		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
-		assert.Equal(t, "source imagery unavailable", got.ErrorReason)
+		assert.Equal(t, "failed 3 times, last: source imagery unavailable", got.ErrorReason, "a transient error is retried up to the maximum")
+		assert.Equal(t, worker.DefaultMaxAttempts, got.Attempts)
 		assert.Empty(t, got.Artifacts)
 		assert.False(t, got.FinishedAt.IsZero())
 		require.Eventually(t, func() bool { return len(rcv.Requests()) == 1 }, 5*time.Second, 2*time.Millisecond)
 		assert.Equal(t, []exporttask.Event{exporttask.EventFailed}, rcv.Events())
-		assert.Equal(t, "source imagery unavailable", rcv.Requests()[0].Payload.Data.ErrorReason)
+		assert.Equal(t, "failed 3 times, last: source imagery unavailable", rcv.Requests()[0].Payload.Data.ErrorReason)
 	})
 }
 
 type panickingExporter struct{ exporttask.Exporter }
 
-func (panickingExporter) Export(context.Context, exporttask.Task, func(int) error) ([]exporttask.Artifact, error) {
+func (panickingExporter) Export(context.Context, exporttask.Task, exporttask.Output) ([]exporttask.Artifact, error) {
 	var m map[string]int
 	m["boom"]++ // a bug in the exporter
 	return nil, nil
@@ -145,7 +147,7 @@ func TestRunnerSurvivesPanickingExporter(t *testing.T) {
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
 		testkit.Background(t, testkit.FastRunner(t, s, panickingExporter{}, nil).Run)
 		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
-		assert.Equal(t, "internal error during export", got.ErrorReason, "no internals in errorReason")
+		assert.Equal(t, "failed 3 times, last: internal error during export", got.ErrorReason, "no internals in errorReason")
 	})
 }
 
@@ -265,7 +267,6 @@ func TestRunnerSweeperExpires(t *testing.T) {
 
 		completed := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
 		require.NotEmpty(t, completed.Artifacts)
-		assert.NotEmpty(t, completed.Artifacts[0].URL)
 		expired := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusExpired)
 		assert.False(t, time.Now().Before(completed.ExpiredAt.Time), "not expired before expiredAt")
 		require.Len(t, expired.Artifacts, len(completed.Artifacts))
@@ -321,9 +322,9 @@ func (s *troubledStore) Progress(ctx context.Context, id int64, w string, p int,
 	return s.Store.Progress(ctx, id, w, p, now, l)
 }
 
-func (s *troubledStore) Expire(ctx context.Context, now time.Time, limit int) (int, error) {
+func (s *troubledStore) Expire(ctx context.Context, now time.Time, limit int) ([]int64, error) {
 	if s.expires.Add(1) <= 2 {
-		return 0, errTroubled
+		return nil, errTroubled
 	}
 	return s.Store.Expire(ctx, now, limit)
 }
@@ -340,5 +341,111 @@ func TestRunnerRidesOutStoreFailures(t *testing.T) {
 		assert.Greater(t, fs.claims.Load(), int32(3))
 		assert.Greater(t, fs.progresses.Load(), int32(1))
 		assert.Greater(t, fs.expires.Load(), int32(2))
+	})
+}
+
+// halfExporter commits one file, then fails with err.
+type halfExporter struct {
+	exporttask.Exporter
+	err error
+}
+
+func (h halfExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+	w, err := out.Create(ctx, "part.gpkg")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write([]byte("half a GeoPackage")); err != nil {
+		return nil, err
+	}
+	if _, err := w.Commit(); err != nil {
+		return nil, err
+	}
+	return nil, h.err
+}
+
+// TestRunnerFailureLeavesNoFiles: a failed export's committed files are
+// removed from the artifact store; a PermanentError's Reason is the
+// errorReason.
+func TestRunnerFailureLeavesNoFiles(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		arts := testkit.Artifacts(t)
+		exp := halfExporter{Exporter: simulate.New(simulate.Config{}),
+			err: exporttask.Permanent("the record's tiles are unreadable", errors.New("sqlite: file is not a database"))}
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainRaster, "")
+		testkit.Background(t, testkit.FastRunner(t, s, exp, func(c *worker.RunnerConfig) { c.Artifacts = arts }).Run)
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
+		assert.Equal(t, "the record's tiles are unreadable", got.ErrorReason)
+		left, err := arts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
+		require.NoError(t, err)
+		assert.Empty(t, left, "nothing of the failed export stays")
+	})
+}
+
+// TestRunnerSweeperDeletesFiles: an expired task's files are removed.
+func TestRunnerSweeperDeletesFiles(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		arts := testkit.Artifacts(t)
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
+		sim := simulate.New(simulate.Config{Duration: 5 * time.Millisecond, Steps: 1})
+		testkit.Background(t, testkit.FastRunner(t, s, sim, func(c *worker.RunnerConfig) {
+			c.Artifacts = arts
+			c.Retention = 300 * time.Millisecond
+		}).Run)
+		completed := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
+		files, err := arts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
+		require.NoError(t, err)
+		assert.Len(t, files, len(completed.Artifacts), "the files exist while the task is COMPLETED")
+		testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusExpired)
+		require.Eventually(t, func() bool {
+			files, err := arts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
+			return err == nil && len(files) == 0
+		}, 5*time.Second, 5*time.Millisecond, "the expired task's files are deleted")
+	})
+}
+
+// flakyExporter fails its first attempt at each task with a transient
+// error after writing a file, then exports with the simulator.
+type flakyExporter struct{ exporttask.Exporter }
+
+func (f flakyExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+	if t.Attempts == 1 {
+		if _, err := (halfExporter{err: errors.New("source temporarily unreachable")}).Export(ctx, t, out); err != nil {
+			return nil, err
+		}
+	}
+	return f.Exporter.Export(ctx, t, out)
+}
+
+// TestRunnerRetriesTransientFailures: a transient failure is tried again;
+// the second attempt completes, with the counter at 2 and none of the
+// first attempt's files left.
+func TestRunnerRetriesTransientFailures(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		arts := testkit.Artifacts(t)
+		exp := flakyExporter{simulate.New(simulate.Config{Duration: 5 * time.Millisecond, Steps: 1})}
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
+		testkit.Background(t, testkit.FastRunner(t, s, exp, func(c *worker.RunnerConfig) { c.Artifacts = arts }).Run)
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
+		assert.Equal(t, 2, got.Attempts)
+		assert.Empty(t, got.ErrorReason)
+		files, err := arts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
+		require.NoError(t, err)
+		assert.Len(t, files, len(got.Artifacts), "only the second attempt's files")
+		for _, f := range files {
+			assert.NotEqual(t, exporttask.ArtifactKey(task.ID, "part.gpkg"), f.Key)
+		}
+	})
+}
+
+// TestRunnerMaxAttempts: with MaxAttempts 1 a transient failure is final.
+func TestRunnerMaxAttempts(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+		exp := halfExporter{err: errors.New("source temporarily unreachable")}
+		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
+		testkit.Background(t, testkit.FastRunner(t, s, exp, func(c *worker.RunnerConfig) { c.MaxAttempts = 1 }).Run)
+		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
+		assert.Equal(t, 1, got.Attempts)
+		assert.Equal(t, "source temporarily unreachable", got.ErrorReason)
 	})
 }

@@ -23,21 +23,26 @@ func (r *Runner) sweep(ctx context.Context) {
 	}
 }
 
-// expireDue calls Store.Expire in batches until no due task is left. A store
-// failure is logged; the next sweep tries again.
+// expireDue calls Store.Expire in batches until no due task is left, and
+// deletes the expired tasks' files from the artifact store. A store failure
+// is logged; the next sweep tries again. A failed deletion is logged too:
+// the task is EXPIRED and its download answers 410 whatever is left.
 func (r *Runner) expireDue(ctx context.Context) {
 	for ctx.Err() == nil {
-		n, err := r.store.Expire(ctx, r.now(), sweepBatch)
+		ids, err := r.store.Expire(ctx, r.now(), sweepBatch)
 		if err != nil {
 			if ctx.Err() == nil {
 				r.log.ErrorContext(ctx, "exporttask: expiring tasks", "error", err)
 			}
 			return
 		}
-		if n > 0 {
-			r.log.InfoContext(ctx, "exporttask: tasks expired", "count", n)
+		for _, id := range ids {
+			r.deleteArtifacts(ctx, r.log.With("task", id), id)
 		}
-		if n < sweepBatch {
+		if len(ids) > 0 {
+			r.log.InfoContext(ctx, "exporttask: tasks expired", "count", len(ids))
+		}
+		if len(ids) < sweepBatch {
 			return
 		}
 	}

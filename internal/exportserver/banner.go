@@ -4,21 +4,28 @@ import (
 	"fmt"
 	"io"
 	"net"
+
+	"github.com/openapi-viewer/viewer/exporttask/catalog/demo"
 )
 
 // bannerInfo is what the program prints at start.
 type bannerInfo struct {
-	baseURL string
-	db      string
-	devKey  string // generated development key, or empty
-	secret  string // generated webhook secret, or empty
+	baseURL   string
+	db        string
+	artifacts string // where exported files go
+	simulate  bool   // -exporter simulate
+	devKey    string // generated development key, or empty
+	secret    string // generated webhook secret, or empty
 }
 
-// exampleBody is a valid create request for the curl line.
-const exampleBody = `{"catalogRecordID":"8b867544-2dab-43a1-be6e-f23ec83c19b4","domain":"RASTER","artifactCRS":"4326","webhook":[{"url":"https://example.com/export-hook","events":["TASK_COMPLETED"]}]}`
+// exampleBody is a valid create request for the curl line: a small ROI
+// (about 4 km × 4 km) of the demo RASTER record.
+const exampleBody = `{"catalogRecordID":"` + demo.RasterID + `","domain":"RASTER","artifactCRS":"4326",` +
+	`"ROI":{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Polygon",` +
+	`"coordinates":[[[34.78,31.25],[34.82,31.25],[34.82,31.29],[34.78,31.29],[34.78,31.25]]]}}]},"webhook":[{"url":"https://example.com/export-hook","events":["TASK_COMPLETED"]}]}`
 
 func (b bannerInfo) write(w io.Writer) {
-	fmt.Fprintf(w, "export task server listening on %s (store: %s)\n", b.baseURL, b.db)
+	fmt.Fprintf(w, "export task server listening on %s (store: %s, files: %s)\n", b.baseURL, b.db, b.artifacts)
 	fmt.Fprintf(w, "docs: %s/docs/\n", b.baseURL)
 	key := "$KEY"
 	if b.devKey != "" {
@@ -28,8 +35,15 @@ func (b bannerInfo) write(w io.Writer) {
 	if b.secret != "" {
 		fmt.Fprintf(w, "webhook secret (generated, changes at every start; set -webhook-secret to keep one): %s\n", b.secret)
 	}
+	if b.simulate {
+		fmt.Fprintln(w, "exporter: simulate (any catalogRecordID; the files are small stand-ins)")
+	} else {
+		fmt.Fprintf(w, "demo catalog records: RASTER %s, DEM %s, 3D %s\n", demo.RasterID, demo.DEMID, demo.Tiles3DID)
+	}
 	fmt.Fprintf(w, "try:\n  curl -i -H 'x-api-key: %s' -H 'Content-Type: application/json' -d '%s' %s/export-tasks\n",
 		key, exampleBody, b.baseURL)
+	fmt.Fprintf(w, "then, once GET %s/export-tasks/ID says COMPLETED, download its GeoPackage (the name is in artifacts[].name):\n", b.baseURL)
+	fmt.Fprintf(w, "  curl -fo export.gpkg -H 'x-api-key: %s' %s/export-tasks/ID/artifacts/%s.gpkg\n", key, b.baseURL, demo.RasterID)
 }
 
 // baseURL is the URL clients on this machine use to reach addr: a wildcard

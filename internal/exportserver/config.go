@@ -38,8 +38,39 @@ type Config struct {
 	// (-create-burst, EXPORTTASK_CREATE_BURST). Default
 	// [server.DefaultCreateBurst].
 	CreateBurst int
+	// Exporter chooses the exports (-exporter, EXPORTTASK_EXPORTER):
+	// "real" exports the records of the catalog in Catalog; "simulate"
+	// accepts any record id and writes small stand-in files after
+	// TaskDuration. Default "real".
+	Exporter string
+	// Catalog is the catalog's directory (-catalog, EXPORTTASK_CATALOG),
+	// where the demo records are written on first start. Default
+	// "exporttask-catalog" in the working directory.
+	Catalog string
+	// Artifacts is where the exported files go (-artifacts,
+	// EXPORTTASK_ARTIFACTS): a directory, or s3://bucket/prefix (endpoint,
+	// region and credentials from the AWS_* environment variables).
+	// Default: the directory "exporttask-artifacts" next to the SQLite
+	// file, or in the working directory for :memory: and PostgreSQL.
+	Artifacts string
+	// S3PathStyle forces path-style S3 addressing (-s3-path-style,
+	// EXPORTTASK_S3_PATH_STYLE), as self-hosted S3 services need.
+	S3PathStyle bool
+	// RedirectDownloads answers downloads from S3 with a redirect to a
+	// short-lived presigned URL instead of passing the bytes through
+	// (-redirect-downloads, EXPORTTASK_REDIRECT_DOWNLOADS).
+	RedirectDownloads bool
+	// PublicURL is the base of the artifacts' download URLs (-public-url,
+	// EXPORTTASK_PUBLIC_URL), e.g. https://exports.example.com. Default:
+	// taken from each request's Host.
+	PublicURL string
+	// TrustForwarded takes the scheme and host of download URLs from
+	// X-Forwarded-Proto and X-Forwarded-Host when PublicURL is empty
+	// (-trust-forwarded, EXPORTTASK_TRUST_FORWARDED); only behind a proxy
+	// that sets them.
+	TrustForwarded bool
 	// TaskDuration is how long a simulated export takes (-task-duration,
-	// EXPORTTASK_TASK_DURATION). Default 30s.
+	// EXPORTTASK_TASK_DURATION), with -exporter simulate. Default 30s.
 	TaskDuration time.Duration
 	// Retention is how long completed tasks keep their artifacts
 	// (-retention, EXPORTTASK_RETENTION). Default 720h (30 days).
@@ -69,7 +100,14 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		quota    = fs.Int64("quota", 0, "storage quota per customer, in `bytes` (0: unlimited)")
 		rate     = fs.Float64("create-rate", 0, "creates per second each customer may make (0: no limit)")
 		burst    = fs.Int("create-burst", server.DefaultCreateBurst, "creates a customer may send at once, with -create-rate")
-		duration = fs.Duration("task-duration", 30*time.Second, "simulated export `duration`")
+		exporter = fs.String("exporter", "real", "`real` (exports of the -catalog records) or simulate (stand-in files after -task-duration)")
+		cat      = fs.String("catalog", "exporttask-catalog", "catalog `DIR`; the demo records are written there on first start")
+		arts     = fs.String("artifacts", "", "where exported files go: a `DIR` or s3://bucket/prefix (default: exporttask-artifacts next to the -db file)")
+		s3path   = fs.Bool("s3-path-style", false, "path-style S3 addressing (self-hosted S3 services)")
+		redirect = fs.Bool("redirect-downloads", false, "redirect downloads from S3 to short-lived presigned URLs")
+		public   = fs.String("public-url", "", "base `URL` of download links, e.g. https://exports.example.com (default: from each request)")
+		trustFwd = fs.Bool("trust-forwarded", false, "build download URLs from X-Forwarded-Proto/-Host (only behind a proxy that sets them)")
+		duration = fs.Duration("task-duration", 30*time.Second, "simulated export `duration` (-exporter simulate)")
 		retain   = fs.Duration("retention", exporttask.DefaultRetention, "how long completed tasks keep their artifacts")
 		secret   = fs.String("webhook-secret", "", "HMAC `secret` that signs webhooks (default: generated and printed)")
 		allow    = fs.String("webhook-allow", "", "`CIDRs` webhooks may reach although private or loopback, e.g. 127.0.0.0/8")
@@ -96,7 +134,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, CreateRate: *rate, CreateBurst: *burst,
-		TaskDuration: *duration, Retention: *retain, WebhookSecret: *secret}
+		TaskDuration: *duration, Retention: *retain, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
+		Artifacts: *arts, S3PathStyle: *s3path, RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd}
 	var err error
 	if cfg.Keys, err = server.ParseKeys(*keys); err != nil {
 		return Config{}, fmt.Errorf("-keys: %w", err)
@@ -117,6 +156,10 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("-retention must be positive, got %s", cfg.Retention)
 	case cfg.DB == "":
 		return Config{}, errors.New("-db must not be empty")
+	case cfg.Exporter != "real" && cfg.Exporter != "simulate":
+		return Config{}, fmt.Errorf("-exporter must be real or simulate, got %q", cfg.Exporter)
+	case cfg.Catalog == "":
+		return Config{}, errors.New("-catalog must not be empty")
 	}
 	return cfg, nil
 }

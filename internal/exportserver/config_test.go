@@ -21,20 +21,26 @@ func TestParseConfigDefaults(t *testing.T) {
 	cfg, err := ParseConfig(nil, envOf(nil), io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, Config{Addr: ":8080", DB: "exporttask.db", CreateBurst: server.DefaultCreateBurst, TaskDuration: 30 * time.Second,
-		Retention: exporttask.DefaultRetention}, cfg)
+		Retention: exporttask.DefaultRetention, Exporter: "real", Catalog: "exporttask-catalog"}, cfg)
 }
 
 func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 	env := envOf(map[string]string{
-		"EXPORTTASK_ADDR":           "127.0.0.1:9000",
-		"EXPORTTASK_DB":             "postgres://u@h/db",
-		"EXPORTTASK_KEYS":           "k1=acme:read,k2=globex",
-		"EXPORTTASK_QUOTA":          "1000000",
-		"EXPORTTASK_CREATE_RATE":    "2.5",
-		"EXPORTTASK_TASK_DURATION":  "5s",
-		"EXPORTTASK_RETENTION":      "48h",
-		"EXPORTTASK_WEBHOOK_SECRET": "from-env",
-		"EXPORTTASK_WEBHOOK_ALLOW":  "127.0.0.0/8, 10.1.2.3",
+		"EXPORTTASK_ADDR":               "127.0.0.1:9000",
+		"EXPORTTASK_DB":                 "postgres://u@h/db",
+		"EXPORTTASK_KEYS":               "k1=acme:read,k2=globex",
+		"EXPORTTASK_QUOTA":              "1000000",
+		"EXPORTTASK_TASK_DURATION":      "5s",
+		"EXPORTTASK_RETENTION":          "48h",
+		"EXPORTTASK_WEBHOOK_SECRET":     "from-env",
+		"EXPORTTASK_WEBHOOK_ALLOW":      "127.0.0.0/8, 10.1.2.3",
+		"EXPORTTASK_EXPORTER":           "simulate",
+		"EXPORTTASK_CATALOG":            "/srv/catalog",
+		"EXPORTTASK_ARTIFACTS":          "s3://bucket/exports",
+		"EXPORTTASK_S3_PATH_STYLE":      "true",
+		"EXPORTTASK_REDIRECT_DOWNLOADS": "true",
+		"EXPORTTASK_PUBLIC_URL":         "https://exports.example.com",
+		"EXPORTTASK_CREATE_RATE":        "2.5",
 	})
 	cfg, err := ParseConfig(nil, env, io.Discard)
 	require.NoError(t, err)
@@ -46,6 +52,8 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 		},
 		Quota: 1000000, CreateRate: 2.5, CreateBurst: server.DefaultCreateBurst, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, WebhookSecret: "from-env",
 		WebhookAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
+		Exporter:     "simulate", Catalog: "/srv/catalog", Artifacts: "s3://bucket/exports", S3PathStyle: true,
+		RedirectDownloads: true, PublicURL: "https://exports.example.com",
 	}, cfg)
 
 	// A flag wins over its variable.
@@ -77,6 +85,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{name: "bad keys", args: []string{"-keys", "k1=acme:root"}, want: "-keys"},
 		{name: "bad CIDR", args: []string{"-webhook-allow", "10.0.0.0/99"}, want: "-webhook-allow"},
 		{name: "empty db", args: []string{"-db", ""}, want: "-db"},
+		{name: "unknown exporter", args: []string{"-exporter", "fake"}, want: "-exporter must be real or simulate"},
+		{name: "empty catalog", args: []string{"-catalog", ""}, want: "-catalog"},
 		{name: "stray argument", args: []string{"serve"}, want: "unexpected arguments: serve"},
 		{name: "unknown flag", args: []string{"-port", "80"}, want: "-port"},
 	}

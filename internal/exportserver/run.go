@@ -10,8 +10,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"strings"
 
-	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 )
 
@@ -50,18 +51,31 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		secret = hex.EncodeToString(b)
 		banner.secret = secret
 	}
-	sim := simulate.New(simulate.Config{Duration: cfg.TaskDuration})
+	exp, err := newExporter(cfg, stdout)
+	if err != nil {
+		return err
+	}
+	arts, where, err := openArtifacts(ctx, cfg, os.Getenv)
+	if err != nil {
+		return err
+	}
+	banner.artifacts = where
+	banner.simulate = cfg.Exporter == "simulate"
 	srv, err := server.New(server.Config{
-		Store:         st,
-		Exporter:      sim,
-		Keys:          keys,
-		Quota:         cfg.Quota,
-		CreateRate:    cfg.CreateRate,
-		CreateBurst:   cfg.CreateBurst,
-		Retention:     cfg.Retention,
-		WebhookSecret: []byte(secret),
-		WebhookAllow:  cfg.WebhookAllow,
-		Logger:        logger,
+		Store:             st,
+		Exporter:          exp,
+		Artifacts:         arts,
+		PublicURL:         cfg.PublicURL,
+		TrustForwarded:    cfg.TrustForwarded,
+		RedirectDownloads: cfg.RedirectDownloads,
+		Keys:              keys,
+		Quota:             cfg.Quota,
+		CreateRate:        cfg.CreateRate,
+		CreateBurst:       cfg.CreateBurst,
+		Retention:         cfg.Retention,
+		WebhookSecret:     []byte(secret),
+		WebhookAllow:      cfg.WebhookAllow,
+		Logger:            logger,
 	})
 	if err != nil {
 		return err
@@ -71,6 +85,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		return fmt.Errorf("listening on %s: %w", cfg.Addr, err)
 	}
 	banner.baseURL = baseURL(ln.Addr())
+	if cfg.PublicURL != "" {
+		banner.baseURL = strings.TrimRight(cfg.PublicURL, "/")
+	}
 	banner.write(stdout)
 	return serve(ctx, srv, NewHTTPServer(srv.Handler(), logger), ln, logger)
 }

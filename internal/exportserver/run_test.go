@@ -21,7 +21,8 @@ import (
 // the URL, the generated key, the secret and a curl line, serves the API
 // with that key, and returns nil once its context is cancelled.
 func TestRunServesAndStops(t *testing.T) {
-	cfg, err := ParseConfig([]string{"-addr", "127.0.0.1:0", "-db", ":memory:"}, envOf(nil), io.Discard)
+	cfg, err := ParseConfig([]string{"-addr", "127.0.0.1:0", "-db", ":memory:", "-catalog", t.TempDir(),
+		"-artifacts", t.TempDir()}, envOf(nil), io.Discard)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -47,6 +48,7 @@ func TestRunServesAndStops(t *testing.T) {
 	assert.Contains(t, text, "docs: "+url+"/docs/")
 	assert.Contains(t, text, "webhook secret (generated")
 	assert.Contains(t, text, "curl -i -H 'x-api-key: "+key+"'")
+	assert.Contains(t, text, "RASTER 8b867544-2dab-43a1-be6e-f23ec83c19b4, DEM 3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60, 3D c0ffee00-3d3d-4d3d-8d3d-0123456789ab")
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/export-tasks", nil)
 	require.NoError(t, err)

@@ -3,6 +3,8 @@ package simulate_test
 import (
 	"context"
 	"fmt"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
+	"os"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -12,8 +14,7 @@ import (
 // The simulator estimates from the region of interest (the whole record
 // here) and exports in Steps slices of Duration.
 func ExampleSimulator() {
-	sim := simulate.New(simulate.Config{Duration: 40 * time.Millisecond, Steps: 4,
-		BaseURL: "https://downloads.example.com/exports"})
+	sim := simulate.New(simulate.Config{Duration: 40 * time.Millisecond, Steps: 4})
 	req := exporttask.CreateRequest{CatalogRecordID: "dem-galilee", Domain: exporttask.DomainDEM,
 		ArtifactCRS: exporttask.CRS4326}
 	est, err := sim.Estimate(context.Background(), req)
@@ -24,24 +25,35 @@ func ExampleSimulator() {
 	fmt.Println(est.Size > 0, est.Time)
 
 	task := exporttask.Task{ID: 3, CreateRequest: req, EstimatedSize: est.Size}
-	artifacts, err := sim.Export(context.Background(), task, func(p int) error {
-		fmt.Println("progress", p)
-		return nil
-	})
+	dir, err := os.MkdirTemp("", "simulate-example-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	artifacts, err := sim.Export(context.Background(), task, printingOutput{testout.New(dir)})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	for _, a := range artifacts {
-		fmt.Println(a.Type, a.URL)
+		fmt.Println(a.Type, a.Name, a.Size > 0)
 	}
 	// Output:
 	// true 1
-	// progress 25
-	// progress 50
-	// progress 75
-	// MODEL https://downloads.example.com/exports/3/dem-galilee.tif
-	// METADATA https://downloads.example.com/exports/3/dem-galilee_metadata.json
-	// ROI https://downloads.example.com/exports/3/dem-galilee_roi.geojson
-	// LEGEND https://downloads.example.com/exports/3/dem-galilee_legend.pdf
+	// progress 1 of 4
+	// progress 2 of 4
+	// progress 3 of 4
+	// MODEL dem-galilee.tif true
+	// METADATA dem-galilee_metadata.json true
+	// ROI dem-galilee_roi.geojson true
+	// LEGEND dem-galilee_legend.pdf true
+}
+
+// printingOutput prints each progress report of the Output it wraps.
+type printingOutput struct{ *testout.Dir }
+
+func (o printingOutput) Progress(done, total int64) error {
+	fmt.Println("progress", done, "of", total)
+	return o.Dir.Progress(done, total)
 }

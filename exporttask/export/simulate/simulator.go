@@ -2,13 +2,8 @@ package simulate
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"math"
-	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -24,9 +19,6 @@ type Config struct {
 	// ..., 90 percent, and the store sets 100 on completion). At most 100.
 	// Default 10.
 	Steps int
-	// BaseURL prefixes the artifacts' download URLs:
-	// <BaseURL>/<task id>/<file name>. Default "http://localhost:8080/artifacts".
-	BaseURL string
 	// Fail, when set, is called before each progress report with the
 	// progress about to be reported, and with 100 before the artifacts are
 	// returned; a non-nil error makes the export fail with it. It injects
@@ -34,16 +26,17 @@ type Config struct {
 	Fail func(t exporttask.Task, progress int) error
 }
 
-// Simulator is an [exporttask.Exporter] that does no real work: it waits, reports
-// progress, and returns artifacts with plausible names, sizes, download URLs
-// and digests. Its size estimate grows with the area of the region of
-// interest (the whole record, counted as 1,000 km², when there is none) at a
-// rate that depends on the domain; its artifacts' sizes add up to exactly
-// that estimate. It is safe for concurrent use.
+// Simulator is an [exporttask.Exporter] that does no real work: it accepts
+// any catalog record id, waits, reports progress, and writes one small text
+// file per artifact type of the domain, with plausible names. Its size
+// estimate grows with the area of the region of interest (the whole record,
+// counted as 1,000 km², when there is none) at a rate that depends on the
+// domain, as a real product's would; the files it writes are much smaller
+// stand-ins, and the artifacts report their real sizes. It is safe for
+// concurrent use.
 type Simulator struct {
 	duration time.Duration
 	steps    int
-	baseURL  string
 	fail     func(exporttask.Task, int) error
 }
 
@@ -55,7 +48,6 @@ func New(cfg Config) *Simulator {
 	s := &Simulator{
 		duration: cfg.Duration,
 		steps:    cfg.Steps,
-		baseURL:  strings.TrimRight(cfg.BaseURL, "/"),
 		fail:     cfg.Fail,
 	}
 	if s.duration <= 0 {
@@ -65,9 +57,6 @@ func New(cfg Config) *Simulator {
 		s.steps = 10
 	}
 	s.steps = min(s.steps, 100)
-	if s.baseURL == "" {
-		s.baseURL = "http://localhost:8080/artifacts"
-	}
 	return s
 }
 
@@ -177,13 +166,17 @@ func (s *Simulator) Estimate(_ context.Context, r exporttask.CreateRequest) (exp
 	return exporttask.Estimate{Size: size, Time: max(secs, 1)}, nil
 }
 
-// Export waits Duration in Steps slices, reporting progress after each but
-// the last, and returns the task's artifacts. It stops with ctx's error when
-// ctx is done, and with report's error when report fails.
-func (s *Simulator) Export(ctx context.Context, t exporttask.Task, report func(progress int) error) ([]exporttask.Artifact, error) {
+// Export waits Duration in Steps slices, reporting progress (done slices
+// out of Steps) through out after each but the last, then writes the task's
+// artifacts through out: small real files (a short text naming the task,
+// the record and the simulated type, not a real GeoPackage or GeoTIFF), so
+// that downloads work. The artifacts' sizes and SHA-256 are those of these
+// files, not of the estimate. Export stops with ctx's error when ctx is
+// done, and with out's error when a progress report fails.
+func (s *Simulator) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
 	p, err := plan(t.CatalogRecordID, t.Domain, t.ROI)
 	if err != nil {
-		return nil, err
+		return nil, exporttask.Permanent(err.Error(), nil)
 	}
 	step := s.duration / time.Duration(s.steps)
 	timer := time.NewTimer(step)
@@ -203,35 +196,44 @@ func (s *Simulator) Export(ctx context.Context, t exporttask.Task, report func(p
 		if i == s.steps {
 			break
 		}
-		if err := report(progress); err != nil {
+		if err := out.Progress(int64(i), int64(s.steps)); err != nil {
 			return nil, fmt.Errorf("exporttask: simulator: reporting progress of task %d: %w", t.ID, err)
 		}
 		timer.Reset(step)
 	}
-	out := make([]exporttask.Artifact, 0, len(p))
+	arts := make([]exporttask.Artifact, 0, len(p))
 	for _, a := range p {
-		out = append(out, exporttask.Artifact{
-			Name:   a.name,
-			Type:   a.typ,
-			Size:   a.size,
-			URL:    s.baseURL + "/" + strconv.FormatInt(t.ID, 10) + "/" + url.PathEscape(a.name),
-			SHA256: simulatedDigest(t, a),
-		})
+		info, err := writeFile(ctx, out, a.name, simulatedContent(t, a))
+		if err != nil {
+			return nil, fmt.Errorf("exporttask: simulator: task %d: %w", t.ID, err)
+		}
+		arts = append(arts, exporttask.Artifact{Name: a.name, Type: a.typ, Size: info.Size, SHA256: info.SHA256})
 	}
-	return out, nil
+	return arts, nil
 }
 
-// simulatedDigest is a stable stand-in for the SHA-256 of a file that does
-// not exist: the digest of the task id, record, file name and size, so the
-// same task always gets the same value.
-func simulatedDigest(t exporttask.Task, a plannedArtifact) string {
-	h := sha256.New()
-	var n [16]byte
-	binary.BigEndian.PutUint64(n[:8], uint64(t.ID))
-	binary.BigEndian.PutUint64(n[8:], uint64(a.size))
-	h.Write(n[:])
-	h.Write([]byte(t.CatalogRecordID))
-	h.Write([]byte{0})
-	h.Write([]byte(a.name))
-	return hex.EncodeToString(h.Sum(nil))
+// writeFile writes body as the artifact name through out.
+func writeFile(ctx context.Context, out exporttask.Output, name string, body []byte) (exporttask.ArtifactInfo, error) {
+	w, err := out.Create(ctx, name)
+	if err != nil {
+		return exporttask.ArtifactInfo{}, fmt.Errorf("creating %s: %w", name, err)
+	}
+	defer w.Abort()
+	if _, err := w.Write(body); err != nil {
+		return exporttask.ArtifactInfo{}, fmt.Errorf("writing %s: %w", name, err)
+	}
+	info, err := w.Commit()
+	if err != nil {
+		return exporttask.ArtifactInfo{}, fmt.Errorf("committing %s: %w", name, err)
+	}
+	return info, nil
+}
+
+// simulatedContent is the text of a simulated artifact: it names the task,
+// the record, the artifact type and the size a real product would have, so
+// the same task always gets the same bytes.
+func simulatedContent(t exporttask.Task, a plannedArtifact) []byte {
+	return fmt.Appendf(nil, "Simulated %s artifact %s of export task %d (catalog record %q, domain %s).\n"+
+		"A real export of this request would be about %d bytes.\n",
+		a.typ, a.name, t.ID, t.CatalogRecordID, t.Domain, a.size)
 }

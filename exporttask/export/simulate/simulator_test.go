@@ -2,7 +2,12 @@ package simulate
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -66,39 +71,40 @@ func TestSimulatorEstimateDefaultsAndErrors(t *testing.T) {
 }
 
 func TestSimulatorExportArtifacts(t *testing.T) {
-	s := New(Config{Duration: time.Millisecond, BaseURL: "https://dl.example.com/files/"})
+	s := New(Config{Duration: time.Millisecond})
 	ctx := context.Background()
 	hexDigest := regexp.MustCompile(`^[0-9a-f]{64}$`)
 	for _, d := range exporttask.Domains() {
 		t.Run(string(d), func(t *testing.T) {
 			r := request(d, polygonROI(box(34, 31, 34.5, 31.5)))
-			est, err := s.Estimate(ctx, r)
-			require.NoError(t, err)
-			arts, err := s.Export(ctx, taskOf(42, r), func(int) error { return nil })
+			out := testout.New(t.TempDir())
+			arts, err := s.Export(ctx, taskOf(42, r), out)
 			require.NoError(t, err)
 			require.Len(t, arts, len(exporttask.ArtifactTypes(d)))
-			var total int64
 			names := map[string]bool{}
 			for i, a := range arts {
 				assert.Equal(t, exporttask.ArtifactTypes(d)[i], a.Type)
 				assert.True(t, strings.HasPrefix(a.Name, r.CatalogRecordID), a.Name)
 				assert.False(t, names[a.Name], "unique name %s", a.Name)
 				names[a.Name] = true
-				assert.Equal(t, "https://dl.example.com/files/42/"+a.Name, a.URL)
+				assert.Empty(t, a.URL, "the server builds download URLs")
 				assert.Regexp(t, hexDigest, a.SHA256)
-				assert.Positive(t, a.Size)
-				total += a.Size
+				body, err := os.ReadFile(filepath.Join(out.Path, a.Name))
+				require.NoError(t, err, "the file was written")
+				assert.Equal(t, int64(len(body)), a.Size)
+				sum := sha256.Sum256(body)
+				assert.Equal(t, hex.EncodeToString(sum[:]), a.SHA256)
+				assert.Contains(t, string(body), "export task 42")
 			}
-			assert.Equal(t, est.Size, total, "sizes add up to the estimate")
-			again, err := s.Export(ctx, taskOf(42, r), func(int) error { return nil })
+			again, err := s.Export(ctx, taskOf(42, r), testout.New(t.TempDir()))
 			require.NoError(t, err)
 			assert.Equal(t, arts, again, "deterministic")
-			other, err := s.Export(ctx, taskOf(43, r), func(int) error { return nil })
+			other, err := s.Export(ctx, taskOf(43, r), testout.New(t.TempDir()))
 			require.NoError(t, err)
-			assert.NotEqual(t, arts[0].SHA256, other[0].SHA256, "digest depends on the task")
+			assert.NotEqual(t, arts[0].SHA256, other[0].SHA256, "content depends on the task")
 		})
 	}
-	arts, err := s.Export(ctx, taskOf(1, request(exporttask.DomainRaster, nil)), func(int) error { return nil })
+	arts, err := s.Export(ctx, taskOf(1, request(exporttask.DomainRaster, nil)), testout.New(t.TempDir()))
 	require.NoError(t, err)
 	assert.Equal(t, "c0ffee00-1111-2222-3333-444455556666.gpkg", arts[0].Name)
 }
@@ -107,27 +113,23 @@ func TestSimulatorExportNamesAreSafe(t *testing.T) {
 	s := New(Config{Duration: time.Millisecond})
 	r := request(exporttask.DomainDEM, nil)
 	r.CatalogRecordID = "../../etc/pass wd?"
-	arts, err := s.Export(context.Background(), taskOf(5, r), func(int) error { return nil })
+	arts, err := s.Export(context.Background(), taskOf(5, r), testout.New(t.TempDir()))
 	require.NoError(t, err)
 	assert.Equal(t, ".._.._etc_pass_wd_.tif", arts[0].Name)
-	assert.Equal(t, "http://localhost:8080/artifacts/5/.._.._etc_pass_wd_.tif", arts[0].URL)
 	r.CatalogRecordID = ""
-	arts, err = s.Export(context.Background(), taskOf(5, r), func(int) error { return nil })
+	arts, err = s.Export(context.Background(), taskOf(5, r), testout.New(t.TempDir()))
 	require.NoError(t, err)
 	assert.Equal(t, "export.tif", arts[0].Name)
 }
 
 func TestSimulatorExportProgressOverDuration(t *testing.T) {
 	s := New(Config{Duration: 80 * time.Millisecond, Steps: 4})
-	var got []int
+	out := testout.New(t.TempDir())
 	start := time.Now()
-	_, err := s.Export(context.Background(), taskOf(1, request(exporttask.Domain3D, nil)), func(p int) error {
-		got = append(got, p)
-		return nil
-	})
+	_, err := s.Export(context.Background(), taskOf(1, request(exporttask.Domain3D, nil)), out)
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, time.Since(start), 80*time.Millisecond)
-	assert.Equal(t, []int{25, 50, 75}, got)
+	assert.Equal(t, [][2]int64{{1, 4}, {2, 4}, {3, 4}}, out.Reports())
 }
 
 func TestSimulatorExportStops(t *testing.T) {
@@ -136,19 +138,20 @@ func TestSimulatorExportStops(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(20*time.Millisecond, cancel)
 		start := time.Now()
-		_, err := s.Export(ctx, taskOf(1, request(exporttask.DomainRaster, nil)), func(int) error { return nil })
+		_, err := s.Export(ctx, taskOf(1, request(exporttask.DomainRaster, nil)), testout.New(t.TempDir()))
 		assert.ErrorIs(t, err, context.Canceled)
 		assert.Less(t, time.Since(start), 5*time.Second)
 	})
-	t.Run("report fails", func(t *testing.T) {
+	t.Run("progress fails", func(t *testing.T) {
 		s := New(Config{Duration: 10 * time.Millisecond})
-		calls := 0
-		_, err := s.Export(context.Background(), taskOf(1, request(exporttask.DomainRaster, nil)), func(int) error {
-			calls++
-			return exporttask.ErrLeaseLost
-		})
+		out := testout.New(t.TempDir())
+		out.StopWith(exporttask.ErrLeaseLost)
+		_, err := s.Export(context.Background(), taskOf(1, request(exporttask.DomainRaster, nil)), out)
 		assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
-		assert.Equal(t, 1, calls)
+		assert.Len(t, out.Reports(), 1)
+		entries, err := os.ReadDir(out.Path)
+		require.NoError(t, err)
+		assert.Empty(t, entries, "no file written")
 	})
 	t.Run("failure injected", func(t *testing.T) {
 		boom := errors.New("source imagery unavailable")
@@ -163,17 +166,15 @@ func TestSimulatorExportStops(t *testing.T) {
 			}
 			return nil
 		}})
-		var reported []int
-		_, err := s.Export(context.Background(), taskOf(1, request(exporttask.DomainRaster, nil)), func(p int) error {
-			reported = append(reported, p)
-			return nil
-		})
+		out := testout.New(t.TempDir())
+		_, err := s.Export(context.Background(), taskOf(1, request(exporttask.DomainRaster, nil)), out)
 		assert.ErrorIs(t, err, boom)
 		assert.Equal(t, []int{25, 50}, seen)
-		assert.Equal(t, []int{25}, reported)
+		assert.Equal(t, [][2]int64{{1, 4}}, out.Reports())
 	})
 	t.Run("unknown domain", func(t *testing.T) {
-		_, err := New(Config{}).Export(context.Background(), taskOf(1, request("X", nil)), func(int) error { return nil })
+		_, err := New(Config{}).Export(context.Background(), taskOf(1, request("X", nil)), testout.New(t.TempDir()))
 		assert.ErrorContains(t, err, "unknown domain")
+		assert.True(t, exporttask.IsPermanent(err))
 	})
 }

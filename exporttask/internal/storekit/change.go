@@ -9,8 +9,8 @@ import (
 )
 
 // SaveTask writes t, which was in status before, with lease l, and keeps
-// the customer's storage usage in step when t's status moved into or out of
-// the statuses that count against the quota (see [Live]). It returns t as
+// the customer's storage usage in step with what t counts in its new status
+// (see [UsedBytes]). It returns t as
 // stored.
 func SaveTask(ctx context.Context, tx Tx, before exporttask.Status, t exporttask.Task, l Lease) (exporttask.Task, error) {
 	doc, err := EncodeTask(t)
@@ -21,16 +21,29 @@ func SaveTask(ctx context.Context, tx Tx, before exporttask.Status, t exporttask
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("updating task %d: %w", t.ID, err)
 	}
-	if was, is := Live(before), Live(t.Status); was != is {
-		delta := t.EstimatedSize
-		if was {
-			delta = -delta
-		}
+	if delta := UsedBytes(t.Status, t) - UsedBytes(before, t); delta != 0 {
 		if err := tx.AddUsage(ctx, customer, delta); err != nil {
 			return exporttask.Task{}, err
 		}
 	}
 	return DecodeTask(t.ID, doc)
+}
+
+// UsedBytes is what task t counts against its customer's quota when its
+// status is s: nothing unless s is [Live]; once COMPLETED with artifacts,
+// the sum of their real sizes; before, the estimated size.
+func UsedBytes(s exporttask.Status, t exporttask.Task) int64 {
+	if !Live(s) {
+		return 0
+	}
+	if s == exporttask.StatusCompleted && len(t.Artifacts) > 0 {
+		var n int64
+		for _, a := range t.Artifacts {
+			n += a.Size
+		}
+		return n
+	}
+	return t.EstimatedSize
 }
 
 // MoveTo changes t's status to `to` through [exporttask.Transition],

@@ -11,7 +11,8 @@ import (
 // Claim carries out [exporttask.Store.Claim] in one transaction of write:
 // the oldest claimable task is leased to worker until now+lease, moving
 // from PENDING to IN_PROGRESS (emitting TASK_STARTED) or, when its
-// worker's lease ended, taken over as it is.
+// worker's lease ended, taken over as it is; either way its Attempts
+// counter goes up by one.
 func Claim(ctx context.Context, write Write, worker string, now time.Time, lease time.Duration) (t exporttask.Task, ok bool, err error) {
 	err = write(ctx, func(tx Tx) error {
 		var err error
@@ -29,9 +30,12 @@ func claim(ctx context.Context, tx Tx, now time.Time, l Lease) (exporttask.Task,
 	if err != nil || !ok {
 		return exporttask.Task{}, false, err
 	}
+	t.Attempts++
 	if t.Status == exporttask.StatusInProgress {
-		// Its worker's lease ended: take it over, no status change.
-		if err := tx.TakeOver(ctx, t.ID, l); err != nil {
+		// Its worker's lease ended (or it gave the task back to retry it):
+		// take it over, no status change.
+		t, err = SaveTask(ctx, tx, t.Status, t, l)
+		if err != nil {
 			return exporttask.Task{}, false, err
 		}
 		return t, true, nil
@@ -125,13 +129,13 @@ func holding(ctx context.Context, tx Tx, id int64, worker string) (Leased, error
 
 // Expire carries out [exporttask.Store.Expire] in one transaction of
 // write: up to limit COMPLETED tasks past their expiry move to EXPIRED,
-// their artifacts' URLs removed. It returns how many moved.
-func Expire(ctx context.Context, write Write, now time.Time, limit int) (n int, err error) {
+// their artifacts' URLs removed. It returns the ids of those moved.
+func Expire(ctx context.Context, write Write, now time.Time, limit int) (ids []int64, err error) {
 	if limit <= 0 {
-		return 0, nil
+		return nil, nil
 	}
 	err = write(ctx, func(tx Tx) error {
-		n = 0
+		ids = nil
 		due, err := tx.Expirable(ctx, Millis(now), limit)
 		if err != nil {
 			return err
@@ -145,12 +149,12 @@ func Expire(ctx context.Context, write Write, now time.Time, limit int) (n int, 
 			if err != nil {
 				return err
 			}
+			ids = append(ids, t.ID)
 		}
-		n = len(due)
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return n, nil
+	return ids, nil
 }

@@ -68,8 +68,6 @@ type Tx interface {
 	// Claimable reads the oldest task that is PENDING, or IN_PROGRESS with
 	// a lease that ended before now; ok is false when there is none.
 	Claimable(ctx context.Context, now int64) (t exporttask.Task, ok bool, err error)
-	// TakeOver gives task id's lease to l.Owner, leaving the rest as it is.
-	TakeOver(ctx context.Context, id int64, l Lease) error
 	// Expirable reads up to limit COMPLETED tasks whose expiry is at or
 	// before now, soonest expiry first.
 	Expirable(ctx context.Context, now int64, limit int) ([]exporttask.Task, error)

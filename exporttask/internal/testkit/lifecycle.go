@@ -3,6 +3,7 @@ package testkit
 import (
 	"context"
 	"encoding/json"
+	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"io"
 	"log/slog"
 	"net/http"
@@ -228,11 +229,20 @@ func Background(t *testing.T, run func(context.Context) error) (stop func()) {
 	return stop
 }
 
-// FastRunner is a Runner with test-sized durations.
+// Artifacts returns a file artifact store in a fresh temporary directory.
+func Artifacts(t *testing.T) *filestore.Store {
+	t.Helper()
+	st, err := filestore.Open(context.Background(), t.TempDir())
+	require.NoError(t, err)
+	return st
+}
+
+// FastRunner is a Runner with test-sized durations, writing artifacts to
+// a fresh [Artifacts] store unless mod sets one.
 func FastRunner(t *testing.T, s exporttask.Store, e exporttask.Exporter, mod func(*worker.RunnerConfig)) *worker.Runner {
 	cfg := worker.RunnerConfig{
-		Store: s, Exporter: e, Workers: 2, Lease: time.Second, PollInterval: 5 * time.Millisecond,
-		Retention: time.Hour, SweepInterval: 10 * time.Millisecond, Logger: QuietLogger(t),
+		Store: s, Exporter: e, Artifacts: Artifacts(t), Workers: 2, Lease: time.Second, PollInterval: 5 * time.Millisecond,
+		Retention: time.Hour, SweepInterval: 10 * time.Millisecond, RetryDelay: 20 * time.Millisecond, Logger: QuietLogger(t),
 	}
 	if mod != nil {
 		mod(&cfg)

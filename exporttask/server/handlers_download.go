@@ -1,0 +1,109 @@
+package server
+
+import (
+	"errors"
+	"mime"
+	"net/http"
+	"path"
+	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// presignExpiry is how long a presigned download URL stays valid: long
+// enough to start the download, short enough that a leaked URL soon stops
+// working.
+const presignExpiry = 5 * time.Minute
+
+// downloadArtifact handles GET and HEAD /export-tasks/{id}/artifacts/{name}:
+// the file of a COMPLETED task of the caller's customer, with
+// Content-Length, a strong ETag (its SHA-256), Range and conditional
+// requests. Another customer's task, an unknown file, or a task that is not
+// COMPLETED (no downloadable files yet, or failed/aborted) is 404; an
+// EXPIRED task is 410.
+func (s *Server) downloadArtifact(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.pathID(w, r)
+	if !ok {
+		return
+	}
+	name := r.PathValue("name")
+	t, err := s.store.Get(r.Context(), customerOf(r), id)
+	if err != nil {
+		s.storeError(w, r, "reading a task", err)
+		return
+	}
+	art, found := findArtifact(t, name)
+	switch {
+	case t.Status == exporttask.StatusExpired && found:
+		s.writeProblem(w, r, exporttask.NewProblem(http.StatusGone,
+			"The task expired at "+t.ExpiredAt.Time.UTC().Format(time.RFC3339)+"; its files were deleted."))
+		return
+	case t.Status != exporttask.StatusCompleted:
+		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound,
+			"The task is "+string(t.Status)+"; only a COMPLETED task's files can be downloaded."))
+		return
+	case !found:
+		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound, "The task has no artifact with this name."))
+		return
+	}
+	key := exporttask.ArtifactKey(t.ID, art.Name)
+	if s.presigner != nil {
+		u, err := s.presigner.PresignGet(r.Context(), key, presignExpiry, art.Name)
+		if err != nil {
+			s.serverError(w, r, "presigning a download", err)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		http.Redirect(w, r, u, http.StatusFound)
+		return
+	}
+	obj, err := s.artifacts.Open(r.Context(), key)
+	if errors.Is(err, exporttask.ErrArtifactNotFound) {
+		s.serverError(w, r, "opening an artifact of a COMPLETED task", err)
+		return
+	}
+	if err != nil {
+		s.serverError(w, r, "opening an artifact", err)
+		return
+	}
+	defer obj.Close()
+	h := w.Header()
+	h.Set("Content-Type", contentType(art))
+	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": art.Name}))
+	if art.SHA256 != "" {
+		h.Set("ETag", `"`+art.SHA256+`"`)
+	}
+	h.Set("Cache-Control", "private, no-cache")
+	http.ServeContent(w, r, "", obj.Info().ModTime, obj)
+}
+
+// findArtifact returns t's artifact named name.
+func findArtifact(t exporttask.Task, name string) (exporttask.Artifact, bool) {
+	for _, a := range t.Artifacts {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return exporttask.Artifact{}, false
+}
+
+// contentType is the media type of an artifact: by its type where that
+// fixes the format, else by its file name's extension.
+func contentType(a exporttask.Artifact) string {
+	switch a.Type {
+	case exporttask.ArtifactGPKG:
+		return "application/geopackage+sqlite3"
+	case exporttask.ArtifactModel:
+		return "image/tiff; application=geotiff"
+	case exporttask.Artifact3DModel:
+		return "application/zip"
+	case exporttask.ArtifactROI:
+		return "application/geo+json"
+	case exporttask.ArtifactMetadata:
+		return "application/json"
+	}
+	if ct := mime.TypeByExtension(path.Ext(a.Name)); ct != "" {
+		return ct
+	}
+	return "application/octet-stream"
+}

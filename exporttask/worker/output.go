@@ -1,0 +1,50 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// taskOutput is the [exporttask.Output] a worker hands to the exporter: files
+// go to the artifact store under the task's prefix, progress (done out of
+// total) is reported to the store as a percentage.
+type taskOutput struct {
+	store  exporttask.ArtifactStore
+	taskID int64
+	report func(percent int) error
+}
+
+var _ exporttask.Output = (*taskOutput)(nil)
+
+// Create starts the file name of the task in the artifact store. name must
+// be a plain file name (no slash).
+func (o *taskOutput) Create(ctx context.Context, name string) (exporttask.ArtifactWriter, error) {
+	if strings.Contains(name, "/") {
+		return nil, fmt.Errorf("exporttask: task %d: artifact name %q contains a slash", o.taskID, name)
+	}
+	w, err := o.store.Create(ctx, exporttask.ArtifactKey(o.taskID, name))
+	if err != nil {
+		return nil, fmt.Errorf("exporttask: task %d: creating artifact %q: %w", o.taskID, name, err)
+	}
+	return w, nil
+}
+
+// Progress reports done out of total as a percentage (0 when total is not
+// positive), kept within 0..100.
+func (o *taskOutput) Progress(done, total int64) error {
+	return o.report(percent(done, total))
+}
+
+// percent is done/total in whole percent, within 0..100.
+func percent(done, total int64) int {
+	if total <= 0 || done <= 0 {
+		return 0
+	}
+	if done >= total {
+		return 100
+	}
+	return int(done * 100 / total)
+}
