@@ -63,7 +63,7 @@ func (b *builder) addSharedAssets(standalone bool) (pageData, error) {
 	oauth := b.oauthPage()
 	urls := map[string]string{}
 	for name, r := range shared {
-		if !oauth && strings.HasPrefix(name, "oauth2-redirect.") {
+		if !usedAsset(name, oauth, standalone, b.cfg.Favicon != "") {
 			continue
 		}
 		if urls[name], err = b.addAsset(r); err != nil {
@@ -81,6 +81,22 @@ func (b *builder) addSharedAssets(standalone bool) (pageData, error) {
 		data.Preset = urls["swagger-ui-standalone-preset.js"]
 	}
 	return data, nil
+}
+
+// usedAsset reports whether the page uses the shared file name, so that
+// only those files are served: the OAuth2 redirect page when oauth, the
+// standalone preset when standalone (the drop-down of several documents),
+// and Swagger UI's icons unless ownFavicon (Config.Favicon replaces them).
+func usedAsset(name string, oauth, standalone, ownFavicon bool) bool {
+	switch {
+	case strings.HasPrefix(name, "oauth2-redirect."):
+		return oauth
+	case name == "swagger-ui-standalone-preset.js":
+		return standalone
+	case strings.HasPrefix(name, "favicon-"):
+		return !ownFavicon
+	}
+	return true
 }
 
 // addInitializer serves the script that starts Swagger UI and returns its

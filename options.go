@@ -7,7 +7,10 @@ import (
 
 // Config configures an [OpenapiViewerRouter]. Only FilePathOrSpec (or Specs)
 // and UIPath are required; every other field has the default its comment
-// gives. Config is read once, by Setup: changing it afterwards has no effect.
+// gives. New copies Config, and Setup and each Reload read that copy: changing
+// the caller's Config afterwards has no effect, but Reload (and Config.Watch)
+// read again the slices, maps and pointers it shares (Specs,
+// SwaggerUIConfig, ...), so do not change those after New.
 type Config struct {
 	// FilePathOrSpec is the OpenAPI document (3.x or Swagger 2.0), given as
 	// one of:
@@ -23,10 +26,10 @@ type Config struct {
 	// author's key order is kept in every output.
 	//
 	// Relative $refs to other files are bundled at Setup into the one
-	// document served: they are read from FS when it is set, else relative
-	// to the directory of the file holding the $ref (a document given as
-	// bytes resolves them from the root of FS, and without FS they are an
-	// error). Each referenced object becomes an entry of the document's
+	// document served: they are resolved against the directory of the file
+	// holding the $ref and read from FS when it is set, else from the OS
+	// file system (a document given as bytes or as an object resolves them
+	// from the root of FS, and without FS they are an error). Each referenced object becomes an entry of the document's
 	// components (definitions, parameters or responses in Swagger 2.0),
 	// named after its key or its file, with "_2", "_3", ... added in the
 	// order found when the name is taken; a path item is copied in place of
@@ -111,8 +114,8 @@ type Config struct {
 
 	// SwaggerUIConfig passes further settings to SwaggerUIBundle, encoded as
 	// JSON; they override the typed fields above. The keys the viewer owns
-	// (url, urls, configUrl, queryConfigEnabled, dom_id, domNode, spec) are
-	// refused by Setup. Default: none.
+	// (url, urls, configUrl, queryConfigEnabled, dom_id, domNode, spec,
+	// layout, presets, plugins) are refused by Setup. Default: none.
 	SwaggerUIConfig map[string]any
 
 	// OAuth2, when set, is passed to Swagger UI's initOAuth. The OAuth2
@@ -139,10 +142,11 @@ type Config struct {
 	// ConnectSrc adds sources to the default policy's connect-src, for
 	// servers "Try it out" calls that no document names (for example an
 	// OpenID Connect provider's token endpoint, which only its discovery
-	// document names). Each entry is a CSP source: an origin such as
-	// "https://api.example.com", "https://*.example.com" for its
-	// subdomains, "http://127.0.0.1:*" for any port, or a scheme such as
-	// "https:". Setup refuses anything else, and refuses ConnectSrc
+	// document names). Each entry is a CSP host or scheme source: an origin
+	// such as "https://api.example.com", "https://*.example.com" for its
+	// subdomains, "http://127.0.0.1:*" for any port, optionally followed by
+	// a path ("https://api.example.com/v1/"), or a scheme such as "https:".
+	// Setup refuses anything else (keywords such as 'self', nonces, hashes), and refuses ConnectSrc
 	// together with ContentSecurityPolicy (write the sources into that
 	// policy instead).
 	//
@@ -204,8 +208,9 @@ type OAuth2Config struct {
 	AdditionalQueryStringParams map[string]string
 }
 
-// Defaults.
-const (
-	DefaultYAMLContentType = "application/yaml; charset=utf-8"
-	jsonContentType        = "application/json; charset=utf-8"
-)
+// DefaultYAMLContentType is the Content-Type of the YAML endpoints when
+// Config.YAMLContentType is empty (RFC 9512's media type).
+const DefaultYAMLContentType = "application/yaml; charset=utf-8"
+
+// jsonContentType is the Content-Type of the JSON endpoints.
+const jsonContentType = "application/json; charset=utf-8"

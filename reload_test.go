@@ -2,6 +2,7 @@ package viewer_test
 
 import (
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -218,4 +219,28 @@ func TestCloseWithoutWatch(t *testing.T) {
 	require.NoError(t, r.Setup())
 	require.NoError(t, r.Close())
 	assert.Nil(t, viewer.WatchDone(r))
+}
+
+// TestWatchSeesAFileCreatedAfterItsRef: a $ref written before its file
+// makes the reload fail; creating the file then reloads, with no other
+// edit.
+func TestWatchSeesAFileCreatedAfterItsRef(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "api.yaml")
+	writeSpecFile(t, root, "openapi: 3.0.3\ninfo: {title: Watched, version: '1'}\npaths: {}\n")
+
+	r := viewer.New(viewer.Config{FilePathOrSpec: root, UIPath: "/d", RawPath: "/s", Watch: 5 * time.Millisecond})
+	reloads := make(chan error, 16)
+	viewer.OnReload(r, func(err error) { reloads <- err })
+	require.NoError(t, r.Setup())
+	t.Cleanup(func() { _ = r.Close() })
+
+	replaceFile(t, root, "openapi: 3.0.3\ninfo: {title: Watched, version: '1'}\npaths:\n  /pets:\n    $ref: pet.yaml\n")
+	err := waitReload(t, reloads)
+	require.ErrorIs(t, err, fs.ErrNotExist)
+
+	writeSpecFile(t, filepath.Join(dir, "pet.yaml"), "get: {summary: created later, responses: {'200': {description: ok}}}\n")
+	require.NoError(t, waitReload(t, reloads))
+	_, body := get(t, r, "/s.json")
+	assert.Contains(t, body, "created later")
 }

@@ -85,10 +85,20 @@ func readFile(fsys fs.FS, name string) ([]byte, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err // the path is already in the SpecError
 		}
-		return nil, fmt.Errorf("%s: %w", where, err)
+		return nil, fmt.Errorf("%s: %w", where, &unreadFileError{name: name, err: err})
 	}
 	return data, nil
 }
+
+// unreadFileError is a file that could not be read, named so that
+// Config.Watch can watch for it to appear; its message is err's alone.
+type unreadFileError struct {
+	name string
+	err  error
+}
+
+func (e *unreadFileError) Error() string { return e.err.Error() }
+func (e *unreadFileError) Unwrap() error { return e.err }
 
 // looksLikeJSON reports whether a document is JSON rather than YAML: its
 // first non-blank character opens a JSON object or array. YAML flow

@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"errors"
 	"io/fs"
 	"log"
 	"os"
@@ -46,7 +47,7 @@ func (r *OpenapiViewerRouter) poll(interval time.Duration, stamps map[string]fil
 			return
 		case <-tick.C:
 		}
-		now := r.stamps(r.state.Load().files)
+		now := r.stamps(stampedFiles(stamps))
 		if sameStamps(stamps, now) {
 			continue
 		}
@@ -66,6 +67,12 @@ func (r *OpenapiViewerRouter) poll(interval time.Duration, stamps map[string]fil
 			if _, ok := stamps[name]; ok {
 				stamps[name] = s
 			}
+		}
+		// A file the failed reload could not read (a $ref added before
+		// its file) is watched too, so that creating it reloads.
+		var unread *unreadFileError
+		if errors.As(err, &unread) {
+			stamps[unread.name] = r.stamps([]string{unread.name})[unread.name]
 		}
 		switch {
 		case r.watch.onReload != nil:
@@ -95,6 +102,15 @@ func (r *OpenapiViewerRouter) stamps(files []string) map[string]fileStamp {
 		out[name] = fileStamp{size: fi.Size(), modTime: fi.ModTime()}
 	}
 	return out
+}
+
+// stampedFiles returns the names stamps holds.
+func stampedFiles(stamps map[string]fileStamp) []string {
+	names := make([]string, 0, len(stamps))
+	for name := range stamps {
+		names = append(names, name)
+	}
+	return names
 }
 
 func sameStamps(a, b map[string]fileStamp) bool {
