@@ -78,7 +78,7 @@ func (r *OpenapiViewerRouter) poll(interval time.Duration, stamps map[string]fil
 		case r.watch.onReload != nil:
 			r.watch.onReload(err)
 		case err != nil:
-			log.Printf("viewer: Config.Watch: keeping the previous documents: %v", err)
+			log.Printf("viewer: Config.Watch: keeping the previous documents: %s", strings.TrimPrefix(err.Error(), "viewer: "))
 		}
 	}
 }
