@@ -96,7 +96,16 @@ type Store interface {
 	// lease ended).
 	DeliveryDone(ctx context.Context, id int64, r DeliveryResult) error
 
-	// Ping reports whether the store is reachable.
+	// ReleaseLeases ends at once the leases of the IN_PROGRESS tasks whose
+	// worker's name starts with prefix, so that the next Claim takes them,
+	// and returns how many it ended. A restarted process calls it with its
+	// own stable instance name (see worker.RunnerConfig.Instance): its
+	// earlier run is gone, so its tasks need not wait for their leases.
+	ReleaseLeases(ctx context.Context, prefix string) (int, error)
+
+	// Ping reports whether the store is reachable and can write: it
+	// rewrites a heartbeat row, so a read-only database or a full disk
+	// fails it.
 	Ping(ctx context.Context) error
 
 	// Close releases the store's resources.

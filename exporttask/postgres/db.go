@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -49,12 +50,28 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	return db, nil
 }
 
-// Ping reports whether the database answers.
+// Ping reports whether the database answers and can write: it rewrites the
+// heartbeat row.
 func (db *DB) Ping(ctx context.Context) error {
-	if err := db.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("postgres: ping: %w", err)
+	_, err := db.pool.Exec(ctx, `UPDATE heartbeat SET at = $1 WHERE id = 1`, time.Now().UnixMilli())
+	if err != nil {
+		return fmt.Errorf("postgres: ping: writing the heartbeat: %w", err)
 	}
 	return nil
+}
+
+// ReleaseLeases ends the leases of the IN_PROGRESS tasks whose worker's
+// name starts with prefix; see [exporttask.Store].
+func (db *DB) ReleaseLeases(ctx context.Context, prefix string) (int, error) {
+	if prefix == "" {
+		return 0, errors.New("postgres: release leases: empty prefix")
+	}
+	tag, err := db.pool.Exec(ctx, `UPDATE tasks SET lease_until = 0
+		 WHERE status = 'IN_PROGRESS' AND lease_until > 0 AND substr(lease_owner, 1, length($1)) = $1`, prefix)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: release leases of %q: %w", prefix, err)
+	}
+	return int(tag.RowsAffected()), nil
 }
 
 // Close closes every connection of the pool.

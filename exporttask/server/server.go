@@ -62,6 +62,12 @@ type Config struct {
 	// Workers is the number of exports run at once by this process.
 	// Default [worker.DefaultWorkers].
 	Workers int
+	// Instance is this process's stable name across restarts, unique
+	// among the processes sharing the store, without "/": a restarted
+	// process resumes its own interrupted tasks at once instead of after
+	// their lease (see [worker.RunnerConfig.Instance]). Default empty:
+	// they wait for the lease.
+	Instance string
 	// Lease is how long a claimed task stays reserved to its worker without
 	// news from it; a task whose process died is taken up again after
 	// that. Default [worker.DefaultLease].

@@ -14,6 +14,7 @@ func (s *Server) newWorkers(cfg Config) {
 		Artifacts:     cfg.Artifacts,
 		Workers:       cfg.Workers,
 		Lease:         cfg.Lease,
+		Instance:      cfg.Instance,
 		PollInterval:  cfg.PollInterval,
 		Retention:     cfg.Retention,
 		SweepInterval: cfg.SweepInterval,

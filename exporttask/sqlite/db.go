@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
@@ -101,12 +102,38 @@ func open(dsn string) (*DB, error) {
 	return &DB{w: w, r: r, turn: make(chan struct{}, 1)}, nil
 }
 
-// Ping reports whether the database answers.
+// Ping reports whether the database answers and can write: it rewrites the
+// heartbeat row in a write transaction.
 func (db *DB) Ping(ctx context.Context) error {
-	if err := db.r.PingContext(ctx); err != nil {
-		return fmt.Errorf("sqlite: ping: %w", err)
+	err := db.begin(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(context.WithoutCancel(ctx), qHeartbeat, time.Now().UnixMilli())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: ping: writing the heartbeat: %w", err)
 	}
 	return nil
+}
+
+// ReleaseLeases ends the leases of the IN_PROGRESS tasks whose worker's
+// name starts with prefix; see [exporttask.Store].
+func (db *DB) ReleaseLeases(ctx context.Context, prefix string) (int, error) {
+	if prefix == "" {
+		return 0, errors.New("sqlite: release leases: empty prefix")
+	}
+	var n int64
+	err := db.begin(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(context.WithoutCancel(ctx), qReleaseLeases, prefix)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: release leases of %q: %w", prefix, err)
+	}
+	return int(n), nil
 }
 
 // Close closes the database. An in-memory database is gone after it.

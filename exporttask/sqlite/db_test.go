@@ -33,7 +33,7 @@ func TestReopenKeepsTasksAndMigratesOnce(t *testing.T) {
 	defer raw.Close()
 	var versions int
 	require.NoError(t, raw.QueryRow(`SELECT count(*) FROM schema_migrations`).Scan(&versions))
-	assert.Equal(t, 1, versions, "each migration is recorded once")
+	assert.Equal(t, migrationFiles(t), versions, "each migration is recorded once")
 	var mode string
 	require.NoError(t, raw.QueryRow(`PRAGMA journal_mode`).Scan(&mode))
 	assert.Equal(t, "wal", mode)
@@ -92,4 +92,22 @@ func TestErrorsSayWhere(t *testing.T) {
 	_, _, err = db.Create(t.Context(), testkit.CreateParams("acme", "rec-1"))
 	assert.ErrorContains(t, err, "sqlite: create task:", "a closed store fails, without panicking")
 	assert.Error(t, db.Ping(t.Context()))
+}
+
+func TestPingFailsOnAReadOnlyDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tasks.db")
+	db, err := sqlite.Open(t.Context(), path)
+	require.NoError(t, err)
+	require.NoError(t, db.Ping(t.Context()))
+	require.NoError(t, db.Close())
+
+	ro, err := sqlite.Open(t.Context(), "file:"+path+"?mode=ro")
+	require.NoError(t, err, "a migrated database opens read-only")
+	defer ro.Close()
+	_, err = ro.Get(t.Context(), "acme", 1)
+	assert.ErrorIs(t, err, exporttask.ErrNotFound, "it reads")
+	err = ro.Ping(t.Context())
+	require.Error(t, err, "it cannot write, so it is not ready")
+	assert.ErrorContains(t, err, "heartbeat")
+	assert.ErrorContains(t, err, "readonly")
 }

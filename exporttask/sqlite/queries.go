@@ -39,3 +39,11 @@ const (
 func writeQueries() []string {
 	return []string{qInsertDelivery, qDueDeliveries, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey}
 }
+
+// The statements of Ping and ReleaseLeases, run as they come (not
+// prepared: they are rare).
+const (
+	qHeartbeat     = `UPDATE heartbeat SET at = ? WHERE id = 1`
+	qReleaseLeases = `UPDATE tasks SET lease_until = 0
+			 WHERE status = 'IN_PROGRESS' AND lease_until > 0 AND substr(lease_owner, 1, length(?1)) = ?1`
+)

@@ -21,6 +21,8 @@ func Run(t *testing.T, open func(t *testing.T) exporttask.Store) {
 		fn   func(t *testing.T, s exporttask.Store)
 	}{
 		{"Ping", testPing},
+		{"PingWrites", testPingWrites},
+		{"ReleaseLeases", testReleaseLeases},
 		{"CancelledContext", testCancelledContext},
 		{"CreateGet", testCreateGet},
 		{"GetNotFound", testGetNotFound},

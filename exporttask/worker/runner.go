@@ -55,9 +55,18 @@ type RunnerConfig struct {
 	SweepInterval time.Duration
 	// ID names this runner in the store's leases; each worker's name is ID
 	// followed by "/" and its number. It must differ between processes and
-	// between runs of one process. Default: host name, process id and a
-	// random suffix.
+	// between runs of one process. When Instance is set, the name is
+	// Instance, "/" and ID (default: a random suffix); else ID (default:
+	// host name, process id and a random suffix).
 	ID string
+	// Instance is this process's stable name: the same across its
+	// restarts, different from every other process that shares the store,
+	// without "/". When set, Run first releases the leases that an earlier
+	// run of the same instance left (see [exporttask.Store.ReleaseLeases]),
+	// so a restarted process resumes its interrupted tasks at once instead
+	// of after their leases; other processes' tasks still wait for theirs.
+	// Default empty: no release.
+	Instance string
 	// Logger receives the runner's logs. Default slog.Default().
 	Logger *slog.Logger
 	// Now is the clock. Default time.Now.
@@ -89,6 +98,7 @@ type Runner struct {
 	retryDelay    time.Duration
 	sweepInterval time.Duration
 	id            string
+	instance      string
 	log           *slog.Logger
 	now           func() time.Time
 	running       atomic.Bool
@@ -118,6 +128,7 @@ func NewRunner(cfg RunnerConfig) *Runner {
 		retryDelay:    cfg.RetryDelay,
 		sweepInterval: cfg.SweepInterval,
 		id:            cfg.ID,
+		instance:      cfg.Instance,
 		log:           cfg.Logger,
 		now:           cfg.Now,
 	}
@@ -142,7 +153,12 @@ func NewRunner(cfg RunnerConfig) *Runner {
 	if r.sweepInterval <= 0 {
 		r.sweepInterval = DefaultSweepInterval
 	}
-	if r.id == "" {
+	switch {
+	case r.instance != "" && r.id == "":
+		r.id = r.instance + "/" + randomSuffix()
+	case r.instance != "":
+		r.id = r.instance + "/" + r.id
+	case r.id == "":
 		r.id = defaultRunnerID()
 	}
 	if r.log == nil {
@@ -160,9 +176,14 @@ func defaultRunnerID() string {
 	if err != nil || host == "" {
 		host = "host"
 	}
+	return host + "-" + strconv.Itoa(os.Getpid()) + "-" + randomSuffix()
+}
+
+// randomSuffix is 4 random bytes in hex.
+func randomSuffix() string {
 	var b [4]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24)
-	return host + "-" + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // ErrRunning is returned by [Runner.Run] when the same Runner is already
@@ -170,7 +191,9 @@ func defaultRunnerID() string {
 var ErrRunning = errors.New("exporttask: already running")
 
 // Run starts the workers and the sweeper and blocks until ctx is done and
-// all of them have stopped; then it returns nil. Exports in progress are
+// all of them have stopped; then it returns nil. With an Instance, it
+// first releases that instance's leases, and returns the error when that
+// fails. Exports in progress are
 // cancelled and their tasks keep their leases (see [Runner]). Run can be
 // called again after it returns, but not while it runs ([ErrRunning]).
 func (r *Runner) Run(ctx context.Context) error {
@@ -178,6 +201,9 @@ func (r *Runner) Run(ctx context.Context) error {
 		return ErrRunning
 	}
 	defer r.running.Store(false)
+	if err := r.releaseOwnLeases(ctx); err != nil {
+		return err
+	}
 	var wg sync.WaitGroup
 	wg.Add(r.workers + 1)
 	for i := range r.workers {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net/netip"
+	"os"
 	"strings"
 	"time"
 
@@ -78,6 +79,12 @@ type Config struct {
 	// WebhookSecret signs webhooks (-webhook-secret,
 	// EXPORTTASK_WEBHOOK_SECRET). Default: generated at start and printed.
 	WebhookSecret string
+	// Instance is this process's stable name (-instance,
+	// EXPORTTASK_INSTANCE): the same across restarts, different from every
+	// other server sharing the database, without "/". A restarted server
+	// resumes the tasks it was running at once; another server's wait for
+	// their 30s lease. Default: the host name.
+	Instance string
 	// WebhookAllow are networks webhooks may reach although private or
 	// loopback (-webhook-allow, EXPORTTASK_WEBHOOK_ALLOW: comma-separated
 	// CIDRs, e.g. 127.0.0.0/8). Default none.
@@ -110,6 +117,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		duration = fs.Duration("task-duration", 30*time.Second, "simulated export `duration` (-exporter simulate)")
 		retain   = fs.Duration("retention", exporttask.DefaultRetention, "how long completed tasks keep their artifacts")
 		secret   = fs.String("webhook-secret", "", "HMAC `secret` that signs webhooks (default: generated and printed)")
+		instance = fs.String("instance", hostname(), "this server's stable `name` across restarts, unique among the servers sharing the database")
 		allow    = fs.String("webhook-allow", "", "`CIDRs` webhooks may reach although private or loopback, e.g. 127.0.0.0/8")
 	)
 	fs.VisitAll(func(f *flag.Flag) {
@@ -135,7 +143,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	}
 	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, CreateRate: *rate, CreateBurst: *burst,
 		TaskDuration: *duration, Retention: *retain, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
-		Artifacts: *arts, S3PathStyle: *s3path, RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd}
+		Artifacts: *arts, S3PathStyle: *s3path, RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd,
+		Instance: *instance}
 	var err error
 	if cfg.Keys, err = server.ParseKeys(*keys); err != nil {
 		return Config{}, fmt.Errorf("-keys: %w", err)
@@ -154,6 +163,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("-task-duration must be positive, got %s", cfg.TaskDuration)
 	case cfg.Retention <= 0:
 		return Config{}, fmt.Errorf("-retention must be positive, got %s", cfg.Retention)
+	case strings.Contains(cfg.Instance, "/"):
+		return Config{}, fmt.Errorf("-instance must not contain '/', got %q", cfg.Instance)
 	case cfg.DB == "":
 		return Config{}, errors.New("-db must not be empty")
 	case cfg.Exporter != "real" && cfg.Exporter != "simulate":
@@ -189,4 +200,14 @@ func parsePrefixes(s string) ([]netip.Prefix, error) {
 		out = append(out, p.Masked())
 	}
 	return out, nil
+}
+
+// hostname is the default of -instance: the host name, or empty when it is
+// unknown (then a restarted server waits for its old leases).
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return ""
+	}
+	return strings.ReplaceAll(h, "/", "-")
 }

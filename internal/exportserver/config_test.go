@@ -3,6 +3,7 @@ package exportserver
 import (
 	"io"
 	"net/netip"
+	"os"
 	"testing"
 	"time"
 
@@ -20,8 +21,11 @@ func envOf(m map[string]string) func(string) string {
 func TestParseConfigDefaults(t *testing.T) {
 	cfg, err := ParseConfig(nil, envOf(nil), io.Discard)
 	require.NoError(t, err)
+	host, err := os.Hostname()
+	require.NoError(t, err)
 	assert.Equal(t, Config{Addr: ":8080", DB: "exporttask.db", CreateBurst: server.DefaultCreateBurst, TaskDuration: 30 * time.Second,
-		Retention: exporttask.DefaultRetention, Exporter: "real", Catalog: "exporttask-catalog"}, cfg)
+		Retention: exporttask.DefaultRetention, Exporter: "real", Catalog: "exporttask-catalog", Instance: host}, cfg,
+		"the default instance is the host name")
 }
 
 func TestParseConfigFlagsAndEnvironment(t *testing.T) {
@@ -41,6 +45,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 		"EXPORTTASK_REDIRECT_DOWNLOADS": "true",
 		"EXPORTTASK_PUBLIC_URL":         "https://exports.example.com",
 		"EXPORTTASK_CREATE_RATE":        "2.5",
+		"EXPORTTASK_INSTANCE":           "replica-2",
 	})
 	cfg, err := ParseConfig(nil, env, io.Discard)
 	require.NoError(t, err)
@@ -51,6 +56,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 			{Key: "k2", Customer: "globex", Scopes: server.ScopeAll},
 		},
 		Quota: 1000000, CreateRate: 2.5, CreateBurst: server.DefaultCreateBurst, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, WebhookSecret: "from-env",
+		Instance:     "replica-2",
 		WebhookAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
 		Exporter:     "simulate", Catalog: "/srv/catalog", Artifacts: "s3://bucket/exports", S3PathStyle: true,
 		RedirectDownloads: true, PublicURL: "https://exports.example.com",
@@ -64,6 +70,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 	assert.Equal(t, int64(5), cfg.Quota)
 	assert.Equal(t, []netip.Prefix{netip.MustParsePrefix("::1/128")}, cfg.WebhookAllow)
 	assert.Equal(t, 5*time.Second, cfg.TaskDuration, "the variable still sets what no flag does")
+
 }
 
 func TestParseConfigErrors(t *testing.T) {
@@ -87,6 +94,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{name: "empty db", args: []string{"-db", ""}, want: "-db"},
 		{name: "unknown exporter", args: []string{"-exporter", "fake"}, want: "-exporter must be real or simulate"},
 		{name: "empty catalog", args: []string{"-catalog", ""}, want: "-catalog"},
+		{name: "slash in instance", args: []string{"-instance", "a/b"}, want: "-instance"},
 		{name: "stray argument", args: []string{"serve"}, want: "unexpected arguments: serve"},
 		{name: "unknown flag", args: []string{"-port", "80"}, want: "-port"},
 	}

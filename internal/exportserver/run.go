@@ -75,6 +75,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		Retention:         cfg.Retention,
 		WebhookSecret:     []byte(secret),
 		WebhookAllow:      cfg.WebhookAllow,
+		Instance:          cfg.Instance,
 		Logger:            logger,
 	})
 	if err != nil {
