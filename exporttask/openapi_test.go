@@ -133,6 +133,15 @@ func TestOpenAPIExamplesMatchTheTypes(t *testing.T) {
 					assert.Equal(t, exporttask.ProblemTypeValidation, p.Type)
 				}
 				out = p
+			case "WebhookSecret":
+				var ws struct {
+					Secret string `json:"secret"`
+					Scheme string `json:"scheme"`
+				}
+				strictDecode(t, raw, &ws)
+				assert.Regexp(t, `^whsec_[0-9a-f]{64}$`, ws.Secret)
+				assert.Equal(t, "v2", ws.Scheme)
+				out = ws
 			case "Health":
 				var h struct {
 					Status string `json:"status"`
@@ -186,6 +195,7 @@ func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 		"GET /export-tasks":         {"200", "400", "401", "403", "500"},
 		"GET /export-tasks/{id}":    {"200", "400", "401", "403", "404", "500"},
 		"DELETE /export-tasks/{id}": {"200", "400", "401", "403", "404", "409", "500"},
+		"GET /webhook-secret":       {"200", "401", "500"},
 		"GET /healthz":              {"200"},
 		"GET /readyz":               {"200", "503"},
 	}

@@ -17,7 +17,8 @@ import (
 // failure (I/O, driver) that the server answers with 500. A method that
 // returns an error has changed nothing. Every status change goes through
 // [Transition] and, in the same transaction, writes its event to the outbox
-// (one [Delivery] per webhook URL subscribed to that event).
+// (one [Delivery] per webhook URL subscribed to that event, with a thin
+// payload, see [EventTask]).
 //
 // Tasks are scoped by customer: a task of another customer is ErrNotFound.
 type Store interface {
@@ -138,10 +139,12 @@ type FinishParams struct {
 type Delivery struct {
 	ID       int64
 	TaskID   int64
+	Customer string // the task's customer, whose secret signs the delivery
 	URL      string
 	Event    Event
 	Attempts int // attempts made before this one
-	// Payload is the JSON body to POST: {"event", "timestamp", "data"}.
+	// Payload is the JSON body to POST: {"event", "timestamp", "data"},
+	// data an [EventTask] carrying this URL's subscription.
 	Payload []byte
 	// CreatedAt is when the event happened.
 	CreatedAt time.Time

@@ -31,13 +31,18 @@ func (db *DB) DeliveryDone(ctx context.Context, id int64, r exporttask.DeliveryR
 	return nil
 }
 
-// InsertDeliveries writes one delivery per URL, in order, in one
+// InsertDeliveries writes one delivery per entry of out, in order, in one
 // statement.
-func (w txn) InsertDeliveries(ctx context.Context, taskID int64, urls []string, ev exporttask.Event, payload []byte, at int64) error {
+func (w txn) InsertDeliveries(ctx context.Context, taskID int64, ev exporttask.Event, out []storekit.Outgoing, at int64) error {
+	urls := make([]string, len(out))
+	payloads := make([][]byte, len(out))
+	for i, o := range out {
+		urls[i], payloads[i] = o.URL, o.Payload
+	}
 	_, err := w.tx.Exec(ctx,
 		`INSERT INTO deliveries (task_id, url, event, payload, created_at, next_attempt)
-		 SELECT $1, u, $3, $4, $5, $5 FROM unnest($2::text[]) WITH ORDINALITY AS x (u, n) ORDER BY n`,
-		taskID, urls, string(ev), payload, at)
+		 SELECT $1, u, $3, p, $5, $5 FROM unnest($2::text[], $4::bytea[]) WITH ORDINALITY AS x (u, p, n) ORDER BY n`,
+		taskID, urls, string(ev), payloads, at)
 	return err
 }
 
@@ -45,7 +50,8 @@ func (w txn) InsertDeliveries(ctx context.Context, taskID int64, urls []string, 
 // another transaction holds.
 func (w txn) DueDeliveries(ctx context.Context, now int64, limit int) ([]exporttask.Delivery, error) {
 	rows, err := w.tx.Query(ctx,
-		`SELECT d.id, d.task_id, d.url, d.event, d.attempts, d.payload, d.created_at FROM deliveries d
+		`SELECT d.id, d.task_id, d.url, d.event, d.attempts, d.payload, d.created_at, t.customer
+		 FROM deliveries d JOIN tasks t ON t.id = d.task_id
 		 WHERE d.state = 0 AND d.next_attempt <= $1 AND d.lease_until < $1
 		   AND NOT EXISTS (SELECT 1 FROM deliveries e
 		                   WHERE e.state = 0 AND e.task_id = d.task_id AND e.url = d.url AND e.id < d.id)

@@ -15,6 +15,7 @@ func (s *Server) routes() (http.Handler, error) {
 	mux.HandleFunc("GET /export-tasks", s.authorize(ScopeRead, s.listTasks))
 	mux.HandleFunc("GET /export-tasks/{id}", s.authorize(ScopeRead, s.getTask))
 	mux.HandleFunc("DELETE /export-tasks/{id}", s.authorize(ScopeWrite, s.abortTask))
+	mux.HandleFunc("GET /webhook-secret", s.authorize(ScopeRead, s.getWebhookSecret))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 
@@ -22,6 +23,7 @@ func (s *Server) routes() (http.Handler, error) {
 	// a 405 carries a problem body and the Allow header.
 	mux.HandleFunc("/export-tasks", s.methodNotAllowed("GET, HEAD, POST"))
 	mux.HandleFunc("/export-tasks/{id}", s.methodNotAllowed("GET, HEAD, DELETE"))
+	mux.HandleFunc("/webhook-secret", s.methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/healthz", s.methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/readyz", s.methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/", s.notFound)

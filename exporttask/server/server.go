@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -34,8 +35,10 @@ type Config struct {
 	// before the task expires. Default [exporttask.DefaultRetention] (30
 	// days).
 	Retention time.Duration
-	// WebhookSecret is the HMAC key that signs webhook deliveries.
-	// Required.
+	// WebhookSecret is the master secret of webhook signatures: each
+	// customer's deliveries are signed with the secret derived from it by
+	// [exporttask.CustomerWebhookSecret], which the customer reads with
+	// GET /webhook-secret. Required.
 	WebhookSecret []byte
 	// WebhookAllow lists the networks webhooks may reach even though they
 	// are loopback, private or link-local (e.g. 127.0.0.0/8 for local
@@ -72,6 +75,7 @@ type Server struct {
 	keys      *keyring
 	quota     int64
 	allow     []netip.Prefix
+	secret    []byte // the master webhook secret
 	logger    *slog.Logger
 	handler   http.Handler
 	runner    *worker.Runner
@@ -114,6 +118,7 @@ func New(cfg Config) (*Server, error) {
 		keys:     newKeyring(cfg.Keys),
 		quota:    cfg.Quota,
 		allow:    append([]netip.Prefix(nil), cfg.WebhookAllow...),
+		secret:   bytes.Clone(cfg.WebhookSecret),
 		logger:   cfg.Logger,
 	}
 	s.newWorkers(cfg)

@@ -29,10 +29,10 @@ func (db *DB) DeliveryDone(ctx context.Context, id int64, r exporttask.DeliveryR
 	return nil
 }
 
-// InsertDeliveries writes one delivery per URL, in order.
-func (w wtx) InsertDeliveries(ctx context.Context, taskID int64, urls []string, ev exporttask.Event, payload []byte, at int64) error {
-	for _, u := range urls {
-		if _, err := w.exec(ctx, qInsertDelivery, taskID, u, ev, payload, at, at); err != nil {
+// InsertDeliveries writes one delivery per entry of out, in order.
+func (w wtx) InsertDeliveries(ctx context.Context, taskID int64, ev exporttask.Event, out []storekit.Outgoing, at int64) error {
+	for _, o := range out {
+		if _, err := w.exec(ctx, qInsertDelivery, taskID, o.URL, ev, o.Payload, at, at); err != nil {
 			return err
 		}
 	}

@@ -4,7 +4,8 @@ package sqlite
 // (see statements).
 const (
 	qInsertDelivery = `INSERT INTO deliveries (task_id, url, event, payload, created_at, next_attempt) VALUES (?, ?, ?, ?, ?, ?)`
-	qDueDeliveries  = `SELECT d.id, d.task_id, d.url, d.event, d.attempts, d.payload, d.created_at FROM deliveries d
+	qDueDeliveries  = `SELECT d.id, d.task_id, d.url, d.event, d.attempts, d.payload, d.created_at, t.customer
+			 FROM deliveries d JOIN tasks t ON t.id = d.task_id
 			 WHERE d.state = 0 AND d.next_attempt <= ? AND d.lease_until < ?
 			   AND NOT EXISTS (SELECT 1 FROM deliveries e
 			                   WHERE e.state = 0 AND e.task_id = d.task_id AND e.url = d.url AND e.id < d.id)

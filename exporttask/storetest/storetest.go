@@ -206,10 +206,18 @@ func sent(ds []exporttask.Delivery) []string {
 	return out
 }
 
-// assertPayload checks that d carries exactly the event ev of task at now.
+// assertPayload checks that d carries exactly the event ev of task at now,
+// with the thin payload of d.URL's own subscription.
 func assertPayload(t *testing.T, d exporttask.Delivery, ev exporttask.Event, task exporttask.Task, now time.Time) {
 	t.Helper()
-	want, err := exporttask.MarshalEvent(ev, task, now)
+	var sub exporttask.Webhook
+	for _, w := range exporttask.SubscriptionsTo(task, ev) {
+		if w.URL == d.URL {
+			sub = w
+		}
+	}
+	require.NotEmpty(t, sub.URL, "%s is not subscribed to %s", d.URL, ev)
+	want, err := exporttask.MarshalEvent(ev, task, sub, now)
 	require.NoError(t, err)
 	assert.Equal(t, ev, d.Event)
 	assert.Equal(t, task.ID, d.TaskID)

@@ -22,8 +22,10 @@ import (
 type DelivererConfig struct {
 	// Store holds the webhook outbox. Required.
 	Store exporttask.Store
-	// Secret keys the HMAC-SHA256 signature of every delivery (see
-	// [exporttask.SignWebhook]); receivers verify with the same secret. Required.
+	// Secret is the server's master secret: each delivery is signed with
+	// the secret of its task's customer, derived from it with
+	// [exporttask.CustomerWebhookSecret] (see [exporttask.SignWebhook]).
+	// Receivers verify with their customer's secret. Required.
 	Secret []byte
 	// Allow lists address prefixes webhooks may reach although they are
 	// loopback, private, link-local, ... (see [CheckWebhookURL]), e.g.
@@ -76,12 +78,13 @@ var ErrRunning = errors.New("exporttask: already running")
 
 // Deliverer sends the webhook deliveries of a [exporttask.Store]'s outbox:
 // it claims due deliveries, POSTs each payload signed with
-// [exporttask.SignWebhook], and records the outcome with
+// [exporttask.SignWebhook] under its customer's secret, and records the outcome with
 // [exporttask.Store.DeliveryDone].
 //
 // Each request carries Content-Type application/json, User-Agent,
 // X-Export-Event (the event), X-Export-Delivery (the delivery id, the same
-// on every retry, for receivers to drop duplicates) and X-Export-Signature.
+// on every retry, for receivers to drop duplicates; it is signed) and
+// X-Export-Signature (scheme v2).
 // Delivery is at least once: a receiver may see a delivery again when its
 // answer was lost or the process stopped mid-attempt.
 //
@@ -312,8 +315,10 @@ func (d *Deliverer) attempt(ctx context.Context, dl exporttask.Delivery) (res ex
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", d.userAgent)
 	req.Header.Set("X-Export-Event", string(dl.Event))
-	req.Header.Set("X-Export-Delivery", strconv.FormatInt(dl.ID, 10))
-	req.Header.Set(exporttask.SignatureHeader, exporttask.SignWebhook(d.secret, d.now(), dl.Payload))
+	id := strconv.FormatInt(dl.ID, 10)
+	req.Header.Set(exporttask.DeliveryHeader, id)
+	secret := exporttask.CustomerWebhookSecret(d.secret, dl.Customer)
+	req.Header.Set(exporttask.SignatureHeader, exporttask.SignWebhook(secret, id, d.now(), dl.Payload))
 
 	backoffWait := backoff(dl.Attempts+1, d.baseBackoff, d.maxBackoff)
 	resp, err := d.client.Do(req)

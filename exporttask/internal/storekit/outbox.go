@@ -27,19 +27,34 @@ type Outcome struct {
 	NextAttempt int64
 }
 
+// Outgoing is one delivery to write: where, and the body it carries.
+type Outgoing struct {
+	URL     string
+	Payload []byte
+}
+
 // Emit writes event ev of task t, happening at now, to the outbox: one
-// delivery per URL subscribed to ev (see [exporttask.Subscribers]), due at
-// once.
+// delivery per URL subscribed to ev (see [exporttask.SubscriptionsTo]), due
+// at once, each with the thin payload of its own subscription.
 func Emit(ctx context.Context, tx Tx, t exporttask.Task, ev exporttask.Event, now time.Time) error {
-	urls := exporttask.Subscribers(t, ev)
-	if len(urls) == 0 {
+	return EmitTo(ctx, tx, t, ev, exporttask.SubscriptionsTo(t, ev), now)
+}
+
+// EmitTo writes event ev of task t, happening at now, to the outbox for
+// the subscriptions subs only.
+func EmitTo(ctx context.Context, tx Tx, t exporttask.Task, ev exporttask.Event, subs []exporttask.Webhook, now time.Time) error {
+	if len(subs) == 0 {
 		return nil
 	}
-	payload, err := exporttask.MarshalEvent(ev, t, now)
-	if err != nil {
-		return err
+	out := make([]Outgoing, len(subs))
+	for i, sub := range subs {
+		payload, err := exporttask.MarshalEvent(ev, t, sub, now)
+		if err != nil {
+			return err
+		}
+		out[i] = Outgoing{URL: sub.URL, Payload: payload}
 	}
-	if err := tx.InsertDeliveries(ctx, t.ID, urls, ev, payload, Millis(now)); err != nil {
+	if err := tx.InsertDeliveries(ctx, t.ID, ev, out, Millis(now)); err != nil {
 		return fmt.Errorf("writing %s event to the outbox: %w", ev, err)
 	}
 	return nil

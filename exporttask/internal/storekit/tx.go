@@ -75,12 +75,12 @@ type Tx interface {
 	Expirable(ctx context.Context, now int64, limit int) ([]exporttask.Task, error)
 
 	// InsertDeliveries writes one pending delivery of event ev of task
-	// taskID per URL, in that order, with body payload, created and due
-	// at at.
-	InsertDeliveries(ctx context.Context, taskID int64, urls []string, ev exporttask.Event, payload []byte, at int64) error
+	// taskID per entry of out, in that order, created and due at at.
+	InsertDeliveries(ctx context.Context, taskID int64, ev exporttask.Event, out []Outgoing, at int64) error
 	// DueDeliveries reads up to limit pending deliveries whose next
 	// attempt is at or before now and whose lease ended before now, each
-	// the oldest pending one of its task and URL, next attempt first.
+	// the oldest pending one of its task and URL, next attempt first, with
+	// the customer of their task.
 	DueDeliveries(ctx context.Context, now int64, limit int) ([]exporttask.Delivery, error)
 	// LeaseDeliveries leases the deliveries ids until until.
 	LeaseDeliveries(ctx context.Context, ids []int64, until int64) error
