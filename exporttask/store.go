@@ -13,7 +13,7 @@ import (
 //
 // Error contract: every method returns an error wrapping one of the
 // sentinels below when that case applies ([ErrNotFound], [ErrConflict],
-// [ErrLeaseLost]) or a *[QuotaError] from Create; any other error is a store
+// [ErrLeaseLost]) or a *[QuotaError] or *[ValidationError] from Create; any other error is a store
 // failure (I/O, driver) that the server answers with 500. A method that
 // returns an error has changed nothing. Every status change goes through
 // [Transition] and, in the same transaction, writes its event to the outbox
@@ -30,7 +30,11 @@ type Store interface {
 	// the customer that is PENDING, IN_PROGRESS or COMPLETED and not expired
 	// at p.Now, p.Request's webhooks are merged into it (union of events
 	// per URL, for every URL; a TASK_UPDATED event is emitted when that
-	// changed anything) and it is returned with replayed = true. Otherwise
+	// changed anything, and the receivers that newly subscribed to an
+	// event that already happened, see [CurrentEvents], are sent it at
+	// once) and it is returned with replayed = true; a merge that would
+	// leave more than [MaxWebhooks] URLs is refused with a
+	// *[ValidationError] naming /webhook. Otherwise
 	// the quota is checked: when p.Quota > 0 and p.EstimatedSize exceeds
 	// p.Quota minus the EstimatedSize of the customer's PENDING,
 	// IN_PROGRESS, PAUSED and COMPLETED tasks, a *QuotaError is returned.

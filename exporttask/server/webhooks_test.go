@@ -2,8 +2,10 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,4 +39,29 @@ func TestWebhookSecretPerCustomer(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 	resp, _ = h.do(t, request{method: http.MethodPost, path: "/webhook-secret", key: h.Key})
 	assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
+}
+
+// TestDuplicateMergeRespectsMaxWebhooks: duplicates whose merged webhooks
+// would exceed MaxWebhooks URLs are answered 400 naming /webhook.
+func TestDuplicateMergeRespectsMaxWebhooks(t *testing.T) {
+	h := newHarness(t, exporttasktest.WithTaskDuration(time.Hour))
+	withHooks := func(from, n int) exporttask.CreateRequest {
+		req := h.sampleRequest(1)
+		req.Webhook = nil
+		for i := from; i < from+n; i++ {
+			req.Webhook = append(req.Webhook, exporttask.Webhook{URL: fmt.Sprintf("http://127.0.0.1:1/%d", i),
+				Events: []exporttask.Event{exporttask.EventCompleted}})
+		}
+		return req
+	}
+	first := h.create(t, withHooks(0, exporttask.MaxWebhooks))
+	hdr := map[string]string{"Content-Type": "application/json"}
+	resp, body := h.do(t, request{method: http.MethodPost, path: "/export-tasks", key: h.Key, header: hdr,
+		body: mustJSON(t, withHooks(exporttask.MaxWebhooks, 1))})
+	p := assertProblem(t, resp, body, http.StatusBadRequest, exporttask.ProblemTypeValidation)
+	require.Len(t, p.Errors, 1)
+	assert.Equal(t, "/webhook", p.Errors[0].Pointer)
+	got, err := h.client.Get(t.Context(), first.ID)
+	require.NoError(t, err)
+	assert.Len(t, got.Webhook, exporttask.MaxWebhooks, "nothing merged")
 }
