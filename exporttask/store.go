@@ -82,12 +82,13 @@ type Store interface {
 	// many it moved.
 	Expire(ctx context.Context, now time.Time, limit int) (int, error)
 
-	// ClaimDeliveries leases up to limit webhook deliveries that are due
-	// (next attempt at or before now, not delivered, not given up) until
-	// now+lease. For each task and URL, only the oldest undelivered
-	// delivery is ever claimable, so events reach a receiver in the order
-	// they happened.
-	ClaimDeliveries(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]Delivery, error)
+	// ClaimDeliveries leases up to c.Limit webhook deliveries that are
+	// due (next attempt at or before c.Now, not delivered, not given up)
+	// until c.Now+c.Lease, none to a host in c.SkipHosts and, when
+	// c.PerHost > 0, at most c.PerHost to one host. For each task and URL,
+	// only the oldest undelivered delivery is ever claimable, so events
+	// reach a receiver in the order they happened.
+	ClaimDeliveries(ctx context.Context, c DeliveryClaim) ([]Delivery, error)
 
 	// DeliveryDone records the outcome of an attempt at delivery id. With
 	// r.Delivered, the delivery is done. Otherwise r.NextAttempt is when to
@@ -98,6 +99,21 @@ type Store interface {
 	// (delivered or given up, e.g. by another deliverer after this one's
 	// lease ended).
 	DeliveryDone(ctx context.Context, id int64, r DeliveryResult) error
+
+	// PruneDeliveries deletes up to limit deliveries that were delivered
+	// or given up before before, and returns how many it deleted.
+	PruneDeliveries(ctx context.Context, before time.Time, limit int) (int, error)
+
+	// ListDeliveries returns the deliveries of the customer's task id,
+	// oldest first, at most limit of them with an id above after.
+	// ErrNotFound when the customer has no task id.
+	ListDeliveries(ctx context.Context, customer string, id int64, after int64, limit int) ([]DeliveryRecord, error)
+
+	// Redeliver writes a new pending delivery, due at now, with the URL,
+	// event and payload of delivery deliveryID of the customer's task id,
+	// and returns it. ErrNotFound when the customer has no such task or
+	// the task no such delivery (pruned, say).
+	Redeliver(ctx context.Context, customer string, id, deliveryID int64, now time.Time) (DeliveryRecord, error)
 
 	// Ping reports whether the store is reachable.
 	Ping(ctx context.Context) error
@@ -145,6 +161,7 @@ type Delivery struct {
 	TaskID   int64
 	Customer string // the task's customer, whose secret signs the delivery
 	URL      string
+	Host     string // see [DeliveryHost]
 	Event    Event
 	Attempts int // attempts made before this one
 	// Payload is the JSON body to POST: {"event", "timestamp", "data"},
@@ -159,6 +176,9 @@ type DeliveryResult struct {
 	Delivered   bool
 	NextAttempt time.Time // zero: give up
 	Error       string    // what went wrong, for the record
+	// At is when the attempt ended: a delivered or given-up delivery is
+	// pruned some time after it. Zero means the store's clock.
+	At time.Time
 }
 
 // The sentinel errors of the [Store] contract.

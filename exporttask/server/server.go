@@ -57,7 +57,7 @@ type Config struct {
 	PollInterval time.Duration
 	// WebhookBackoff is the longest wait before a failed webhook delivery
 	// is tried again; it doubles with each attempt (with jitter), and
-	// delivery gives up after [webhook.DefaultMaxAttempts] attempts.
+	// delivery gives up [webhook.DefaultRetryHorizon] after the event.
 	// Default [webhook.DefaultBaseBackoff].
 	WebhookBackoff time.Duration
 	// Logger receives request failures (500s, with their request id) and

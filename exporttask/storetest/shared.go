@@ -114,7 +114,7 @@ func testSharedDeliveries(t *testing.T, ss []exporttask.Store) {
 	errs := parallel(workers, func(w int) error {
 		s := ss[w%len(ss)]
 		for range 2 * tasks * 2 {
-			ds, err := s.ClaimDeliveries(ctx(t), at(time.Second), 3, time.Hour)
+			ds, err := s.ClaimDeliveries(ctx(t), exporttask.DeliveryClaim{Now: at(time.Second), Limit: 3, Lease: time.Hour})
 			if err != nil || len(ds) == 0 {
 				return err
 			}

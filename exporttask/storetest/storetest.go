@@ -186,7 +186,7 @@ func drain(t *testing.T, s exporttask.Store, now time.Time) []exporttask.Deliver
 	t.Helper()
 	var all []exporttask.Delivery
 	for range 1000 {
-		ds, err := s.ClaimDeliveries(ctx(t), now, 100, time.Minute)
+		ds, err := s.ClaimDeliveries(ctx(t), exporttask.DeliveryClaim{Now: now, Limit: 100, Lease: time.Minute})
 		require.NoError(t, err)
 		if len(ds) == 0 {
 			return all
