@@ -109,9 +109,11 @@ type Store interface {
 	// ErrNotFound when the customer has no task id.
 	ListDeliveries(ctx context.Context, customer string, id int64, after int64, limit int) ([]DeliveryRecord, error)
 
-	// Redeliver writes a new pending delivery, due at now, with the URL,
-	// event and payload of delivery deliveryID of the customer's task id,
-	// and returns it. ErrNotFound when the customer has no such task or
+	// Redeliver writes a new pending delivery, created and due at now (its
+	// retry horizon starts then), with the URL, event and payload (the
+	// event's own timestamp included) of delivery deliveryID of the
+	// customer's task id, and returns it. It has its own id, so a
+	// receiver that deduplicates on X-Export-Delivery processes it. ErrNotFound when the customer has no such task or
 	// the task no such delivery (pruned, say).
 	Redeliver(ctx context.Context, customer string, id, deliveryID int64, now time.Time) (DeliveryRecord, error)
 

@@ -59,6 +59,9 @@ func Run(t *testing.T, open func(t *testing.T) exporttask.Store) {
 		{"OutboxGiveUp", testOutboxGiveUp},
 		{"OutboxLimit", testOutboxLimit},
 		{"DeliveryDoneErrors", testDeliveryDoneErrors},
+		{"OutboxHosts", testOutboxHosts},
+		{"OutboxPrune", testOutboxPrune},
+		{"OutboxListAndRedeliver", testOutboxListAndRedeliver},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
