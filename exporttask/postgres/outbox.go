@@ -65,6 +65,9 @@ func (w txn) DueDeliveries(ctx context.Context, q storekit.Due) ([]exporttask.De
 		 SELECT d.id, d.task_id, d.url, d.event, d.attempts, d.payload, d.created_at, d.host, t.customer
 		 FROM deliveries d JOIN due ON due.id = d.id JOIN tasks t ON t.id = d.task_id
 		 WHERE due.n <= $3
+		   -- Checked again on the latest row version once locked: another
+		   -- transaction may have claimed it since this one's snapshot.
+		   AND d.state = 0 AND d.next_attempt <= $1 AND d.lease_until < $1
 		 ORDER BY d.next_attempt, d.id LIMIT $4 FOR UPDATE OF d SKIP LOCKED`,
 		q.Now, append([]string{}, q.SkipHosts...), perHost, q.Limit)
 	if err != nil {
