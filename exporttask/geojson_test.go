@@ -75,7 +75,7 @@ func TestTaskJSONAlwaysHasItsRequiredFields(t *testing.T) {
 	assert.JSONEq(t, `{"id":1,"catalogRecordID":"","domain":"","artifactCRS":"","webhook":[],
 		"status":"PENDING","progress":0,"artifacts":[],"createdAt":"0001-01-01T00:00:00.000Z"}`, string(b))
 	// Through a pointer and inside a webhook payload too.
-	b, err = json.Marshal(&exporttask.EventPayload{Event: exporttask.EventStarted, Data: exporttask.Task{ID: 2}})
+	b, err = json.Marshal(&exporttask.EventPayload{Event: exporttask.EventStarted, Data: exporttask.NewEventTask(exporttask.Task{ID: 2}, exporttask.Webhook{})})
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"artifacts":[]`)
 }

@@ -144,6 +144,15 @@ func TestOpenAPIExamplesMatchTheTypes(t *testing.T) {
 				require.True(t, ok, "a text example is a string")
 				assert.True(t, strings.HasPrefix(text, "# HELP exporttask_"), "%q", text)
 				out = text
+			case "WebhookSecret":
+				var ws struct {
+					Secret string `json:"secret"`
+					Scheme string `json:"scheme"`
+				}
+				strictDecode(t, raw, &ws)
+				assert.Regexp(t, `^whsec_[0-9a-f]{64}$`, ws.Secret)
+				assert.Equal(t, "v2", ws.Scheme)
+				out = ws
 			case "Health":
 				var h struct {
 					Status string `json:"status"`
@@ -201,6 +210,7 @@ func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 		"GET /healthz":                            {"200"},
 		"GET /readyz":                             {"200", "503"},
 		"GET /metrics":                            {"200"},
+		"GET /webhook-secret":                     {"200", "401", "500"},
 	}
 	got := make(map[string][]string)
 	for path, item := range doc.Paths.Map() {

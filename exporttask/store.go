@@ -13,11 +13,12 @@ import (
 //
 // Error contract: every method returns an error wrapping one of the
 // sentinels below when that case applies ([ErrNotFound], [ErrConflict],
-// [ErrLeaseLost]) or a *[QuotaError] from Create; any other error is a store
+// [ErrLeaseLost]) or a *[QuotaError] or *[ValidationError] from Create; any other error is a store
 // failure (I/O, driver) that the server answers with 500. A method that
 // returns an error has changed nothing. Every status change goes through
 // [Transition] and, in the same transaction, writes its event to the outbox
-// (one [Delivery] per webhook URL subscribed to that event).
+// (one [Delivery] per webhook URL subscribed to that event, with a thin
+// payload, see [EventTask]).
 //
 // Tasks are scoped by customer: a task of another customer is ErrNotFound.
 type Store interface {
@@ -29,7 +30,11 @@ type Store interface {
 	// the customer that is PENDING, IN_PROGRESS or COMPLETED and not expired
 	// at p.Now, p.Request's webhooks are merged into it (union of events
 	// per URL, for every URL; a TASK_UPDATED event is emitted when that
-	// changed anything) and it is returned with replayed = true. Otherwise
+	// changed anything, and the receivers that newly subscribed to an
+	// event that already happened, see [CurrentEvents], are sent it at
+	// once) and it is returned with replayed = true; a merge that would
+	// leave more than [MaxWebhooks] URLs is refused with a
+	// *[ValidationError] naming /webhook. Otherwise
 	// the quota is checked: when p.Quota > 0 and p.EstimatedSize exceeds
 	// p.Quota minus what the customer's tasks hold (the EstimatedSize of
 	// its PENDING, IN_PROGRESS and PAUSED tasks, the sum of the artifact
@@ -79,12 +84,13 @@ type Store interface {
 	// that their files can be deleted).
 	Expire(ctx context.Context, now time.Time, limit int) (ids []int64, err error)
 
-	// ClaimDeliveries leases up to limit webhook deliveries that are due
-	// (next attempt at or before now, not delivered, not given up) until
-	// now+lease. For each task and URL, only the oldest undelivered
-	// delivery is ever claimable, so events reach a receiver in the order
-	// they happened.
-	ClaimDeliveries(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]Delivery, error)
+	// ClaimDeliveries leases up to c.Limit webhook deliveries that are
+	// due (next attempt at or before c.Now, not delivered, not given up)
+	// until c.Now+c.Lease, none to a host in c.SkipHosts and, when
+	// c.PerHost > 0, at most c.PerHost to one host. For each task and URL,
+	// only the oldest undelivered delivery is ever claimable, so events
+	// reach a receiver in the order they happened.
+	ClaimDeliveries(ctx context.Context, c DeliveryClaim) ([]Delivery, error)
 
 	// DeliveryDone records the outcome of an attempt at delivery id. With
 	// r.Delivered, the delivery is done. Otherwise r.NextAttempt is when to
@@ -95,6 +101,23 @@ type Store interface {
 	// (delivered or given up, e.g. by another deliverer after this one's
 	// lease ended).
 	DeliveryDone(ctx context.Context, id int64, r DeliveryResult) error
+
+	// PruneDeliveries deletes up to limit deliveries that were delivered
+	// or given up before before, and returns how many it deleted.
+	PruneDeliveries(ctx context.Context, before time.Time, limit int) (int, error)
+
+	// ListDeliveries returns the deliveries of the customer's task id,
+	// oldest first, at most limit of them with an id above after.
+	// ErrNotFound when the customer has no task id.
+	ListDeliveries(ctx context.Context, customer string, id int64, after int64, limit int) ([]DeliveryRecord, error)
+
+	// Redeliver writes a new pending delivery, created and due at now (its
+	// retry horizon starts then), with the URL, event and payload (the
+	// event's own timestamp included) of delivery deliveryID of the
+	// customer's task id, and returns it. It has its own id, so a
+	// receiver that deduplicates on X-Export-Delivery processes it. ErrNotFound when the customer has no such task or
+	// the task no such delivery (pruned, say).
+	Redeliver(ctx context.Context, customer string, id, deliveryID int64, now time.Time) (DeliveryRecord, error)
 
 	// ReleaseLeases ends at once the leases of the IN_PROGRESS tasks whose
 	// worker's name starts with prefix, so that the next Claim takes them,
@@ -149,10 +172,13 @@ type FinishParams struct {
 type Delivery struct {
 	ID       int64
 	TaskID   int64
+	Customer string // the task's customer, whose secret signs the delivery
 	URL      string
+	Host     string // see [DeliveryHost]
 	Event    Event
 	Attempts int // attempts made before this one
-	// Payload is the JSON body to POST: {"event", "timestamp", "data"}.
+	// Payload is the JSON body to POST: {"event", "timestamp", "data"},
+	// data an [EventTask] carrying this URL's subscription.
 	Payload []byte
 	// CreatedAt is when the event happened.
 	CreatedAt time.Time
@@ -163,6 +189,9 @@ type DeliveryResult struct {
 	Delivered   bool
 	NextAttempt time.Time // zero: give up
 	Error       string    // what went wrong, for the record
+	// At is when the attempt ended: a delivered or given-up delivery is
+	// pruned some time after it. Zero means the store's clock.
+	At time.Time
 }
 
 // The sentinel errors of the [Store] contract.

@@ -14,53 +14,90 @@ import (
 // SignatureHeader is the request header that carries a webhook's signature.
 const SignatureHeader = "X-Export-Signature"
 
+// DeliveryHeader is the request header that carries a webhook's delivery
+// id: the same on every attempt at one delivery, covered by the signature.
+const DeliveryHeader = "X-Export-Delivery"
+
 // DefaultSignatureTolerance is how far a signature's timestamp may be from
 // the receiver's clock when [VerifyWebhook] is given no tolerance.
 const DefaultSignatureTolerance = 5 * time.Minute
 
 // The errors of [VerifyWebhook].
 var (
-	// ErrSignatureMalformed: the header is not "t=<unix seconds>,v1=<hex>".
+	// ErrSignatureMalformed: the header is not "t=<unix seconds>,v2=<hex>",
+	// or the delivery id is empty.
 	ErrSignatureMalformed = errors.New("exporttask: malformed webhook signature header")
 	// ErrSignatureStale: the signature is valid but its timestamp is
 	// outside the tolerance window (a replay, or a skewed clock).
 	ErrSignatureStale = errors.New("exporttask: webhook signature timestamp outside the tolerance window")
-	// ErrSignatureMismatch: no v1 signature matches the body and secret.
+	// ErrSignatureMismatch: no v2 signature matches the delivery id, body
+	// and secret.
 	ErrSignatureMismatch = errors.New("exporttask: webhook signature does not match")
 )
 
-// SignWebhook returns the X-Export-Signature header value for a webhook body
-// sent at time t: "t=<unix seconds>,v1=<hex HMAC-SHA256>", the HMAC keyed
-// with secret and computed over "<unix seconds>.<body>". Binding the
-// timestamp into the HMAC lets receivers refuse replays of old deliveries.
-func SignWebhook(secret []byte, t time.Time, body []byte) string {
-	ts := strconv.FormatInt(t.Unix(), 10)
-	return "t=" + ts + ",v1=" + hex.EncodeToString(webhookMAC(secret, ts, body))
+// secretLabel separates the derivation of webhook secrets from any other
+// use of the master secret.
+const secretLabel = "exporttask webhook secret v2\x00"
+
+// CustomerWebhookSecret returns the secret that signs the webhooks of
+// customer: "whsec_" followed by the hex HMAC-SHA256, keyed with the
+// server's master secret, of a fixed label and the customer id. It is
+// derived, not stored: the same master secret and customer always give the
+// same secret, no customer's secret tells anything about another's or
+// about the master, and changing the master secret changes every
+// customer's. A customer reads its own with GET /webhook-secret; receivers
+// pass it, as text, to [VerifyWebhook].
+func CustomerWebhookSecret(master []byte, customer string) string {
+	m := hmac.New(sha256.New, master)
+	m.Write([]byte(secretLabel))
+	m.Write([]byte(customer))
+	return "whsec_" + hex.EncodeToString(m.Sum(nil))
 }
 
-func webhookMAC(secret []byte, ts string, body []byte) []byte {
-	m := hmac.New(sha256.New, secret)
+// SignWebhook returns the X-Export-Signature header value of delivery
+// deliveryID (the X-Export-Delivery header) with body, sent at time t:
+// "t=<unix seconds>,v2=<hex HMAC-SHA256>", the HMAC keyed with the bytes of
+// secret (a [CustomerWebhookSecret]) and computed over
+// "<deliveryID>.<unix seconds>.<body>". Binding the delivery id keeps a
+// receiver's deduplication key from being altered; binding the timestamp
+// lets receivers refuse replays of old deliveries.
+//
+// Scheme v2 replaces v1, which signed only "<unix seconds>.<body>" with one
+// secret shared by every customer; v1 signatures are no longer sent.
+func SignWebhook(secret, deliveryID string, t time.Time, body []byte) string {
+	ts := strconv.FormatInt(t.Unix(), 10)
+	return "t=" + ts + ",v2=" + hex.EncodeToString(webhookMAC(secret, deliveryID, ts, body))
+}
+
+func webhookMAC(secret, deliveryID, ts string, body []byte) []byte {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte(deliveryID))
+	m.Write([]byte{'.'})
 	m.Write([]byte(ts))
 	m.Write([]byte{'.'})
 	m.Write(body)
 	return m.Sum(nil)
 }
 
-// VerifyWebhook checks a webhook's X-Export-Signature header against the
-// raw request body (exactly the bytes received) and secret. It succeeds when
-// one of the header's v1 signatures matches (several may be present while a
-// secret is rotated; unknown keys are ignored) and the timestamp is within
-// tolerance of now, in either direction. A tolerance of zero or less means
+// VerifyWebhook checks a webhook's X-Export-Signature header against its
+// X-Export-Delivery header (deliveryID), the raw request body (exactly the
+// bytes received) and the customer's secret. It succeeds when one of the
+// header's v2 signatures matches (several may be present; unknown keys,
+// v1 included, are ignored) and the timestamp is within tolerance of now,
+// in either direction. A tolerance of zero or less means
 // [DefaultSignatureTolerance]. Signatures are compared in constant time.
 //
 // Errors wrap [ErrSignatureMalformed], [ErrSignatureMismatch] or
 // [ErrSignatureStale], checked in that order.
-func VerifyWebhook(secret []byte, header string, body []byte, now time.Time, tolerance time.Duration) error {
+func VerifyWebhook(secret, header, deliveryID string, body []byte, now time.Time, tolerance time.Duration) error {
+	if deliveryID == "" {
+		return fmt.Errorf("%w: empty %s", ErrSignatureMalformed, DeliveryHeader)
+	}
 	ts, sigs, err := parseSignatureHeader(header)
 	if err != nil {
 		return err
 	}
-	want := webhookMAC(secret, ts, body)
+	want := webhookMAC(secret, deliveryID, ts, body)
 	matched := false
 	for _, s := range sigs {
 		// Evaluate every candidate, so timing does not reveal which matched.
@@ -83,7 +120,7 @@ func VerifyWebhook(secret []byte, header string, body []byte, now time.Time, tol
 	return nil
 }
 
-// parseSignatureHeader splits "t=<digits>,v1=<hex>[,v1=<hex>...]" into the
+// parseSignatureHeader splits "t=<digits>,v2=<hex>[,v2=<hex>...]" into the
 // timestamp text and the decoded signatures.
 func parseSignatureHeader(header string) (ts string, sigs [][]byte, err error) {
 	if strings.TrimSpace(header) == "" {
@@ -106,10 +143,10 @@ func parseSignatureHeader(header string) (ts string, sigs [][]byte, err error) {
 				return "", nil, fmt.Errorf("%w: timestamp %q out of range", ErrSignatureMalformed, v)
 			}
 			ts = v
-		case "v1":
+		case "v2":
 			b, err := hex.DecodeString(v)
 			if err != nil || len(b) != sha256.Size {
-				return "", nil, fmt.Errorf("%w: v1 must be %d hex digits", ErrSignatureMalformed, 2*sha256.Size)
+				return "", nil, fmt.Errorf("%w: v2 must be %d hex digits", ErrSignatureMalformed, 2*sha256.Size)
 			}
 			sigs = append(sigs, b)
 		}
@@ -118,7 +155,7 @@ func parseSignatureHeader(header string) (ts string, sigs [][]byte, err error) {
 		return "", nil, fmt.Errorf("%w: no t= timestamp", ErrSignatureMalformed)
 	}
 	if len(sigs) == 0 {
-		return "", nil, fmt.Errorf("%w: no v1= signature", ErrSignatureMalformed)
+		return "", nil, fmt.Errorf("%w: no v2= signature", ErrSignatureMalformed)
 	}
 	return ts, sigs, nil
 }

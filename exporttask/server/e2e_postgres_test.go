@@ -81,7 +81,7 @@ func TestPostgresLifecycle(t *testing.T) {
 	assert.Equal(t, exporttask.StatusCompleted, done.Status)
 	assert.NotEmpty(t, done.Artifacts)
 	got := rc.waitFor(t, 20*time.Second, exporttask.EventCompleted)
-	require.NoError(t, exporttask.VerifyWebhook(h.WebhookSecret, got[0].signature, got[0].body, time.Now(), time.Minute))
+	require.NoError(t, got[0].verify(h.WebhookSecret, exporttasktest.Customer))
 	assert.Equal(t, task.ID, got[0].payload.Data.ID)
 
 	// Reads, paging and errors behave as on SQLite.
@@ -158,7 +158,7 @@ func TestPostgresReplicas(t *testing.T) {
 		if !mine[d.payload.Data.ID] {
 			continue
 		}
-		require.NoError(t, exporttask.VerifyWebhook(secret, d.signature, d.body, time.Now(), time.Minute))
+		require.NoError(t, d.verify(secret, exporttasktest.Customer))
 		deliveries[d.id]++
 		if d.payload.Event == exporttask.EventStarted {
 			started[d.payload.Data.ID]++

@@ -55,6 +55,12 @@ func (rc *hookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// verify checks d's signature with the secret of customer derived from
+// the server's master secret.
+func (d delivery) verify(master []byte, customer string) error {
+	return exporttask.VerifyWebhook(exporttask.CustomerWebhookSecret(master, customer), d.signature, d.id, d.body, time.Now(), time.Minute)
+}
+
 // waitFor waits until the hookReceiver got a delivery of every event in want,
 // and returns the deliveries so far.
 func (rc *hookReceiver) waitFor(t *testing.T, timeout time.Duration, want ...exporttask.Event) []delivery {
@@ -102,9 +108,9 @@ func TestWebhookLifecycle(t *testing.T) {
 	assert.Equal(t, string(exporttask.EventCompleted), got[1].event)
 	assert.NotEqual(t, got[0].id, got[1].id, "each delivery has its own id")
 	for _, d := range got {
-		require.NoError(t, exporttask.VerifyWebhook(h.WebhookSecret, d.signature, d.body, time.Now(), time.Minute),
-			"signature of %s", d.event)
-		assert.Error(t, exporttask.VerifyWebhook([]byte("another secret"), d.signature, d.body, time.Now(), time.Minute))
+		require.NoError(t, d.verify(h.WebhookSecret, exporttasktest.Customer), "signature of %s", d.event)
+		assert.Error(t, d.verify([]byte("another secret"), exporttasktest.Customer))
+		assert.Error(t, d.verify(h.WebhookSecret, otherCust), "another customer's secret does not verify it")
 		assert.Equal(t, exporttask.Event(d.event), d.payload.Event)
 		assert.Equal(t, task.ID, d.payload.Data.ID)
 	}
@@ -154,6 +160,6 @@ func TestWebhookReceiverDownThenUp(t *testing.T) {
 	got := rc.waitFor(t, 30*time.Second, exporttask.EventStarted, exporttask.EventCompleted)
 	assert.Equal(t, string(exporttask.EventStarted), got[0].event, "events arrive in order")
 	for _, d := range got {
-		require.NoError(t, exporttask.VerifyWebhook(h.WebhookSecret, d.signature, d.body, time.Now(), time.Minute))
+		require.NoError(t, d.verify(h.WebhookSecret, exporttasktest.Customer))
 	}
 }

@@ -85,7 +85,7 @@ func (s *Server) storeError(w http.ResponseWriter, r *http.Request, op string, e
 		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound, "No export task with this id."))
 		return
 	}
-	if p, ok := exporttask.ProblemFor(err); ok && p.Status != http.StatusBadRequest {
+	if p, ok := exporttask.ProblemFor(err); ok {
 		s.writeProblem(w, r, p)
 		return
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -52,8 +53,10 @@ type Config struct {
 	// before the task expires. Default [exporttask.DefaultRetention] (30
 	// days).
 	Retention time.Duration
-	// WebhookSecret is the HMAC key that signs webhook deliveries.
-	// Required.
+	// WebhookSecret is the master secret of webhook signatures: each
+	// customer's deliveries are signed with the secret derived from it by
+	// [exporttask.CustomerWebhookSecret], which the customer reads with
+	// GET /webhook-secret. Required.
 	WebhookSecret []byte
 	// WebhookAllow lists the networks webhooks may reach even though they
 	// are loopback, private or link-local (e.g. 127.0.0.0/8 for local
@@ -89,7 +92,7 @@ type Config struct {
 	SweepInterval time.Duration
 	// WebhookBackoff is the longest wait before a failed webhook delivery
 	// is tried again; it doubles with each attempt (with jitter), and
-	// delivery gives up after [webhook.DefaultMaxAttempts] attempts.
+	// delivery gives up [webhook.DefaultRetryHorizon] after the event.
 	// Default [webhook.DefaultBaseBackoff].
 	WebhookBackoff time.Duration
 	// CreateRate limits how many tasks each customer may create per
@@ -122,6 +125,7 @@ type Server struct {
 	keys      *keyring
 	quota     int64
 	allow     []netip.Prefix
+	secret    []byte // the master webhook secret
 	logger    *slog.Logger
 	handler   http.Handler
 	runner    *worker.Runner
@@ -189,6 +193,7 @@ func New(cfg Config) (*Server, error) {
 		keys:      newKeyring(cfg.Keys),
 		quota:     cfg.Quota,
 		allow:     append([]netip.Prefix(nil), cfg.WebhookAllow...),
+		secret:    bytes.Clone(cfg.WebhookSecret),
 		logger:    cfg.Logger,
 		limiter:   newRateLimiter(cfg.CreateRate, cfg.CreateBurst, time.Now),
 	}

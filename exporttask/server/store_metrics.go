@@ -62,9 +62,9 @@ func (s timedStore) Expire(ctx context.Context, now time.Time, limit int) (ids [
 	return s.Store.Expire(ctx, now, limit)
 }
 
-func (s timedStore) ClaimDeliveries(ctx context.Context, now time.Time, limit int, lease time.Duration) (ds []exporttask.Delivery, err error) {
+func (s timedStore) ClaimDeliveries(ctx context.Context, c exporttask.DeliveryClaim) (ds []exporttask.Delivery, err error) {
 	defer s.time("claim_deliveries")(&err)
-	return s.Store.ClaimDeliveries(ctx, now, limit, lease)
+	return s.Store.ClaimDeliveries(ctx, c)
 }
 
 func (s timedStore) DeliveryDone(ctx context.Context, id int64, r exporttask.DeliveryResult) (err error) {

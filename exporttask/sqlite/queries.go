@@ -3,17 +3,30 @@ package sqlite
 // The SQL of the write transactions, prepared once on the write connection
 // (see statements).
 const (
-	qInsertDelivery = `INSERT INTO deliveries (task_id, url, event, payload, created_at, next_attempt) VALUES (?, ?, ?, ?, ?, ?)`
-	qDueDeliveries  = `SELECT d.id, d.task_id, d.url, d.event, d.attempts, d.payload, d.created_at FROM deliveries d
-			 WHERE d.state = 0 AND d.next_attempt <= ? AND d.lease_until < ?
-			   AND NOT EXISTS (SELECT 1 FROM deliveries e
-			                   WHERE e.state = 0 AND e.task_id = d.task_id AND e.url = d.url AND e.id < d.id)
+	qInsertDelivery = `INSERT INTO deliveries (task_id, url, host, event, payload, created_at, next_attempt) VALUES (?, ?, ?, ?, ?, ?, ?)`
+	qDueDeliveries  = `WITH due AS (
+			   SELECT d.id, ROW_NUMBER() OVER (PARTITION BY d.host ORDER BY d.next_attempt, d.id) AS n
+			   FROM deliveries d
+			   WHERE d.state = 0 AND d.next_attempt <= ? AND d.lease_until < ?
+			     AND d.host NOT IN (SELECT value FROM json_each(?))
+			     AND NOT EXISTS (SELECT 1 FROM deliveries e
+			                     WHERE e.state = 0 AND e.task_id = d.task_id AND e.url = d.url AND e.id < d.id))
+			 SELECT d.id, d.task_id, d.url, d.event, d.attempts, d.payload, d.created_at, d.host, t.customer
+			 FROM due JOIN deliveries d ON d.id = due.id JOIN tasks t ON t.id = d.task_id
+			 WHERE due.n <= ?
 			 ORDER BY d.next_attempt, d.id LIMIT ?`
 	qLeaseDelivery = `UPDATE deliveries SET lease_until = ? WHERE id = ?`
 	qDeliveryState = `SELECT state FROM deliveries WHERE id = ?`
 	qDeliveryDone  = `UPDATE deliveries SET state = ?, attempts = attempts + 1, lease_until = 0, last_error = ?,
-			        next_attempt = CASE WHEN ? = 0 THEN next_attempt ELSE ? END
+			        next_attempt = CASE WHEN ? = 0 THEN next_attempt ELSE ? END, done_at = ?
 			 WHERE id = ?`
+	qPruneDeliveries = `DELETE FROM deliveries WHERE id IN (
+			 SELECT id FROM deliveries WHERE state <> 0 AND done_at < ? ORDER BY done_at, id LIMIT ?)`
+	qTaskDeliveries = `SELECT id, task_id, url, event, state, attempts, last_error, created_at, next_attempt, done_at
+			 FROM deliveries WHERE task_id = ? AND id > ? ORDER BY id LIMIT ?`
+	qCopyDelivery = `INSERT INTO deliveries (task_id, url, host, event, payload, created_at, next_attempt)
+			 SELECT task_id, url, host, event, payload, ?, ? FROM deliveries WHERE id = ? AND task_id = ?
+			 RETURNING id`
 	qClaimable = `SELECT id, doc FROM tasks
 			 WHERE status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until < ?)
 			 ORDER BY id LIMIT 1`
@@ -37,7 +50,7 @@ const (
 
 // writeQueries lists the queries prepared at Open.
 func writeQueries() []string {
-	return []string{qInsertDelivery, qDueDeliveries, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey}
+	return []string{qInsertDelivery, qDueDeliveries, qPruneDeliveries, qTaskDeliveries, qCopyDelivery, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey}
 }
 
 // The statements of Ping and ReleaseLeases, run as they come (not

@@ -112,14 +112,16 @@ func testConcurrentQuota(t *testing.T, s exporttask.Store) {
 }
 
 func testConcurrentDedup(t *testing.T, s exporttask.Store) {
-	const goroutines = 20
+	const goroutines = 2 * exporttask.MaxWebhooks
 	var mu sync.Mutex
 	ids := map[int64]int{}
 	fresh := 0
 	ps := make([]exporttask.CreateParams, goroutines)
+	// MaxWebhooks URLs, each subscribed by two creates to one event each.
+	events := []exporttask.Event{exporttask.EventCompleted, exporttask.EventFailed}
 	for i := range ps {
-		url := fmt.Sprintf("https://hooks.example.com/%d", i)
-		ps[i] = params(t, acme, request("rec-1", hook(url, exporttask.EventCompleted)), at(0))
+		url := fmt.Sprintf("https://hooks.example.com/%d", i%exporttask.MaxWebhooks)
+		ps[i] = params(t, acme, request("rec-1", hook(url, events[i/exporttask.MaxWebhooks])), at(0))
 	}
 	errs := parallel(goroutines, func(i int) error {
 		task, replayed, err := s.Create(ctx(t), ps[i])
@@ -140,7 +142,11 @@ func testConcurrentDedup(t *testing.T, s exporttask.Store) {
 	assert.Len(t, ids, 1, "every duplicate returns the one task")
 	assert.Equal(t, 1, fresh, "exactly one create stores the task")
 	for id := range ids {
-		assert.Len(t, get(t, s, acme, id).Webhook, goroutines, "no merge is lost")
+		hooks := get(t, s, acme, id).Webhook
+		assert.Len(t, hooks, exporttask.MaxWebhooks)
+		for _, h := range hooks {
+			assert.ElementsMatch(t, events, h.Events, "no merge is lost: %s", h.URL)
+		}
 	}
 }
 

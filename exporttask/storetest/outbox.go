@@ -14,7 +14,7 @@ import (
 // claimDeliveries claims what is due at now, leased for a minute.
 func claimDeliveries(t *testing.T, s exporttask.Store, now time.Time, limit int) []exporttask.Delivery {
 	t.Helper()
-	ds, err := s.ClaimDeliveries(ctx(t), now, limit, time.Minute)
+	ds, err := s.ClaimDeliveries(ctx(t), exporttask.DeliveryClaim{Now: now, Limit: limit, Lease: time.Minute})
 	require.NoError(t, err)
 	return ds
 }

@@ -66,8 +66,10 @@ func testSharedQuota(t *testing.T, ss []exporttask.Store) {
 	dupPs := make([]exporttask.CreateParams, creates)
 	for i := range creates {
 		ps[i] = sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 1000, at(0))
-		url := fmt.Sprintf("https://hooks.example.com/%d", i)
-		dupPs[i] = params(t, globex, request("same", hook(url, exporttask.EventCompleted)), at(0))
+		// MaxWebhooks URLs, subscribed to one event per create.
+		url := fmt.Sprintf("https://hooks.example.com/%d", i%exporttask.MaxWebhooks)
+		ev := exporttask.Events()[i/exporttask.MaxWebhooks]
+		dupPs[i] = params(t, globex, request("same", hook(url, ev)), at(0))
 	}
 	errs := parallel(creates, func(i int) error {
 		_, _, err := ss[i%len(ss)].Create(ctx(t), ps[i])
@@ -94,7 +96,10 @@ func testSharedQuota(t *testing.T, ss []exporttask.Store) {
 	list, _, err := ss[0].List(ctx(t), exporttask.ListParams{Customer: globex, Limit: 100})
 	require.NoError(t, err)
 	require.Len(t, list, 1, "dedup holds across stores")
-	assert.Len(t, list[0].Webhook, creates, "no merge is lost")
+	require.Len(t, list[0].Webhook, exporttask.MaxWebhooks)
+	for _, w := range list[0].Webhook {
+		assert.Len(t, w.Events, creates/exporttask.MaxWebhooks, "no merge is lost: %s", w.URL)
+	}
 }
 
 func testSharedDeliveries(t *testing.T, ss []exporttask.Store) {
@@ -109,7 +114,7 @@ func testSharedDeliveries(t *testing.T, ss []exporttask.Store) {
 	errs := parallel(workers, func(w int) error {
 		s := ss[w%len(ss)]
 		for range 2 * tasks * 2 {
-			ds, err := s.ClaimDeliveries(ctx(t), at(time.Second), 3, time.Hour)
+			ds, err := s.ClaimDeliveries(ctx(t), exporttask.DeliveryClaim{Now: at(time.Second), Limit: 3, Lease: time.Hour})
 			if err != nil || len(ds) == 0 {
 				return err
 			}

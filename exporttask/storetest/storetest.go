@@ -36,6 +36,9 @@ func Run(t *testing.T, open func(t *testing.T) exporttask.Store) {
 		{"DedupLiveStatuses", testDedupLiveStatuses},
 		{"DedupNotAfterEnd", testDedupNotAfterEnd},
 		{"DedupScope", testDedupScope},
+		{"DedupLateSubscriber", testDedupLateSubscriber},
+		{"DedupLateSubscriberInProgress", testDedupLateSubscriberInProgress},
+		{"DedupMergeLimit", testDedupMergeLimit},
 		{"IdempotencyKey", testIdempotencyKey},
 		{"IdempotencyKeyFinder", testIdempotencyKeyFinder},
 		{"Stats", testStats},
@@ -60,6 +63,9 @@ func Run(t *testing.T, open func(t *testing.T) exporttask.Store) {
 		{"OutboxGiveUp", testOutboxGiveUp},
 		{"OutboxLimit", testOutboxLimit},
 		{"DeliveryDoneErrors", testDeliveryDoneErrors},
+		{"OutboxHosts", testOutboxHosts},
+		{"OutboxPrune", testOutboxPrune},
+		{"OutboxListAndRedeliver", testOutboxListAndRedeliver},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -187,7 +193,7 @@ func drain(t *testing.T, s exporttask.Store, now time.Time) []exporttask.Deliver
 	t.Helper()
 	var all []exporttask.Delivery
 	for range 1000 {
-		ds, err := s.ClaimDeliveries(ctx(t), now, 100, time.Minute)
+		ds, err := s.ClaimDeliveries(ctx(t), exporttask.DeliveryClaim{Now: now, Limit: 100, Lease: time.Minute})
 		require.NoError(t, err)
 		if len(ds) == 0 {
 			return all
@@ -210,10 +216,18 @@ func sent(ds []exporttask.Delivery) []string {
 	return out
 }
 
-// assertPayload checks that d carries exactly the event ev of task at now.
+// assertPayload checks that d carries exactly the event ev of task at now,
+// with the thin payload of d.URL's own subscription.
 func assertPayload(t *testing.T, d exporttask.Delivery, ev exporttask.Event, task exporttask.Task, now time.Time) {
 	t.Helper()
-	want, err := exporttask.MarshalEvent(ev, task, now)
+	var sub exporttask.Webhook
+	for _, w := range exporttask.SubscriptionsTo(task, ev) {
+		if w.URL == d.URL {
+			sub = w
+		}
+	}
+	require.NotEmpty(t, sub.URL, "%s is not subscribed to %s", d.URL, ev)
+	want, err := exporttask.MarshalEvent(ev, task, sub, now)
 	require.NoError(t, err)
 	assert.Equal(t, ev, d.Event)
 	assert.Equal(t, task.ID, d.TaskID)

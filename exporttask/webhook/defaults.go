@@ -6,11 +6,14 @@ import "time"
 // zero. Package server leaves them to this package, so each is set here
 // only.
 const (
-	DefaultMaxAttempts  = 10
-	DefaultTimeout      = 10 * time.Second
-	DefaultBaseBackoff  = 2 * time.Second
-	DefaultMaxBackoff   = 10 * time.Minute
-	DefaultConcurrency  = 4
-	DefaultPollInterval = time.Second
-	DefaultUserAgent    = "openapi-viewer-exporttask-webhooks/1"
+	DefaultRetryHorizon  = 24 * time.Hour
+	DefaultTimeout       = 10 * time.Second
+	DefaultBaseBackoff   = 2 * time.Second
+	DefaultMaxBackoff    = time.Hour
+	DefaultConcurrency   = 16
+	DefaultPerHost       = 2
+	DefaultRetention     = 7 * 24 * time.Hour
+	DefaultPruneInterval = 10 * time.Minute
+	DefaultPollInterval  = time.Second
+	DefaultUserAgent     = "openapi-viewer-exporttask-webhooks/2"
 )

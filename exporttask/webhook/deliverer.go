@@ -22,15 +22,22 @@ import (
 type DelivererConfig struct {
 	// Store holds the webhook outbox. Required.
 	Store exporttask.Store
-	// Secret keys the HMAC-SHA256 signature of every delivery (see
-	// [exporttask.SignWebhook]); receivers verify with the same secret. Required.
+	// Secret is the server's master secret: each delivery is signed with
+	// the secret of its task's customer, derived from it with
+	// [exporttask.CustomerWebhookSecret] (see [exporttask.SignWebhook]).
+	// Receivers verify with their customer's secret. Required.
 	Secret []byte
 	// Allow lists address prefixes webhooks may reach although they are
 	// loopback, private, link-local, ... (see [CheckWebhookURL]), e.g.
 	// 127.0.0.0/8 for local testing. Default none.
 	Allow []netip.Prefix
-	// MaxAttempts is how many times a delivery is tried before giving up.
-	// Default [DefaultMaxAttempts].
+	// RetryHorizon is how long after its event a delivery is still
+	// tried: a failed attempt is retried only when the next attempt falls
+	// within RetryHorizon of the delivery's CreatedAt. Default
+	// [DefaultRetryHorizon] (24 hours).
+	RetryHorizon time.Duration
+	// MaxAttempts, when above zero, also bounds how many times a delivery
+	// is tried. Default none: RetryHorizon alone bounds the retries.
 	MaxAttempts int
 	// Timeout bounds one attempt: connecting, sending and receiving the
 	// response headers and up to 64 KiB of body. Default [DefaultTimeout].
@@ -45,6 +52,17 @@ type DelivererConfig struct {
 	// Concurrency is how many deliveries are attempted at once. Default
 	// [DefaultConcurrency].
 	Concurrency int
+	// PerHost is how many of those attempts may go to one receiver host
+	// (see [exporttask.DeliveryHost]) at once, so that slow receivers
+	// cannot take every slot from the others. Default [DefaultPerHost].
+	PerHost int
+	// Retention is how long delivered and given-up deliveries are kept
+	// (for GET /export-tasks/{id}/deliveries) before they are pruned.
+	// Default [DefaultRetention].
+	Retention time.Duration
+	// PruneInterval is how often finished deliveries older than Retention
+	// are pruned. Default [DefaultPruneInterval].
+	PruneInterval time.Duration
 	// PollInterval is how long the Deliverer waits before looking for due
 	// deliveries again when it found none. Default [DefaultPollInterval].
 	PollInterval time.Duration
@@ -76,24 +94,28 @@ var ErrRunning = errors.New("exporttask: already running")
 
 // Deliverer sends the webhook deliveries of a [exporttask.Store]'s outbox:
 // it claims due deliveries, POSTs each payload signed with
-// [exporttask.SignWebhook], and records the outcome with
+// [exporttask.SignWebhook] under its customer's secret, and records the outcome with
 // [exporttask.Store.DeliveryDone].
 //
 // Each request carries Content-Type application/json, User-Agent,
 // X-Export-Event (the event), X-Export-Delivery (the delivery id, the same
-// on every retry, for receivers to drop duplicates) and X-Export-Signature.
+// on every retry, for receivers to drop duplicates; it is signed) and
+// X-Export-Signature (scheme v2).
 // Delivery is at least once: a receiver may see a delivery again when its
 // answer was lost or the process stopped mid-attempt.
 //
 // Outcome of an attempt:
 //   - 2xx: delivered.
-//   - network error, timeout, 5xx or 429: tried again after an exponential
-//     backoff with full jitter, or after the receiver's Retry-After (bounded
-//     by MaxBackoff) when it sends one; given up after MaxAttempts.
+//   - network error, timeout, 404, 408, 409, 425, 429 or 5xx: tried again
+//     after an exponential backoff with full jitter, or after the
+//     receiver's Retry-After (bounded by MaxBackoff) when it sends one;
+//     given up once the next attempt would fall after RetryHorizon from
+//     the event (or after MaxAttempts, when set).
 //   - 3xx: redirects are never followed (a redirect could lead to an
 //     internal address) and are not retried: the receiver's URL is wrong,
 //     and the same request would get the same answer. Given up at once.
-//   - other 4xx: the receiver refuses the delivery; given up at once.
+//   - other 4xx (400, 401, 403, 410, 422, ...): the receiver refuses the
+//     delivery; given up at once.
 //   - an address webhooks may not reach (checked on the URL and, after DNS
 //     resolution, on every address dialed): given up at once.
 //
@@ -105,7 +127,11 @@ type Deliverer struct {
 	secret      []byte
 	policy      *addressPolicy
 	allow       []netip.Prefix
-	maxAttempts int
+	horizon     time.Duration
+	maxAttempts int // 0: no bound
+	perHost     int
+	retention   time.Duration
+	pruneEvery  time.Duration
 	timeout     time.Duration
 	baseBackoff time.Duration
 	maxBackoff  time.Duration
@@ -133,7 +159,11 @@ func NewDeliverer(cfg DelivererConfig) *Deliverer {
 		secret:      bytes.Clone(cfg.Secret),
 		policy:      newAddressPolicy(cfg.Allow),
 		allow:       append([]netip.Prefix(nil), cfg.Allow...),
-		maxAttempts: cfg.MaxAttempts,
+		horizon:     cfg.RetryHorizon,
+		maxAttempts: max(cfg.MaxAttempts, 0),
+		perHost:     cfg.PerHost,
+		retention:   cfg.Retention,
+		pruneEvery:  cfg.PruneInterval,
 		timeout:     cfg.Timeout,
 		baseBackoff: cfg.BaseBackoff,
 		maxBackoff:  cfg.MaxBackoff,
@@ -144,8 +174,17 @@ func NewDeliverer(cfg DelivererConfig) *Deliverer {
 		log:         cfg.Logger,
 		now:         cfg.Now,
 	}
-	if d.maxAttempts <= 0 {
-		d.maxAttempts = DefaultMaxAttempts
+	if d.horizon <= 0 {
+		d.horizon = DefaultRetryHorizon
+	}
+	if d.perHost <= 0 {
+		d.perHost = DefaultPerHost
+	}
+	if d.retention <= 0 {
+		d.retention = DefaultRetention
+	}
+	if d.pruneEvery <= 0 {
+		d.pruneEvery = DefaultPruneInterval
 	}
 	if d.timeout <= 0 {
 		d.timeout = DefaultTimeout
@@ -205,9 +244,17 @@ func webhookTransport(policy *addressPolicy) *http.Transport {
 }
 
 // Run delivers due webhooks until ctx is done, then waits for the attempts
-// in flight to stop, closes idle connections and returns nil. An attempt cut short by ctx is not
-// recorded: the delivery is claimed again when its lease ends. Run can be
-// called again after it returns, but not while it runs ([ErrRunning]).
+// in flight to stop, closes idle connections and returns nil. An attempt
+// cut short by ctx is not recorded: the delivery is claimed again when its
+// lease ends. Run also prunes finished deliveries older than Retention.
+// Run can be called again after it returns, but not while it runs
+// ([ErrRunning]).
+//
+// Fairness: at most Concurrency attempts run at once, and at most PerHost
+// of them to one receiver host; deliveries to a host at its limit are
+// left in the outbox, so a slow receiver holds PerHost slots at most and
+// the others keep theirs. Across replicas, each Deliverer applies its own
+// limits.
 func (d *Deliverer) Run(ctx context.Context) error {
 	if !d.running.CompareAndSwap(false, true) {
 		return ErrRunning
@@ -216,50 +263,113 @@ func (d *Deliverer) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	defer d.client.CloseIdleConnections()
 	defer wg.Wait()
-	slots := make(chan struct{}, d.concurrency)
-	// finished wakes the poller as soon as an attempt ends: the next
-	// delivery of that task and URL may have become due.
-	finished := make(chan struct{}, 1)
+	// done receives the host of each attempt that ended.
+	done := make(chan string, d.concurrency)
+	inFlight := make(map[string]int) // per host; touched by this goroutine only
+	running := 0
+	var lastPrune time.Time
 	for ctx.Err() == nil {
-		free := d.concurrency - len(slots)
+		if now := d.now(); now.Sub(lastPrune) >= d.pruneEvery {
+			d.prune(ctx, now)
+			lastPrune = now
+		}
 		var claimed []exporttask.Delivery
-		if free > 0 {
+		if free := d.concurrency - running; free > 0 {
 			var err error
-			claimed, err = d.store.ClaimDeliveries(ctx, d.now(), free, d.lease)
+			// One per host per claim: a host with a free slot gets one
+			// more, and the loop claims again at once.
+			claimed, err = d.store.ClaimDeliveries(ctx, exporttask.DeliveryClaim{
+				Now: d.now(), Limit: free, Lease: d.lease, SkipHosts: d.saturated(inFlight), PerHost: 1})
 			if err != nil && ctx.Err() == nil {
 				d.log.ErrorContext(ctx, "exporttask: claiming webhook deliveries", "error", err)
 			}
 		}
 		for _, dl := range claimed {
-			slots <- struct{}{}
+			inFlight[dl.Host]++
+			running++
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				d.deliver(ctx, dl)
-				<-slots
-				select {
-				case finished <- struct{}{}:
-				default:
-				}
+				done <- dl.Host
 			}()
 		}
-		if len(claimed) > 0 && len(claimed) == free {
-			// Maybe more are due; look again once a slot is free.
-			select {
-			case <-ctx.Done():
-			case <-finished:
-			}
-			continue
+		if len(claimed) > 0 && running < d.concurrency {
+			continue // maybe more are due, to other hosts or this one
 		}
-		t := time.NewTimer(d.poll)
+		var t *time.Timer
+		var tick <-chan time.Time
+		if running < d.concurrency {
+			t = time.NewTimer(d.poll)
+			tick = t.C
+		}
 		select {
 		case <-ctx.Done():
-		case <-finished:
-		case <-t.C:
+		case h := <-done:
+			// The next delivery of that task and URL may have become due.
+			d.ended(inFlight, h)
+			running--
+		case <-tick:
 		}
-		t.Stop()
+		if t != nil {
+			t.Stop()
+		}
+		// Collect every other attempt that ended meanwhile.
+		for drained := false; !drained; {
+			select {
+			case h := <-done:
+				d.ended(inFlight, h)
+				running--
+			default:
+				drained = true
+			}
+		}
 	}
+	// The attempts in flight record their outcome and end (the deferred
+	// wg.Wait); done has room for all of them.
 	return nil
+}
+
+// ended counts an attempt to host as over.
+func (d *Deliverer) ended(inFlight map[string]int, host string) {
+	if inFlight[host]--; inFlight[host] <= 0 {
+		delete(inFlight, host)
+	}
+}
+
+// saturated lists the hosts with PerHost attempts in flight.
+func (d *Deliverer) saturated(inFlight map[string]int) []string {
+	var hosts []string
+	for h, n := range inFlight {
+		if n >= d.perHost {
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts
+}
+
+// prune deletes the deliveries that ended more than Retention before now,
+// a batch at a time.
+func (d *Deliverer) prune(ctx context.Context, now time.Time) {
+	const batch = 1000
+	total := 0
+	for ctx.Err() == nil {
+		n, err := d.store.PruneDeliveries(ctx, now.Add(-d.retention), batch)
+		if err != nil {
+			if ctx.Err() == nil {
+				d.log.ErrorContext(ctx, "exporttask: pruning finished webhook deliveries", "error", err)
+			}
+			return
+		}
+		total += n
+		if n < batch {
+			break
+		}
+	}
+	if total > 0 {
+		d.log.InfoContext(ctx, "exporttask: pruned finished webhook deliveries", "deliveries", total,
+			"olderThan", d.retention.String())
+	}
 }
 
 // deliver makes one attempt at dl and records its outcome.
@@ -270,15 +380,19 @@ func (d *Deliverer) deliver(ctx context.Context, dl exporttask.Delivery) {
 		log.InfoContext(ctx, "exporttask: webhook attempt interrupted by shutdown; it is retried when its lease ends")
 		return
 	}
+	now := d.now()
+	res.At = now
 	switch {
 	case res.Delivered:
 		log.DebugContext(ctx, "exporttask: webhook delivered")
-	case retry != nil && dl.Attempts+1 < d.maxAttempts:
-		res.NextAttempt = d.now().Add(*retry)
-		log.WarnContext(ctx, "exporttask: webhook attempt failed; will retry", "error", res.Error, "retryIn", *retry)
+	case retry != nil && d.mayRetry(dl, now.Add(*retry)):
+		res.NextAttempt = now.Add(*retry)
+		log.WarnContext(ctx, "exporttask: webhook attempt failed; will retry", "error", res.Error,
+			"retryIn", retry.Round(time.Millisecond).String())
 	default:
 		if retry != nil {
-			res.Error = fmt.Sprintf("%s (gave up after %d attempts)", res.Error, dl.Attempts+1)
+			res.Error = fmt.Sprintf("%s (gave up after %d attempts over %s)", res.Error, dl.Attempts+1,
+				now.Sub(dl.CreatedAt).Round(time.Second))
 		}
 		log.WarnContext(ctx, "exporttask: webhook delivery given up", "error", res.Error)
 	}
@@ -288,6 +402,26 @@ func (d *Deliverer) deliver(ctx context.Context, dl exporttask.Delivery) {
 	if err := d.store.DeliveryDone(rctx, dl.ID, res); err != nil {
 		log.ErrorContext(ctx, "exporttask: recording a webhook attempt; it is retried when its lease ends", "error", err)
 	}
+}
+
+// mayRetry reports whether dl may be tried again at next: within the
+// retry horizon of its event and, when MaxAttempts is set, below it.
+func (d *Deliverer) mayRetry(dl exporttask.Delivery, next time.Time) bool {
+	if d.maxAttempts > 0 && dl.Attempts+1 >= d.maxAttempts {
+		return false
+	}
+	return !next.After(dl.CreatedAt.Add(d.horizon))
+}
+
+// retryable reports whether an HTTP status is worth another attempt: the
+// receiver may answer differently later (404 during a deploy, 408, 409,
+// 425 Too Early, 429, any 5xx).
+func retryable(code int) bool {
+	switch code {
+	case http.StatusNotFound, http.StatusRequestTimeout, http.StatusConflict, http.StatusTooEarly, http.StatusTooManyRequests:
+		return true
+	}
+	return code >= 500
 }
 
 // maxResponseBody is how much of a receiver's answer is read (and thrown
@@ -312,8 +446,10 @@ func (d *Deliverer) attempt(ctx context.Context, dl exporttask.Delivery) (res ex
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", d.userAgent)
 	req.Header.Set("X-Export-Event", string(dl.Event))
-	req.Header.Set("X-Export-Delivery", strconv.FormatInt(dl.ID, 10))
-	req.Header.Set(exporttask.SignatureHeader, exporttask.SignWebhook(d.secret, d.now(), dl.Payload))
+	id := strconv.FormatInt(dl.ID, 10)
+	req.Header.Set(exporttask.DeliveryHeader, id)
+	secret := exporttask.CustomerWebhookSecret(d.secret, dl.Customer)
+	req.Header.Set(exporttask.SignatureHeader, exporttask.SignWebhook(secret, id, d.now(), dl.Payload))
 
 	backoffWait := backoff(dl.Attempts+1, d.baseBackoff, d.maxBackoff)
 	resp, err := d.client.Do(req)
@@ -332,7 +468,7 @@ func (d *Deliverer) attempt(ctx context.Context, dl exporttask.Delivery) (res ex
 		return exporttask.DeliveryResult{Delivered: true}, nil
 	case code >= 300 && code < 400:
 		return fail(nil, "HTTP %s: redirect to %q not followed", resp.Status, resp.Header.Get("Location"))
-	case code == http.StatusTooManyRequests || code >= 500:
+	case retryable(code):
 		wait := backoffWait
 		if ra, ok := retryAfter(resp.Header, d.now()); ok {
 			wait = min(ra, d.maxBackoff)

@@ -27,7 +27,7 @@ func startedDelivery(t *testing.T, s exporttask.Store, url string, more ...expor
 	_, ok, err := s.Claim(context.Background(), "test-worker", time.Now(), time.Minute)
 	require.NoError(t, err)
 	require.True(t, ok)
-	ds, err := s.ClaimDeliveries(context.Background(), time.Now(), 10, time.Nanosecond)
+	ds, err := s.ClaimDeliveries(context.Background(), exporttask.DeliveryClaim{Now: time.Now(), Limit: 10, Lease: time.Nanosecond})
 	require.NoError(t, err)
 	require.Len(t, ds, 1)
 	require.Equal(t, task.ID, ds[0].TaskID)

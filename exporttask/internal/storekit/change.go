@@ -68,21 +68,42 @@ func MoveTo(ctx context.Context, tx Tx, t exporttask.Task, to exporttask.Status,
 }
 
 // mergeInto adds webhooks to the existing task t and, when that changed
-// it, saves it, keeping its lease, and emits TASK_UPDATED.
+// it, saves it, keeping its lease, and emits TASK_UPDATED; then it sends the
+// receivers that newly subscribed to an event that already happened (see
+// [exporttask.CurrentEvents]) that event at once. A merge that would leave
+// more than exporttask.MaxWebhooks URLs is refused with a
+// *exporttask.ValidationError naming /webhook.
 func mergeInto(ctx context.Context, tx Tx, t exporttask.Task, webhooks []exporttask.Webhook, now time.Time) (exporttask.Task, error) {
 	merged, changed := exporttask.MergeWebhooks(t.Webhook, webhooks)
 	if !changed {
 		return t, nil
+	}
+	if len(merged) > exporttask.MaxWebhooks {
+		return exporttask.Task{}, &exporttask.ValidationError{Problems: []exporttask.FieldError{{
+			Pointer: "/webhook",
+			Message: fmt.Sprintf("merging these webhooks into the equivalent task %d would give it %d webhook URLs; at most %d are allowed",
+				t.ID, len(merged), exporttask.MaxWebhooks),
+		}}}
 	}
 	// Keep the lease as it is: a worker may hold the task.
 	l, err := tx.LeasedTask(ctx, t.ID)
 	if err != nil {
 		return exporttask.Task{}, err
 	}
+	before := t.Webhook
 	t.Webhook = merged
 	t, err = SaveTask(ctx, tx, t.Status, t, l.Lease)
 	if err != nil {
 		return exporttask.Task{}, err
 	}
-	return t, Emit(ctx, tx, t, exporttask.EventUpdated, now)
+	if err := Emit(ctx, tx, t, exporttask.EventUpdated, now); err != nil {
+		return exporttask.Task{}, err
+	}
+	late := exporttask.LateSubscriptions(t, before, merged)
+	for _, ev := range exporttask.CurrentEvents(t) {
+		if err := EmitTo(ctx, tx, t, ev, late[ev], now); err != nil {
+			return exporttask.Task{}, err
+		}
+	}
+	return t, nil
 }

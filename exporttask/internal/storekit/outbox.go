@@ -25,36 +25,55 @@ type Outcome struct {
 	// NextAttempt is when to try again, in Unix milliseconds; 0 keeps the
 	// row's next attempt as it is.
 	NextAttempt int64
+	// DoneAt is when a delivered or given-up delivery ended, in Unix
+	// milliseconds; 0 while pending.
+	DoneAt int64
+}
+
+// Outgoing is one delivery to write: where, and the body it carries.
+type Outgoing struct {
+	URL     string
+	Host    string // exporttask.DeliveryHost(URL)
+	Payload []byte
 }
 
 // Emit writes event ev of task t, happening at now, to the outbox: one
-// delivery per URL subscribed to ev (see [exporttask.Subscribers]), due at
-// once.
+// delivery per URL subscribed to ev (see [exporttask.SubscriptionsTo]), due
+// at once, each with the thin payload of its own subscription.
 func Emit(ctx context.Context, tx Tx, t exporttask.Task, ev exporttask.Event, now time.Time) error {
-	urls := exporttask.Subscribers(t, ev)
-	if len(urls) == 0 {
+	return EmitTo(ctx, tx, t, ev, exporttask.SubscriptionsTo(t, ev), now)
+}
+
+// EmitTo writes event ev of task t, happening at now, to the outbox for
+// the subscriptions subs only.
+func EmitTo(ctx context.Context, tx Tx, t exporttask.Task, ev exporttask.Event, subs []exporttask.Webhook, now time.Time) error {
+	if len(subs) == 0 {
 		return nil
 	}
-	payload, err := exporttask.MarshalEvent(ev, t, now)
-	if err != nil {
-		return err
+	out := make([]Outgoing, len(subs))
+	for i, sub := range subs {
+		payload, err := exporttask.MarshalEvent(ev, t, sub, now)
+		if err != nil {
+			return err
+		}
+		out[i] = Outgoing{URL: sub.URL, Host: exporttask.DeliveryHost(sub.URL), Payload: payload}
 	}
-	if err := tx.InsertDeliveries(ctx, t.ID, urls, ev, payload, Millis(now)); err != nil {
+	if err := tx.InsertDeliveries(ctx, t.ID, ev, out, Millis(now)); err != nil {
 		return fmt.Errorf("writing %s event to the outbox: %w", ev, err)
 	}
 	return nil
 }
 
 // ClaimDeliveries carries out [exporttask.Store.ClaimDeliveries] in one
-// transaction of write: up to limit due deliveries are leased until
-// now+lease.
-func ClaimDeliveries(ctx context.Context, write Write, now time.Time, limit int, lease time.Duration) (ds []exporttask.Delivery, err error) {
-	if limit <= 0 {
+// transaction of write: up to c.Limit due deliveries are leased until
+// c.Now+c.Lease.
+func ClaimDeliveries(ctx context.Context, write Write, c exporttask.DeliveryClaim) (ds []exporttask.Delivery, err error) {
+	if c.Limit <= 0 {
 		return nil, nil
 	}
 	err = write(ctx, func(tx Tx) error {
 		var err error
-		ds, err = tx.DueDeliveries(ctx, Millis(now), limit)
+		ds, err = tx.DueDeliveries(ctx, Due{Now: Millis(c.Now), Limit: c.Limit, SkipHosts: c.SkipHosts, PerHost: c.PerHost})
 		if err != nil {
 			return err
 		}
@@ -62,12 +81,20 @@ func ClaimDeliveries(ctx context.Context, write Write, now time.Time, limit int,
 		for i, d := range ds {
 			ids[i] = d.ID
 		}
-		return tx.LeaseDeliveries(ctx, ids, Millis(now.Add(lease)))
+		return tx.LeaseDeliveries(ctx, ids, Millis(c.Now.Add(c.Lease)))
 	})
 	if err != nil {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// Due selects the deliveries [Tx.DueDeliveries] reads.
+type Due struct {
+	Now       int64 // Unix milliseconds
+	Limit     int
+	SkipHosts []string
+	PerHost   int // 0: no bound
 }
 
 // DeliveryDone carries out [exporttask.Store.DeliveryDone] in one
@@ -86,14 +113,97 @@ func DeliveryDone(ctx context.Context, write Write, id int64, r exporttask.Deliv
 	})
 }
 
+// PruneDeliveries carries out [exporttask.Store.PruneDeliveries] in one
+// transaction of write.
+func PruneDeliveries(ctx context.Context, write Write, before time.Time, limit int) (n int, err error) {
+	if limit <= 0 {
+		return 0, nil
+	}
+	err = write(ctx, func(tx Tx) error {
+		var err error
+		n, err = tx.PruneDeliveries(ctx, Millis(before), limit)
+		return err
+	})
+	return n, err
+}
+
+// ListDeliveries carries out [exporttask.Store.ListDeliveries] in one
+// transaction of write.
+func ListDeliveries(ctx context.Context, write Write, customer string, id, after int64, limit int) (ds []exporttask.DeliveryRecord, err error) {
+	err = write(ctx, func(tx Tx) error {
+		if _, err := tx.CustomerTask(ctx, customer, id); err != nil {
+			return err
+		}
+		var err error
+		ds, err = tx.TaskDeliveries(ctx, id, after, limit)
+		return err
+	})
+	return ds, err
+}
+
+// Redeliver carries out [exporttask.Store.Redeliver] in one transaction of
+// write.
+func Redeliver(ctx context.Context, write Write, customer string, id, deliveryID int64, now time.Time) (d exporttask.DeliveryRecord, err error) {
+	err = write(ctx, func(tx Tx) error {
+		if _, err := tx.CustomerTask(ctx, customer, id); err != nil {
+			return err
+		}
+		newID, err := tx.CopyDelivery(ctx, id, deliveryID, Millis(now))
+		if err != nil {
+			return err
+		}
+		ds, err := tx.TaskDeliveries(ctx, id, newID-1, 1)
+		if err != nil {
+			return err
+		}
+		if len(ds) != 1 || ds[0].ID != newID {
+			return fmt.Errorf("reading back redelivery %d: not found", newID)
+		}
+		d = ds[0]
+		return nil
+	})
+	return d, err
+}
+
+// ScanDeliveryRecord reads a row of (id, task_id, url, event, state,
+// attempts, last_error, created_at, next_attempt, done_at) of the
+// deliveries table.
+func ScanDeliveryRecord(row Scanner) (exporttask.DeliveryRecord, error) {
+	var (
+		d                     exporttask.DeliveryRecord
+		state                 int
+		created, next, doneAt int64
+	)
+	if err := row.Scan(&d.ID, &d.TaskID, &d.URL, &d.Event, &state, &d.Attempts, &d.LastError, &created, &next, &doneAt); err != nil {
+		return exporttask.DeliveryRecord{}, err
+	}
+	d.CreatedAt = exporttask.NewTime(time.UnixMilli(created))
+	switch DeliveryState(state) {
+	case DeliveryPending:
+		d.State = exporttask.DeliveryPending
+		d.NextAttemptAt = exporttask.NewTime(time.UnixMilli(next))
+	case DeliveryDelivered:
+		d.State = exporttask.DeliveryDelivered
+		d.DoneAt = exporttask.NewTime(time.UnixMilli(doneAt))
+	default:
+		d.State = exporttask.DeliveryGivenUp
+		d.DoneAt = exporttask.NewTime(time.UnixMilli(doneAt))
+	}
+	return d, nil
+}
+
 // outcome is what result r leaves in a delivery's row.
 func outcome(r exporttask.DeliveryResult) Outcome {
 	o := Outcome{State: DeliveryPending, Error: r.Error}
+	at := r.At
+	if at.IsZero() {
+		at = time.Now()
+	}
 	switch {
 	case r.Delivered:
-		o.State = DeliveryDelivered
+		o.State, o.DoneAt = DeliveryDelivered, Millis(at)
 	case r.NextAttempt.IsZero():
-		o.State = DeliveryGivenUp
+		o.State, o.DoneAt = DeliveryGivenUp, Millis(at)
 	default:
 		o.NextAttempt = Millis(r.NextAttempt)
 	}

@@ -33,13 +33,13 @@ func ScanTask(row Scanner) (exporttask.Task, error) {
 }
 
 // ScanDelivery reads a row of (id, task_id, url, event, attempts, payload,
-// created_at) of the deliveries table.
+// created_at, host) of the deliveries table, then the customer of its task.
 func ScanDelivery(row Scanner) (exporttask.Delivery, error) {
 	var (
 		d       exporttask.Delivery
 		created int64
 	)
-	if err := row.Scan(&d.ID, &d.TaskID, &d.URL, &d.Event, &d.Attempts, &d.Payload, &created); err != nil {
+	if err := row.Scan(&d.ID, &d.TaskID, &d.URL, &d.Event, &d.Attempts, &d.Payload, &created, &d.Host, &d.Customer); err != nil {
 		return exporttask.Delivery{}, err
 	}
 	d.CreatedAt = time.UnixMilli(created).UTC()

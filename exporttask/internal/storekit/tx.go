@@ -73,13 +73,14 @@ type Tx interface {
 	Expirable(ctx context.Context, now int64, limit int) ([]exporttask.Task, error)
 
 	// InsertDeliveries writes one pending delivery of event ev of task
-	// taskID per URL, in that order, with body payload, created and due
-	// at at.
-	InsertDeliveries(ctx context.Context, taskID int64, urls []string, ev exporttask.Event, payload []byte, at int64) error
-	// DueDeliveries reads up to limit pending deliveries whose next
-	// attempt is at or before now and whose lease ended before now, each
-	// the oldest pending one of its task and URL, next attempt first.
-	DueDeliveries(ctx context.Context, now int64, limit int) ([]exporttask.Delivery, error)
+	// taskID per entry of out, in that order, created and due at at.
+	InsertDeliveries(ctx context.Context, taskID int64, ev exporttask.Event, out []Outgoing, at int64) error
+	// DueDeliveries reads up to q.Limit pending deliveries whose next
+	// attempt is at or before q.Now and whose lease ended before q.Now,
+	// each the oldest pending one of its task and URL, none to a host of
+	// q.SkipHosts, at most q.PerHost (when > 0) per host, next attempt
+	// first, with the customer of their task.
+	DueDeliveries(ctx context.Context, q Due) ([]exporttask.Delivery, error)
 	// LeaseDeliveries leases the deliveries ids until until.
 	LeaseDeliveries(ctx context.Context, ids []int64, until int64) error
 	// DeliveryState reads delivery id's state; exporttask.ErrNotFound when
@@ -88,4 +89,16 @@ type Tx interface {
 	// RecordAttempt counts an attempt at delivery id, releases its lease
 	// and records o.
 	RecordAttempt(ctx context.Context, id int64, o Outcome) error
+	// PruneDeliveries deletes up to limit delivered or given-up
+	// deliveries whose done_at is before before, oldest first, and
+	// returns how many it deleted.
+	PruneDeliveries(ctx context.Context, before int64, limit int) (int, error)
+	// TaskDeliveries reads up to limit deliveries of task taskID with an
+	// id above after, by id (see [ScanDeliveryRecord]).
+	TaskDeliveries(ctx context.Context, taskID, after int64, limit int) ([]exporttask.DeliveryRecord, error)
+	// CopyDelivery writes a new pending delivery, created and due at at,
+	// with the task, URL, host, event and payload of delivery deliveryID
+	// of task taskID, and returns its id; exporttask.ErrNotFound when
+	// task taskID has no delivery deliveryID.
+	CopyDelivery(ctx context.Context, taskID, deliveryID, at int64) (int64, error)
 }

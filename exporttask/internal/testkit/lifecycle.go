@@ -24,7 +24,8 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
-// Secret signs the webhook deliveries of the tests.
+// Secret is the master secret of the tests' deliverers; each customer's
+// deliveries are signed with exporttask.CustomerWebhookSecret(Secret(), customer).
 func Secret() []byte { return []byte("webhook-test-secret") }
 
 // Loopback lets webhooks reach the httptest receivers.
@@ -57,7 +58,7 @@ func (w tWriter) Write(b []byte) (int, error) {
 type Received struct {
 	Event, Delivery, ContentType, UserAgent string // the X-Export-* and other headers
 	Payload                                 exporttask.EventPayload
-	VerifyErr                               error // the signature check with [Secret]
+	VerifyErr                               error // the signature check with [Customer]'s secret
 }
 
 // Receiver is a webhook endpoint on loopback that verifies signatures and
@@ -83,7 +84,8 @@ func NewReceiver(t *testing.T, respond func(n int, w http.ResponseWriter, r *htt
 			Delivery:    r.Header.Get("X-Export-Delivery"),
 			ContentType: r.Header.Get("Content-Type"),
 			UserAgent:   r.Header.Get("User-Agent"),
-			VerifyErr:   exporttask.VerifyWebhook(Secret(), r.Header.Get(exporttask.SignatureHeader), body, time.Now(), time.Minute),
+			VerifyErr: exporttask.VerifyWebhook(exporttask.CustomerWebhookSecret(Secret(), Customer),
+				r.Header.Get(exporttask.SignatureHeader), r.Header.Get(exporttask.DeliveryHeader), body, time.Now(), time.Minute),
 		}
 		assert.NoError(t, json.Unmarshal(body, &got.Payload))
 		rc.mu.Lock()

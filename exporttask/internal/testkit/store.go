@@ -47,9 +47,9 @@ func (s *SignalStore) Claim(ctx context.Context, worker string, now time.Time, l
 
 // ClaimDeliveries signals on ClaimedDeliveries, then claims from the
 // wrapped store.
-func (s *SignalStore) ClaimDeliveries(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]exporttask.Delivery, error) {
+func (s *SignalStore) ClaimDeliveries(ctx context.Context, c exporttask.DeliveryClaim) ([]exporttask.Delivery, error) {
 	notify(s.ClaimedDeliveries)
-	return s.Store.ClaimDeliveries(ctx, now, limit, lease)
+	return s.Store.ClaimDeliveries(ctx, c)
 }
 
 func notify(ch chan struct{}) {

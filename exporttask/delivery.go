@@ -1,0 +1,64 @@
+package exporttask
+
+import (
+	"net/url"
+	"strings"
+	"time"
+)
+
+// DeliveryClaim is the input of [Store.ClaimDeliveries].
+type DeliveryClaim struct {
+	Now   time.Time
+	Limit int           // at most this many deliveries
+	Lease time.Duration // reserved until Now+Lease
+	// SkipHosts lists receiver hosts (see [DeliveryHost]) whose
+	// deliveries are not claimed: the caller has enough attempts in flight
+	// to them.
+	SkipHosts []string
+	// PerHost bounds how many deliveries to one host are claimed; 0 means
+	// no bound.
+	PerHost int
+}
+
+// DeliveryHost is the receiver host of a webhook URL, the unit of
+// per-receiver fairness: its lower-case host and port as written in the
+// URL ("hooks.example.com", "127.0.0.1:8080"), or "" when rawURL does not
+// parse.
+func DeliveryHost(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Host)
+}
+
+// DeliveryState is where a webhook delivery is: pending (to be attempted,
+// maybe again), delivered, or given up.
+type DeliveryState string
+
+// The states of a delivery.
+const (
+	DeliveryPending   DeliveryState = "PENDING"
+	DeliveryDelivered DeliveryState = "DELIVERED"
+	DeliveryGivenUp   DeliveryState = "GIVEN_UP"
+)
+
+// DeliveryRecord is a webhook delivery as its task's customer sees it
+// (GET /export-tasks/{id}/deliveries): where it goes and how it went, not
+// its payload.
+type DeliveryRecord struct {
+	ID       int64         `json:"id"`
+	TaskID   int64         `json:"taskId"`
+	URL      string        `json:"url"`
+	Event    Event         `json:"event"`
+	State    DeliveryState `json:"state"`
+	Attempts int           `json:"attempts"`
+	// LastError says what went wrong at the last failed attempt.
+	LastError string `json:"lastError,omitempty"`
+	// CreatedAt is when the event happened.
+	CreatedAt Time `json:"createdAt"`
+	// NextAttemptAt is when a pending delivery is tried next.
+	NextAttemptAt Time `json:"nextAttemptAt,omitzero"`
+	// DoneAt is when a delivery was delivered or given up.
+	DoneAt Time `json:"doneAt,omitzero"`
+}

@@ -1,0 +1,132 @@
+package storetest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// testOutboxHosts: claims skip the hosts asked, and hand out at most
+// PerHost deliveries per host.
+func testOutboxHosts(t *testing.T, s exporttask.Store) {
+	const slow, fast = "https://slow.example.com:8443/hook", "https://FAST.example.com/hook"
+	for i := range 4 {
+		create(t, s, params(t, acme, request(fmt.Sprintf("rec-%d", i),
+			hook(slow, exporttask.EventStarted), hook(fast, exporttask.EventStarted)), at(0)))
+		claim(t, s, "w", at(0))
+	}
+	hosts := func(ds []exporttask.Delivery) map[string]int {
+		n := map[string]int{}
+		for _, d := range ds {
+			assert.Equal(t, exporttask.DeliveryHost(d.URL), d.Host)
+			assert.Equal(t, acme, d.Customer)
+			n[d.Host]++
+		}
+		return n
+	}
+	claimWith := func(c exporttask.DeliveryClaim) []exporttask.Delivery {
+		c.Now, c.Lease = at(time.Second), time.Minute
+		ds, err := s.ClaimDeliveries(ctx(t), c)
+		require.NoError(t, err)
+		return ds
+	}
+
+	ds := claimWith(exporttask.DeliveryClaim{Limit: 10, PerHost: 1})
+	assert.Equal(t, map[string]int{"slow.example.com:8443": 1, "fast.example.com": 1}, hosts(ds), "one per host")
+	ds = claimWith(exporttask.DeliveryClaim{Limit: 10, PerHost: 2, SkipHosts: []string{"slow.example.com:8443"}})
+	assert.Equal(t, map[string]int{"fast.example.com": 2}, hosts(ds), "the slow host skipped")
+	ds = claimWith(exporttask.DeliveryClaim{Limit: 10})
+	assert.Equal(t, map[string]int{"slow.example.com:8443": 3, "fast.example.com": 1}, hosts(ds), "no bound: the rest")
+}
+
+// testOutboxPrune: delivered and given-up deliveries are pruned once they
+// ended before the cut-off; pending ones never are.
+func testOutboxPrune(t *testing.T, s exporttask.Store) {
+	for i := range 3 {
+		create(t, s, params(t, acme, request(fmt.Sprintf("rec-%d", i), hook(hookA, exporttask.EventStarted)), at(0)))
+		claim(t, s, "w", at(0))
+	}
+	ds := claimDeliveries(t, s, at(time.Second), 10)
+	require.Len(t, ds, 3)
+	require.NoError(t, s.DeliveryDone(ctx(t), ds[0].ID, exporttask.DeliveryResult{Delivered: true, At: at(time.Hour)}))
+	require.NoError(t, s.DeliveryDone(ctx(t), ds[1].ID, exporttask.DeliveryResult{Error: "410 Gone", At: at(2 * time.Hour)}))
+	require.NoError(t, s.DeliveryDone(ctx(t), ds[2].ID, exporttask.DeliveryResult{Error: "503", NextAttempt: at(time.Minute), At: at(time.Hour)}))
+
+	n, err := s.PruneDeliveries(ctx(t), at(time.Hour), 10)
+	require.NoError(t, err)
+	assert.Equal(t, 0, n, "nothing ended before the cut-off")
+	n, err = s.PruneDeliveries(ctx(t), at(2*time.Hour+time.Millisecond), 1)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "limit")
+	n, err = s.PruneDeliveries(ctx(t), at(100*time.Hour), 10)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "the other finished one; the pending one stays")
+
+	var left []int64
+	for _, d := range ds {
+		recs, err := s.ListDeliveries(ctx(t), acme, d.TaskID, 0, 10)
+		require.NoError(t, err)
+		for _, r := range recs {
+			left = append(left, r.ID)
+		}
+	}
+	assert.Equal(t, []int64{ds[2].ID}, left)
+}
+
+// testOutboxListAndRedeliver: a customer lists its task's deliveries with
+// their outcome and asks for a new delivery of one of them.
+func testOutboxListAndRedeliver(t *testing.T, s exporttask.Store) {
+	create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventStarted, exporttask.EventCompleted),
+		hook(hookB, exporttask.EventCompleted)), at(0)))
+	started, _, completed := runTask(t, s)
+	ds := claimDeliveries(t, s, at(time.Minute), 10)
+	require.Equal(t, []string{hookA + " TASK_STARTED", hookB + " TASK_COMPLETED"}, sent(ds))
+	require.NoError(t, s.DeliveryDone(ctx(t), ds[0].ID, exporttask.DeliveryResult{Delivered: true, At: at(2 * time.Minute)}))
+	require.NoError(t, s.DeliveryDone(ctx(t), ds[1].ID, exporttask.DeliveryResult{Error: "HTTP 410 Gone", At: at(3 * time.Minute)}))
+
+	recs, err := s.ListDeliveries(ctx(t), acme, started.ID, 0, 10)
+	require.NoError(t, err)
+	require.Len(t, recs, 3)
+	assert.Equal(t, exporttask.DeliveryRecord{ID: ds[0].ID, TaskID: started.ID, URL: hookA, Event: exporttask.EventStarted,
+		State: exporttask.DeliveryDelivered, Attempts: 1, CreatedAt: exporttask.NewTime(at(time.Second)),
+		DoneAt: exporttask.NewTime(at(2 * time.Minute))}, recs[0])
+	assert.Equal(t, exporttask.DeliveryPending, recs[1].State, "hookA's TASK_COMPLETED")
+	assert.Equal(t, exporttask.NewTime(at(3*time.Second)), recs[1].NextAttemptAt)
+	assert.Equal(t, exporttask.DeliveryGivenUp, recs[2].State, "hookB's TASK_COMPLETED")
+	assert.Equal(t, "HTTP 410 Gone", recs[2].LastError)
+	assert.Equal(t, exporttask.NewTime(at(3*time.Minute)), recs[2].DoneAt)
+	page, err := s.ListDeliveries(ctx(t), acme, started.ID, recs[0].ID, 1)
+	require.NoError(t, err)
+	assert.Equal(t, recs[1:2], page, "paging by id")
+
+	_, err = s.ListDeliveries(ctx(t), globex, started.ID, 0, 10)
+	assert.ErrorIs(t, err, exporttask.ErrNotFound, "another customer's task")
+	_, err = s.Redeliver(ctx(t), globex, started.ID, ds[1].ID, at(time.Hour))
+	assert.ErrorIs(t, err, exporttask.ErrNotFound, "another customer's task")
+	_, err = s.Redeliver(ctx(t), acme, started.ID, 424242, at(time.Hour))
+	assert.ErrorIs(t, err, exporttask.ErrNotFound, "no such delivery")
+
+	again, err := s.Redeliver(ctx(t), acme, started.ID, ds[1].ID, at(time.Hour))
+	require.NoError(t, err)
+	assert.Greater(t, again.ID, recs[2].ID, "a new delivery, with its own id")
+	assert.Equal(t, exporttask.DeliveryPending, again.State)
+	assert.Equal(t, hookB, again.URL)
+	next := claimDeliveries(t, s, at(time.Hour), 10)
+	var got exporttask.Delivery
+	for _, d := range next {
+		if d.ID == again.ID {
+			got = d
+		}
+	}
+	require.Equal(t, again.ID, got.ID, "the redelivery is due at once")
+	assert.Equal(t, ds[1].Payload, got.Payload, "the same body, with the event's timestamp")
+	assert.True(t, got.CreatedAt.Equal(at(time.Hour)), "a redelivery's retry horizon starts when it is asked for")
+	want, err := exporttask.MarshalEvent(exporttask.EventCompleted, completed, hook(hookB, exporttask.EventCompleted), at(3*time.Second))
+	require.NoError(t, err)
+	assert.JSONEq(t, string(want), string(got.Payload))
+}
