@@ -33,7 +33,7 @@ func (b bannerInfo) write(w io.Writer) {
 		fmt.Fprintf(w, "development API key (customer %q, read+write): %s\n", devCustomer, b.devKey)
 	}
 	if b.secret != "" {
-		fmt.Fprintf(w, "webhook secret (generated, changes at every start; set -webhook-secret to keep one): %s\n", b.secret)
+		fmt.Fprintf(w, "webhook master secret (generated, changes at every start; set -webhook-secret to keep one): %s\neach customer verifies its deliveries with its own secret: GET /webhook-secret with its API key\n", b.secret)
 	}
 	if b.simulate {
 		fmt.Fprintln(w, "exporter: simulate (any catalogRecordID; the files are small stand-ins)")
