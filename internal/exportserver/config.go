@@ -12,6 +12,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/server"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
 // Config is the program's configuration. Each field has a flag and an
@@ -75,6 +76,10 @@ type Config struct {
 	// Retention is how long completed tasks keep their artifacts
 	// (-retention, EXPORTTASK_RETENTION). Default 720h (30 days).
 	Retention time.Duration
+	// SweepInterval is how often tasks whose retention is over are moved to
+	// EXPIRED and their files deleted (-sweep-interval,
+	// EXPORTTASK_SWEEP_INTERVAL). Default [worker.DefaultSweepInterval].
+	SweepInterval time.Duration
 	// WebhookSecret signs webhooks (-webhook-secret,
 	// EXPORTTASK_WEBHOOK_SECRET). Default: generated at start and printed.
 	WebhookSecret string
@@ -109,6 +114,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		trustFwd = fs.Bool("trust-forwarded", false, "build download URLs from X-Forwarded-Proto/-Host (only behind a proxy that sets them)")
 		duration = fs.Duration("task-duration", 30*time.Second, "simulated export `duration` (-exporter simulate)")
 		retain   = fs.Duration("retention", exporttask.DefaultRetention, "how long completed tasks keep their artifacts")
+		sweep    = fs.Duration("sweep-interval", worker.DefaultSweepInterval, "how often expired tasks are moved to EXPIRED and their files deleted")
 		secret   = fs.String("webhook-secret", "", "HMAC `secret` that signs webhooks (default: generated and printed)")
 		allow    = fs.String("webhook-allow", "", "`CIDRs` webhooks may reach although private or loopback, e.g. 127.0.0.0/8")
 	)
@@ -134,7 +140,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, CreateRate: *rate, CreateBurst: *burst,
-		TaskDuration: *duration, Retention: *retain, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
+		TaskDuration: *duration, Retention: *retain, SweepInterval: *sweep, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
 		Artifacts: *arts, S3PathStyle: *s3path, RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd}
 	var err error
 	if cfg.Keys, err = server.ParseKeys(*keys); err != nil {
@@ -154,6 +160,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("-task-duration must be positive, got %s", cfg.TaskDuration)
 	case cfg.Retention <= 0:
 		return Config{}, fmt.Errorf("-retention must be positive, got %s", cfg.Retention)
+	case cfg.SweepInterval <= 0:
+		return Config{}, fmt.Errorf("-sweep-interval must be positive, got %s", cfg.SweepInterval)
 	case cfg.DB == "":
 		return Config{}, errors.New("-db must not be empty")
 	case cfg.Exporter != "real" && cfg.Exporter != "simulate":
