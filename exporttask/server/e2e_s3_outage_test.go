@@ -136,3 +136,43 @@ func TestS3OutageDuringExport(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, bytes.Repeat([]byte{2}, 4*s3store.MinPartSize), body, "the second attempt's bytes")
 }
+
+// TestS3OutageUntilFailed keeps the S3 server down through every attempt:
+// the task ends FAILED after the maximum attempts with a reason a customer
+// can read, which names neither the S3 endpoint nor the bucket, and the
+// bucket holds no object of the task.
+func TestS3OutageUntilFailed(t *testing.T) {
+	srv := s3test.StartGateway(t)
+	store, err := s3store.New(srv.Config(t))
+	require.NoError(t, err)
+	exp := outageExporter{Simulator: simulate.New(simulate.Config{Duration: time.Millisecond}),
+		midUpload: make(chan struct{}), failed: make(chan error), resume: make(chan struct{})}
+	h := newHarness(t, exporttasktest.WithExporter(exp), exporttasktest.WithArtifacts(store),
+		exporttasktest.WithServerConfig(func(c *server.Config) { c.RetryDelay = 20 * time.Millisecond; c.MaxAttempts = 2 }))
+	task := h.create(t, h.sampleRequest(1))
+
+	select {
+	case <-exp.midUpload:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the export never reached the middle of its upload")
+	}
+	require.NoError(t, srv.Versity.Close(), "stopping the S3 server")
+	exp.resume <- struct{}{}
+	require.Error(t, <-exp.failed, "the upload fails while the server is down")
+	exp.resume <- struct{}{}
+
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // each S3 call retries before it gives up
+	defer cancel()
+	done, err := h.client.Wait(ctx, task.ID, 20*time.Millisecond)
+	require.NoError(t, err)
+	require.Equal(t, exporttask.StatusFailed, done.Status)
+	assert.Equal(t, 2, done.Attempts)
+	assert.Equal(t, "failed 2 times, last: the exported files could not be stored", done.ErrorReason)
+	assert.NotContains(t, done.ErrorReason, srv.Endpoint)
+	assert.Empty(t, done.Artifacts)
+
+	require.NoError(t, srv.Versity.Restart(t.Context()))
+	objects, err := store.List(t.Context(), exporttask.ArtifactPrefix(task.ID))
+	require.NoError(t, err)
+	assert.Empty(t, objects, "no object of the failed task is in the bucket")
+}
