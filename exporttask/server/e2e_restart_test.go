@@ -127,9 +127,16 @@ func (p *process) stderr() string { return p.errBuf.String() }
 // process is killed when the test ends.
 func startServer(t *testing.T, bin, dir string, args []string) *process {
 	t.Helper()
+	return startServerEnv(t, bin, dir, args, nil)
+}
+
+// startServerEnv is startServer with the environment variables env
+// ("NAME=value") added to the test's.
+func startServerEnv(t *testing.T, bin, dir string, args, env []string) *process {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "EXPORTTASK_ADDR=", "EXPORTTASK_DB=")
+	cmd.Env = append(append(os.Environ(), "EXPORTTASK_ADDR=", "EXPORTTASK_DB="), env...)
 	errBuf := &syncBuffer{}
 	cmd.Stderr = errBuf
 	stdout, err := cmd.StdoutPipe()

@@ -20,16 +20,18 @@ type taskOutput struct {
 var _ exporttask.Output = (*taskOutput)(nil)
 
 // Create starts the file name of the task in the artifact store. name must
-// be a plain file name (no slash).
+// be a plain file name (no slash). The store's errors, from Create and
+// from the writer, are marked so that the task's errorReason does not
+// repeat them (see storageReason).
 func (o *taskOutput) Create(ctx context.Context, name string) (exporttask.ArtifactWriter, error) {
 	if strings.Contains(name, "/") {
 		return nil, fmt.Errorf("exporttask: task %d: artifact name %q contains a slash", o.taskID, name)
 	}
 	w, err := o.store.Create(ctx, exporttask.ArtifactKey(o.taskID, name))
 	if err != nil {
-		return nil, fmt.Errorf("exporttask: task %d: creating artifact %q: %w", o.taskID, name, err)
+		return nil, markStorage(fmt.Errorf("exporttask: task %d: creating artifact %q: %w", o.taskID, name, err))
 	}
-	return w, nil
+	return storageWriter{w: w}, nil
 }
 
 // Progress reports done out of total as a percentage (0 when total is not

@@ -366,7 +366,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 		}
 		reason := errorReason(err)
 		if !exporttask.IsPermanent(err) && t.Attempts > 1 {
-			reason = errorReason(fmt.Errorf("failed %d times, last: %w", t.Attempts, err))
+			reason = errorReason(fmt.Errorf("failed %d times, last: %s", t.Attempts, reason))
 		}
 		p = exporttask.FinishParams{ErrorReason: reason}
 		log.WarnContext(ctx, "exporttask: export failed", "error", err, "attempt", t.Attempts)
@@ -417,13 +417,18 @@ func (r *Runner) export(ctx context.Context, t exporttask.Task, out exporttask.O
 // maxErrorReason bounds the errorReason stored for a failed task, in bytes.
 const maxErrorReason = 1024
 
-// errorReason is the text of err (the Reason of a PermanentError) for the task's errorReason, at most
+// errorReason is the text of err (the Reason of a PermanentError, storageReason
+// for an error of the artifact store) for the task's errorReason, at most
 // maxErrorReason bytes, cut on a rune boundary.
 func errorReason(err error) string {
 	s := err.Error()
 	var pe *exporttask.PermanentError
-	if errors.As(err, &pe) {
+	var se *storageError
+	switch {
+	case errors.As(err, &pe):
 		s = pe.Reason
+	case errors.As(err, &se):
+		s = storageReason
 	}
 	if s == "" {
 		s = "export failed"

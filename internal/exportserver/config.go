@@ -13,6 +13,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/server"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
 // Config is the program's configuration. Each field has a flag and an
@@ -76,6 +77,10 @@ type Config struct {
 	// Retention is how long completed tasks keep their artifacts
 	// (-retention, EXPORTTASK_RETENTION). Default 720h (30 days).
 	Retention time.Duration
+	// SweepInterval is how often tasks whose retention is over are moved to
+	// EXPIRED and their files deleted (-sweep-interval,
+	// EXPORTTASK_SWEEP_INTERVAL). Default [worker.DefaultSweepInterval].
+	SweepInterval time.Duration
 	// WebhookSecret signs webhooks (-webhook-secret,
 	// EXPORTTASK_WEBHOOK_SECRET). Default: generated at start and printed.
 	WebhookSecret string
@@ -116,6 +121,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		trustFwd = fs.Bool("trust-forwarded", false, "build download URLs from X-Forwarded-Proto/-Host (only behind a proxy that sets them)")
 		duration = fs.Duration("task-duration", 30*time.Second, "simulated export `duration` (-exporter simulate)")
 		retain   = fs.Duration("retention", exporttask.DefaultRetention, "how long completed tasks keep their artifacts")
+		sweep    = fs.Duration("sweep-interval", worker.DefaultSweepInterval, "how often expired tasks are moved to EXPIRED and their files deleted")
 		secret   = fs.String("webhook-secret", "", "HMAC `secret` that signs webhooks (default: generated and printed)")
 		instance = fs.String("instance", hostname(), "this server's stable `name` across restarts, unique among the servers sharing the database")
 		allow    = fs.String("webhook-allow", "", "`CIDRs` webhooks may reach although private or loopback, e.g. 127.0.0.0/8")
@@ -142,7 +148,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, CreateRate: *rate, CreateBurst: *burst,
-		TaskDuration: *duration, Retention: *retain, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
+		TaskDuration: *duration, Retention: *retain, SweepInterval: *sweep, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
 		Artifacts: *arts, S3PathStyle: *s3path, RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd,
 		Instance: *instance}
 	var err error
@@ -165,6 +171,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("-retention must be positive, got %s", cfg.Retention)
 	case strings.Contains(cfg.Instance, "/"):
 		return Config{}, fmt.Errorf("-instance must not contain '/', got %q", cfg.Instance)
+	case cfg.SweepInterval <= 0:
+		return Config{}, fmt.Errorf("-sweep-interval must be positive, got %s", cfg.SweepInterval)
 	case cfg.DB == "":
 		return Config{}, errors.New("-db must not be empty")
 	case cfg.Exporter != "real" && cfg.Exporter != "simulate":

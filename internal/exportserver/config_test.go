@@ -12,6 +12,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/server"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
 func envOf(m map[string]string) func(string) string {
@@ -24,7 +25,7 @@ func TestParseConfigDefaults(t *testing.T) {
 	host, err := os.Hostname()
 	require.NoError(t, err)
 	assert.Equal(t, Config{Addr: ":8080", DB: "exporttask.db", CreateBurst: server.DefaultCreateBurst, TaskDuration: 30 * time.Second,
-		Retention: exporttask.DefaultRetention, Exporter: "real", Catalog: "exporttask-catalog", Instance: host}, cfg,
+		Retention: exporttask.DefaultRetention, SweepInterval: worker.DefaultSweepInterval, Exporter: "real", Catalog: "exporttask-catalog", Instance: host}, cfg,
 		"the default instance is the host name")
 }
 
@@ -36,6 +37,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 		"EXPORTTASK_QUOTA":              "1000000",
 		"EXPORTTASK_TASK_DURATION":      "5s",
 		"EXPORTTASK_RETENTION":          "48h",
+		"EXPORTTASK_SWEEP_INTERVAL":     "5s",
 		"EXPORTTASK_WEBHOOK_SECRET":     "from-env",
 		"EXPORTTASK_WEBHOOK_ALLOW":      "127.0.0.0/8, 10.1.2.3",
 		"EXPORTTASK_EXPORTER":           "simulate",
@@ -55,7 +57,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 			{Key: "k1", Customer: "acme", Scopes: server.ScopeRead},
 			{Key: "k2", Customer: "globex", Scopes: server.ScopeAll},
 		},
-		Quota: 1000000, CreateRate: 2.5, CreateBurst: server.DefaultCreateBurst, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, WebhookSecret: "from-env",
+		Quota: 1000000, CreateRate: 2.5, CreateBurst: server.DefaultCreateBurst, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, SweepInterval: 5 * time.Second, WebhookSecret: "from-env",
 		Instance:     "replica-2",
 		WebhookAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
 		Exporter:     "simulate", Catalog: "/srv/catalog", Artifacts: "s3://bucket/exports", S3PathStyle: true,
@@ -89,6 +91,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{name: "zero create burst", args: []string{"-create-burst", "0"}, want: "-create-burst"},
 		{name: "zero duration", args: []string{"-task-duration", "0s"}, want: "-task-duration"},
 		{name: "zero retention", args: []string{"-retention", "0s"}, want: "-retention"},
+		{name: "zero sweep interval", args: []string{"-sweep-interval", "0s"}, want: "-sweep-interval"},
 		{name: "bad keys", args: []string{"-keys", "k1=acme:root"}, want: "-keys"},
 		{name: "bad CIDR", args: []string{"-webhook-allow", "10.0.0.0/99"}, want: "-webhook-allow"},
 		{name: "empty db", args: []string{"-db", ""}, want: "-db"},

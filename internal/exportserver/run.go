@@ -73,6 +73,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		CreateRate:        cfg.CreateRate,
 		CreateBurst:       cfg.CreateBurst,
 		Retention:         cfg.Retention,
+		SweepInterval:     cfg.SweepInterval,
 		WebhookSecret:     []byte(secret),
 		WebhookAllow:      cfg.WebhookAllow,
 		Instance:          cfg.Instance,

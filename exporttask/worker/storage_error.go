@@ -1,0 +1,41 @@
+package worker
+
+import (
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// storageReason is the errorReason of a task whose files could not be
+// written to the artifact store: the store's own error names endpoints,
+// buckets and upload ids that are no business of the customer (it is
+// logged in full).
+const storageReason = "the exported files could not be stored"
+
+// storageError marks an error of the artifact store met while an export
+// wrote its files.
+type storageError struct{ err error }
+
+func (e *storageError) Error() string { return e.err.Error() }
+func (e *storageError) Unwrap() error { return e.err }
+
+// markStorage wraps a non-nil err as a storageError.
+func markStorage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &storageError{err: err}
+}
+
+// storageWriter marks the errors of an artifact store's writer.
+type storageWriter struct{ w exporttask.ArtifactWriter }
+
+func (s storageWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	return n, markStorage(err)
+}
+
+func (s storageWriter) Commit() (exporttask.ArtifactInfo, error) {
+	info, err := s.w.Commit()
+	return info, markStorage(err)
+}
+
+func (s storageWriter) Abort() error { return markStorage(s.w.Abort()) }
