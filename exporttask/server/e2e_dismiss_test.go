@@ -1,8 +1,11 @@
 package server_test
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -10,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
@@ -107,6 +111,49 @@ func TestDeleteDismissesAFailedTask(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, resp.StatusCode, "%s", body)
 	h.assertGone(t, task.ID)
 	files, err := h.Artifacts.List(t.Context(), exporttask.ArtifactPrefix(task.ID))
+	require.NoError(t, err)
+	assert.Empty(t, files)
+}
+
+// failingDeletes is an artifact store whose DeletePrefix fails while fail
+// is set.
+type failingDeletes struct {
+	exporttask.ArtifactStore
+	fail *atomic.Bool
+}
+
+func (f failingDeletes) DeletePrefix(ctx context.Context, prefix string) error {
+	if f.fail.Load() {
+		return errors.New("disk unavailable")
+	}
+	return f.ArtifactStore.DeletePrefix(ctx, prefix)
+}
+
+// TestDismissDeletesFilesFirst: when deleting the files fails, the task
+// stays (500), and repeating the DELETE finishes the dismissal.
+func TestDismissDeletesFilesFirst(t *testing.T) {
+	fs, err := filestore.Open(t.Context(), t.TempDir())
+	require.NoError(t, err)
+	fail := &atomic.Bool{}
+	h := newHarness(t, exporttasktest.WithTaskDuration(20*time.Millisecond),
+		exporttasktest.WithArtifacts(failingDeletes{ArtifactStore: fs, fail: fail}))
+	done := h.completedTask(t, 1)
+
+	fail.Store(true)
+	resp, body := h.do(t, request{method: http.MethodDelete, path: taskPath(done.ID), key: h.Key})
+	assertProblem(t, resp, body, http.StatusInternalServerError, typeBlank)
+	got, err := h.client.Get(t.Context(), done.ID)
+	require.NoError(t, err, "a failed dismissal keeps the task")
+	assert.Equal(t, exporttask.StatusCompleted, got.Status)
+	files, err := fs.List(t.Context(), exporttask.ArtifactPrefix(done.ID))
+	require.NoError(t, err)
+	assert.Len(t, files, len(done.Artifacts))
+
+	fail.Store(false)
+	resp, body = h.do(t, request{method: http.MethodDelete, path: taskPath(done.ID), key: h.Key})
+	require.Equal(t, http.StatusNoContent, resp.StatusCode, "%s", body)
+	h.assertGone(t, done.ID)
+	files, err = fs.List(t.Context(), exporttask.ArtifactPrefix(done.ID))
 	require.NoError(t, err)
 	assert.Empty(t, files)
 }
