@@ -206,7 +206,7 @@ func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 		"GET /export-tasks/{id}/artifacts/{name}": {"200", "206", "302", "304", "400", "401", "403", "404", "410", "500"},
 		"GET /export-tasks":                       {"200", "400", "401", "403", "500"},
 		"GET /export-tasks/{id}":                  {"200", "400", "401", "403", "404", "500"},
-		"DELETE /export-tasks/{id}":               {"200", "400", "401", "403", "404", "409", "500"},
+		"DELETE /export-tasks/{id}":               {"200", "204", "400", "401", "403", "404", "500"},
 		"GET /healthz":                            {"200"},
 		"GET /readyz":                             {"200", "503"},
 		"GET /metrics":                            {"200"},

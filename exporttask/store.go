@@ -56,6 +56,16 @@ type Store interface {
 	// its status is final.
 	Abort(ctx context.Context, customer string, id int64, now time.Time) (Task, error)
 
+	// Dismiss removes the customer's final task (COMPLETED, FAILED,
+	// ABORTED, EXPIRED or ARCHIVED) with everything the store keeps for
+	// it: its Idempotency-Key, and its webhook deliveries, pending ones
+	// included (they are dropped, never sent). What it held against the
+	// quota is freed. Get answers ErrNotFound after. ErrNotFound when the
+	// task does not exist; ErrConflict when its status is not final. The
+	// task's artifact files are not the store's: the caller deletes them
+	// first (see package server).
+	Dismiss(ctx context.Context, customer string, id int64) error
+
 	// Claim takes the oldest task that is PENDING, or IN_PROGRESS with a
 	// lease that ended before now (its worker died), moves it to
 	// IN_PROGRESS (emitting TASK_STARTED when it was PENDING), and leases it

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -97,8 +98,10 @@ func (c *Client) Get(ctx context.Context, id int64) (exporttask.Task, error) {
 	return t, err
 }
 
-// Abort moves the task with that id to ABORTED. A task already in a final
-// status gives a *Problem with status 409.
+// Abort sends DELETE for the task with that id. A live task moves to
+// ABORTED and is returned. The server dismisses a task already in a final
+// status (removes it and its files; it is not found after): Abort then
+// returns an error wrapping [ErrDismissed].
 func (c *Client) Abort(ctx context.Context, id int64) (exporttask.Task, error) {
 	r, err := c.newRequest(ctx, http.MethodDelete, c.taskURL(id), nil)
 	if err != nil {
@@ -106,8 +109,15 @@ func (c *Client) Abort(ctx context.Context, id int64) (exporttask.Task, error) {
 	}
 	var t exporttask.Task
 	_, err = c.do(r, http.StatusOK, &t)
+	if p := (*exporttask.Problem)(nil); errors.As(err, &p) && p.Status == http.StatusNoContent {
+		return exporttask.Task{}, fmt.Errorf("exporttask: task %d: %w", id, ErrDismissed)
+	}
 	return t, err
 }
+
+// ErrDismissed reports that a DELETE dismissed a task that was already
+// final, rather than aborting it.
+var ErrDismissed = errors.New("exporttask: the task was final and is dismissed")
 
 // ListOptions selects a page of tasks for [Client.List].
 type ListOptions struct {

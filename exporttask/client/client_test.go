@@ -44,8 +44,10 @@ func TestClientProblems(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, exporttask.StatusAborted, aborted.Status)
 	_, err = h.client.Abort(ctx, task.ID)
+	require.ErrorIs(t, err, client.ErrDismissed, "a second DELETE dismisses the aborted task")
+	_, err = h.client.Abort(ctx, task.ID)
 	require.ErrorAs(t, err, &p)
-	assert.Equal(t, http.StatusConflict, p.Status)
+	assert.Equal(t, http.StatusNotFound, p.Status, "a dismissed task is gone")
 
 	readOnly, err := client.New(h.URL, readKey, client.WithHTTPClient(h.hc))
 	require.NoError(t, err)

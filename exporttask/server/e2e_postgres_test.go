@@ -89,9 +89,11 @@ func TestPostgresLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, tasks, 1)
 	_, err = h.client.Abort(t.Context(), task.ID)
+	require.ErrorIs(t, err, client.ErrDismissed, "DELETE dismisses a completed task")
+	_, err = h.client.Get(t.Context(), task.ID)
 	var p *exporttask.Problem
 	require.ErrorAs(t, err, &p)
-	assert.Equal(t, 409, p.Status)
+	assert.Equal(t, 404, p.Status)
 }
 
 // TestPostgresReplicas runs two servers, each with its own connection pool

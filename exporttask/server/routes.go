@@ -14,7 +14,7 @@ func (s *Server) routes() (http.Handler, error) {
 	mux.HandleFunc("POST /export-tasks", s.authorize(ScopeWrite, s.createTask))
 	mux.HandleFunc("GET /export-tasks", s.authorize(ScopeRead, s.listTasks))
 	mux.HandleFunc("GET /export-tasks/{id}", s.authorize(ScopeRead, s.getTask))
-	mux.HandleFunc("DELETE /export-tasks/{id}", s.authorize(ScopeWrite, s.abortTask))
+	mux.HandleFunc("DELETE /export-tasks/{id}", s.authorize(ScopeWrite, s.deleteTask))
 	mux.HandleFunc("GET /export-tasks/{id}/artifacts/{name}", s.authorize(ScopeRead, s.downloadArtifact))
 	mux.HandleFunc("GET /webhook-secret", s.authorize(ScopeRead, s.getWebhookSecret))
 	mux.HandleFunc("GET /healthz", s.healthz)

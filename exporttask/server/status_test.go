@@ -122,8 +122,6 @@ func TestErrorStatuses(t *testing.T) {
 			status: 422, typ: exporttask.ProblemTypeIdempotencyKeyReused, detailHas: `"reuse-me"`},
 		{name: "too many creates", req: request{method: "POST", path: "/export-tasks", key: otherKey, header: jsonCT, body: `{}`},
 			repeat: burst, status: 429, typ: typeBlank, detailHas: "retry in 1000 seconds", header: map[string]string{"Retry-After": "1000"}},
-		{name: "abort a final task", req: request{method: "DELETE", path: "/export-tasks/" + strconv.FormatInt(aborted.ID, 10), key: h.Key},
-			status: 409, typ: typeTransition, detailHas: "ABORTED"},
 		{name: "method not allowed on the collection", req: request{method: "PUT", path: "/export-tasks", key: h.Key},
 			status: 405, typ: typeBlank, header: map[string]string{"Allow": "GET, HEAD, POST"}},
 		{name: "method not allowed on a task", req: request{method: "PATCH", path: mineURL, key: h.Key},

@@ -42,6 +42,11 @@ func (s timedStore) Abort(ctx context.Context, customer string, id int64, now ti
 	return s.Store.Abort(ctx, customer, id, now)
 }
 
+func (s timedStore) Dismiss(ctx context.Context, customer string, id int64) (err error) {
+	defer s.time("dismiss")(&err)
+	return s.Store.Dismiss(ctx, customer, id)
+}
+
 func (s timedStore) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (t exporttask.Task, ok bool, err error) {
 	defer s.time("claim")(&err)
 	return s.Store.Claim(ctx, worker, now, lease)

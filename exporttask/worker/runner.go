@@ -392,7 +392,8 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, t exporttask.Task
 	defer fcancel()
 	done, ferr := r.store.Finish(fctx, t.ID, worker, p, r.now())
 	switch {
-	case errors.Is(ferr, exporttask.ErrLeaseLost):
+	case errors.Is(ferr, exporttask.ErrLeaseLost), errors.Is(ferr, exporttask.ErrNotFound):
+		// ErrNotFound: the task was aborted and then dismissed.
 		log.InfoContext(ctx, "exporttask: export finished after the task was aborted or its lease lost; outcome dropped")
 		r.cleanUpLost(fctx, log, t)
 	case ferr != nil:
