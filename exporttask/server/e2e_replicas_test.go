@@ -84,8 +84,10 @@ func TestReplicasShareS3(t *testing.T) {
 	hook := httptest.NewServer(rc)
 	t.Cleanup(hook.Close)
 	var replicas []replica
-	for range 2 {
-		p := startServerEnv(t, bin, dir, args, env)
+	for i := range 2 {
+		// Each replica its own -instance: a starting process takes back
+		// the leases of its own earlier runs at once.
+		p := startServerEnv(t, bin, dir, append(args, "-instance", fmt.Sprintf("replica-%d", i)), env)
 		api, err := client.New(p.url, replicaKey)
 		require.NoError(t, err)
 		replicas = append(replicas, replica{process: p, api: api})
