@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 )
 
 // Config configures a [Simulator]. The zero value is usable.
@@ -121,7 +122,7 @@ func plan(recordID string, d exporttask.Domain, roi *exporttask.FeatureCollectio
 		}
 		area = a
 	}
-	base := fileBase(recordID)
+	base := exportio.FileBase(recordID)
 	out := make([]plannedArtifact, 0, len(types))
 	for _, t := range types {
 		spec := simulatedArtifact(t)
@@ -129,24 +130,6 @@ func plan(recordID string, d exporttask.Domain, roi *exporttask.FeatureCollectio
 		out = append(out, plannedArtifact{name: base + spec.suffix, typ: t, size: size})
 	}
 	return out, nil
-}
-
-// fileBase turns a catalog record id into a safe file name stem: characters
-// other than letters, digits, '.', '-' and '_' become '_'.
-func fileBase(recordID string) string {
-	var b strings.Builder
-	for _, r := range recordID {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
-		return "export"
-	}
-	return b.String()
 }
 
 // Estimate returns the total size of the artifacts an export of r would
