@@ -2,7 +2,9 @@ package sqlite
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"runtime"
@@ -27,6 +29,11 @@ type DB struct {
 	turn chan struct{}
 	ws   statements // prepared on w
 	get  *sql.Stmt  // prepared on r
+	// anchor keeps an in-memory database alive: it is one open connection
+	// to it, so that the database outlives any connection that
+	// database/sql discards and reopens (after an interrupted statement,
+	// say). Nil for a file.
+	anchor *sql.DB
 }
 
 var _ exporttask.Store = (*DB)(nil)
@@ -62,17 +69,34 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 func open(dsn string) (*DB, error) {
 	const common = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
 	if dsn == Memory || strings.HasPrefix(dsn, "file::memory:") {
-		// One connection holds the database: it lives as long as that
-		// connection, and every read and write goes through it.
-		w, err := sql.Open("sqlite", Memory+"?"+common+"&_txlock=immediate")
+		// A database of its own, named at random and shared by the
+		// connections of this DB only: one connection does the reads and
+		// writes, and the anchor holds the database open meanwhile.
+		name := make([]byte, 12)
+		_, _ = rand.Read(name) // never fails (Go 1.24+)
+		uri := "file:exporttask-" + hex.EncodeToString(name) + "?mode=memory&cache=shared&" + common
+		anchor, err := sql.Open("sqlite", uri)
 		if err != nil {
+			return nil, err
+		}
+		anchor.SetMaxOpenConns(1)
+		anchor.SetMaxIdleConns(1)
+		anchor.SetConnMaxLifetime(0)
+		anchor.SetConnMaxIdleTime(0)
+		if err := anchor.Ping(); err != nil {
+			anchor.Close()
+			return nil, err
+		}
+		w, err := sql.Open("sqlite", uri+"&_txlock=immediate")
+		if err != nil {
+			anchor.Close()
 			return nil, err
 		}
 		w.SetMaxOpenConns(1)
 		w.SetMaxIdleConns(1)
 		w.SetConnMaxLifetime(0)
 		w.SetConnMaxIdleTime(0)
-		return &DB{w: w, r: w, turn: make(chan struct{}, 1)}, nil
+		return &DB{w: w, r: w, turn: make(chan struct{}, 1), anchor: anchor}, nil
 	}
 
 	sep := "?"
@@ -148,6 +172,9 @@ func (db *DB) Close() error {
 	err = errors.Join(err, db.w.Close())
 	if db.r != db.w {
 		err = errors.Join(err, db.r.Close())
+	}
+	if db.anchor != nil {
+		err = errors.Join(err, db.anchor.Close())
 	}
 	if err != nil {
 		return fmt.Errorf("sqlite: close: %w", err)
