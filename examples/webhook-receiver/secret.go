@@ -44,8 +44,11 @@ func fetchSecret(ctx context.Context, client *http.Client, url, key string) (str
 	if err := json.Unmarshal(body, &got); err != nil {
 		return "", fmt.Errorf("fetching the webhook secret from %s: the answer is not {secret, scheme}: %w", url, err)
 	}
-	if got.Scheme != "v2" || !strings.HasPrefix(got.Secret, secretPrefix) {
-		return "", fmt.Errorf("fetching the webhook secret from %s: got scheme %q and a secret without %q; this receiver verifies scheme v2", url, got.Scheme, secretPrefix)
+	switch {
+	case got.Scheme != "v2":
+		return "", fmt.Errorf("fetching the webhook secret from %s: the server signs with scheme %q; this receiver verifies v2", url, got.Scheme)
+	case !strings.HasPrefix(got.Secret, secretPrefix):
+		return "", fmt.Errorf("fetching the webhook secret from %s: the secret does not start with %q", url, secretPrefix)
 	}
 	return got.Secret, nil
 }
