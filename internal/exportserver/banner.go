@@ -16,6 +16,7 @@ type bannerInfo struct {
 	simulate  bool   // -exporter simulate
 	devKey    string // generated development key, or empty
 	secret    string // generated webhook secret, or empty
+	loopback  bool   // webhooks may reach 127.0.0.1 (-webhook-allow)
 }
 
 // exampleBody is a valid create request for the curl line: a small ROI
@@ -44,6 +45,21 @@ func (b bannerInfo) write(w io.Writer) {
 		key, exampleBody, b.baseURL)
 	fmt.Fprintf(w, "then, once GET %s/export-tasks/ID says COMPLETED, download its GeoPackage (the name is in artifacts[].name):\n", b.baseURL)
 	fmt.Fprintf(w, "  curl -fo export.gpkg -H 'x-api-key: %s' %s/export-tasks/ID/artifacts/%s.gpkg\n", key, b.baseURL, demo.RasterID)
+	b.writeReceiver(w, key)
+}
+
+// writeReceiver says how to see signed webhooks on this machine with
+// examples/webhook-receiver.
+func (b bannerInfo) writeReceiver(w io.Writer, key string) {
+	from := ""
+	if b.baseURL != "http://localhost:8080" {
+		from = " -secret-from " + b.baseURL + "/webhook-secret"
+	}
+	fmt.Fprintf(w, "to see signed webhooks on this machine: go run ./examples/webhook-receiver -key %s%s\n", key, from)
+	fmt.Fprintln(w, `  and subscribe with "webhook":[{"url":"http://127.0.0.1:8090/hooks","events":["TASK_STARTED","TASK_COMPLETED"]}]`)
+	if !b.loopback {
+		fmt.Fprintln(w, "  (start this server with -webhook-allow 127.0.0.0/8 first: it refuses loopback receivers otherwise)")
+	}
 }
 
 // baseURL is the URL clients on this machine use to reach addr: a wildcard

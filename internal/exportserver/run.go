@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strings"
 
@@ -34,7 +35,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 			err = errors.Join(err, fmt.Errorf("closing the store: %w", cerr))
 		}
 	}()
-	banner := bannerInfo{db: cfg.DB}
+	banner := bannerInfo{db: cfg.DB, loopback: allows(cfg.WebhookAllow, netip.MustParseAddr("127.0.0.1"))}
 	keys := cfg.Keys
 	if len(keys) == 0 {
 		k, err := server.GenerateKey()
@@ -130,4 +131,14 @@ func serve(ctx context.Context, srv *server.Server, hs *http.Server, ln net.List
 	}
 	logger.Info("stopped")
 	return errors.Join(errs...)
+}
+
+// allows reports whether one of prefixes holds a.
+func allows(prefixes []netip.Prefix, a netip.Addr) bool {
+	for _, p := range prefixes {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }

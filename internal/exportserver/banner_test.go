@@ -1,0 +1,34 @@
+package exportserver
+
+import (
+	"bytes"
+	"io"
+	"net/netip"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBannerNamesTheReceiver: the start-up text says how to run
+// examples/webhook-receiver against this server, and that loopback
+// receivers need -webhook-allow when it is not given.
+func TestBannerNamesTheReceiver(t *testing.T) {
+	var out bytes.Buffer
+	bannerInfo{baseURL: "http://localhost:8080", devKey: "k1"}.write(&out)
+	assert.Contains(t, out.String(), "to see signed webhooks on this machine: go run ./examples/webhook-receiver -key k1\n")
+	assert.Contains(t, out.String(), `"webhook":[{"url":"http://127.0.0.1:8090/hooks","events":["TASK_STARTED","TASK_COMPLETED"]}]`)
+	assert.Contains(t, out.String(), "(start this server with -webhook-allow 127.0.0.0/8 first")
+
+	out.Reset()
+	bannerInfo{baseURL: "http://127.0.0.1:9999", loopback: true}.write(&out)
+	assert.Contains(t, out.String(), "go run ./examples/webhook-receiver -key $KEY -secret-from http://127.0.0.1:9999/webhook-secret\n")
+	assert.NotContains(t, out.String(), "-webhook-allow")
+}
+
+func TestAllows(t *testing.T) {
+	cfg, err := ParseConfig([]string{"-webhook-allow", "10.0.0.0/8,127.0.0.0/8"}, envOf(nil), io.Discard)
+	require.NoError(t, err)
+	assert.True(t, allows(cfg.WebhookAllow, netip.MustParseAddr("127.0.0.1")))
+	assert.False(t, allows(nil, netip.MustParseAddr("127.0.0.1")))
+}
