@@ -16,7 +16,7 @@
 // http://127.0.0.1:8090/hooks (any path is accepted). Each delivery then
 // prints a line such as
 //
-//	2026-11-23T14:40:02.123Z delivery 2: TASK_COMPLETED task 1 COMPLETED 100% artifacts: x.gpkg (GPKG, 1.2 MB)
+//	2026-11-23T14:40:02.123Z delivery 2: TASK_COMPLETED task 1 COMPLETED 100% artifacts: x.gpkg (GPKG, 1.23 MB)
 //
 // Where the secret comes from: with -key, the receiver asks the server
 // (GET /webhook-secret, at the -secret-from URL) for the secret that signs

@@ -25,7 +25,8 @@ type receiver struct {
 	now       func() time.Time
 	seen      *seenSet
 	log       *slog.Logger
-	// hint is added to the log line of a signature that does not match.
+	// hint is added to the log line of a signature that does not match
+	// (not to the answer).
 	hint string
 
 	mu  sync.Mutex // serialises writes to out
@@ -51,7 +52,10 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rc.refuse(w, log, http.StatusBadRequest, "malformed or missing signature headers", err.Error())
 		return
 	case errors.Is(err, exporttask.ErrSignatureMismatch):
-		rc.refuse(w, log, http.StatusUnauthorized, "signature does not match this receiver's secret (forged, altered, or another customer's)"+rc.hint, err.Error())
+		if rc.hint != "" {
+			log = log.With("hint", rc.hint)
+		}
+		rc.refuse(w, log, http.StatusUnauthorized, "signature does not match this receiver's secret (forged, altered, or another customer's)", err.Error())
 		return
 	case errors.Is(err, exporttask.ErrSignatureStale):
 		rc.refuse(w, log, http.StatusUnauthorized, "signature timestamp too far from this machine's clock (a replay, or skewed clocks)", err.Error())

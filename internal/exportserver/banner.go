@@ -52,7 +52,7 @@ func (b bannerInfo) write(w io.Writer) {
 // examples/webhook-receiver.
 func (b bannerInfo) writeReceiver(w io.Writer, key string) {
 	from := ""
-	if b.baseURL != "http://localhost:8080" {
+	if b.baseURL != "http://localhost:8080" && b.baseURL != "http://127.0.0.1:8080" { // the receiver's default
 		from = " -secret-from " + b.baseURL + "/webhook-secret"
 	}
 	fmt.Fprintf(w, "to see signed webhooks on this machine: go run ./examples/webhook-receiver -key %s%s\n", key, from)
