@@ -16,6 +16,9 @@
 //
 // and open http://localhost:8080/docs/ for the API's documentation.
 //
+// To see signed webhooks on this machine, start it with -webhook-allow
+// 127.0.0.0/8 and run ./examples/webhook-receiver as the start-up text says.
+//
 // Flags, each with an environment variable (a flag wins):
 //
 //	-addr           EXPORTTASK_ADDR            listen address (default :8080)

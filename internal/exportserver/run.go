@@ -23,8 +23,8 @@ const devCustomer = "dev"
 // Run serves the API at cfg.Addr until ctx is done, then shuts down
 // gracefully: it stops accepting connections, lets in-flight requests
 // finish (up to 20s), stops the workers and closes the store. What a user
-// needs to start (address, docs URL, generated key and secret, a curl line)
-// is written to stdout; logs go to logger.
+// needs to start (address, docs URL, generated key and secret, curl lines,
+// how to run examples/webhook-receiver) is written to stdout; logs go to logger.
 func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger) (err error) {
 	st, err := OpenStore(ctx, cfg.DB)
 	if err != nil {
