@@ -6,6 +6,7 @@
 // prints the throughput, p50/p99/max latency and error count of each.
 //
 //	cd bench && go run ./load                       # SQLite only
+//	cd bench && go run ./load -sqlite-normal        # SQLite, FULL then NORMAL
 //	cd bench && go run ./load -concurrency 32 -duration 10s -postgres postgres://...
 package main
 
@@ -37,6 +38,7 @@ func run() error {
 	flag.DurationVar(&o.taskDuration, "task-duration", 30*time.Second, "simulated export time of the tasks the workers run meanwhile")
 	flag.IntVar(&o.workers, "workers", 4, "export workers of the server")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `file`")
+	normal := flag.Bool("sqlite-normal", false, "also measure SQLite with synchronous=NORMAL (no sync at commit), to show what FULL costs")
 	pg := flag.String("postgres", os.Getenv("EXPORTTASK_TEST_POSTGRES_DSN"), "PostgreSQL DSN to measure too (default $EXPORTTASK_TEST_POSTGRES_DSN)")
 	flag.Parse()
 	if o.concurrency < 1 || o.count < 1 || o.duration <= 0 {
@@ -63,6 +65,9 @@ func run() error {
 	}
 	defer os.RemoveAll(dir)
 	targets := []string{dir + "/load.db"}
+	if *normal {
+		targets = append(targets, "file:"+dir+"/normal.db?_pragma=synchronous(NORMAL)")
+	}
 	if *pg != "" {
 		targets = append(targets, *pg)
 	}

@@ -24,8 +24,11 @@ func measure(ctx context.Context, db string, o options) error {
 		return err
 	}
 	name := "sqlite"
-	if strings.Contains(db, "://") {
+	switch {
+	case strings.Contains(db, "://"):
 		name = "postgres"
+	case strings.Contains(db, "synchronous(NORMAL)"):
+		name = "sqlite-normal"
 	}
 	client := &http.Client{Transport: &http.Transport{
 		MaxIdleConns: o.concurrency, MaxIdleConnsPerHost: o.concurrency, IdleConnTimeout: time.Minute,

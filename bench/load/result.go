@@ -32,7 +32,7 @@ func summarize(store, phase string, perWorker [][]time.Duration, elapsed time.Du
 }
 
 func (r result) String() string {
-	s := fmt.Sprintf("%-8s %-6s %7d requests in %6.2fs  %8.0f/s  p50 %7s  p99 %7s  max %7s  errors %d",
+	s := fmt.Sprintf("%-13s %-6s %7d requests in %6.2fs  %8.0f/s  p50 %7s  p99 %7s  max %7s  errors %d",
 		r.store, r.phase, r.requests, r.elapsed.Seconds(), float64(r.requests)/r.elapsed.Seconds(),
 		round(r.p50), round(r.p99), round(r.max), r.errors)
 	if r.firstErr != "" {

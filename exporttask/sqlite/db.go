@@ -22,13 +22,12 @@ import (
 type DB struct {
 	w *sql.DB // writes: a single connection
 	r *sql.DB // reads; the same as w for an in-memory database
-	// turn admits one write transaction at a time, first come first
-	// served (a channel queues its waiters in order; database/sql hands a
-	// free connection to a random waiter, which makes the slowest writes
-	// very slow under load).
-	turn chan struct{}
-	ws   statements // prepared on w
-	get  *sql.Stmt  // prepared on r
+	// wr runs the write transactions, one at a time and in arrival
+	// order, committing the writes that queue up meanwhile together
+	// (group commit, see writer).
+	wr  *writer
+	ws  statements // prepared on w
+	get *sql.Stmt  // prepared on r
 	// anchor keeps an in-memory database alive: it is one open connection
 	// to it, so that the database outlives any connection that
 	// database/sql discards and reopens (after an interrupted statement,
@@ -96,7 +95,7 @@ func open(dsn string) (*DB, error) {
 		w.SetMaxIdleConns(1)
 		w.SetConnMaxLifetime(0)
 		w.SetConnMaxIdleTime(0)
-		return &DB{w: w, r: w, turn: make(chan struct{}, 1), anchor: anchor}, nil
+		return &DB{w: w, r: w, wr: startWriter(w), anchor: anchor}, nil
 	}
 
 	sep := "?"
@@ -105,7 +104,10 @@ func open(dsn string) (*DB, error) {
 	} else if strings.Contains(dsn, "?") {
 		return nil, errors.New("a file path must not contain '?' (use a file: URI)")
 	}
-	base := dsn + sep + common + "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+	base := dsn + sep + common + "&_pragma=journal_mode(WAL)"
+	if !strings.Contains(strings.ToLower(dsn), "synchronous(") {
+		base += "&_pragma=synchronous(FULL)"
+	}
 
 	w, err := sql.Open("sqlite", base+"&_txlock=immediate")
 	if err != nil {
@@ -123,7 +125,7 @@ func open(dsn string) (*DB, error) {
 	n := max(4, 2*runtime.GOMAXPROCS(0))
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	return &DB{w: w, r: r, turn: make(chan struct{}, 1)}, nil
+	return &DB{w: w, r: r, wr: startWriter(w)}, nil
 }
 
 // Ping reports whether the database answers and can write: it rewrites the
@@ -162,6 +164,7 @@ func (db *DB) ReleaseLeases(ctx context.Context, prefix string) (int, error) {
 
 // Close closes the database. An in-memory database is gone after it.
 func (db *DB) Close() error {
+	db.wr.stop()
 	var err error
 	for _, s := range db.ws {
 		err = errors.Join(err, s.Close())
@@ -189,26 +192,13 @@ func (db *DB) write(ctx context.Context, fn func(tx storekit.Tx) error) error {
 	return db.begin(ctx, func(tx *sql.Tx) error { return fn(wtx{tx: tx, ws: db.ws}) })
 }
 
-// begin runs fn in a write transaction (BEGIN IMMEDIATE), one at a time
-// and in arrival order, and commits it; when fn fails, nothing it did is
-// kept.
+// begin runs fn in a write transaction (BEGIN IMMEDIATE), in arrival
+// order, and commits it; fn may share its transaction with other writes
+// (see writer), and may be run again when one of them fails, so it must
+// do nothing but its statements and the setting of its results. When
+// begin returns an error, nothing fn did is kept. fn's statements should not be cancelled
+// by a context: SQLite answers an interrupted write by rolling back the
+// whole transaction, the other writes of the group with it.
 func (db *DB) begin(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	select {
-	case db.turn <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	defer func() { <-db.turn }()
-	tx, err := db.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return db.wr.do(ctx, fn)
 }

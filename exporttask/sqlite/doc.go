@@ -15,8 +15,15 @@
 // their own and never wait for writers. Writers queue in arrival order, and
 // every write query is prepared once. Several processes may open the same
 // file; SQLite's locks serialise their writes. An in-memory database has a
-// single connection for reads and writes. Commits are synchronous=NORMAL:
-// a power cut may lose the last commits but never corrupts the database.
+// single connection for reads and writes.
+//
+// Commits are synchronous=FULL: a write has been synced to disk (fsync)
+// before it returns, so a power cut cannot undo it. To keep that affordable, the writes that queue up
+// while a transaction commits are committed together by the next one
+// (group commit): the sync to disk is shared, and a write that fails
+// leaves the others of its group unharmed. A "file:" URI may choose
+// otherwise with its own _pragma=synchronous(...) parameter.
+//
 // The schema is migrated at Open, from versioned SQL files embedded in the
 // package.
 //

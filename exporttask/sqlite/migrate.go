@@ -52,20 +52,20 @@ type migrationTx struct {
 // Applied reports whether schema_migrations has the version.
 func (m migrationTx) Applied(ctx context.Context, version int) (bool, error) {
 	var done bool
-	err := m.tx.QueryRowContext(ctx,
+	err := m.tx.QueryRowContext(context.WithoutCancel(ctx),
 		`SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = ?)`, version).Scan(&done)
 	return done, err
 }
 
 // Exec runs the statements of a migration.
 func (m migrationTx) Exec(ctx context.Context, sql string) error {
-	_, err := m.tx.ExecContext(ctx, sql)
+	_, err := m.tx.ExecContext(context.WithoutCancel(ctx), sql)
 	return err
 }
 
 // Record adds mig's row to schema_migrations.
 func (m migrationTx) Record(ctx context.Context, mig storekit.Migration) error {
-	_, err := m.tx.ExecContext(ctx,
+	_, err := m.tx.ExecContext(context.WithoutCancel(ctx),
 		`INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, mig.Version, mig.Name)
 	return err
 }

@@ -33,7 +33,8 @@ func (db *DB) prepare(ctx context.Context) error {
 }
 
 // wtx is a write transaction, the [storekit.Tx] of this store, that runs
-// the prepared statements when it has them.
+// the prepared statements when it has them. Its statements keep their
+// context's values but not its cancellation (see [DB.begin]).
 type wtx struct {
 	tx *sql.Tx
 	ws statements
@@ -42,6 +43,7 @@ type wtx struct {
 var _ storekit.Tx = wtx{}
 
 func (w wtx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	ctx = context.WithoutCancel(ctx)
 	if s, ok := w.ws[q]; ok {
 		return w.tx.StmtContext(ctx, s).ExecContext(ctx, args...)
 	}
@@ -49,6 +51,7 @@ func (w wtx) exec(ctx context.Context, q string, args ...any) (sql.Result, error
 }
 
 func (w wtx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	ctx = context.WithoutCancel(ctx)
 	if s, ok := w.ws[q]; ok {
 		return w.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
 	}
@@ -56,6 +59,7 @@ func (w wtx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error
 }
 
 func (w wtx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	ctx = context.WithoutCancel(ctx)
 	if s, ok := w.ws[q]; ok {
 		return w.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
 	}
