@@ -27,9 +27,21 @@ const (
 	qCopyDelivery = `INSERT INTO deliveries (task_id, url, host, event, payload, created_at, next_attempt)
 			 SELECT task_id, url, host, event, payload, ?, ? FROM deliveries WHERE id = ? AND task_id = ?
 			 RETURNING id`
-	qClaimable = `SELECT id, doc FROM tasks
-			 WHERE status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until < ?)
-			 ORDER BY id LIMIT 1`
+	// qClaimable: ?1 now, ?2 the most running tasks per customer (0: no
+	// limit). The customers in turn order, each with its oldest claimable
+	// task; the first that has one and is below the limit.
+	qClaimable = `SELECT t.id, t.doc FROM customer_turns c
+			 JOIN tasks t ON t.id = (
+			   SELECT q.id FROM tasks q
+			   WHERE q.customer = c.customer AND q.status IN ('PENDING', 'IN_PROGRESS')
+			     AND (q.status = 'PENDING' OR q.lease_until < ?1)
+			   ORDER BY q.id LIMIT 1)
+			 WHERE ?2 <= 0 OR (SELECT count(*) FROM tasks r
+			   WHERE r.customer = c.customer AND r.status = 'IN_PROGRESS' AND r.lease_until >= ?1) < ?2
+			 ORDER BY c.last_claim, c.customer LIMIT 1`
+	// qTakeTurn moves the customer of task ? to the back of the round.
+	qTakeTurn = `UPDATE customer_turns SET last_claim = (SELECT max(last_claim) FROM customer_turns) + 1
+			 WHERE customer = (SELECT customer FROM tasks WHERE id = ?)`
 	qExpirable = `SELECT id, doc FROM tasks WHERE status = 'COMPLETED' AND expired_at <= ?
 			 ORDER BY expired_at, id LIMIT ?`
 	qCustomerTask = `SELECT id, doc FROM tasks WHERE id = ? AND customer = ?`
@@ -50,7 +62,7 @@ const (
 
 // writeQueries lists the queries prepared at Open.
 func writeQueries() []string {
-	return []string{qInsertDelivery, qDueDeliveries, qPruneDeliveries, qTaskDeliveries, qCopyDelivery, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey}
+	return []string{qInsertDelivery, qDueDeliveries, qPruneDeliveries, qTaskDeliveries, qCopyDelivery, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qTakeTurn, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey}
 }
 
 // The statements of Ping and ReleaseLeases, run as they come (not
