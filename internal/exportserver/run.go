@@ -25,7 +25,7 @@ const devCustomer = "dev"
 // needs to start (address, docs URL, generated key and secret, a curl line)
 // is written to stdout; logs go to logger.
 func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger) (err error) {
-	st, err := OpenStore(ctx, cfg.DB)
+	st, err := OpenStore(ctx, cfg.DB, cfg.MaxRunning)
 	if err != nil {
 		return err
 	}
