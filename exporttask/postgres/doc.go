@@ -19,4 +19,9 @@
 // the same row; Create holds a transaction advisory lock on the customer,
 // so its idempotency, dedup and quota checks and its insert are atomic.
 // Transactions that lose a deadlock or serialisation race are retried.
+//
+// Claims take turns among customers (table customer_turns, kept by a
+// trigger on tasks): Claim serves the customer served longest ago, locking
+// its turn row first, so concurrent claims go to different customers and
+// [WithMaxRunningPerCustomer] holds across replicas.
 package postgres
