@@ -26,18 +26,28 @@ const maxCandidates = 64
 // customer row itself (so no two claims can wait on each other), it waits
 // for the first of them. Tasks other transactions hold are skipped.
 func (w txn) Claimable(ctx context.Context, now int64, maxRunning int) (exporttask.Task, bool, error) {
-	rows, err := w.tx.Query(ctx, `SELECT c.customer FROM customer_turns c
-		 WHERE EXISTS (SELECT 1 FROM tasks q WHERE q.customer = c.customer
+	rows, err := w.tx.Query(ctx, `WITH RECURSIVE cs(customer) AS (
+		   SELECT (SELECT customer FROM tasks WHERE status IN ('PENDING', 'IN_PROGRESS') ORDER BY customer LIMIT 1)
+		   UNION ALL
+		   SELECT (SELECT customer FROM tasks WHERE status IN ('PENDING', 'IN_PROGRESS') AND customer > cs.customer
+		           ORDER BY customer LIMIT 1)
+		   FROM cs WHERE cs.customer IS NOT NULL)
+		 SELECT cs.customer, c.customer IS NULL FROM cs LEFT JOIN customer_turns c ON c.customer = cs.customer
+		 WHERE cs.customer IS NOT NULL AND EXISTS (SELECT 1 FROM tasks q WHERE q.customer = cs.customer
 		   AND q.status IN ('PENDING', 'IN_PROGRESS') AND (q.status = 'PENDING' OR q.lease_until < $1))
-		 ORDER BY c.last_claim, c.customer LIMIT $2`, now, maxCandidates)
+		 ORDER BY coalesce(c.last_claim, 0), cs.customer LIMIT $2`, now, maxCandidates)
 	if err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("reading the customers' turns: %w", err)
 	}
-	customers, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	customers, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (candidate, error) {
+		var c candidate
+		err := r.Scan(&c.customer, &c.new)
+		return c, err
+	})
 	if err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("reading the customers' turns: %w", err)
 	}
-	var held []string
+	var held []candidate
 	for _, c := range customers {
 		t, ok, locked, err := w.claimFrom(ctx, c, now, maxRunning, true)
 		if err != nil || ok {
@@ -54,12 +64,27 @@ func (w txn) Claimable(ctx context.Context, now int64, maxRunning int) (exportta
 	return t, ok, err
 }
 
-// claimFrom locks customer's turn row (skipping it when another
+// candidate is a customer with a claimable task; new when it has no
+// customer_turns row yet.
+type candidate struct {
+	customer string
+	new      bool
+}
+
+// claimFrom locks customer's turn row (adding it for a new customer) (skipping it when another
 // transaction holds it and skip is set), then takes the customer's oldest
 // claimable task unless the customer is at maxRunning, and moves the
 // customer to the back of the round. locked reports whether the row was
 // locked.
-func (w txn) claimFrom(ctx context.Context, customer string, now int64, maxRunning int, skip bool) (t exporttask.Task, ok, locked bool, err error) {
+func (w txn) claimFrom(ctx context.Context, c candidate, now int64, maxRunning int, skip bool) (t exporttask.Task, ok, locked bool, err error) {
+	customer := c.customer
+	if c.new {
+		// Another claim adding it at once makes this one wait for its end.
+		_, err := w.tx.Exec(ctx, `INSERT INTO customer_turns (customer) VALUES ($1) ON CONFLICT DO NOTHING`, customer)
+		if err != nil {
+			return exporttask.Task{}, false, false, fmt.Errorf("adding the turn of customer %q: %w", customer, err)
+		}
+	}
 	lock := `SELECT true FROM customer_turns WHERE customer = $1 FOR UPDATE`
 	if skip {
 		lock += ` SKIP LOCKED`

@@ -28,20 +28,30 @@ const (
 			 SELECT task_id, url, host, event, payload, ?, ? FROM deliveries WHERE id = ? AND task_id = ?
 			 RETURNING id`
 	// qClaimable: ?1 now, ?2 the most running tasks per customer (0: no
-	// limit). The customers in turn order, each with its oldest claimable
-	// task; the first that has one and is below the limit.
-	qClaimable = `SELECT t.id, t.doc FROM customer_turns c
+	// limit). cs lists the customers with live tasks, one index probe each
+	// (a skip scan of tasks_customer_queue); of those that have a claimable
+	// task and are below the limit, the one served longest ago, and its
+	// oldest claimable task.
+	qClaimable = `WITH RECURSIVE cs(customer) AS (
+			   SELECT (SELECT customer FROM tasks WHERE status IN ('PENDING', 'IN_PROGRESS') ORDER BY customer LIMIT 1)
+			   UNION ALL
+			   SELECT (SELECT customer FROM tasks WHERE status IN ('PENDING', 'IN_PROGRESS') AND customer > cs.customer
+			           ORDER BY customer LIMIT 1)
+			   FROM cs WHERE cs.customer IS NOT NULL)
+			 SELECT t.id, t.doc FROM cs
+			 LEFT JOIN customer_turns c ON c.customer = cs.customer
 			 JOIN tasks t ON t.id = (
 			   SELECT q.id FROM tasks q
-			   WHERE q.customer = c.customer AND q.status IN ('PENDING', 'IN_PROGRESS')
+			   WHERE q.customer = cs.customer AND q.status IN ('PENDING', 'IN_PROGRESS')
 			     AND (q.status = 'PENDING' OR q.lease_until < ?1)
 			   ORDER BY q.id LIMIT 1)
 			 WHERE ?2 <= 0 OR (SELECT count(*) FROM tasks r
-			   WHERE r.customer = c.customer AND r.status = 'IN_PROGRESS' AND r.lease_until >= ?1) < ?2
-			 ORDER BY c.last_claim, c.customer LIMIT 1`
+			   WHERE r.customer = cs.customer AND r.status = 'IN_PROGRESS' AND r.lease_until >= ?1) < ?2
+			 ORDER BY coalesce(c.last_claim, 0), cs.customer LIMIT 1`
 	// qTakeTurn moves the customer of task ? to the back of the round.
-	qTakeTurn = `UPDATE customer_turns SET last_claim = (SELECT max(last_claim) FROM customer_turns) + 1
-			 WHERE customer = (SELECT customer FROM tasks WHERE id = ?)`
+	qTakeTurn = `INSERT INTO customer_turns (customer, last_claim)
+			 VALUES ((SELECT customer FROM tasks WHERE id = ?), (SELECT coalesce(max(last_claim), 0) + 1 FROM customer_turns))
+			 ON CONFLICT (customer) DO UPDATE SET last_claim = excluded.last_claim`
 	qExpirable = `SELECT id, doc FROM tasks WHERE status = 'COMPLETED' AND expired_at <= ?
 			 ORDER BY expired_at, id LIMIT ?`
 	qCustomerTask = `SELECT id, doc FROM tasks WHERE id = ? AND customer = ?`
