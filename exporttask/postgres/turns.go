@@ -32,9 +32,12 @@ func (w txn) Claimable(ctx context.Context, now int64, maxRunning int) (exportta
 		   SELECT (SELECT customer FROM tasks WHERE status IN ('PENDING', 'IN_PROGRESS') AND customer > cs.customer
 		           ORDER BY customer LIMIT 1)
 		   FROM cs WHERE cs.customer IS NOT NULL)
-		 SELECT cs.customer, c.customer IS NULL FROM cs LEFT JOIN customer_turns c ON c.customer = cs.customer
-		 WHERE cs.customer IS NOT NULL AND EXISTS (SELECT 1 FROM tasks q WHERE q.customer = cs.customer
-		   AND q.status IN ('PENDING', 'IN_PROGRESS') AND (q.status = 'PENDING' OR q.lease_until < $1))
+		 SELECT cs.customer, c.customer IS NULL FROM cs
+		 CROSS JOIN LATERAL (SELECT 1 FROM tasks q WHERE q.customer = cs.customer
+		   AND q.status IN ('PENDING', 'IN_PROGRESS') AND (q.status = 'PENDING' OR q.lease_until < $1)
+		   ORDER BY q.id LIMIT 1) AS claimable
+		 LEFT JOIN customer_turns c ON c.customer = cs.customer
+		 WHERE cs.customer IS NOT NULL
 		 ORDER BY coalesce(c.last_claim, 0), cs.customer LIMIT $2`, now, maxCandidates)
 	if err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("reading the customers' turns: %w", err)

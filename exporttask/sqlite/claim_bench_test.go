@@ -17,3 +17,9 @@ func BenchmarkClaim(b *testing.B) {
 func BenchmarkClaimOneCustomer(b *testing.B) {
 	testkit.RunClaims(b, benchDB(b), 1, 2000, 8)
 }
+
+// BenchmarkClaimOneWorker measures the cost of one claim alone: one worker
+// claiming from a queue of 2,000 claimable tasks of 20 customers.
+func BenchmarkClaimOneWorker(b *testing.B) {
+	testkit.RunClaims(b, benchDB(b), 20, 100, 1)
+}
