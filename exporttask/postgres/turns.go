@@ -74,11 +74,11 @@ type candidate struct {
 	new      bool
 }
 
-// claimFrom locks customer's turn row (adding it for a new customer) (skipping it when another
-// transaction holds it and skip is set), then takes the customer's oldest
-// claimable task unless the customer is at maxRunning, and moves the
-// customer to the back of the round. locked reports whether the row was
-// locked.
+// claimFrom locks the customer's turn row, adding it for a new customer
+// and passing the customer over when another transaction holds the row
+// and skip is set; then it takes the customer's oldest claimable task
+// unless the customer is at maxRunning, and moves the customer to the back
+// of the round. locked reports whether the row was locked.
 func (w txn) claimFrom(ctx context.Context, c candidate, now int64, maxRunning int, skip bool) (t exporttask.Task, ok, locked bool, err error) {
 	customer := c.customer
 	if c.new {
@@ -97,29 +97,24 @@ func (w txn) claimFrom(ctx context.Context, c candidate, now int64, maxRunning i
 	} else if err != nil {
 		return exporttask.Task{}, false, false, fmt.Errorf("locking the turn of customer %q: %w", customer, err)
 	}
-	if maxRunning > 0 {
-		var running int
-		err := w.tx.QueryRow(ctx, `SELECT count(*) FROM tasks
-			 WHERE customer = $1 AND status = 'IN_PROGRESS' AND lease_until >= $2`, customer, now).Scan(&running)
-		if err != nil {
-			return exporttask.Task{}, false, true, fmt.Errorf("counting the running tasks of customer %q: %w", customer, err)
-		}
-		if running >= maxRunning {
-			return exporttask.Task{}, false, true, nil
-		}
-	}
-	t, err = storekit.ScanTask(w.tx.QueryRow(ctx, `SELECT id, doc FROM tasks
-		 WHERE customer = $1 AND status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until < $2)
-		 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`, customer, now))
+	// A statement of its own, begun after the lock: it sees the claims
+	// committed before, so the count is exact.
+	t, err = storekit.ScanTask(w.tx.QueryRow(ctx, `WITH task AS (
+		   SELECT id, doc FROM tasks
+		   WHERE customer = $1 AND status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until < $2)
+		     AND ($3 <= 0 OR (SELECT count(*) FROM tasks r
+		       WHERE r.customer = $1 AND r.status = 'IN_PROGRESS' AND r.lease_until >= $2) < $3)
+		   ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
+		 ), turn AS (
+		   UPDATE customer_turns SET last_claim = nextval('customer_turn_seq')
+		   WHERE customer = $1 AND EXISTS (SELECT 1 FROM task)
+		 )
+		 SELECT id, doc FROM task`, customer, now, maxRunning))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return exporttask.Task{}, false, true, nil
+		return exporttask.Task{}, false, true, nil // at the limit, or nothing left to take
 	}
 	if err != nil {
-		return exporttask.Task{}, false, true, fmt.Errorf("reading a task of customer %q: %w", customer, err)
-	}
-	_, err = w.tx.Exec(ctx, `UPDATE customer_turns SET last_claim = nextval('customer_turn_seq') WHERE customer = $1`, customer)
-	if err != nil {
-		return exporttask.Task{}, false, true, fmt.Errorf("taking the turn of customer %q: %w", customer, err)
+		return exporttask.Task{}, false, true, fmt.Errorf("taking a task of customer %q: %w", customer, err)
 	}
 	return t, true, true, nil
 }
