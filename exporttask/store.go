@@ -66,9 +66,13 @@ type Store interface {
 	// first (see package server).
 	Dismiss(ctx context.Context, customer string, id int64) error
 
-	// Claim takes the oldest task that is PENDING, or IN_PROGRESS with a
-	// lease that ended before now (its worker died), moves it to
-	// IN_PROGRESS (emitting TASK_STARTED when it was PENDING), and leases it
+	// Claim takes a task that is PENDING, or IN_PROGRESS with a lease that
+	// ended before now (its worker died). Customers take turns: the one
+	// whose last claim is the longest ago goes first (one never claimed
+	// from before any other), so one customer's burst does not starve
+	// another; within a customer the oldest task goes first. A store may
+	// pass over customers at a configured limit of running tasks. It moves
+	// the task to IN_PROGRESS (emitting TASK_STARTED when it was PENDING), and leases it
 	// to worker until now+lease, counting one more attempt (Task.Attempts).
 	// ok is false when there is nothing to claim.
 	// No two concurrent Claims, in any number of processes, return the same

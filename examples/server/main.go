@@ -30,6 +30,9 @@
 //	-retention      EXPORTTASK_RETENTION       how long artifacts stay available (default 720h)
 //	-webhook-secret EXPORTTASK_WEBHOOK_SECRET  HMAC secret of webhooks (default: generated, printed)
 //	-webhook-allow  EXPORTTASK_WEBHOOK_ALLOW   CIDRs webhooks may reach although private, e.g. 127.0.0.0/8
+//	-max-running    EXPORTTASK_MAX_RUNNING     most tasks of one customer running at once, over all servers
+//	                                           sharing the database (default 0: no limit; claims take turns
+//	                                           among customers either way)
 //	-instance       EXPORTTASK_INSTANCE        this server's stable name across restarts, unique among the
 //	                                           servers sharing the database (default: the host name); a
 //	                                           restarted server resumes its own tasks at once

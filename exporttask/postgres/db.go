@@ -19,6 +19,9 @@ import (
 // concurrent use, also by several processes. Create it with [Open].
 type DB struct {
 	pool *pgxpool.Pool
+	// maxRunning is the most tasks of one customer leased at once; 0 is
+	// no limit (see WithMaxRunningPerCustomer).
+	maxRunning int
 }
 
 var _ exporttask.Store = (*DB)(nil)
@@ -29,7 +32,13 @@ const defaultMaxConns = 16
 // Open connects to the PostgreSQL database dsn (a URL or key=value
 // string, as pgx accepts; pool_max_conns defaults to 16) and migrates its
 // schema to the current version.
-func Open(ctx context.Context, dsn string) (*DB, error) {
+//
+// Options: [WithMaxRunningPerCustomer].
+func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
+	o, err := buildOptions(opts)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		// The parse error may quote the dsn, password included: leave it out.
@@ -42,7 +51,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	db := &DB{pool: pool}
+	db := &DB{pool: pool, maxRunning: o.maxRunning}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)

@@ -19,4 +19,11 @@
 // the same row; Create holds a transaction advisory lock on the customer,
 // so its idempotency, dedup and quota checks and its insert are atomic.
 // Transactions that lose a deadlock or serialisation race are retried.
+//
+// Claims take turns among customers: Claim serves, among the customers
+// with a claimable task, the one served longest ago (table
+// customer_turns), locking its turn row first, so concurrent claims go to
+// different customers and [WithMaxRunningPerCustomer] holds across
+// replicas. Its cost grows with the number of customers that have tasks
+// waiting or running, not with the number of tasks.
 package postgres

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -12,10 +11,11 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
-// Claim leases the oldest claimable task to worker; see [exporttask.Store].
-// Rows another transaction is claiming are skipped, not waited for.
+// Claim leases the next claimable task to worker, customers taking turns;
+// see [exporttask.Store] and [WithMaxRunningPerCustomer]. Tasks another
+// transaction is claiming are skipped, not waited for.
 func (db *DB) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (exporttask.Task, bool, error) {
-	t, ok, err := storekit.Claim(ctx, db.write, worker, now, lease)
+	t, ok, err := storekit.Claim(ctx, db.write, worker, now, lease, db.maxRunning)
 	if err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("postgres: claim task: %w", err)
 	}
@@ -49,22 +49,6 @@ func (db *DB) Expire(ctx context.Context, now time.Time, limit int) ([]int64, er
 		return nil, fmt.Errorf("postgres: expire tasks: %w", err)
 	}
 	return ids, nil
-}
-
-// Claimable reads and locks the oldest claimable task, skipping the rows
-// another transaction holds.
-func (w txn) Claimable(ctx context.Context, now int64) (exporttask.Task, bool, error) {
-	t, err := storekit.ScanTask(w.tx.QueryRow(ctx,
-		`SELECT id, doc FROM tasks
-		 WHERE status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until < $1)
-		 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`, now))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return exporttask.Task{}, false, nil
-	}
-	if err != nil {
-		return exporttask.Task{}, false, err
-	}
-	return t, true, nil
 }
 
 // Expirable reads and locks up to limit expired COMPLETED tasks, skipping

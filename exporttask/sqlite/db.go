@@ -33,6 +33,9 @@ type DB struct {
 	// database/sql discards and reopens (after an interrupted statement,
 	// say). Nil for a file.
 	anchor *sql.DB
+	// maxRunning is the most tasks of one customer leased at once; 0 is
+	// no limit (see WithMaxRunningPerCustomer).
+	maxRunning int
 }
 
 var _ exporttask.Store = (*DB)(nil)
@@ -46,14 +49,21 @@ const Memory = ":memory:"
 //
 // A path may also be a "file:" URI; its query parameters are kept. A
 // "file::memory:" URI is taken as [Memory].
-func Open(ctx context.Context, dsn string) (*DB, error) {
+//
+// Options: [WithMaxRunningPerCustomer].
+func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if dsn == "" {
 		return nil, errors.New("sqlite: open: empty dsn")
+	}
+	o, err := buildOptions(opts)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
 	}
 	db, err := open(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
 	}
+	db.maxRunning = o.maxRunning
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)

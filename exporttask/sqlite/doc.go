@@ -28,5 +28,8 @@
 // package.
 //
 // Tasks are stored as indexed columns (customer, status, dedup key, lease,
-// expiry) plus the task as a JSON document.
+// expiry) plus the task as a JSON document. Claims take turns among the
+// customers with a claimable task, the one served longest ago first (table
+// customer_turns), and [WithMaxRunningPerCustomer] limits the tasks of one
+// customer running at once.
 package sqlite

@@ -27,9 +27,31 @@ const (
 	qCopyDelivery = `INSERT INTO deliveries (task_id, url, host, event, payload, created_at, next_attempt)
 			 SELECT task_id, url, host, event, payload, ?, ? FROM deliveries WHERE id = ? AND task_id = ?
 			 RETURNING id`
-	qClaimable = `SELECT id, doc FROM tasks
-			 WHERE status IN ('PENDING', 'IN_PROGRESS') AND (status = 'PENDING' OR lease_until < ?)
-			 ORDER BY id LIMIT 1`
+	// qClaimable: ?1 now, ?2 the most running tasks per customer (0: no
+	// limit). cs lists the customers with live tasks, one index probe each
+	// (a skip scan of tasks_customer_queue); of those that have a claimable
+	// task and are below the limit, the one served longest ago, and its
+	// oldest claimable task.
+	qClaimable = `WITH RECURSIVE cs(customer) AS (
+			   SELECT (SELECT customer FROM tasks WHERE status IN ('PENDING', 'IN_PROGRESS') ORDER BY customer LIMIT 1)
+			   UNION ALL
+			   SELECT (SELECT customer FROM tasks WHERE status IN ('PENDING', 'IN_PROGRESS') AND customer > cs.customer
+			           ORDER BY customer LIMIT 1)
+			   FROM cs WHERE cs.customer IS NOT NULL)
+			 SELECT t.id, t.doc FROM cs
+			 LEFT JOIN customer_turns c ON c.customer = cs.customer
+			 JOIN tasks t ON t.id = (
+			   SELECT q.id FROM tasks q
+			   WHERE q.customer = cs.customer AND q.status IN ('PENDING', 'IN_PROGRESS')
+			     AND (q.status = 'PENDING' OR q.lease_until < ?1)
+			   ORDER BY q.id LIMIT 1)
+			 WHERE ?2 <= 0 OR (SELECT count(*) FROM tasks r
+			   WHERE r.customer = cs.customer AND r.status = 'IN_PROGRESS' AND r.lease_until >= ?1) < ?2
+			 ORDER BY coalesce(c.last_claim, 0), cs.customer LIMIT 1`
+	// qTakeTurn moves the customer of task ? to the back of the round.
+	qTakeTurn = `INSERT INTO customer_turns (customer, last_claim)
+			 VALUES ((SELECT customer FROM tasks WHERE id = ?), (SELECT coalesce(max(last_claim), 0) + 1 FROM customer_turns))
+			 ON CONFLICT (customer) DO UPDATE SET last_claim = excluded.last_claim`
 	qExpirable = `SELECT id, doc FROM tasks WHERE status = 'COMPLETED' AND expired_at <= ?
 			 ORDER BY expired_at, id LIMIT ?`
 	qCustomerTask = `SELECT id, doc FROM tasks WHERE id = ? AND customer = ?`
@@ -50,7 +72,7 @@ const (
 
 // writeQueries lists the queries prepared at Open.
 func writeQueries() []string {
-	return []string{qInsertDelivery, qDueDeliveries, qPruneDeliveries, qTaskDeliveries, qCopyDelivery, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey}
+	return []string{qInsertDelivery, qDueDeliveries, qPruneDeliveries, qTaskDeliveries, qCopyDelivery, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qTakeTurn, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey}
 }
 
 // The statements of Ping and ReleaseLeases, run as they come (not

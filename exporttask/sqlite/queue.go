@@ -11,9 +11,10 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
-// Claim leases the oldest claimable task to worker; see [exporttask.Store].
+// Claim leases the next claimable task to worker, customers taking turns;
+// see [exporttask.Store] and [WithMaxRunningPerCustomer].
 func (db *DB) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (exporttask.Task, bool, error) {
-	t, ok, err := storekit.Claim(ctx, db.write, worker, now, lease)
+	t, ok, err := storekit.Claim(ctx, db.write, worker, now, lease, db.maxRunning)
 	if err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("sqlite: claim task: %w", err)
 	}
@@ -48,14 +49,20 @@ func (db *DB) Expire(ctx context.Context, now time.Time, limit int) ([]int64, er
 	return ids, nil
 }
 
-// Claimable reads the oldest claimable task.
-func (w wtx) Claimable(ctx context.Context, now int64) (exporttask.Task, bool, error) {
-	t, err := storekit.ScanTask(w.queryRow(ctx, qClaimable, now))
+// Claimable reads the oldest claimable task of the customer whose turn it
+// is, among those below maxRunning, and moves that customer to the back of
+// the round; see [storekit.Tx]. Writes run one at a time, so the limit
+// holds without locks.
+func (w wtx) Claimable(ctx context.Context, now int64, maxRunning int) (exporttask.Task, bool, error) {
+	t, err := storekit.ScanTask(w.queryRow(ctx, qClaimable, now, maxRunning))
 	if errors.Is(err, sql.ErrNoRows) {
 		return exporttask.Task{}, false, nil
 	}
 	if err != nil {
 		return exporttask.Task{}, false, err
+	}
+	if _, err := w.exec(ctx, qTakeTurn, t.ID); err != nil {
+		return exporttask.Task{}, false, fmt.Errorf("taking the customer's turn: %w", err)
 	}
 	return t, true, nil
 }

@@ -14,13 +14,14 @@ import (
 // claims those tasks at once; another instance's tasks, and one whose name
 // merely begins like it, wait for their leases.
 func testReleaseLeases(t *testing.T, s exporttask.Store) {
+	// Created and claimed one at a time: each claim has one choice.
 	own := create(t, s, params(t, acme, request("rec-1"), at(0)))
-	lookalike := create(t, s, params(t, acme, request("rec-2"), at(0)))
-	other := create(t, s, params(t, globex, request("rec-3"), at(0)))
-	pending := create(t, s, params(t, globex, request("rec-4"), at(0)))
 	require.Equal(t, own.ID, claim(t, s, "A/run1/1", at(0)).ID) // leased until 1m
+	lookalike := create(t, s, params(t, acme, request("rec-2"), at(0)))
 	require.Equal(t, lookalike.ID, claim(t, s, "AB/run1/1", at(0)).ID)
+	other := create(t, s, params(t, globex, request("rec-3"), at(0)))
 	require.Equal(t, other.ID, claim(t, s, "B/run1/1", at(0)).ID)
+	pending := create(t, s, params(t, globex, request("rec-4"), at(0)))
 
 	n, err := s.ReleaseLeases(ctx(t), "A/")
 	require.NoError(t, err)

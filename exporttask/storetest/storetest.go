@@ -53,6 +53,8 @@ func Run(t *testing.T, open func(t *testing.T) exporttask.Store) {
 		{"ConcurrentQuota", testConcurrentQuota},
 		{"ConcurrentDedup", testConcurrentDedup},
 		{"ClaimOrder", testClaimOrder},
+		{"ClaimTurns", testClaimTurns},
+		{"ClaimTurnsRotate", testClaimTurnsRotate},
 		{"ConcurrentClaims", testConcurrentClaims},
 		{"LeaseExpiry", testLeaseExpiry},
 		{"ProgressExtendsLease", testProgressExtendsLease},

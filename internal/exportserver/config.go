@@ -90,6 +90,14 @@ type Config struct {
 	// resumes the tasks it was running at once; another server's wait for
 	// their 30s lease. Default: the host name.
 	Instance string
+	// MaxRunning is the most tasks of one customer running at once, counted
+	// over every server sharing the database (-max-running,
+	// EXPORTTASK_MAX_RUNNING). Claims take turns among customers either
+	// way, so a burst of one customer does not delay another's next task.
+	// Default 0, no limit: a customer alone in the queue then uses every
+	// worker instead of leaving some idle; set it when one customer's long
+	// exports must not hold every worker while others wait.
+	MaxRunning int
 	// WebhookAllow are networks webhooks may reach although private or
 	// loopback (-webhook-allow, EXPORTTASK_WEBHOOK_ALLOW: comma-separated
 	// CIDRs, e.g. 127.0.0.0/8). Default none.
@@ -124,6 +132,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		sweep    = fs.Duration("sweep-interval", worker.DefaultSweepInterval, "how often expired tasks are moved to EXPIRED and their files deleted")
 		secret   = fs.String("webhook-secret", "", "HMAC `secret` that signs webhooks (default: generated and printed)")
 		instance = fs.String("instance", hostname(), "this server's stable `name` across restarts, unique among the servers sharing the database")
+		running  = fs.Int("max-running", 0, "most tasks of one customer running at once, over all servers sharing the database (0: no limit)")
 		allow    = fs.String("webhook-allow", "", "`CIDRs` webhooks may reach although private or loopback, e.g. 127.0.0.0/8")
 	)
 	fs.VisitAll(func(f *flag.Flag) {
@@ -150,7 +159,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, CreateRate: *rate, CreateBurst: *burst,
 		TaskDuration: *duration, Retention: *retain, SweepInterval: *sweep, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
 		Artifacts: *arts, S3PathStyle: *s3path, RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd,
-		Instance: *instance}
+		Instance: *instance, MaxRunning: *running}
 	var err error
 	if cfg.Keys, err = server.ParseKeys(*keys); err != nil {
 		return Config{}, fmt.Errorf("-keys: %w", err)
@@ -169,6 +178,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("-task-duration must be positive, got %s", cfg.TaskDuration)
 	case cfg.Retention <= 0:
 		return Config{}, fmt.Errorf("-retention must be positive, got %s", cfg.Retention)
+	case cfg.MaxRunning < 0:
+		return Config{}, fmt.Errorf("-max-running must not be negative, got %d", cfg.MaxRunning)
 	case strings.Contains(cfg.Instance, "/"):
 		return Config{}, fmt.Errorf("-instance must not contain '/', got %q", cfg.Instance)
 	case cfg.SweepInterval <= 0:

@@ -48,6 +48,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 		"EXPORTTASK_PUBLIC_URL":         "https://exports.example.com",
 		"EXPORTTASK_CREATE_RATE":        "2.5",
 		"EXPORTTASK_INSTANCE":           "replica-2",
+		"EXPORTTASK_MAX_RUNNING":        "3",
 	})
 	cfg, err := ParseConfig(nil, env, io.Discard)
 	require.NoError(t, err)
@@ -58,7 +59,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 			{Key: "k2", Customer: "globex", Scopes: server.ScopeAll},
 		},
 		Quota: 1000000, CreateRate: 2.5, CreateBurst: server.DefaultCreateBurst, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, SweepInterval: 5 * time.Second, WebhookSecret: "from-env",
-		Instance:     "replica-2",
+		Instance: "replica-2", MaxRunning: 3,
 		WebhookAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
 		Exporter:     "simulate", Catalog: "/srv/catalog", Artifacts: "s3://bucket/exports", S3PathStyle: true,
 		RedirectDownloads: true, PublicURL: "https://exports.example.com",
@@ -97,6 +98,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{name: "empty db", args: []string{"-db", ""}, want: "-db"},
 		{name: "unknown exporter", args: []string{"-exporter", "fake"}, want: "-exporter must be real or simulate"},
 		{name: "empty catalog", args: []string{"-catalog", ""}, want: "-catalog"},
+		{name: "negative max running", args: []string{"-max-running", "-1"}, want: "-max-running must not be negative"},
+		{name: "bad max running variable", env: map[string]string{"EXPORTTASK_MAX_RUNNING": "two"}, want: "EXPORTTASK_MAX_RUNNING"},
 		{name: "slash in instance", args: []string{"-instance", "a/b"}, want: "-instance"},
 		{name: "stray argument", args: []string{"serve"}, want: "unexpected arguments: serve"},
 		{name: "unknown flag", args: []string{"-port", "80"}, want: "-port"},

@@ -26,7 +26,7 @@ const devCustomer = "dev"
 // needs to start (address, docs URL, generated key and secret, curl lines,
 // how to run examples/webhook-receiver) is written to stdout; logs go to logger.
 func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger) (err error) {
-	st, err := OpenStore(ctx, cfg.DB)
+	st, err := OpenStore(ctx, cfg.DB, cfg.MaxRunning)
 	if err != nil {
 		return err
 	}

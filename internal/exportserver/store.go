@@ -12,15 +12,17 @@ import (
 
 // OpenStore opens the store a -db value names: PostgreSQL for a
 // postgres:// or postgresql:// URL, else SQLite (a file name, or :memory:).
-func OpenStore(ctx context.Context, db string) (exporttask.Store, error) {
+// maxRunning is the most tasks of one customer running at once (0: no
+// limit).
+func OpenStore(ctx context.Context, db string, maxRunning int) (exporttask.Store, error) {
 	if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
-		st, err := postgres.Open(ctx, db)
+		st, err := postgres.Open(ctx, db, postgres.WithMaxRunningPerCustomer(maxRunning))
 		if err != nil {
 			return nil, fmt.Errorf("opening the PostgreSQL store: %w", err)
 		}
 		return st, nil
 	}
-	st, err := sqlite.Open(ctx, db)
+	st, err := sqlite.Open(ctx, db, sqlite.WithMaxRunningPerCustomer(maxRunning))
 	if err != nil {
 		return nil, fmt.Errorf("opening the SQLite store %s: %w", db, err)
 	}

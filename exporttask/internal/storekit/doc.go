@@ -12,7 +12,7 @@
 // ClaimDeliveries and DeliveryDone:
 //
 //	func (db *DB) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (exporttask.Task, bool, error) {
-//		t, ok, err := storekit.Claim(ctx, db.write, worker, now, lease)
+//		t, ok, err := storekit.Claim(ctx, db.write, worker, now, lease, db.maxRunning)
 //		if err != nil {
 //			return exporttask.Task{}, false, fmt.Errorf("mystore: claim task: %w", err)
 //		}

@@ -9,14 +9,16 @@ import (
 )
 
 // Claim carries out [exporttask.Store.Claim] in one transaction of write:
-// the oldest claimable task is leased to worker until now+lease, moving
+// the next claimable task ([Tx.Claimable] with maxRunning, the most tasks
+// of one customer running at once, 0 for no limit) is leased to worker
+// until now+lease, moving
 // from PENDING to IN_PROGRESS (emitting TASK_STARTED) or, when its
 // worker's lease ended, taken over as it is; either way its Attempts
 // counter goes up by one.
-func Claim(ctx context.Context, write Write, worker string, now time.Time, lease time.Duration) (t exporttask.Task, ok bool, err error) {
+func Claim(ctx context.Context, write Write, worker string, now time.Time, lease time.Duration, maxRunning int) (t exporttask.Task, ok bool, err error) {
 	err = write(ctx, func(tx Tx) error {
 		var err error
-		t, ok, err = claim(ctx, tx, now, Lease{Owner: worker, Until: Millis(now.Add(lease))})
+		t, ok, err = claim(ctx, tx, now, Lease{Owner: worker, Until: Millis(now.Add(lease))}, maxRunning)
 		return err
 	})
 	if err != nil {
@@ -25,8 +27,8 @@ func Claim(ctx context.Context, write Write, worker string, now time.Time, lease
 	return t, ok, nil
 }
 
-func claim(ctx context.Context, tx Tx, now time.Time, l Lease) (exporttask.Task, bool, error) {
-	t, ok, err := tx.Claimable(ctx, Millis(now))
+func claim(ctx context.Context, tx Tx, now time.Time, l Lease, maxRunning int) (exporttask.Task, bool, error) {
+	t, ok, err := tx.Claimable(ctx, Millis(now), maxRunning)
 	if err != nil || !ok {
 		return exporttask.Task{}, false, err
 	}

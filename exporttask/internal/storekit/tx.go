@@ -65,9 +65,14 @@ type Tx interface {
 	// task id.
 	RememberKey(ctx context.Context, customer, key string, id int64) error
 
-	// Claimable reads the oldest task that is PENDING, or IN_PROGRESS with
-	// a lease that ended before now; ok is false when there is none.
-	Claimable(ctx context.Context, now int64) (t exporttask.Task, ok bool, err error)
+	// Claimable reads the next task to claim, among the tasks that are
+	// PENDING, or IN_PROGRESS with a lease that ended before now: the
+	// oldest of the customer whose turn it is (the one whose last claim is
+	// the longest ago; a customer never claimed from goes first), skipping
+	// the customers that have maxRunning tasks IN_PROGRESS under a live
+	// lease (maxRunning 0: no limit). It moves that customer to the back of
+	// the round. ok is false when there is no such task.
+	Claimable(ctx context.Context, now int64, maxRunning int) (t exporttask.Task, ok bool, err error)
 	// Expirable reads up to limit COMPLETED tasks whose expiry is at or
 	// before now, soonest expiry first.
 	Expirable(ctx context.Context, now int64, limit int) ([]exporttask.Task, error)

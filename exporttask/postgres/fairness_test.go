@@ -1,0 +1,30 @@
+package postgres_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/postgres"
+	"github.com/openapi-viewer/viewer/exporttask/storetest"
+)
+
+func TestMaxRunning(t *testing.T) {
+	dsn := testDSN(t)
+	storetest.RunMaxRunning(t, func(t *testing.T, n int) []exporttask.Store {
+		schema := freshSchema(t, dsn)
+		var ss []exporttask.Store
+		for range 3 {
+			db, err := postgres.Open(t.Context(), schema, postgres.WithMaxRunningPerCustomer(n))
+			require.NoError(t, err)
+			ss = append(ss, db)
+		}
+		return ss
+	})
+}
+
+func TestNegativeMaxRunningIsRefused(t *testing.T) {
+	_, err := postgres.Open(t.Context(), "postgres://127.0.0.1:1/none", postgres.WithMaxRunningPerCustomer(-1))
+	require.ErrorContains(t, err, "most running tasks per customer must not be negative, got -1")
+}
