@@ -14,31 +14,42 @@ import (
 )
 
 // customerLock is the first key of the transaction advisory lock that
-// serialises the creates of one customer; the second is a hash of the
-// customer.
+// serialises the creates of one customer that check a quota; the second is
+// a hash of the customer.
 const customerLock = 0x65787074 // "expt"
 
+// foldEvery is how often a create without a quota tries to fold its
+// customer's usage ledger: when its task id is a multiple of foldEvery.
+const foldEvery = 64
+
 // Create stores a new PENDING task unless the Idempotency-Key or the dedup
-// key names an existing one; see [exporttask.Store].
+// key names an existing one; see [exporttask.Store]. Without a quota,
+// creates of one customer run side by side: a create that loses a race
+// for the same dedup key or Idempotency-Key fails on a unique index and
+// runs again, finding the winner.
 func (db *DB) Create(ctx context.Context, p exporttask.CreateParams) (exporttask.Task, bool, error) {
-	t, replayed, err := storekit.Create(ctx, db.write, p)
+	t, replayed, err := storekit.Create(ctx, db.writeCreate, p)
 	if err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("postgres: create task: %w", err)
 	}
 	return t, replayed, nil
 }
 
-// LookUp takes the customer's lock (creates of one customer run one at a
-// time, in every replica, so what it finds still holds at the insert) and
-// reads, in one round trip, what decides the create: the task named by the
-// Idempotency-Key, an equivalent live task (locked), and the storage in
-// use.
+// LookUp reads, in one round trip, what decides the create: the task
+// named by the Idempotency-Key, an equivalent live task (locked), and,
+// when a quota applies, the storage in use, read after taking the
+// customer's lock (so quota checks of one customer run one at a time, in
+// every replica). Without a quota it takes no lock: the unique indexes on
+// idempotency_keys and on live tasks' dedup keys refuse the insert of a
+// create that raced another (see [DB.writeCreate]).
 func (w txn) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Existing, error) {
 	var (
 		found storekit.Existing
 		b     pgx.Batch
 	)
-	b.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, int32(customerLock), p.Customer)
+	if p.Quota > 0 {
+		b.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, int32(customerLock), p.Customer)
+	}
 	if p.IdempotencyKey != "" {
 		b.Queue(`SELECT task_id FROM idempotency_keys WHERE customer = $1 AND key = $2`,
 			p.Customer, p.IdempotencyKey).QueryRow(func(row pgx.Row) error {
@@ -59,14 +70,38 @@ func (w txn) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Ex
 		})
 	}
 	if p.Quota > 0 {
-		b.Queue(`SELECT used_bytes FROM customer_usage WHERE customer = $1`, p.Customer).QueryRow(func(row pgx.Row) error {
-			return noRowsIsNil(row.Scan(&found.Used))
+		b.Queue(qFoldUsage, p.Customer).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&found.Used)
 		})
 	}
 	if err := w.tx.SendBatch(ctx, &b).Close(); err != nil {
 		return storekit.Existing{}, fmt.Errorf("looking for an existing task: %w", err)
 	}
 	return found, nil
+}
+
+// qFoldUsage replaces the usage_changes rows of customer $1 that its
+// snapshot sees by one row holding their sum, and returns that sum: the
+// customer's storage in use. Rows that concurrent transactions add are
+// not touched, so no change is lost; run it only under the customer's lock,
+// so that two folds never delete the same rows.
+const qFoldUsage = `WITH gone AS (
+	   DELETE FROM usage_changes WHERE customer = $1 RETURNING bytes
+	 )
+	 INSERT INTO usage_changes (customer, bytes) SELECT $1, coalesce(sum(bytes), 0)::bigint FROM gone
+	 RETURNING bytes`
+
+// foldUsage folds the customer's usage ledger (see qFoldUsage) when no
+// other transaction holds the customer's lock; it never waits for it.
+func (w txn) foldUsage(ctx context.Context, customer string) error {
+	var locked bool
+	err := w.tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1, hashtext($2))`,
+		int32(customerLock), customer).Scan(&locked)
+	if err != nil || !locked {
+		return err
+	}
+	var used int64
+	return w.tx.QueryRow(ctx, qFoldUsage, customer).Scan(&used)
 }
 
 // placeholder is the SQL of the n-th query parameter.
@@ -89,8 +124,10 @@ func noRowsIsNil(err error) error {
 	return err
 }
 
-// InsertTask stores the new task t, counts its size in the customer's
-// usage and records its Idempotency-Key, if any, in one statement.
+// InsertTask stores the new task t, appends its size to the customer's
+// usage and records its Idempotency-Key, if any, in one statement; a
+// concurrent create of the same export or key makes it fail on a unique
+// index. Every foldEvery-th task folds the customer's usage ledger.
 func (w txn) InsertTask(ctx context.Context, p exporttask.CreateParams, t exporttask.Task, doc []byte) (int64, error) {
 	var id int64
 	err := w.tx.QueryRow(ctx,
@@ -98,8 +135,7 @@ func (w txn) InsertTask(ctx context.Context, p exporttask.CreateParams, t export
 		   INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc)
 		   VALUES ($1, $2, $3, $4, $5) RETURNING id
 		 ), usage AS (
-		   INSERT INTO customer_usage (customer, used_bytes) VALUES ($1, $4)
-		   ON CONFLICT (customer) DO UPDATE SET used_bytes = customer_usage.used_bytes + excluded.used_bytes
+		   INSERT INTO usage_changes (customer, bytes) SELECT $1, $4 FROM task WHERE $4 <> 0
 		 ), idempotency AS (
 		   INSERT INTO idempotency_keys (customer, key, task_id) SELECT $1, $6, id FROM task WHERE $6 <> ''
 		 )
@@ -107,6 +143,11 @@ func (w txn) InsertTask(ctx context.Context, p exporttask.CreateParams, t export
 		p.Customer, string(t.Status), p.DedupKey, t.EstimatedSize, string(doc), p.IdempotencyKey).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("inserting: %w", err)
+	}
+	if p.Quota == 0 && id%foldEvery == 0 {
+		if err := w.foldUsage(ctx, p.Customer); err != nil {
+			return 0, fmt.Errorf("folding the storage usage: %w", err)
+		}
 	}
 	return id, nil
 }
