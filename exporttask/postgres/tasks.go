@@ -19,7 +19,9 @@ import (
 const customerLock = 0x65787074 // "expt"
 
 // foldEvery is how often a create without a quota tries to fold its
-// customer's usage ledger: when its task id is a multiple of foldEvery.
+// customer's usage ledger (when its task id is a multiple of foldEvery),
+// and how many ledger rows a create with a quota lets a customer have
+// before it folds them.
 const foldEvery = 64
 
 // Create stores a new PENDING task unless the Idempotency-Key or the dedup
@@ -39,9 +41,12 @@ func (db *DB) Create(ctx context.Context, p exporttask.CreateParams) (exporttask
 // named by the Idempotency-Key, an equivalent live task (locked), and,
 // when a quota applies, the storage in use, read after taking the
 // customer's lock (so quota checks of one customer run one at a time, in
-// every replica). Without a quota it takes no lock: the unique indexes on
+// every replica; past foldEvery ledger rows, a second round trip folds
+// them). Without a quota it takes no lock: the unique indexes on
 // idempotency_keys and on live tasks' dedup keys refuse the insert of a
-// create that raced another (see [DB.writeCreate]).
+// create that raced another (see [DB.writeCreate]). In the same round
+// trip it clears the dedup key of a COMPLETED twin past its expiry, which
+// is no longer a duplicate.
 func (w txn) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Existing, error) {
 	var (
 		found storekit.Existing
@@ -57,6 +62,11 @@ func (w txn) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Ex
 		})
 	}
 	if p.DedupKey != "" {
+		// A COMPLETED twin past its expiry is no duplicate, and must not
+		// hold the key in the unique index against the new task.
+		b.Queue(`UPDATE tasks SET dedup_key = ''
+			 WHERE customer = $1 AND dedup_key = $2 AND status = 'COMPLETED' AND expired_at <= $3`,
+			p.Customer, p.DedupKey, storekit.Millis(p.Now))
 		b.Queue(`SELECT id, doc FROM tasks
 			 WHERE customer = $1 AND dedup_key = $2 AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED')
 			   AND (status <> 'COMPLETED' OR expired_at > $3)
@@ -69,13 +79,21 @@ func (w txn) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Ex
 			return noRowsIsNil(err)
 		})
 	}
+	var changes int
 	if p.Quota > 0 {
-		b.Queue(qFoldUsage, p.Customer).QueryRow(func(row pgx.Row) error {
-			return row.Scan(&found.Used)
+		b.Queue(`SELECT coalesce(sum(bytes), 0)::bigint, count(*) FROM usage_changes WHERE customer = $1`,
+			p.Customer).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&found.Used, &changes)
 		})
 	}
 	if err := w.tx.SendBatch(ctx, &b).Close(); err != nil {
 		return storekit.Existing{}, fmt.Errorf("looking for an existing task: %w", err)
+	}
+	if changes > foldEvery {
+		// Under the customer's lock: fold, so the sums stay short.
+		if err := w.tx.QueryRow(ctx, qFoldUsage, p.Customer).Scan(&found.Used); err != nil {
+			return storekit.Existing{}, fmt.Errorf("folding the storage usage: %w", err)
+		}
 	}
 	return found, nil
 }
