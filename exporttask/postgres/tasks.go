@@ -30,6 +30,15 @@ const foldEvery = 64
 // for the same dedup key or Idempotency-Key fails on a unique index and
 // runs again, finding the winner.
 func (db *DB) Create(ctx context.Context, p exporttask.CreateParams) (exporttask.Task, bool, error) {
+	if p.Quota == 0 {
+		t, ok, err := db.createNew(ctx, p)
+		if err != nil {
+			return exporttask.Task{}, false, fmt.Errorf("postgres: create task: %w", err)
+		}
+		if ok {
+			return t, false, nil
+		}
+	}
 	t, replayed, err := storekit.Create(ctx, db.writeCreate, p)
 	if err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("postgres: create task: %w", err)
@@ -90,12 +99,62 @@ func (w txn) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Ex
 		return storekit.Existing{}, fmt.Errorf("looking for an existing task: %w", err)
 	}
 	if changes > foldEvery {
-		// Under the customer's lock: fold, so the sums stay short.
-		if err := w.tx.QueryRow(ctx, qFoldUsage, p.Customer).Scan(&found.Used); err != nil {
+		// Under the customer's lock: fold, so the sums stay short. The sum
+		// read above is the usage: the fold's own may miss the row of a
+		// fold without the lock that commits meanwhile.
+		var folded int64
+		if err := w.tx.QueryRow(ctx, qFoldUsage, p.Customer).Scan(&folded); err != nil {
 			return storekit.Existing{}, fmt.Errorf("folding the storage usage: %w", err)
 		}
 	}
 	return found, nil
+}
+
+// createNew is the common case of a create without a quota, in one
+// statement and one round trip: when no task of the customer has the
+// dedup key (live or not yet swept) and the Idempotency-Key names none, it
+// inserts the task, its usage row and its key, and ok is true. Otherwise,
+// or when a concurrent create of the same export or key won the unique
+// index, it stores nothing and ok is false: the full create finds what is
+// there.
+func (db *DB) createNew(ctx context.Context, p exporttask.CreateParams) (t exporttask.Task, ok bool, err error) {
+	t = storekit.NewTask(p)
+	doc, err := storekit.EncodeTask(t)
+	if err != nil {
+		return exporttask.Task{}, false, err
+	}
+	var id int64
+	err = db.pool.QueryRow(ctx,
+		`WITH twin AS (
+		   SELECT 1 FROM tasks WHERE customer = $1 AND dedup_key = $3 AND $3 <> ''
+		     AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED') LIMIT 1
+		 ), known AS (
+		   SELECT 1 FROM idempotency_keys WHERE customer = $1 AND key = $6
+		 ), task AS (
+		   INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc)
+		   SELECT $1::text, $2::text, $3::text, $4::bigint, $5::jsonb
+		   WHERE NOT EXISTS (SELECT 1 FROM twin) AND NOT EXISTS (SELECT 1 FROM known)
+		   ON CONFLICT DO NOTHING RETURNING id
+		 ), usage AS (
+		   INSERT INTO usage_changes (customer, bytes) SELECT $1, $4 FROM task WHERE $4::bigint <> 0
+		 ), idempotency AS (
+		   INSERT INTO idempotency_keys (customer, key, task_id) SELECT $1, $6, id FROM task WHERE $6 <> ''
+		 )
+		 SELECT id FROM task`,
+		p.Customer, string(t.Status), p.DedupKey, t.EstimatedSize, string(doc), p.IdempotencyKey).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) || uniqueViolation(err) {
+		return exporttask.Task{}, false, nil
+	}
+	if err != nil {
+		return exporttask.Task{}, false, fmt.Errorf("inserting: %w", err)
+	}
+	if id%foldEvery == 0 {
+		// Upkeep of the committed create: a failure leaves the ledger
+		// longer, for a later fold, and is not the create's.
+		_ = db.write(ctx, func(tx storekit.Tx) error { return tx.(txn).foldUsage(ctx, p.Customer) })
+	}
+	t, err = storekit.DecodeTask(id, doc)
+	return t, err == nil, err
 }
 
 // qFoldUsage replaces the usage_changes rows of customer $1 that its
