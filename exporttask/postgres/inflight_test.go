@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,8 +38,12 @@ func holdCreate(t *testing.T, db *postgres.DB, p exporttask.CreateParams) func()
 		require.NoError(t, c.err, "the held create ended early")
 		t.Fatal("the held create ended before its commit")
 	}
+	var once sync.Once
+	// Should the test fail before letting it commit, the create still
+	// ends, so the pool can close.
+	t.Cleanup(func() { once.Do(func() { close(release) }) })
 	return func() created {
-		close(release)
+		once.Do(func() { close(release) })
 		return <-done
 	}
 }
@@ -49,23 +54,48 @@ func holdCreate(t *testing.T, db *postgres.DB, p exporttask.CreateParams) func()
 func TestCreateNotSerialisedWithoutQuota(t *testing.T) {
 	db, err := postgres.Open(t.Context(), freshSchema(t, testDSN(t)))
 	require.NoError(t, err)
-	defer db.Close()
+	t.Cleanup(func() { db.Close() }) // after the held create's clean-up
 
-	finish := holdCreate(t, db, testkit.CreateParams("acme", "rec-1"))
-	// Were creates serialised, this one would wait for the held one
-	// forever: the deadline turns that into a failure.
+	// A task to merge a duplicate into, later.
+	dup := deduped(t, "rec-0")
+	existing, _, err := db.Create(t.Context(), dup)
+	require.NoError(t, err)
+
+	finish := holdCreate(t, db, deduped(t, "rec-1"))
+	// Were creates serialised, these would wait for the held one forever:
+	// the deadline turns that into a failure.
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	second, replayed, err := db.Create(ctx, testkit.CreateParams("acme", "rec-2"))
+	// A new task (the one-statement create).
+	second, replayed, err := db.Create(ctx, deduped(t, "rec-2"))
 	require.NoError(t, err, "a create of the same customer ran while another was in flight")
 	assert.False(t, replayed)
+	// A duplicate whose webhook merges into the existing task (the full
+	// create, in a transaction).
+	dup.Request.Webhook = []exporttask.Webhook{{URL: "https://hooks.example.com/late",
+		Events: []exporttask.Event{exporttask.EventCompleted}}}
+	merged, replayed, err := db.Create(ctx, dup)
+	require.NoError(t, err, "a duplicate of the same customer merged while another create was in flight")
+	assert.True(t, replayed)
+	assert.Equal(t, existing.ID, merged.ID)
+	assert.Len(t, merged.Webhook, 1)
 
 	first := finish()
 	require.NoError(t, first.err)
 	assert.NotEqual(t, first.task.ID, second.ID)
 	list, _, err := db.List(t.Context(), exporttask.ListParams{Customer: "acme", Limit: 10})
 	require.NoError(t, err)
-	assert.Len(t, list, 2)
+	assert.Len(t, list, 3)
+}
+
+// deduped is a create of record by acme, without a quota, with its dedup
+// key.
+func deduped(t *testing.T, record string) exporttask.CreateParams {
+	p := testkit.CreateParams("acme", record)
+	key, err := exporttask.DedupKey(p.Request)
+	require.NoError(t, err)
+	p.DedupKey = key
+	return p
 }
 
 // With a quota, creates of one customer run one at a time: the second
@@ -75,7 +105,7 @@ func TestCreateSerialisedWithQuota(t *testing.T) {
 	dsn := freshSchema(t, testDSN(t))
 	db, err := postgres.Open(t.Context(), dsn)
 	require.NoError(t, err)
-	defer db.Close()
+	t.Cleanup(func() { db.Close() }) // after the held create's clean-up
 
 	p := testkit.CreateParams("acme", "rec-1")
 	p.EstimatedSize, p.Quota = 600, 1000
