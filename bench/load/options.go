@@ -13,6 +13,8 @@ type options struct {
 	count        int
 	taskDuration time.Duration
 	workers      int
+	quota        int64  // each customer's storage quota, bytes; 0: none
+	pgbench      string // the pgbench program; empty: look for it
 	logger       *slog.Logger
 }
 

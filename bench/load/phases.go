@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -17,11 +18,12 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// measure runs every phase against a server on db and prints the results.
-func measure(ctx context.Context, db string, o options) error {
+// measure runs every phase against a server on db, prints the results
+// and returns them.
+func measure(ctx context.Context, db string, o options) ([]result, error) {
 	tg, err := startServer(ctx, db, o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	name := "sqlite"
 	switch {
@@ -90,16 +92,16 @@ func measure(ctx context.Context, db string, o options) error {
 
 	results := []result{phase(ctx, name, "create", o, create)}
 	if len(ids) == 0 {
-		return fmt.Errorf("%s: no task was created", name)
+		return nil, errors.Join(fmt.Errorf("%s: no task was created: %s", name, results[0].firstErr), tg.stop())
 	}
 	results = append(results, phase(ctx, name, "get", o, get), phase(ctx, name, "list", o, list))
 	if err := tg.stop(); err != nil {
-		return fmt.Errorf("stopping the %s server: %w", name, err)
+		return nil, fmt.Errorf("stopping the %s server: %w", name, err)
 	}
 	for _, r := range results {
 		fmt.Println(r)
 	}
-	return nil
+	return results, nil
 }
 
 // phase calls op from o.concurrency goroutines until o.count calls were

@@ -31,6 +31,9 @@ func summarize(store, phase string, perWorker [][]time.Duration, elapsed time.Du
 	return r
 }
 
+// rate is the requests per second.
+func (r result) rate() float64 { return float64(r.requests) / r.elapsed.Seconds() }
+
 func (r result) String() string {
 	s := fmt.Sprintf("%-13s %-6s %7d requests in %6.2fs  %8.0f/s  p50 %7s  p99 %7s  max %7s  errors %d",
 		r.store, r.phase, r.requests, r.elapsed.Seconds(), float64(r.requests)/r.elapsed.Seconds(),

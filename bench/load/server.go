@@ -51,6 +51,7 @@ func startServer(ctx context.Context, db string, o options) (*target, error) {
 		Keys:          []server.APIKey{{Key: benchKey, Customer: "load", Scopes: server.ScopeAll}},
 		WebhookSecret: []byte("load-test-secret"),
 		Workers:       o.workers,
+		Quota:         o.quota,
 		Logger:        o.logger,
 	})
 	if err != nil {

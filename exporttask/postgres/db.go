@@ -108,6 +108,20 @@ func (db *DB) write(ctx context.Context, fn func(tx storekit.Tx) error) error {
 	return err
 }
 
+// writeCreate is write for Create: it also runs fn again when its insert
+// failed on a unique index (a concurrent create of the same export or
+// Idempotency-Key committed first), so that the new run finds the winner.
+func (db *DB) writeCreate(ctx context.Context, fn func(tx storekit.Tx) error) error {
+	var err error
+	for range maxAttempts {
+		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return fn(txn{tx: tx}) })
+		if !retryable(err) && !uniqueViolation(err) {
+			return err
+		}
+	}
+	return err
+}
+
 // retryable reports whether err is a transaction PostgreSQL rolled back
 // because of a race with another one.
 func retryable(err error) bool {
@@ -116,4 +130,11 @@ func retryable(err error) bool {
 		return false
 	}
 	return pgErr.Code == "40P01" || pgErr.Code == "40001" // deadlock_detected, serialization_failure
+}
+
+// uniqueViolation reports whether err is an insert refused by a unique
+// index.
+func uniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23505"
 }

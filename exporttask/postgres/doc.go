@@ -16,9 +16,35 @@
 //
 // Concurrency across replicas: Claim and ClaimDeliveries lock rows with
 // FOR UPDATE SKIP LOCKED, so workers never wait for each other nor take
-// the same row; Create holds a transaction advisory lock on the customer,
-// so its idempotency, dedup and quota checks and its insert are atomic.
-// Transactions that lose a deadlock or serialisation race are retried.
+// the same row. Transactions that lose a deadlock or serialisation race
+// are retried.
+//
+// Creates without a quota (CreateParams.Quota == 0) of one customer run
+// side by side; none waits for another's commit (each waits for the WAL
+// flush that covers its own commit record, and one flush covers every
+// commit written before it). Their checks hold through unique indexes
+// rather than a lock: at most one PENDING, IN_PROGRESS or COMPLETED task
+// per customer and dedup key, one task per customer and Idempotency-Key.
+// Of two racing creates of the same export or key, the second fails on
+// the index once the first commits and runs again, now finding the first
+// (a replay, or a merge of webhooks into it, which locks that task's
+// row). A COMPLETED task past its expiry, not yet swept to EXPIRED, is no
+// duplicate: the create that meets one clears its dedup key first.
+//
+// Storage in use is a ledger (table usage_changes): creates, status
+// changes and dismissals append a row, so they never queue on a row per
+// customer. The customer's usage is the sum of its rows.
+//
+// Creates with a quota take a transaction advisory lock on the customer
+// and hold it until they commit, so the quota check and the insert are
+// atomic: a customer's creates with a quota run one at a time, one commit
+// (one fsync, plus the round trips of the transaction) after another.
+// That bounds one customer's creates to about 1 / (commit latency); other
+// customers' creates do not wait. Under the lock the create sums the
+// customer's ledger rows and, past 64 of them, folds them into one, so
+// the sum stays short; every 64th task created without a quota folds too,
+// when the lock is free (it never waits for it). See bench/README.md
+// (load) for what each costs.
 //
 // Claims take turns among customers: Claim serves, among the customers
 // with a claimable task, the one served longest ago (table

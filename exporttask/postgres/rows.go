@@ -55,15 +55,13 @@ func (w txn) UpdateTask(ctx context.Context, t exporttask.Task, doc []byte, l st
 	return customer, err
 }
 
-// AddUsage adds delta bytes to the customer's storage in use.
+// AddUsage appends delta bytes to the customer's usage ledger (it waits
+// for no other transaction).
 func (w txn) AddUsage(ctx context.Context, customer string, delta int64) error {
 	if delta == 0 {
 		return nil
 	}
-	_, err := w.tx.Exec(ctx,
-		`INSERT INTO customer_usage (customer, used_bytes) VALUES ($1, $2)
-		 ON CONFLICT (customer) DO UPDATE SET used_bytes = customer_usage.used_bytes + excluded.used_bytes`,
-		customer, delta)
+	_, err := w.tx.Exec(ctx, `INSERT INTO usage_changes (customer, bytes) VALUES ($1, $2)`, customer, delta)
 	if err != nil {
 		return fmt.Errorf("updating storage usage: %w", err)
 	}

@@ -43,8 +43,11 @@ type Tx interface {
 	// LeasedTask reads task id with its lease; exporttask.ErrNotFound when
 	// there is none.
 	LeasedTask(ctx context.Context, id int64) (Leased, error)
-	// LookUp makes sure what it finds still holds at the insert (creates
-	// of one customer run one at a time) and reads what decides a create:
+	// LookUp reads what decides a create, in a way that makes sure what it
+	// finds still holds at the insert: either creates of one customer run
+	// one at a time, or a unique index refuses the insert (or the
+	// Idempotency-Key) of a create that raced another, and the store runs
+	// that create again. It reads:
 	// when p.IdempotencyKey is set, the task it names; otherwise, or when
 	// it names none, when p.DedupKey is set, the newest task of the
 	// customer with that key that is PENDING, IN_PROGRESS, or COMPLETED

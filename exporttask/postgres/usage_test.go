@@ -1,0 +1,51 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
+	"github.com/openapi-viewer/viewer/exporttask/postgres"
+)
+
+// The usage ledger stays short: creates fold it, and the folded sum is
+// the customer's usage.
+func TestUsageLedgerFolds(t *testing.T) {
+	dsn := freshSchema(t, testDSN(t))
+	db, err := postgres.Open(t.Context(), dsn)
+	require.NoError(t, err)
+	defer db.Close()
+	conn, err := pgx.Connect(t.Context(), dsn)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	rows := func() (n, sum int64) {
+		require.NoError(t, conn.QueryRow(t.Context(),
+			`SELECT count(*), coalesce(sum(bytes), 0)::bigint FROM usage_changes WHERE customer = 'acme'`).Scan(&n, &sum))
+		return n, sum
+	}
+
+	const tasks = 200
+	for i := range tasks {
+		_, _, err := db.Create(t.Context(), testkit.CreateParams("acme", fmt.Sprintf("rec-%d", i))) // 10 bytes each
+		require.NoError(t, err)
+	}
+	n, sum := rows()
+	assert.Equal(t, int64(tasks*10), sum, "the ledger adds up to every task's size")
+	assert.Less(t, n, int64(tasks), "creates without a quota folded the ledger now and then")
+
+	p := testkit.CreateParams("acme", "rec-quota")
+	p.Quota = tasks*10 + 5
+	_, _, err = db.Create(t.Context(), p)
+	var qe *exporttask.QuotaError
+	require.ErrorAs(t, err, &qe)
+	assert.Equal(t, int64(5), qe.Remaining)
+	n, sum = rows()
+	assert.LessOrEqual(t, n, int64(65), "the ledger stays short")
+	assert.Equal(t, int64(tasks*10), sum)
+}

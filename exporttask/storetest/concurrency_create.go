@@ -1,0 +1,138 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// racers is how many creates of one customer the tests below start at once.
+const racers = 32
+
+// createAll runs the creates ps at once and returns, for each, the task it
+// answered and whether it was replayed.
+func createAll(t *testing.T, s exporttask.Store, ps []exporttask.CreateParams) ([]exporttask.Task, []bool) {
+	t.Helper()
+	// Reads at once first, so that a store with a connection pool has
+	// its connections open and the creates below do overlap.
+	for _, err := range parallel(len(ps), func(int) error {
+		_, err := s.Get(ctx(t), ps[0].Customer, 1<<40)
+		if errors.Is(err, exporttask.ErrNotFound) {
+			return nil
+		}
+		return err
+	}) {
+		require.NoError(t, err)
+	}
+	tasks := make([]exporttask.Task, len(ps))
+	replayed := make([]bool, len(ps))
+	errs := parallel(len(ps), func(i int) error {
+		var err error
+		tasks[i], replayed[i], err = s.Create(ctx(t), ps[i])
+		return err
+	})
+	for i, err := range errs {
+		require.NoError(t, err, "create %d", i)
+	}
+	return tasks, replayed
+}
+
+// assertOneTask checks that the creates answered one task, stored once:
+// exactly one create is not a replay, and the customer has that one task.
+func assertOneTask(t *testing.T, s exporttask.Store, tasks []exporttask.Task, replayed []bool) {
+	t.Helper()
+	ids := map[int64]bool{}
+	fresh := 0
+	for i, task := range tasks {
+		ids[task.ID] = true
+		if !replayed[i] {
+			fresh++
+		}
+	}
+	assert.Len(t, ids, 1, "every create answers the same task")
+	assert.Equal(t, 1, fresh, "exactly one create stores a task")
+	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 2 * racers})
+	require.NoError(t, err)
+	assert.Len(t, list, 1, "the customer has one task")
+}
+
+// Many identical creates at once, without a quota (nothing serialises
+// them in a store that runs creates side by side): one task.
+func testConcurrentSameDedupKey(t *testing.T, s exporttask.Store) {
+	ps := make([]exporttask.CreateParams, racers)
+	for i := range ps {
+		ps[i] = params(t, acme, request("rec-1", hook(hookA, exporttask.EventCompleted)), at(0))
+	}
+	tasks, replayed := createAll(t, s, ps)
+	assertOneTask(t, s, tasks, replayed)
+	assert.Len(t, drain(t, s, at(0)), 0, "identical webhooks merge into nothing new")
+}
+
+// Many creates with one Idempotency-Key at once: one task, and each
+// create's key names it.
+func testConcurrentSameIdempotencyKey(t *testing.T, s exporttask.Store) {
+	ps := make([]exporttask.CreateParams, racers)
+	for i := range ps {
+		ps[i] = params(t, acme, request("rec-1"), at(0))
+		ps[i].IdempotencyKey = "key-1"
+	}
+	tasks, replayed := createAll(t, s, ps)
+	assertOneTask(t, s, tasks, replayed)
+
+	// The same key with no dedup key to fall back on: still one task.
+	qs := make([]exporttask.CreateParams, racers)
+	for i := range qs {
+		qs[i] = params(t, globex, request(fmt.Sprintf("rec-%d", i)), at(0))
+		qs[i].IdempotencyKey, qs[i].DedupKey = "key-2", ""
+	}
+	tasks, replayed = createAll(t, s, qs)
+	ids := map[int64]bool{}
+	fresh := 0
+	for i := range tasks {
+		ids[tasks[i].ID] = true
+		if !replayed[i] {
+			fresh++
+		}
+	}
+	assert.Len(t, ids, 1, "every create with key-2 answers the same task")
+	assert.Equal(t, 1, fresh)
+}
+
+// Creates without a quota running at once keep the storage in use exact:
+// a later create with a quota sees every one of them.
+func testConcurrentUsage(t *testing.T, s exporttask.Store) {
+	const n = 3 * racers
+	ps := make([]exporttask.CreateParams, n)
+	for i := range ps {
+		ps[i] = sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 0, at(0))
+	}
+	var mu sync.Mutex
+	created := 0
+	errs := parallel(racers, func(g int) error {
+		for i := g; i < n; i += racers {
+			if _, _, err := s.Create(ctx(t), ps[i]); err != nil {
+				return err
+			}
+			mu.Lock()
+			created++
+			mu.Unlock()
+		}
+		return nil
+	})
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	require.Equal(t, n, created)
+
+	_, _, err := s.Create(ctx(t), sized(t, acme, "rec-last", 100, n*100+50, at(0)))
+	var qe *exporttask.QuotaError
+	require.True(t, errors.As(err, &qe), "want a quota error, got %v", err)
+	assert.Equal(t, exporttask.QuotaError{Quota: n*100 + 50, Remaining: 50, Requested: 100}, *qe)
+	create(t, s, sized(t, acme, "rec-fits", 50, n*100+50, at(0)))
+}
