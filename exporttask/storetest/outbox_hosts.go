@@ -111,8 +111,14 @@ func testOutboxListAndRedeliver(t *testing.T, s exporttask.Store) {
 	_, err = s.Redeliver(ctx(t), acme, started.ID, 424242, at(time.Hour))
 	assert.ErrorIs(t, err, exporttask.ErrNotFound, "no such delivery")
 
+	_, err = s.Redeliver(ctx(t), acme, started.ID, recs[1].ID, at(time.Hour))
+	assert.ErrorIs(t, err, exporttask.ErrDeliveryPending, "that delivery is still pending")
+	assert.ErrorIs(t, err, exporttask.ErrConflict)
+
 	again, err := s.Redeliver(ctx(t), acme, started.ID, ds[1].ID, at(time.Hour))
 	require.NoError(t, err)
+	_, err = s.Redeliver(ctx(t), acme, started.ID, ds[1].ID, at(time.Hour))
+	assert.ErrorIs(t, err, exporttask.ErrDeliveryPending, "its redelivery is still pending")
 	assert.Greater(t, again.ID, recs[2].ID, "a new delivery, with its own id")
 	assert.Equal(t, exporttask.DeliveryPending, again.State)
 	assert.Equal(t, hookB, again.URL)

@@ -148,6 +148,9 @@ func Redeliver(ctx context.Context, write Write, customer string, id, deliveryID
 		if _, err := tx.CustomerTask(ctx, customer, id); err != nil {
 			return err
 		}
+		if err := refusePendingTwin(ctx, tx, id, deliveryID); err != nil {
+			return err
+		}
 		newID, err := tx.CopyDelivery(ctx, id, deliveryID, Millis(now))
 		if err != nil {
 			return err
@@ -163,6 +166,42 @@ func Redeliver(ctx context.Context, write Write, customer string, id, deliveryID
 		return nil
 	})
 	return d, err
+}
+
+// refusePendingTwin returns exporttask.ErrDeliveryPending when task id
+// has a pending delivery of the same event to the same URL as delivery
+// deliveryID (that one included), and exporttask.ErrNotFound when it has
+// no delivery deliveryID. A task has few deliveries (its webhooks times
+// its events, plus redeliveries, which this bounds), so it reads them all.
+func refusePendingTwin(ctx context.Context, tx Tx, id, deliveryID int64) error {
+	const page = 500
+	var all []exporttask.DeliveryRecord
+	for after := int64(0); ; {
+		ds, err := tx.TaskDeliveries(ctx, id, after, page)
+		if err != nil {
+			return err
+		}
+		all = append(all, ds...)
+		if len(ds) < page {
+			break
+		}
+		after = ds[len(ds)-1].ID
+	}
+	var target *exporttask.DeliveryRecord
+	for i := range all {
+		if all[i].ID == deliveryID {
+			target = &all[i]
+		}
+	}
+	if target == nil {
+		return fmt.Errorf("%w: task %d has no delivery %d", exporttask.ErrNotFound, id, deliveryID)
+	}
+	for _, d := range all {
+		if d.State == exporttask.DeliveryPending && d.URL == target.URL && d.Event == target.Event {
+			return fmt.Errorf("redelivering %d: delivery %d: %w", deliveryID, d.ID, exporttask.ErrDeliveryPending)
+		}
+	}
+	return nil
 }
 
 // ScanDeliveryRecord reads a row of (id, task_id, url, event, state,
