@@ -15,6 +15,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
+	"github.com/openapi-viewer/viewer/exporttask/server"
 )
 
 // statusReceiver answers every webhook with the status it holds, and
@@ -180,4 +181,31 @@ func TestDeliveriesListAndRedeliver(t *testing.T) {
 	assert.Equal(t, exporttask.DeliveryStatusDelivered, got.Status)
 	assert.GreaterOrEqual(t, got.Attempts, 2)
 	assert.Zero(t, got.LastStatusCode, "a delivered delivery shows no failure")
+}
+
+// TestRedeliverRateLimit: redeliveries have a bucket per customer of
+// their own, at the create rate: creates do not use it up, and a
+// redelivery over it is answered 429 with Retry-After before the store is
+// asked.
+func TestRedeliverRateLimit(t *testing.T) {
+	h := newHarness(t, exporttasktest.WithTaskDuration(20*time.Millisecond), exporttasktest.WithServerConfig(func(c *server.Config) {
+		c.CreateRate, c.CreateBurst = 0.001, 2
+	}))
+	var last []int64
+	for n := range 2 { // the create bucket is empty after these
+		task := h.create(t, h.sampleRequest(n))
+		ds := h.waitDeliveries(t, task.ID, allFinished)
+		last = append(last, ds[len(ds)-1].ID)
+		redeliverPath := "/export-tasks/" + strconv.FormatInt(task.ID, 10) + "/deliveries/" + strconv.FormatInt(ds[0].ID, 10) + "/redeliver"
+		resp, body := h.do(t, request{method: http.MethodPost, path: redeliverPath, key: h.Key})
+		require.Equal(t, http.StatusAccepted, resp.StatusCode, "redelivery %d: %s", n, body)
+	}
+	resp, body := h.do(t, request{method: http.MethodPost, path: "/export-tasks/1/deliveries/" + strconv.FormatInt(last[0], 10) + "/redeliver", key: h.Key})
+	p := assertProblem(t, resp, body, http.StatusTooManyRequests, exporttask.ProblemTypeBlank)
+	assert.Contains(t, p.Detail, "too many redeliveries")
+	retry, err := strconv.Atoi(resp.Header.Get("Retry-After"))
+	require.NoError(t, err)
+	assert.InDelta(t, 1000, retry, 1)
+	resp, body = h.do(t, request{method: http.MethodPost, path: "/export-tasks/1/deliveries/" + strconv.FormatInt(last[0], 10) + "/redeliver", key: otherKey})
+	assertProblem(t, resp, body, http.StatusNotFound, exporttask.ProblemTypeBlank) // its own bucket; not its task
 }
