@@ -57,9 +57,9 @@ type WebhookDelivery struct {
 	// CreatedAt is when the event happened, or for a redelivery when it
 	// was asked for (its retry horizon starts then).
 	CreatedAt Time `json:"createdAt"`
-	// FinishedAt is when a delivered or failed delivery ended (its last
-	// attempt); absent while pending.
-	FinishedAt Time `json:"finishedAt,omitzero"`
+	// LastAttemptAt is when the last attempt ended (for a delivered or
+	// failed delivery, when it ended); absent before the first attempt.
+	LastAttemptAt Time `json:"lastAttemptAt,omitzero"`
 	// LastStatusCode is the HTTP status of the last failed attempt, when
 	// the receiver answered.
 	LastStatusCode int `json:"lastStatusCode,omitempty"`
@@ -76,7 +76,7 @@ type WebhookDelivery struct {
 func (d DeliveryRecord) View() WebhookDelivery {
 	v := WebhookDelivery{
 		ID: d.ID, Event: d.Event, URL: d.URL, Attempts: d.Attempts,
-		CreatedAt: d.CreatedAt, NextAttemptAt: d.NextAttemptAt, FinishedAt: d.DoneAt,
+		CreatedAt: d.CreatedAt, NextAttemptAt: d.NextAttemptAt, LastAttemptAt: d.LastAttemptAt,
 	}
 	switch d.State {
 	case DeliveryDelivered:

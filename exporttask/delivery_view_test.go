@@ -42,10 +42,11 @@ func TestClassifyDeliveryError(t *testing.T) {
 func TestDeliveryRecordView(t *testing.T) {
 	at := exporttask.NewTime(time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC))
 	rec := exporttask.DeliveryRecord{ID: 9, TaskID: 42, URL: "https://h/x", Event: exporttask.EventCompleted,
-		State: exporttask.DeliveryGivenUp, Attempts: 3, LastError: "HTTP 422 Unprocessable Entity", CreatedAt: at, DoneAt: at}
+		State: exporttask.DeliveryGivenUp, Attempts: 3, LastError: "HTTP 422 Unprocessable Entity", CreatedAt: at, DoneAt: at,
+		LastAttemptAt: at}
 	v := rec.View()
 	assert.Equal(t, exporttask.WebhookDelivery{ID: 9, Event: exporttask.EventCompleted, URL: "https://h/x",
-		Status: exporttask.DeliveryStatusFailed, Attempts: 3, CreatedAt: at, FinishedAt: at,
+		Status: exporttask.DeliveryStatusFailed, Attempts: 3, CreatedAt: at, LastAttemptAt: at,
 		LastStatusCode: 422, LastError: exporttask.DeliveryErrorHTTPStatus}, v)
 
 	rec.State, rec.LastError = exporttask.DeliveryDelivered, "HTTP 503 Service Unavailable"

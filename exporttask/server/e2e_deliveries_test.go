@@ -94,7 +94,7 @@ func TestDeliveriesListAndRedeliver(t *testing.T) {
 		assert.Equal(t, 1, d.Attempts)
 		assert.Equal(t, http.StatusGone, d.LastStatusCode)
 		assert.Equal(t, exporttask.DeliveryErrorHTTPStatus, d.LastError)
-		assert.False(t, d.FinishedAt.IsZero())
+		assert.False(t, d.LastAttemptAt.IsZero())
 		assert.True(t, d.NextAttemptAt.IsZero())
 	}
 	assert.Less(t, ds[0].ID, ds[1].ID, "oldest first")

@@ -25,8 +25,10 @@ type Outcome struct {
 	// NextAttempt is when to try again, in Unix milliseconds; 0 keeps the
 	// row's next attempt as it is.
 	NextAttempt int64
-	// DoneAt is when a delivered or given-up delivery ended, in Unix
-	// milliseconds; 0 while pending.
+	// DoneAt is when the attempt ended, in Unix milliseconds: for a
+	// delivered or given-up delivery when it ended (pruning counts from
+	// it), for a pending one when it was last attempted. The done_at
+	// column keeps it; a row never attempted has 0 there.
 	DoneAt int64
 }
 
@@ -217,6 +219,9 @@ func ScanDeliveryRecord(row Scanner) (exporttask.DeliveryRecord, error) {
 		return exporttask.DeliveryRecord{}, err
 	}
 	d.CreatedAt = exporttask.NewTime(time.UnixMilli(created))
+	if d.Attempts > 0 && doneAt != 0 {
+		d.LastAttemptAt = exporttask.NewTime(time.UnixMilli(doneAt))
+	}
 	switch DeliveryState(state) {
 	case DeliveryPending:
 		d.State = exporttask.DeliveryPending
@@ -233,16 +238,16 @@ func ScanDeliveryRecord(row Scanner) (exporttask.DeliveryRecord, error) {
 
 // outcome is what result r leaves in a delivery's row.
 func outcome(r exporttask.DeliveryResult) Outcome {
-	o := Outcome{State: DeliveryPending, Error: r.Error}
 	at := r.At
 	if at.IsZero() {
 		at = time.Now()
 	}
+	o := Outcome{State: DeliveryPending, Error: r.Error, DoneAt: Millis(at)}
 	switch {
 	case r.Delivered:
-		o.State, o.DoneAt = DeliveryDelivered, Millis(at)
+		o.State = DeliveryDelivered
 	case r.NextAttempt.IsZero():
-		o.State, o.DoneAt = DeliveryGivenUp, Millis(at)
+		o.State = DeliveryGivenUp
 	default:
 		o.NextAttempt = Millis(r.NextAttempt)
 	}
