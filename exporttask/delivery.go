@@ -61,4 +61,7 @@ type DeliveryRecord struct {
 	NextAttemptAt Time `json:"nextAttemptAt,omitzero"`
 	// DoneAt is when a delivery was delivered or given up.
 	DoneAt Time `json:"doneAt,omitzero"`
+	// LastAttemptAt is when the last attempt ended; zero before the
+	// first.
+	LastAttemptAt Time `json:"lastAttemptAt,omitzero"`
 }

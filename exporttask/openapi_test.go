@@ -126,6 +126,16 @@ func TestOpenAPIExamplesMatchTheTypes(t *testing.T) {
 				strictDecode(t, raw, &tasks)
 				assertNoNull(t, "", ex.value)
 				out = tasks
+			case "WebhookDelivery":
+				var d exporttask.WebhookDelivery
+				strictDecode(t, raw, &d)
+				assertNoNull(t, "", ex.value)
+				out = d
+			case "[]WebhookDelivery":
+				var ds []exporttask.WebhookDelivery
+				strictDecode(t, raw, &ds)
+				assertNoNull(t, "", ex.value)
+				out = ds
 			case "EventPayload":
 				var ev exporttask.EventPayload
 				strictDecode(t, raw, &ev)
@@ -175,6 +185,8 @@ func TestOpenAPIExamplesMatchTheTypes(t *testing.T) {
 	assert.GreaterOrEqual(t, seen["EventPayload"], 2)
 	assert.GreaterOrEqual(t, seen["Problem"], 20)
 	assert.GreaterOrEqual(t, seen["Health"], 2)
+	assert.GreaterOrEqual(t, seen["[]WebhookDelivery"], 2)
+	assert.GreaterOrEqual(t, seen["WebhookDelivery"], 1)
 }
 
 // assertNoNull fails on any null in a response example: the API leaves
@@ -211,6 +223,8 @@ func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 		"GET /readyz":                             {"200", "503"},
 		"GET /metrics":                            {"200"},
 		"GET /webhook-secret":                     {"200", "401", "500"},
+		"GET /export-tasks/{id}/deliveries":       {"200", "400", "401", "403", "404", "500"},
+		"POST /export-tasks/{id}/deliveries/{deliveryId}/redeliver": {"202", "400", "401", "403", "404", "409", "429", "500"},
 	}
 	got := make(map[string][]string)
 	for path, item := range doc.Paths.Map() {
@@ -279,6 +293,12 @@ func TestOpenAPIMatchesTheCode(t *testing.T) {
 	assert.Equal(t, domains, enum("Domain"))
 	assert.ElementsMatch(t, mapKeys(artifacts), enum("ArtifactType"))
 	assert.Equal(t, []string{exporttask.CRS4326}, enum("ArtifactCRS"))
+	assert.Equal(t, []string{string(exporttask.DeliveryStatusPending), string(exporttask.DeliveryStatusDelivered),
+		string(exporttask.DeliveryStatusFailed)}, enum("DeliveryStatus"))
+	assert.Equal(t, []string{string(exporttask.DeliveryErrorHTTPStatus), string(exporttask.DeliveryErrorTimeout),
+		string(exporttask.DeliveryErrorDNS), string(exporttask.DeliveryErrorTLS),
+		string(exporttask.DeliveryErrorAddressNotAllowed), string(exporttask.DeliveryErrorConnection)}, enum("DeliveryErrorClass"))
+	assert.EqualValues(t, exporttask.MaxListLimit, *doc.Components.Parameters["DeliveryLimit"].Value.Schema.Value.Max)
 
 	create := schema("CreateRequest").Properties
 	assert.EqualValues(t, exporttask.MaxDescriptionLength, *create["description"].Value.MaxLength)

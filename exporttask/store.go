@@ -129,8 +129,12 @@ type Store interface {
 	// retry horizon starts then), with the URL, event and payload (the
 	// event's own timestamp included) of delivery deliveryID of the
 	// customer's task id, and returns it. It has its own id, so a
-	// receiver that deduplicates on X-Export-Delivery processes it. ErrNotFound when the customer has no such task or
-	// the task no such delivery (pruned, say).
+	// receiver that deduplicates on X-Export-Delivery processes it.
+	// ErrNotFound when the customer has no such task or the task no such
+	// delivery (pruned, say); [ErrDeliveryPending] (an ErrConflict) while
+	// a delivery of the same event to the same URL of the task, that one
+	// included, is pending, so that redeliveries to a receiver never pile
+	// up.
 	Redeliver(ctx context.Context, customer string, id, deliveryID int64, now time.Time) (DeliveryRecord, error)
 
 	// ReleaseLeases ends at once the leases of the IN_PROGRESS tasks whose

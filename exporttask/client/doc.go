@@ -1,7 +1,8 @@
 // Package client is the Go client of the export task API: [New] takes the
 // server's base URL and an API key, and a [Client] creates, reads, lists,
 // aborts and waits for tasks ([Client.Create], [Client.Get], [Client.List],
-// [Client.Abort], [Client.Wait]).
+// [Client.Abort], [Client.Wait]), and lists a task's webhook deliveries
+// and asks for one again ([Client.Deliveries], [Client.Redeliver]).
 //
 // Requests and tasks are the types of package exporttask; an error answer
 // comes back as a *[exporttask.Problem] (find it with errors.As). The

@@ -1,6 +1,8 @@
 // Package server is the export task service behind the HTTP API: routes and
 // handlers for POST, GET and DELETE /export-tasks and the artifact
-// downloads (GET and HEAD /export-tasks/{id}/artifacts/{name}), API keys and their
+// downloads (GET and HEAD /export-tasks/{id}/artifacts/{name}), a task's
+// webhook deliveries (GET /export-tasks/{id}/deliveries, POST
+// /export-tasks/{id}/deliveries/{deliveryId}/redeliver), API keys and their
 // scopes, RFC 9457 problem answers, health checks (/healthz, /readyz) and
 // the API's documentation (/docs/ and /openapi.json, served by this
 // module's viewer).
@@ -21,7 +23,10 @@
 // by a parameter's name. An Idempotency-Key is looked up before the
 // request is estimated (422 when reused with another body), and
 // [Config.CreateRate] limits each customer's creates (429 with
-// Retry-After). GET /metrics serves Prometheus metrics: requests, store
+// Retry-After), and its redeliveries in buckets of their own. A
+// redelivery is refused (409) while a delivery of the same event to the
+// same URL of the task is pending, so redeliveries cannot pile up on a
+// receiver. GET /metrics serves Prometheus metrics: requests, store
 // latency, tasks by status, queue depth and webhook deliveries.
 //
 // The reference program around this package is examples/server.

@@ -22,10 +22,9 @@ func parseListQuery(q url.Values) (listQuery, []exporttask.FieldError) {
 	lq := listQuery{limit: exporttask.DefaultListLimit}
 	var errs []exporttask.FieldError
 	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > exporttask.MaxListLimit || strconv.Itoa(n) != v {
-			errs = append(errs, exporttask.ParameterError("limit",
-				fmt.Sprintf("limit must be a decimal integer from 1 to %d, got %q", exporttask.MaxListLimit, v)))
+		n, err := parseLimit(v)
+		if err != nil {
+			errs = append(errs, *err)
 		} else {
 			lq.limit = n
 		}
@@ -47,6 +46,18 @@ func parseListQuery(q url.Values) (listQuery, []exporttask.FieldError) {
 		}
 	}
 	return lq, errs
+}
+
+// parseLimit reads the limit query parameter of a list: a canonical
+// decimal integer from 1 to exporttask.MaxListLimit.
+func parseLimit(v string) (int, *exporttask.FieldError) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > exporttask.MaxListLimit || strconv.Itoa(n) != v {
+		fe := exporttask.ParameterError("limit",
+			fmt.Sprintf("limit must be a decimal integer from 1 to %d, got %q", exporttask.MaxListLimit, v))
+		return 0, &fe
+	}
+	return n, nil
 }
 
 func joinStatuses() string {

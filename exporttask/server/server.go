@@ -101,6 +101,7 @@ type Config struct {
 	// answered 429 with Retry-After, before its body is read. Default 0:
 	// no limit (the right rate depends on the deployment; set one in
 	// production, since each create writes a task and its outbox rows).
+	// Redeliveries are limited at the same rate, in buckets of their own.
 	CreateRate float64
 	// CreateBurst is how many creates a customer may send at once while
 	// its bucket is full. Default [DefaultCreateBurst]; used only with a
@@ -132,7 +133,10 @@ type Server struct {
 	deliverer *webhook.Deliverer
 	running   atomic.Bool
 	limiter   *rateLimiter // nil: no create rate limit
-	metrics   *metrics
+	// redeliveries limits redeliveries like creates, in buckets of
+	// their own; nil: no limit.
+	redeliveries *rateLimiter
+	metrics      *metrics
 }
 
 // DefaultCreateBurst is [Config.CreateBurst] when it is left 0.
@@ -185,17 +189,18 @@ func New(cfg Config) (*Server, error) {
 	m := newMetrics(cfg.Store)
 	cfg.Store = timedStore{Store: cfg.Store, m: m}
 	s := &Server{
-		metrics:   m,
-		store:     cfg.Store,
-		exporter:  cfg.Exporter,
-		artifacts: cfg.Artifacts,
-		urls:      urls,
-		keys:      newKeyring(cfg.Keys),
-		quota:     cfg.Quota,
-		allow:     append([]netip.Prefix(nil), cfg.WebhookAllow...),
-		secret:    bytes.Clone(cfg.WebhookSecret),
-		logger:    cfg.Logger,
-		limiter:   newRateLimiter(cfg.CreateRate, cfg.CreateBurst, time.Now),
+		metrics:      m,
+		store:        cfg.Store,
+		exporter:     cfg.Exporter,
+		artifacts:    cfg.Artifacts,
+		urls:         urls,
+		keys:         newKeyring(cfg.Keys),
+		quota:        cfg.Quota,
+		allow:        append([]netip.Prefix(nil), cfg.WebhookAllow...),
+		secret:       bytes.Clone(cfg.WebhookSecret),
+		logger:       cfg.Logger,
+		limiter:      newRateLimiter(cfg.CreateRate, cfg.CreateBurst, time.Now),
+		redeliveries: newRateLimiter(cfg.CreateRate, cfg.CreateBurst, time.Now),
 	}
 	if p, ok := cfg.Artifacts.(exporttask.ArtifactPresigner); ok && cfg.RedirectDownloads {
 		s.presigner = p

@@ -94,7 +94,8 @@ func testOutboxListAndRedeliver(t *testing.T, s exporttask.Store) {
 	require.Len(t, recs, 3)
 	assert.Equal(t, exporttask.DeliveryRecord{ID: ds[0].ID, TaskID: started.ID, URL: hookA, Event: exporttask.EventStarted,
 		State: exporttask.DeliveryDelivered, Attempts: 1, CreatedAt: exporttask.NewTime(at(time.Second)),
-		DoneAt: exporttask.NewTime(at(2 * time.Minute))}, recs[0])
+		DoneAt: exporttask.NewTime(at(2 * time.Minute)), LastAttemptAt: exporttask.NewTime(at(2 * time.Minute))}, recs[0])
+	assert.True(t, recs[1].LastAttemptAt.IsZero(), "never attempted")
 	assert.Equal(t, exporttask.DeliveryPending, recs[1].State, "hookA's TASK_COMPLETED")
 	assert.Equal(t, exporttask.NewTime(at(3*time.Second)), recs[1].NextAttemptAt)
 	assert.Equal(t, exporttask.DeliveryGivenUp, recs[2].State, "hookB's TASK_COMPLETED")
@@ -111,8 +112,14 @@ func testOutboxListAndRedeliver(t *testing.T, s exporttask.Store) {
 	_, err = s.Redeliver(ctx(t), acme, started.ID, 424242, at(time.Hour))
 	assert.ErrorIs(t, err, exporttask.ErrNotFound, "no such delivery")
 
+	_, err = s.Redeliver(ctx(t), acme, started.ID, recs[1].ID, at(time.Hour))
+	assert.ErrorIs(t, err, exporttask.ErrDeliveryPending, "that delivery is still pending")
+	assert.ErrorIs(t, err, exporttask.ErrConflict)
+
 	again, err := s.Redeliver(ctx(t), acme, started.ID, ds[1].ID, at(time.Hour))
 	require.NoError(t, err)
+	_, err = s.Redeliver(ctx(t), acme, started.ID, ds[1].ID, at(time.Hour))
+	assert.ErrorIs(t, err, exporttask.ErrDeliveryPending, "its redelivery is still pending")
 	assert.Greater(t, again.ID, recs[2].ID, "a new delivery, with its own id")
 	assert.Equal(t, exporttask.DeliveryPending, again.State)
 	assert.Equal(t, hookB, again.URL)
@@ -129,4 +136,22 @@ func testOutboxListAndRedeliver(t *testing.T, s exporttask.Store) {
 	want, err := exporttask.MarshalEvent(exporttask.EventCompleted, completed, hook(hookB, exporttask.EventCompleted), at(3*time.Second))
 	require.NoError(t, err)
 	assert.JSONEq(t, string(want), string(got.Payload))
+
+	// A failed attempt that will be retried: pending, with its time.
+	require.NoError(t, s.DeliveryDone(ctx(t), again.ID, exporttask.DeliveryResult{Error: "HTTP 503 Service Unavailable",
+		NextAttempt: at(2 * time.Hour), At: at(90 * time.Minute)}))
+	recs, err = s.ListDeliveries(ctx(t), acme, started.ID, again.ID-1, 1)
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+	assert.Equal(t, exporttask.DeliveryPending, recs[0].State)
+	assert.Equal(t, exporttask.NewTime(at(90*time.Minute)), recs[0].LastAttemptAt)
+	assert.Equal(t, exporttask.NewTime(at(2*time.Hour)), recs[0].NextAttemptAt)
+	assert.True(t, recs[0].DoneAt.IsZero(), "not done")
+	assert.Equal(t, 1, recs[0].Attempts)
+	n, err := s.PruneDeliveries(ctx(t), at(1000*time.Hour), 100)
+	require.NoError(t, err)
+	assert.Equal(t, 2, n, "the delivered and the given-up ones; the pending ones stay, whatever their last attempt")
+	recs, err = s.ListDeliveries(ctx(t), acme, started.ID, 0, 10)
+	require.NoError(t, err)
+	assert.Len(t, recs, 2)
 }

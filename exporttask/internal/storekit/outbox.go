@@ -25,8 +25,10 @@ type Outcome struct {
 	// NextAttempt is when to try again, in Unix milliseconds; 0 keeps the
 	// row's next attempt as it is.
 	NextAttempt int64
-	// DoneAt is when a delivered or given-up delivery ended, in Unix
-	// milliseconds; 0 while pending.
+	// DoneAt is when the attempt ended, in Unix milliseconds: for a
+	// delivered or given-up delivery when it ended (pruning counts from
+	// it), for a pending one when it was last attempted. The done_at
+	// column keeps it; a row never attempted has 0 there.
 	DoneAt int64
 }
 
@@ -148,6 +150,9 @@ func Redeliver(ctx context.Context, write Write, customer string, id, deliveryID
 		if _, err := tx.CustomerTask(ctx, customer, id); err != nil {
 			return err
 		}
+		if err := refusePendingTwin(ctx, tx, id, deliveryID); err != nil {
+			return err
+		}
 		newID, err := tx.CopyDelivery(ctx, id, deliveryID, Millis(now))
 		if err != nil {
 			return err
@@ -165,6 +170,42 @@ func Redeliver(ctx context.Context, write Write, customer string, id, deliveryID
 	return d, err
 }
 
+// refusePendingTwin returns exporttask.ErrDeliveryPending when task id
+// has a pending delivery of the same event to the same URL as delivery
+// deliveryID (that one included), and exporttask.ErrNotFound when it has
+// no delivery deliveryID. A task has few deliveries (its webhooks times
+// its events, plus redeliveries, which this bounds), so it reads them all.
+func refusePendingTwin(ctx context.Context, tx Tx, id, deliveryID int64) error {
+	const page = 500
+	var all []exporttask.DeliveryRecord
+	for after := int64(0); ; {
+		ds, err := tx.TaskDeliveries(ctx, id, after, page)
+		if err != nil {
+			return err
+		}
+		all = append(all, ds...)
+		if len(ds) < page {
+			break
+		}
+		after = ds[len(ds)-1].ID
+	}
+	var target *exporttask.DeliveryRecord
+	for i := range all {
+		if all[i].ID == deliveryID {
+			target = &all[i]
+		}
+	}
+	if target == nil {
+		return fmt.Errorf("%w: task %d has no delivery %d", exporttask.ErrNotFound, id, deliveryID)
+	}
+	for _, d := range all {
+		if d.State == exporttask.DeliveryPending && d.URL == target.URL && d.Event == target.Event {
+			return fmt.Errorf("redelivering %d: delivery %d: %w", deliveryID, d.ID, exporttask.ErrDeliveryPending)
+		}
+	}
+	return nil
+}
+
 // ScanDeliveryRecord reads a row of (id, task_id, url, event, state,
 // attempts, last_error, created_at, next_attempt, done_at) of the
 // deliveries table.
@@ -178,6 +219,9 @@ func ScanDeliveryRecord(row Scanner) (exporttask.DeliveryRecord, error) {
 		return exporttask.DeliveryRecord{}, err
 	}
 	d.CreatedAt = exporttask.NewTime(time.UnixMilli(created))
+	if d.Attempts > 0 && doneAt != 0 {
+		d.LastAttemptAt = exporttask.NewTime(time.UnixMilli(doneAt))
+	}
 	switch DeliveryState(state) {
 	case DeliveryPending:
 		d.State = exporttask.DeliveryPending
@@ -194,16 +238,16 @@ func ScanDeliveryRecord(row Scanner) (exporttask.DeliveryRecord, error) {
 
 // outcome is what result r leaves in a delivery's row.
 func outcome(r exporttask.DeliveryResult) Outcome {
-	o := Outcome{State: DeliveryPending, Error: r.Error}
 	at := r.At
 	if at.IsZero() {
 		at = time.Now()
 	}
+	o := Outcome{State: DeliveryPending, Error: r.Error, DoneAt: Millis(at)}
 	switch {
 	case r.Delivered:
-		o.State, o.DoneAt = DeliveryDelivered, Millis(at)
+		o.State = DeliveryDelivered
 	case r.NextAttempt.IsZero():
-		o.State, o.DoneAt = DeliveryGivenUp, Millis(at)
+		o.State = DeliveryGivenUp
 	default:
 		o.NextAttempt = Millis(r.NextAttempt)
 	}
