@@ -141,19 +141,26 @@ func (c *Client) List(ctx context.Context, o ListOptions) (tasks []exporttask.Ta
 	if o.Status != "" {
 		q.Set("status", string(o.Status))
 	}
-	if o.Cursor != "" {
-		q.Set("cursor", o.Cursor)
+	return getPage[exporttask.Task](ctx, c, u, q, o.Cursor)
+}
+
+// getPage GETs the page of a list at u with query q (plus cursor, when not
+// empty) and returns its items and the cursor of the next page ("" on the
+// last page).
+func getPage[T any](ctx context.Context, c *Client, u *url.URL, q url.Values, cursor string) (items []T, next string, err error) {
+	if cursor != "" {
+		q.Set("cursor", cursor)
 	}
 	u.RawQuery = q.Encode()
 	r, err := c.newRequest(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, "", err
 	}
-	h, err := c.do(r, http.StatusOK, &tasks)
+	h, err := c.do(r, http.StatusOK, &items)
 	if err != nil {
 		return nil, "", err
 	}
-	return tasks, nextCursor(h.Get("Link")), nil
+	return items, nextCursor(h.Get("Link")), nil
 }
 
 // Wait reads the task every poll interval ([DefaultWaitInterval] when

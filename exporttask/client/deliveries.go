@@ -28,19 +28,7 @@ func (c *Client) Deliveries(ctx context.Context, id int64, o DeliveryListOptions
 	if o.Limit != 0 {
 		q.Set("limit", strconv.Itoa(o.Limit))
 	}
-	if o.Cursor != "" {
-		q.Set("cursor", o.Cursor)
-	}
-	u.RawQuery = q.Encode()
-	r, err := c.newRequest(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, "", err
-	}
-	h, err := c.do(r, http.StatusOK, &ds)
-	if err != nil {
-		return nil, "", err
-	}
-	return ds, nextCursor(h.Get("Link")), nil
+	return getPage[exporttask.WebhookDelivery](ctx, c, u, q, o.Cursor)
 }
 
 // Redeliver asks for delivery deliveryID of the task with that id to be
