@@ -6,6 +6,7 @@ require (
 	github.com/andybalholm/brotli v1.2.8
 	github.com/jackc/pgx/v5 v5.8.0
 	github.com/openapi-viewer/viewer v0.0.0
+	github.com/stretchr/testify v1.12.1
 	github.com/swaggo/files/v2 v2.0.2
 	github.com/swaggo/http-swagger/v2 v2.0.2
 	modernc.org/sqlite v1.46.1

@@ -40,6 +40,11 @@ type Store interface {
 	// its PENDING, IN_PROGRESS and PAUSED tasks, the sum of the artifact
 	// sizes of its COMPLETED ones), a *QuotaError is returned.
 	// These checks and the insert are atomic, also across replicas.
+	// A new task is returned with p.Request's values, not read back: its
+	// maps and slices are p.Request's. A later Get decodes the stored task,
+	// with the numbers in keywords, parameters and feature properties as
+	// [ExactNumbers] leaves them; for a request from [DecodeCreateRequest]
+	// the two are equal.
 	Create(ctx context.Context, p CreateParams) (t Task, replayed bool, err error)
 
 	// Get returns the customer's task with that id, or ErrNotFound.

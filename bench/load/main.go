@@ -49,6 +49,8 @@ func run() error {
 	flag.StringVar(&o.pgbench, "pgbench", "", "the pgbench program (default: from $PATH or /usr/lib/postgresql/*/bin)")
 	sqliteToo := flag.Bool("sqlite", true, "measure on SQLite too (-sqlite=false: PostgreSQL only)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `file`")
+	flag.BoolVar(&o.createsOnly, "creates-only", false, "run only the create phase (and pgbench), e.g. to profile creates alone")
+	logErrors := flag.Bool("log-errors", false, "print the server's error log lines to stderr (by default the server's log is discarded)")
 	normal := flag.Bool("sqlite-normal", false, "also measure SQLite with synchronous=NORMAL (no sync at commit), to show what FULL costs")
 	pg := flag.String("postgres", os.Getenv("EXPORTTASK_TEST_POSTGRES_DSN"), "PostgreSQL DSN to measure too (default $EXPORTTASK_TEST_POSTGRES_DSN)")
 	flag.Parse()
@@ -72,6 +74,9 @@ func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	o.logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
+	if *logErrors {
+		o.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	}
 
 	dir, err := os.MkdirTemp("", "exporttask-load-")
 	if err != nil {

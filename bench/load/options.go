@@ -15,6 +15,7 @@ type options struct {
 	workers      int
 	quota        int64  // each customer's storage quota, bytes; 0: none
 	pgbench      string // the pgbench program; empty: look for it
+	createsOnly  bool   // run only the create phase
 	logger       *slog.Logger
 }
 

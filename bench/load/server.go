@@ -22,7 +22,7 @@ const benchKey = "load-test-key"
 
 // target is a server running in this process on loopback.
 type target struct {
-	url  string
+	addr string // host:port on loopback
 	stop func() error
 }
 
@@ -74,7 +74,7 @@ func startServer(ctx context.Context, db string, o options) (*target, error) {
 		err = errors.Join(err, <-workers, closeStore())
 		return err
 	}
-	return &target{url: "http://" + ln.Addr().String(), stop: stop}, nil
+	return &target{addr: ln.Addr().String(), stop: stop}, nil
 }
 
 // closeAlso returns a function that calls first, then then, and joins

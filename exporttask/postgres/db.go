@@ -19,6 +19,10 @@ import (
 // concurrent use, also by several processes. Create it with [Open].
 type DB struct {
 	pool *pgxpool.Pool
+	// inserter inserts the creates without a quota in batches (see
+	// insertBatch), on insertPool's connections.
+	inserter   *storekit.Batcher[*newTask]
+	insertPool *pgxpool.Pool
 	// maxRunning is the most tasks of one customer leased at once; 0 is
 	// no limit (see WithMaxRunningPerCustomer).
 	maxRunning int
@@ -31,7 +35,8 @@ const defaultMaxConns = 16
 
 // Open connects to the PostgreSQL database dsn (a URL or key=value
 // string, as pgx accepts; pool_max_conns defaults to 16) and migrates its
-// schema to the current version.
+// schema to the current version. Besides that pool, the store opens up to
+// 2 connections of its own to insert new tasks (see Create).
 //
 // Options: [WithMaxRunningPerCustomer].
 func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
@@ -56,6 +61,11 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
+	if db.insertPool, err = pgxpool.NewWithConfig(ctx, insertPoolConfig(cfg)); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	db.inserter = storekit.NewBatcher(insertLanes, maxInsertBatch, db.insertBatch)
 	return db, nil
 }
 
@@ -83,8 +93,11 @@ func (db *DB) ReleaseLeases(ctx context.Context, prefix string) (int, error) {
 	return int(tag.RowsAffected()), nil
 }
 
-// Close closes every connection of the pool.
+// Close waits for the creates already queued to be inserted, then closes
+// every connection of the pool. Creates asked after Close fail.
 func (db *DB) Close() error {
+	db.inserter.Close()
+	db.insertPool.Close()
 	db.pool.Close()
 	return nil
 }

@@ -23,3 +23,36 @@ func CreateHeld(ctx context.Context, db *DB, p exporttask.CreateParams, inside c
 		})
 	}, p)
 }
+
+// Inserted is the outcome of one create of a batch given to InsertTogether.
+type Inserted struct {
+	ID       int64
+	Inserted bool
+	Err      error
+}
+
+// InsertTogether hands the creates of ps (with their contexts) to the
+// inserter's run function as one batch, as if they had queued up
+// together, and returns each one's outcome.
+func InsertTogether(db *DB, ctxs []context.Context, ps []exporttask.CreateParams) []Inserted {
+	calls := make([]*storekit.Call[*newTask], len(ps))
+	for i, p := range ps {
+		t := storekit.NewTask(p)
+		doc, err := storekit.EncodeTask(t)
+		if err != nil {
+			panic(err)
+		}
+		calls[i] = storekit.NewCall(ctxs[i], &newTask{customer: p.Customer, status: string(t.Status),
+			dedupKey: p.DedupKey, idempotencyKey: p.IdempotencyKey, estimatedSize: t.EstimatedSize, doc: doc})
+	}
+	db.insertBatch(calls)
+	out := make([]Inserted, len(calls))
+	for i, c := range calls {
+		err := c.Wait()
+		out[i] = Inserted{ID: c.Arg.id, Inserted: c.Arg.inserted, Err: err}
+	}
+	return out
+}
+
+// QInsertBatch is the inserter's statement.
+const QInsertBatch = qInsertBatch

@@ -110,51 +110,34 @@ func (w txn) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Ex
 	return found, nil
 }
 
-// createNew is the common case of a create without a quota, in one
-// statement and one round trip: when no task of the customer has the
-// dedup key (live or not yet swept) and the Idempotency-Key names none, it
-// inserts the task, its usage row and its key, and ok is true. Otherwise,
-// or when a concurrent create of the same export or key won the unique
-// index, it stores nothing and ok is false: the full create finds what is
-// there.
+// createNew is the common case of a create without a quota: when no task
+// of the customer has the dedup key (live or not yet swept) and the
+// Idempotency-Key names none, it inserts the task, its usage row and its
+// key, and ok is true. It hands the task to the inserter, which inserts
+// the creates that queue up together in one statement (see insertBatch).
+// Otherwise, or when a concurrent create of the same export or key won
+// the unique index, it stores nothing and ok is false: the full create
+// finds what is there.
 func (db *DB) createNew(ctx context.Context, p exporttask.CreateParams) (t exporttask.Task, ok bool, err error) {
 	t = storekit.NewTask(p)
 	doc, err := storekit.EncodeTask(t)
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}
-	var id int64
-	err = db.pool.QueryRow(ctx,
-		`WITH twin AS (
-		   SELECT 1 FROM tasks WHERE customer = $1 AND dedup_key = $3 AND $3 <> ''
-		     AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED') LIMIT 1
-		 ), known AS (
-		   SELECT 1 FROM idempotency_keys WHERE customer = $1 AND key = $6
-		 ), task AS (
-		   INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc)
-		   SELECT $1::text, $2::text, $3::text, $4::bigint, $5::jsonb
-		   WHERE NOT EXISTS (SELECT 1 FROM twin) AND NOT EXISTS (SELECT 1 FROM known)
-		   ON CONFLICT DO NOTHING RETURNING id
-		 ), usage AS (
-		   INSERT INTO usage_changes (customer, bytes) SELECT $1, $4 FROM task WHERE $4::bigint <> 0
-		 ), idempotency AS (
-		   INSERT INTO idempotency_keys (customer, key, task_id) SELECT $1, $6, id FROM task WHERE $6 <> ''
-		 )
-		 SELECT id FROM task`,
-		p.Customer, string(t.Status), p.DedupKey, t.EstimatedSize, string(doc), p.IdempotencyKey).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) || uniqueViolation(err) {
+	n := &newTask{customer: p.Customer, status: string(t.Status), dedupKey: p.DedupKey,
+		idempotencyKey: p.IdempotencyKey, estimatedSize: t.EstimatedSize, doc: doc}
+	if err := db.inserter.Do(ctx, n); err != nil {
+		return exporttask.Task{}, false, err
+	}
+	if !n.inserted {
 		return exporttask.Task{}, false, nil
 	}
-	if err != nil {
-		return exporttask.Task{}, false, fmt.Errorf("inserting: %w", err)
-	}
-	if id%foldEvery == 0 {
+	if n.id%foldEvery == 0 {
 		// Upkeep of the committed create: a failure leaves the ledger
 		// longer, for a later fold, and is not the create's.
 		_ = db.write(ctx, func(tx storekit.Tx) error { return tx.(txn).foldUsage(ctx, p.Customer) })
 	}
-	t, err = storekit.DecodeTask(id, doc)
-	return t, err == nil, err
+	return storekit.Inserted(t, n.id), true, nil
 }
 
 // qFoldUsage replaces the usage_changes rows of customer $1 that its

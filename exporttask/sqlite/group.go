@@ -3,62 +3,41 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"sync"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
 // maxGroup is the most writes committed by one transaction. It bounds how
 // long a write may wait behind the others of its group.
 const maxGroup = 64
 
-// errClosed is the error of a write asked of a closed database.
-var errClosed = errors.New("database is closed")
+// write is one write transaction's work, queued for the writer.
+type write = storekit.Call[func(tx *sql.Tx) error]
 
-// writeRequest is one write transaction's work, queued for the writer.
-type writeRequest struct {
-	ctx  context.Context
-	fn   func(tx *sql.Tx) error
-	done chan error // receives the outcome, once
-}
-
-// writer is the goroutine that owns the write connection. It takes the
-// oldest queued write and every write queued after it (up to maxGroup),
-// runs them one after the other in one transaction and commits them together:
-// with synchronous=FULL the commit's sync to disk is the cost of a write,
-// and group commit shares it among the writes that queued up meanwhile.
-// Writes run in arrival order.
+// writer owns the write connection: one goroutine (a [storekit.Batcher]
+// of one lane) takes the oldest queued write and every write queued after
+// it (up to maxGroup), runs them one after the other in one transaction
+// and commits them together: with synchronous=FULL the commit's sync to
+// disk is the cost of a write, and group commit shares it among the writes
+// that queued up meanwhile. Writes run in arrival order.
 //
 // A write that fails leaves no trace, and the others of its group still
 // commit (see commit).
 type writer struct {
 	w     *sql.DB
-	wake  chan struct{} // a write was queued; buffered, 1
-	quit  chan struct{} // closed by stop
-	ended chan struct{} // closed when run returns
-
-	mu     sync.Mutex
-	queue  []*writeRequest
-	closed bool
+	queue *storekit.Batcher[func(tx *sql.Tx) error]
 }
 
 func startWriter(w *sql.DB) *writer {
-	wr := &writer{w: w, wake: make(chan struct{}, 1), quit: make(chan struct{}), ended: make(chan struct{})}
-	go wr.run()
+	wr := &writer{w: w}
+	wr.queue = storekit.NewBatcher(1, maxGroup, wr.commit)
 	return wr
 }
 
 // stop ends the writer once the writes queued so far are done. Writes
-// asked after stop fail with errClosed.
-func (wr *writer) stop() {
-	wr.mu.Lock()
-	if !wr.closed {
-		wr.closed = true
-		close(wr.quit)
-	}
-	wr.mu.Unlock()
-	<-wr.ended
-}
+// asked after stop fail with storekit.ErrClosed.
+func (wr *writer) stop() { wr.queue.Close() }
 
 // do runs fn in a write transaction, which it may share with other writes,
 // and returns fn's error or the transaction's. When do returns an error,
@@ -67,76 +46,7 @@ func (wr *writer) stop() {
 // do waits for its outcome (only the outcome says whether fn's changes
 // were committed).
 func (wr *writer) do(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	r := &writeRequest{ctx: ctx, fn: fn, done: make(chan error, 1)}
-	wr.mu.Lock()
-	if wr.closed {
-		wr.mu.Unlock()
-		return errClosed
-	}
-	wr.queue = append(wr.queue, r)
-	wr.mu.Unlock()
-	select {
-	case wr.wake <- struct{}{}:
-	default: // the writer is awake already
-	}
-	select {
-	case err := <-r.done:
-		return err
-	case <-ctx.Done():
-		if wr.unqueue(r) {
-			return ctx.Err()
-		}
-		return <-r.done
-	}
-}
-
-// unqueue takes r out of the queue and reports whether it was still there.
-func (wr *writer) unqueue(r *writeRequest) bool {
-	wr.mu.Lock()
-	defer wr.mu.Unlock()
-	for i, q := range wr.queue {
-		if q == r {
-			wr.queue = append(wr.queue[:i], wr.queue[i+1:]...)
-			return true
-		}
-	}
-	return false
-}
-
-// take removes up to maxGroup of the oldest queued writes from the queue
-// and appends them to batch.
-func (wr *writer) take(batch []*writeRequest) []*writeRequest {
-	wr.mu.Lock()
-	defer wr.mu.Unlock()
-	n := min(len(wr.queue), maxGroup)
-	batch = append(batch, wr.queue[:n]...)
-	rest := copy(wr.queue, wr.queue[n:])
-	clear(wr.queue[rest:])
-	wr.queue = wr.queue[:rest]
-	return batch
-}
-
-func (wr *writer) run() {
-	defer close(wr.ended)
-	batch := make([]*writeRequest, 0, maxGroup)
-	for {
-		batch = wr.take(batch[:0])
-		if len(batch) > 0 {
-			wr.commit(batch)
-			clear(batch) // let the requests go
-			continue
-		}
-		select {
-		case <-wr.wake:
-		case <-wr.quit:
-			// Writes queued before stop are done above; none comes after.
-			if batch = wr.take(batch[:0]); len(batch) > 0 {
-				wr.commit(batch)
-				continue
-			}
-			return
-		}
-	}
+	return wr.queue.Do(ctx, fn)
 }
 
 // commit runs batch in transactions shared by consecutive writes and
@@ -150,13 +60,13 @@ func (wr *writer) run() {
 // succeed as before: they see the same database), the failed write gets
 // its error, and the writes after it form the next group. A write's
 // outcome is thus the one it would have had alone, in arrival order.
-func (wr *writer) commit(batch []*writeRequest) {
+func (wr *writer) commit(batch []*write) {
 	for len(batch) > 0 {
 		failed, err := wr.together(batch)
 		switch {
 		case failed < 0: // all committed, or all failed with the commit
 			for _, r := range batch {
-				r.done <- err
+				r.Finish(err)
 			}
 			return
 		case failed > 0:
@@ -164,7 +74,7 @@ func (wr *writer) commit(batch []*writeRequest) {
 			// them fail now, it is handled in the same way.
 			wr.commit(batch[:failed])
 		}
-		batch[failed].done <- err
+		batch[failed].Finish(err)
 		batch = batch[failed+1:]
 	}
 }
@@ -174,7 +84,7 @@ func (wr *writer) commit(batch []*writeRequest) {
 // error; otherwise failed is -1 and err is the commit's outcome, shared by
 // every write. A write whose context ended before its turn fails with the
 // context's error.
-func (wr *writer) together(batch []*writeRequest) (failed int, err error) {
+func (wr *writer) together(batch []*write) (failed int, err error) {
 	// The transaction runs without the writes' contexts: one write's
 	// ending context must not undo the others.
 	tx, err := wr.w.BeginTx(context.Background(), nil)
@@ -182,9 +92,9 @@ func (wr *writer) together(batch []*writeRequest) (failed int, err error) {
 		return -1, fmt.Errorf("begin: %w", err)
 	}
 	for i, r := range batch {
-		err := r.ctx.Err()
+		err := r.Ctx.Err()
 		if err == nil {
-			err = r.fn(tx)
+			err = r.Arg(tx)
 		}
 		if err != nil {
 			_ = tx.Rollback()

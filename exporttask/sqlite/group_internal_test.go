@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
 // groupDB opens a file database with a table t of unique names.
@@ -49,9 +51,7 @@ func queueWrite(t *testing.T, db *DB, ctx context.Context, n int, fn func(tx *sq
 	out := make(chan error, 1)
 	go func() { out <- db.begin(ctx, fn) }()
 	require.Eventually(t, func() bool {
-		db.wr.mu.Lock()
-		defer db.wr.mu.Unlock()
-		return len(db.wr.queue) == n
+		return db.wr.queue.Queued() == n
 	}, 10*time.Second, time.Millisecond, "write %d never queued", n)
 	return out
 }
@@ -193,12 +193,8 @@ func TestCloseFinishesQueuedWritesAndRefusesNewOnes(t *testing.T) {
 
 	closed := make(chan error, 1)
 	go func() { closed <- db.Close() }()
-	require.Eventually(t, func() bool {
-		db.wr.mu.Lock()
-		defer db.wr.mu.Unlock()
-		return db.wr.closed
-	}, 10*time.Second, time.Millisecond)
-	assert.ErrorIs(t, db.begin(t.Context(), func(*sql.Tx) error { return nil }), errClosed)
+	require.Eventually(t, db.wr.queue.Closing, 10*time.Second, time.Millisecond)
+	assert.ErrorIs(t, db.begin(t.Context(), func(*sql.Tx) error { return nil }), storekit.ErrClosed)
 
 	release()
 	require.NoError(t, <-held)

@@ -37,7 +37,7 @@ func EncodeTask(t exporttask.Task) ([]byte, error) {
 		t.Artifacts = []exporttask.Artifact{}
 	}
 	t.ID = 0
-	b, err := json.Marshal(t)
+	b, err := t.MarshalJSON() // as json.Marshal(t) would, without its second pass over the bytes
 	if err != nil {
 		return nil, fmt.Errorf("encoding task: %w", err)
 	}
@@ -59,6 +59,21 @@ func DecodeTask(id int64, doc []byte) (exporttask.Task, error) {
 		t.Artifacts = []exporttask.Artifact{}
 	}
 	return t, nil
+}
+
+// Inserted returns t, the task just stored as EncodeTask(t), with its id:
+// the task DecodeTask would read back, without decoding the document
+// (Webhook and Artifacts are empty arrays, never nil). Its values are
+// those of t; t's maps and slices are shared, not copied.
+func Inserted(t exporttask.Task, id int64) exporttask.Task {
+	t.ID = id
+	if t.Webhook == nil {
+		t.Webhook = []exporttask.Webhook{}
+	}
+	if t.Artifacts == nil {
+		t.Artifacts = []exporttask.Artifact{}
+	}
+	return t
 }
 
 // NewTask builds the PENDING task that p asks for, its webhooks merged by

@@ -63,8 +63,7 @@ func create(ctx context.Context, tx Tx, p exporttask.CreateParams) (exporttask.T
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}
-	t, err = DecodeTask(id, doc)
-	return t, false, err
+	return Inserted(t, id), false, nil
 }
 
 // Abort carries out [exporttask.Store.Abort] in one transaction of write:
