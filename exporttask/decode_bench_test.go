@@ -34,3 +34,17 @@ func BenchmarkDecodeCreateRequest(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeCreateRequestSmall decodes a typical create: a small
+// polygon and one webhook (the load benchmark's request).
+func BenchmarkDecodeCreateRequestSmall(b *testing.B) {
+	body, err := json.Marshal(validRequest())
+	require.NoError(b, err)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := exporttask.DecodeCreateRequest(bytes.NewReader(body)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -76,7 +76,7 @@ func members(s shape) []member {
 // (encoding/json would otherwise match it to a field without regard to
 // case).
 type checker struct {
-	dec   *json.Decoder
+	dec   tokenSource
 	p     *problems
 	depth int // nesting of the value being read; the body is 1
 
@@ -107,9 +107,8 @@ type stopError struct {
 
 func (e *stopError) Error() string { return e.ptr + ": " + e.err.Error() }
 
-func newChecker(p *problems, data []byte) *checker {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
+// newChecker returns a checker of data that reads it with dec.
+func newChecker(p *problems, data []byte, dec tokenSource) *checker {
 	return &checker{dec: dec, p: p, data: data}
 }
 
@@ -117,8 +116,25 @@ func newChecker(p *problems, data []byte) *checker {
 // body in p (see DecodeCreateRequest). With want, the checker also
 // records where the members and elements at those pointers lie, for
 // [sortByBody].
+//
+// It reads the body with fastTokens first; should they refuse it (bad
+// syntax, say), it starts over with a json.Decoder, whose errors it
+// reports. Either way the outcome is the decoder's.
 func checkCreateJSON(p *problems, body []byte, want map[string]bool) *checker {
-	c := newChecker(p, body)
+	listed, dropped := p.list, p.dropped
+	fast := newFastTokens(body)
+	if c := checkWith(p, body, want, fast); !fast.refused {
+		return c
+	}
+	p.list, p.dropped = listed, dropped
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	return checkWith(p, body, want, dec)
+}
+
+// checkWith is checkCreateJSON reading the body with dec.
+func checkWith(p *problems, body []byte, want map[string]bool, dec tokenSource) *checker {
+	c := newChecker(p, body, dec)
 	if want != nil {
 		c.want = want
 		c.spans = make(map[string]span, len(want))

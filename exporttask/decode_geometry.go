@@ -81,7 +81,9 @@ func (c *checker) checkCoordinates(at, typ string, coords json.RawMessage) {
 	}
 	// The outer decoder read the coordinates, so they are sound JSON and
 	// the walk meets no syntax error.
-	sub := newChecker(c.p, coords)
+	dec := json.NewDecoder(bytes.NewReader(coords))
+	dec.UseNumber()
+	sub := newChecker(c.p, coords, dec)
 	if tok, err := sub.token(at); err == nil {
 		_ = sub.coordinates(at, tok, levels)
 	}
