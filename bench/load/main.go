@@ -10,7 +10,10 @@
 // prints its throughput next to the creates' and their ratio: what the
 // server does against what the database alone sustains for such a row.
 // -quota gives the customer a storage quota (creates then check it under
-// the customer's lock).
+// the customer's lock); -creates-only runs the create phase alone;
+// -log-errors prints the server's error log lines. The clients speak
+// HTTP/1.1 themselves, with bodies encoded ahead (see conn), so that the
+// load generator's share of the two cores stays small.
 //
 //	cd bench && go run ./load                       # SQLite only
 //	cd bench && go run ./load -sqlite-normal        # SQLite, FULL then NORMAL

@@ -19,21 +19,27 @@
 // the same row. Transactions that lose a deadlock or serialisation race
 // are retried.
 //
-// Creates without a quota (CreateParams.Quota == 0) of one customer run
-// side by side; none waits for another's commit (each waits for the WAL
-// flush that covers its own commit record, and one flush covers every
-// commit written before it). Their checks hold through unique indexes
-// rather than a lock: at most one PENDING, IN_PROGRESS or COMPLETED task
-// per customer and dedup key, one task per customer and Idempotency-Key.
-// Of two racing creates of the same export or key, the second fails on
-// the index once the first commits and runs again, now finding the first
-// (a replay, or a merge of webhooks into it, which locks that task's
-// row). A COMPLETED task past its expiry, not yet swept to EXPIRED, is no
-// duplicate: the create that meets one clears its dedup key first.
+// Creates without a quota (CreateParams.Quota == 0) take no lock: their
+// checks hold through unique indexes: at most one PENDING, IN_PROGRESS or
+// COMPLETED task per customer and dedup key, one task per customer and
+// Idempotency-Key. The creates that arrive together, of any customers,
+// are inserted together: they queue for the store's inserter, which
+// inserts what queued up meanwhile (up to 64 tasks) in one statement on
+// one of 2 connections of its own, so they share one commit, one WAL
+// flush and one round trip; a create alone is inserted at once. Each
+// create returns once its statement has committed. A create the statement
+// leaves out (its dedup key or Idempotency-Key is taken, by an earlier
+// task or by another create of the batch) runs again on its own and finds
+// the task that holds it (a replay, or a merge of webhooks into it, which
+// locks that task's row); so does every create of a statement that
+// PostgreSQL refuses as a whole, which stored nothing. A COMPLETED task
+// past its expiry, not yet swept to EXPIRED, is no duplicate: the create
+// that meets one clears its dedup key first.
 //
-// Storage in use is a ledger (table usage_changes): creates, status
-// changes and dismissals append a row, so they never queue on a row per
-// customer. The customer's usage is the sum of its rows.
+// Storage in use is a ledger (table usage_changes): creates (one row per
+// customer and statement), status changes and dismissals append a row, so
+// they never queue on a row per customer. The customer's usage is the sum
+// of its rows.
 //
 // Creates with a quota take a transaction advisory lock on the customer
 // and hold it until they commit, so the quota check and the insert are
