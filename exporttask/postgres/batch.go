@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -21,6 +22,10 @@ import (
 const (
 	insertLanes    = 2
 	maxInsertBatch = 64
+	// insertTimeout bounds a batch's statement, which runs without its
+	// creates' contexts: should PostgreSQL stop answering, the creates
+	// fail after it rather than wait for ever.
+	insertTimeout = time.Minute
 )
 
 // insertPoolConfig is the configuration of the inserter's pool: cfg's
@@ -117,7 +122,9 @@ func (db *DB) insertBatch(batch []*storekit.Call[*newTask]) {
 	}
 	// The statement runs without the calls' contexts: one create's ending
 	// context must not undo the others.
-	err := db.runInsertBatch(context.Background(), live, customers, statuses, dedupKeys, sizes, docs, keys)
+	ctx, cancel := context.WithTimeout(context.Background(), insertTimeout)
+	defer cancel()
+	err := db.runInsertBatch(ctx, live, customers, statuses, dedupKeys, sizes, docs, keys)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		err = nil

@@ -18,7 +18,9 @@
 //
 // Every response carries an X-Request-Id header; every error answer is an
 // [exporttask.Problem] whose requestId is that id, and every record logged
-// with the request's context (a 500, for one) carries it too. A 400 lists
+// with the request's context (a 500, for one) carries it too. A request
+// whose client goes away before the answer is logged at INFO, not as a
+// server error, and counted in the metrics with status 499. A 400 lists
 // its problems in errors, each located by a JSON Pointer into the body or
 // by a parameter's name. An Idempotency-Key is looked up before the
 // request is estimated (422 when reused with another body), and

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,10 +52,24 @@ func (s *Server) writeProblem(w http.ResponseWriter, r *http.Request, p *exportt
 	}
 }
 
+// statusClientClosed is the status of a request whose client went away
+// before the answer (nginx's 499): no one reads it, but the log and the
+// request metrics tell it from a server error.
+const statusClientClosed = 499
+
 // serverError logs err with the request id and answers 500 with a problem
-// that names the id and nothing of err.
+// that names the id and nothing of err. When err comes from the client
+// going away (the request's context was cancelled), it is no server error:
+// it is logged at INFO and answered 499.
 func (s *Server) serverError(w http.ResponseWriter, r *http.Request, msg string, err error) {
 	id := requestIDOf(r)
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		s.logger.InfoContext(r.Context(), msg+": the client went away", "method", r.Method, "path", r.URL.Path)
+		p := exporttask.NewProblem(statusClientClosed, "The client closed the request.")
+		p.Title = "Client Closed Request"
+		s.writeProblem(w, r, p)
+		return
+	}
 	s.logger.ErrorContext(r.Context(), msg, "method", r.Method, "path", r.URL.Path,
 		"error", err.Error())
 	s.writeProblem(w, r, exporttask.NewProblem(http.StatusInternalServerError,
@@ -98,7 +113,7 @@ func encodeJSON(v any) ([]byte, error) {
 
 // storeError answers an error of the Store: 404 for ErrNotFound, 409 for
 // ErrConflict (a *TransitionError), 509 for a *QuotaError, 500 (logged) for
-// anything else.
+// anything else, or 499 when the client went away (see serverError).
 func (s *Server) storeError(w http.ResponseWriter, r *http.Request, op string, err error) {
 	if errors.Is(err, exporttask.ErrNotFound) {
 		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound, "No export task with this id."))
