@@ -23,8 +23,8 @@ var errNotFast = errors.New("exporttask: not for the fast tokenizer")
 
 // fastTokens reads the tokens of well-formed JSON in a byte slice, giving
 // exactly what a json.Decoder with UseNumber gives (the same tokens, the
-// same input offsets), at a fraction of the cost: it neither copies the
-// input nor runs a state machine per byte. What it cannot read so, it
+// same input offsets), more cheaply: it neither copies the input nor runs
+// a state machine per byte. What it cannot read so, it
 // refuses with errNotFast rather than guess.
 type fastTokens struct {
 	data []byte

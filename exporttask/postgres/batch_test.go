@@ -14,19 +14,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 )
 
-// batchDB opens a store in a fresh schema and a connection to that schema.
-func batchDB(t *testing.T) (*postgres.DB, *pgx.Conn) {
-	t.Helper()
-	dsn := freshSchema(t, testDSN(t))
-	db, err := postgres.Open(t.Context(), dsn)
-	require.NoError(t, err)
-	t.Cleanup(func() { db.Close() })
-	conn, err := pgx.Connect(t.Context(), dsn)
-	require.NoError(t, err)
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	return db, conn
-}
-
 func contexts(n int, ctx context.Context) []context.Context {
 	out := make([]context.Context, n)
 	for i := range out {
@@ -36,7 +23,7 @@ func contexts(n int, ctx context.Context) []context.Context {
 }
 
 func TestBatchInsertsItsCreatesTogether(t *testing.T) {
-	db, conn := batchDB(t)
+	db, conn := openWithConn(t)
 	ps := []exporttask.CreateParams{deduped(t, "rec-1"), testkit.CreateParams("bob", "rec-1"), deduped(t, "rec-2")}
 	ps[1].EstimatedSize = 7
 	got := postgres.InsertTogether(db, contexts(len(ps), t.Context()), ps)
@@ -65,7 +52,7 @@ func TestBatchInsertsItsCreatesTogether(t *testing.T) {
 }
 
 func TestBatchLeavesOutDuplicatesAndKnownKeys(t *testing.T) {
-	db, _ := batchDB(t)
+	db, _ := openWithConn(t)
 	known := testkit.CreateParams("acme", "rec-known")
 	known.IdempotencyKey = "key-1"
 	_, _, err := db.Create(t.Context(), known)
@@ -93,7 +80,7 @@ func TestBatchLeavesOutDuplicatesAndKnownKeys(t *testing.T) {
 // Two creates of the batch with one new Idempotency-Key: PostgreSQL
 // refuses the statement, nothing is stored, and both run on their own.
 func TestBatchRefusedAsAWholeStoresNothing(t *testing.T) {
-	db, conn := batchDB(t)
+	db, conn := openWithConn(t)
 	a, b := testkit.CreateParams("acme", "rec-a"), testkit.CreateParams("acme", "rec-b")
 	a.IdempotencyKey, b.IdempotencyKey = "same", "same"
 	got := postgres.InsertTogether(db, contexts(2, t.Context()), []exporttask.CreateParams{a, b})
@@ -119,7 +106,7 @@ func TestBatchRefusedAsAWholeStoresNothing(t *testing.T) {
 }
 
 func TestBatchSkipsACreateWhoseContextEnded(t *testing.T) {
-	db, _ := batchDB(t)
+	db, _ := openWithConn(t)
 	ended, cancel := context.WithCancel(t.Context())
 	cancel()
 	got := postgres.InsertTogether(db, []context.Context{t.Context(), ended},
@@ -134,7 +121,7 @@ func TestBatchSkipsACreateWhoseContextEnded(t *testing.T) {
 // plan must not depend on the data: the key lookup is an index probe per
 // create, even in a plan made while the tables are empty.
 func TestBatchPlanProbesTheKeyIndex(t *testing.T) {
-	_, conn := batchDB(t)
+	_, conn := openWithConn(t)
 	_, err := conn.Exec(t.Context(), `SET plan_cache_mode = force_generic_plan`)
 	require.NoError(t, err)
 	_, err = conn.Exec(t.Context(), `PREPARE batch AS `+postgres.QInsertBatch)

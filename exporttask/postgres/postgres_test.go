@@ -82,3 +82,17 @@ func TestConformanceShared(t *testing.T) {
 		return ss
 	})
 }
+
+// openWithConn opens a store in a fresh schema, and a connection to that
+// schema to look at its tables; both close when t ends.
+func openWithConn(t *testing.T) (*postgres.DB, *pgx.Conn) {
+	t.Helper()
+	dsn := freshSchema(t, testDSN(t))
+	db, err := postgres.Open(t.Context(), dsn)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	conn, err := pgx.Connect(t.Context(), dsn)
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return db, conn
+}

@@ -137,7 +137,7 @@ func (db *DB) createNew(ctx context.Context, p exporttask.CreateParams) (t expor
 		// longer, for a later fold, and is not the create's.
 		_ = db.write(ctx, func(tx storekit.Tx) error { return tx.(txn).foldUsage(ctx, p.Customer) })
 	}
-	return storekit.Inserted(t, n.id), true, nil
+	return storekit.WithID(t, n.id), true, nil
 }
 
 // qFoldUsage replaces the usage_changes rows of customer $1 that its

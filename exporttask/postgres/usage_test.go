@@ -1,29 +1,20 @@
 package postgres_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
-	"github.com/openapi-viewer/viewer/exporttask/postgres"
 )
 
 // The usage ledger stays short: creates fold it, and the folded sum is
 // the customer's usage.
 func TestUsageLedgerFolds(t *testing.T) {
-	dsn := freshSchema(t, testDSN(t))
-	db, err := postgres.Open(t.Context(), dsn)
-	require.NoError(t, err)
-	defer db.Close()
-	conn, err := pgx.Connect(t.Context(), dsn)
-	require.NoError(t, err)
-	defer conn.Close(context.Background())
+	db, conn := openWithConn(t)
 	rows := func() (n, sum int64) {
 		require.NoError(t, conn.QueryRow(t.Context(),
 			`SELECT count(*), coalesce(sum(bytes), 0)::bigint FROM usage_changes WHERE customer = 'acme'`).Scan(&n, &sum))
@@ -41,7 +32,7 @@ func TestUsageLedgerFolds(t *testing.T) {
 
 	p := testkit.CreateParams("acme", "rec-quota")
 	p.Quota = tasks*10 + 5
-	_, _, err = db.Create(t.Context(), p)
+	_, _, err := db.Create(t.Context(), p)
 	var qe *exporttask.QuotaError
 	require.ErrorAs(t, err, &qe)
 	assert.Equal(t, int64(5), qe.Remaining)

@@ -50,6 +50,17 @@ func (r *recorder) seen() [][]int {
 	return append([][]int(nil), r.batches...)
 }
 
+// hold calls b.Do(arg) (arg negative) in the background and returns once
+// its batch runs, held until r.release is closed; the channel receives
+// the call's outcome.
+func hold(t *testing.T, b *storekit.Batcher[int], r *recorder, arg int) <-chan error {
+	t.Helper()
+	out := make(chan error, 1)
+	go func() { out <- b.Do(t.Context(), arg) }()
+	<-r.running
+	return out
+}
+
 // queue calls b.Do(arg) in the background and returns once n calls wait.
 func queue(t *testing.T, b *storekit.Batcher[int], ctx context.Context, arg, n int) <-chan error {
 	t.Helper()
@@ -63,9 +74,7 @@ func TestBatcherGroupsWhatQueuesMeanwhileInOrderUpToMax(t *testing.T) {
 	r := newRecorder()
 	b := storekit.NewBatcher(1, 3, r.run)
 	t.Cleanup(b.Close)
-	held := make(chan error, 1)
-	go func() { held <- b.Do(t.Context(), -1) }()
-	<-r.running
+	held := hold(t, b, r, -1)
 	var outs []<-chan error
 	for i := 1; i <= 5; i++ {
 		outs = append(outs, queue(t, b, t.Context(), i, i))
@@ -82,9 +91,7 @@ func TestBatcherLanesRunBatchesSideBySide(t *testing.T) {
 	r := newRecorder()
 	b := storekit.NewBatcher(2, 8, r.run)
 	t.Cleanup(b.Close)
-	first := make(chan error, 1)
-	go func() { first <- b.Do(t.Context(), -1) }()
-	<-r.running
+	first := hold(t, b, r, -1)
 	// The first lane is held; the second takes the next call at once.
 	assert.NoError(t, b.Do(t.Context(), 7))
 	close(r.release)
@@ -96,9 +103,7 @@ func TestBatcherDropsACallCancelledWhileQueued(t *testing.T) {
 	r := newRecorder()
 	b := storekit.NewBatcher(1, 8, r.run)
 	t.Cleanup(b.Close)
-	held := make(chan error, 1)
-	go func() { held <- b.Do(t.Context(), -1) }()
-	<-r.running
+	held := hold(t, b, r, -1)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancelled := queue(t, b, ctx, 1, 1)
 	kept := queue(t, b, t.Context(), 2, 2)
@@ -114,12 +119,8 @@ func TestBatcherDropsACallCancelledWhileQueued(t *testing.T) {
 func TestBatcherCloseRunsQueuedCallsAndRefusesNewOnes(t *testing.T) {
 	r := newRecorder()
 	b := storekit.NewBatcher(2, 8, r.run)
-	held := make(chan error, 1)
-	go func() { held <- b.Do(t.Context(), -1) }()
-	<-r.running
-	held2 := make(chan error, 1)
-	go func() { held2 <- b.Do(t.Context(), -2) }()
-	<-r.running
+	held := hold(t, b, r, -1)
+	held2 := hold(t, b, r, -2)
 	queued := queue(t, b, t.Context(), 3, 1)
 
 	closed := make(chan struct{})

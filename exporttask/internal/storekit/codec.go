@@ -30,14 +30,10 @@ func Live(s exporttask.Status) bool {
 // are stored as arrays, never null; the id is left out (the id column is
 // authoritative).
 func EncodeTask(t exporttask.Task) ([]byte, error) {
-	if t.Webhook == nil {
-		t.Webhook = []exporttask.Webhook{}
-	}
-	if t.Artifacts == nil {
-		t.Artifacts = []exporttask.Artifact{}
-	}
 	t.ID = 0
-	b, err := t.MarshalJSON() // as json.Marshal(t) would, without its second pass over the bytes
+	// As json.Marshal(t) would, without its second pass over the bytes;
+	// MarshalJSON writes nil Webhook and Artifacts as empty arrays.
+	b, err := t.MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("encoding task: %w", err)
 	}
@@ -51,21 +47,14 @@ func DecodeTask(id int64, doc []byte) (exporttask.Task, error) {
 	if err := json.Unmarshal(doc, &t); err != nil {
 		return exporttask.Task{}, fmt.Errorf("decoding task %d: %w", id, err)
 	}
-	t.ID = id
-	if t.Webhook == nil {
-		t.Webhook = []exporttask.Webhook{}
-	}
-	if t.Artifacts == nil {
-		t.Artifacts = []exporttask.Artifact{}
-	}
-	return t, nil
+	return WithID(t, id), nil
 }
 
-// Inserted returns t, the task just stored as EncodeTask(t), with its id:
-// the task DecodeTask would read back, without decoding the document
-// (Webhook and Artifacts are empty arrays, never nil). Its values are
-// those of t; t's maps and slices are shared, not copied.
-func Inserted(t exporttask.Task, id int64) exporttask.Task {
+// WithID returns t with its id, as the stores return tasks: Webhook and
+// Artifacts are empty arrays, never nil. For a task just stored as
+// EncodeTask(t), it is the task DecodeTask would read back, without
+// decoding the document; t's maps and slices are shared, not copied.
+func WithID(t exporttask.Task, id int64) exporttask.Task {
 	t.ID = id
 	if t.Webhook == nil {
 		t.Webhook = []exporttask.Webhook{}

@@ -63,7 +63,7 @@ func create(ctx context.Context, tx Tx, p exporttask.CreateParams) (exporttask.T
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}
-	return Inserted(t, id), false, nil
+	return WithID(t, id), false, nil
 }
 
 // Abort carries out [exporttask.Store.Abort] in one transaction of write:
