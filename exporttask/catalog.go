@@ -3,6 +3,7 @@ package exporttask
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // Record is one catalog record: a product that tasks export. A [Catalog]
@@ -25,9 +26,36 @@ type Record struct {
 	MaxZoom int `json:"maxZoom,omitempty"`
 	// Resolution is a DEM's grid spacing in degrees; zero for the others.
 	Resolution float64 `json:"resolution,omitempty"`
+	// Source is where the record's data is and how it was found when the
+	// record was registered. Nil for a record written before sources were
+	// registered; exporters then read their domain's fixed layout under
+	// Location.
+	Source *RecordSource `json:"source,omitempty"`
 	// Location says where the record's data is, in the catalog's own terms
 	// (for the file catalog, the record's directory).
 	Location string `json:"-"`
+}
+
+// RecordSource is a record's source data: a file (a GeoTIFF, a GeoPackage)
+// or a directory (a tile pyramid, a 3D Tiles tileset), left where it was
+// registered. Size and ModTime are those of the file, or of the
+// directory's index file (tilemapresource.xml, tileset.json), when the
+// record was registered: an exporter that finds other values fails the
+// export with a permanent error, as the data has changed under the record.
+type RecordSource struct {
+	// Path is the source's absolute path, or a path relative to the
+	// record's directory for a source copied into it.
+	Path string `json:"path"`
+	// Format names what Path holds: "GTiff" (DEM), "GPKG", "TMS" or "XYZ"
+	// (RASTER), "3DTILES" (3D).
+	Format string `json:"format"`
+	// Table is the tile table of a GPKG source.
+	Table string `json:"table,omitempty"`
+	// Size is the byte size of the file Path names (or of the directory's
+	// index file) at registration.
+	Size int64 `json:"size"`
+	// ModTime is that file's modification time at registration.
+	ModTime time.Time `json:"modTime"`
 }
 
 // Catalog looks records up. Implementations must be safe for concurrent use.

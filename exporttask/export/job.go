@@ -56,3 +56,13 @@ type Domain interface {
 	// an [exporttask.PermanentError].
 	Export(ctx context.Context, j Job, out exporttask.Output) ([]exporttask.Artifact, error)
 }
+
+// InsideRow sets inside[x] to whether the point (lon0 + x·step, lat) is in
+// the exported area, as [Job.Contains] would say, for every x in
+// 0..len(inside)-1: one row of pixel centres at a time. Exporters that
+// mask a grid call it once per row instead of Contains once per pixel.
+func (j Job) InsideRow(lat, lon0, step float64, inside []bool) {
+	for x := range inside {
+		inside[x] = j.Contains(lon0+float64(x)*step, lat)
+	}
+}

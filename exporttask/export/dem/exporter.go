@@ -154,6 +154,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 // pixels with data in inside (set, not added: Deflate reads rows twice).
 func (p *plan) rows(ctx context.Context, j export.Job, inside []int32) geotiff.Rows {
 	buf := make([]byte, 4*p.win.width)
+	in := make([]bool, p.win.width)
 	return func(y int, row []float32) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -162,12 +163,11 @@ func (p *plan) rows(ctx context.Context, j export.Job, inside []int32) geotiff.R
 		if err := p.src.readRow(r, p.win.col, buf); err != nil {
 			return err
 		}
-		lat := p.src.lat(r)
+		j.InsideRow(p.src.lat(r), p.src.lon(p.win.col), p.src.res, in)
 		inside[y] = 0
 		for x := range row {
-			lon := p.src.lon(p.win.col + x)
 			v := math.Float32frombits(binary.LittleEndian.Uint32(buf[4*x:]))
-			if v == NoData || !j.Contains(lon, lat) {
+			if v == NoData || !in[x] {
 				row[x] = NoData
 				continue
 			}

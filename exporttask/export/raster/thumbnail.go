@@ -187,12 +187,13 @@ func (c *canvas) image(j export.Job) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, c.w, c.h))
 	p := pixelDegrees(c.z) * float64(c.k)
 	west, north := float64(c.ox)*pixelDegrees(c.z)-180, 90-float64(c.oy)*pixelDegrees(c.z)
+	inside := make([]bool, c.w)
 	for y := range c.h {
-		lat := north - (float64(y)+0.5)*p
+		j.InsideRow(north-(float64(y)+0.5)*p, west+0.5*p, p, inside)
 		for x := range c.w {
 			i := y*c.w + x
 			n := c.count[i]
-			if n == 0 || !j.Contains(west+(float64(x)+0.5)*p, lat) {
+			if n == 0 || !inside[x] {
 				continue
 			}
 			// Pixels the tiles did not reach count as clear.

@@ -122,10 +122,12 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 func insideFraction(j export.Job) float64 {
 	const n = 32
 	in := 0
+	inside := make([]bool, n)
+	step := j.Box.Width() / n
 	for y := range n {
-		lat := j.Box.North - (float64(y)+0.5)*j.Box.Height()/n
-		for x := range n {
-			if j.Contains(j.Box.West+(float64(x)+0.5)*j.Box.Width()/n, lat) {
+		j.InsideRow(j.Box.North-(float64(y)+0.5)*j.Box.Height()/n, j.Box.West+0.5*step, step, inside)
+		for _, ok := range inside {
+			if ok {
 				in++
 			}
 		}

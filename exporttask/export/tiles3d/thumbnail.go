@@ -114,13 +114,15 @@ func shade(j export.Job, hs []float64, w, h int) *image.NRGBA {
 		x, y = min(max(x, 0), w-1), min(max(y, 0), h-1)
 		return hs[y*w+x]
 	}
+	inside := make([]bool, w)
+	step := b.Width() / float64(w)
 	for y := range h {
 		lat := b.North - (float64(y)+0.5)*b.Height()/float64(h)
 		dxM := b.Width() / float64(w) * metersPerDegree * math.Cos(lat*math.Pi/180)
+		j.InsideRow(lat, b.West+0.5*step, step, inside)
 		for x := range w {
-			lon := b.West + (float64(x)+0.5)*b.Width()/float64(w)
 			v := hs[y*w+x]
-			if math.IsNaN(v) || !j.Contains(lon, lat) {
+			if math.IsNaN(v) || !inside[x] {
 				continue // transparent
 			}
 			// Slopes east and north, exaggerated so gentle hills show.

@@ -1,0 +1,70 @@
+package export
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+)
+
+// SourcePath returns the path of rec's registered source, resolved against
+// the record's directory when it is relative, after checking that it is
+// still what was registered: it exists, and the file (or, for a directory
+// source, the index file named by index, e.g. "tileset.json") has the size
+// and modification time recorded in rec.Source. Anything else is an
+// [exporttask.PermanentError] whose reason says what changed and what to
+// do, as retrying cannot bring the data back. A record without a Source is
+// an error too: callers handle legacy records before calling.
+func SourcePath(rec exporttask.Record, index string) (string, error) {
+	src := rec.Source
+	if src == nil || src.Path == "" {
+		return "", exporttask.Permanent("catalog record "+rec.ID+" has no registered source",
+			fmt.Errorf("export: record %s: no source", rec.ID))
+	}
+	p := src.Path
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(rec.Location, p)
+	}
+	check := p
+	if index != "" {
+		check = filepath.Join(p, index)
+	}
+	st, err := os.Stat(check)
+	if err != nil {
+		return "", exporttask.Permanent(fmt.Sprintf("the source of catalog record %s (%s) cannot be read; "+
+			"if it moved, register it again with catalog add", rec.ID, check), err)
+	}
+	if st.Size() != src.Size || !st.ModTime().Equal(src.ModTime) {
+		return "", exporttask.Permanent(fmt.Sprintf("the source of catalog record %s (%s) changed after it was "+
+			"registered (%d bytes, modified %s; registered: %d bytes, modified %s); register it again with catalog add",
+			rec.ID, check, st.Size(), st.ModTime().UTC().Format("2006-01-02T15:04:05Z"),
+			src.Size, src.ModTime.UTC().Format("2006-01-02T15:04:05Z")),
+			fmt.Errorf("export: record %s: source %s changed", rec.ID, check))
+	}
+	return p, nil
+}
+
+// SourceError is a source that cannot be registered as a record: the file
+// it is about, what is wrong with it and what to do. Its message is one
+// line, "FILE: PROBLEM; FIX", for people at a terminal.
+type SourceError struct {
+	// File is the file or directory at fault.
+	File string
+	// Problem says what is wrong, e.g. "the CRS is projected (EPSG:32636)".
+	Problem string
+	// Fix says what to do, e.g. "reproject with gdalwarp -t_srs EPSG:4326".
+	// Empty when there is nothing to suggest.
+	Fix string
+	// Err is the underlying error, if any.
+	Err error
+}
+
+func (e *SourceError) Error() string {
+	if e.Fix == "" {
+		return e.File + ": " + e.Problem
+	}
+	return e.File + ": " + e.Problem + "; " + e.Fix
+}
+
+func (e *SourceError) Unwrap() error { return e.Err }
