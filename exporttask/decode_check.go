@@ -232,7 +232,8 @@ func (c *checker) report(err error) {
 	var syn *json.SyntaxError
 	switch {
 	case errors.As(err, &syn):
-		c.p.add(ptr, "is not valid JSON: %s (near byte offset %d)", syn.Error(), syn.Offset)
+		line, col := lineColumn(c.data, syn.Offset)
+		c.p.add(ptr, "is not valid JSON: %s (near line %d, column %d)", syn.Error(), line, col)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		c.p.add(ptr, "is not valid JSON: the body ends before the value is complete")
 	default:
@@ -511,4 +512,16 @@ func describe(tok json.Token) string {
 		return "an array"
 	}
 	return "an unknown value"
+}
+
+// lineColumn returns the 1-based line and column of the byte at offset in
+// data (json.SyntaxError.Offset: the decoder has read that many bytes when
+// it stops, so the byte that broke the syntax is at or just before it).
+// Columns count bytes, as an editor's byte column does.
+func lineColumn(data []byte, offset int64) (line, col int) {
+	end := min(max(offset, 0), int64(len(data)))
+	before := data[:end]
+	line = 1 + bytes.Count(before, []byte{'\n'})
+	col = int(end) - bytes.LastIndexByte(before, '\n')
+	return line, col
 }

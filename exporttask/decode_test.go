@@ -102,9 +102,12 @@ func TestDecodeCreateRequest(t *testing.T) {
 
 		// Syntax.
 		{name: "not JSON", body: "hello", want: []exporttask.FieldError{fe("",
-			"is not valid JSON: invalid character 'h' looking for beginning of value (near byte offset 1)")}},
+			"is not valid JSON: invalid character 'h' looking for beginning of value (near line 1, column 2)")}},
 		{name: "missing value", body: `{"domain": }`, want: []exporttask.FieldError{fe("/domain",
-			"is not valid JSON: invalid character '}' looking for beginning of value (near byte offset 11)")}},
+			"is not valid JSON: invalid character '}' looking for beginning of value (near line 1, column 12)")}},
+		{name: "syntax error on a later line", body: "{\n  \"domain\": \"DEM\",\n  \"description\": \"a\" \"b\"\n}",
+			want: []exporttask.FieldError{fe("",
+				"is not valid JSON: invalid character '\"' after object key:value pair (near line 3, column 22)")}},
 		{name: "truncated", body: `{"domain": "DEM"`, want: []exporttask.FieldError{fe("",
 			"is not valid JSON: the body ends before the value is complete")}},
 		{name: "truncated in a webhook", body: `{"webhook": [{"url": "x"`, want: []exporttask.FieldError{fe("/webhook/0",
@@ -112,7 +115,7 @@ func TestDecodeCreateRequest(t *testing.T) {
 		{name: "problems before a syntax error are kept", body: `{"domain": 1, "x": ]`, want: []exporttask.FieldError{
 			fe("/domain", "must be a string, got a number"),
 			fe("/x", `unknown member "x"; the members are catalogRecordID, domain, ROI, artifactCRS, description, keywords, parameters, webhook`),
-			fe("/x", "is not valid JSON: invalid character ']' looking for beginning of value (near byte offset 19)"),
+			fe("/x", "is not valid JSON: invalid character ']' looking for beginning of value (near line 1, column 20)"),
 		}},
 		{name: "trailing data", body: minimalBody + " x", want: []exporttask.FieldError{fe("", "unexpected data after the JSON object")}},
 		{name: "second object", body: minimalBody + "{}", want: []exporttask.FieldError{fe("", "unexpected data after the JSON object")}},

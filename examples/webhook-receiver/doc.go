@@ -21,9 +21,11 @@
 // Where the secret comes from: with -key, the receiver asks the server
 // (GET /webhook-secret, at the -secret-from URL) for the secret that signs
 // the key's customer's webhooks, once, at start. That is the quick start's
-// way, because the newcomer already has the key and nothing more to copy;
-// the generated master secret changes at every start of the server, so
-// restart the receiver after restarting the server. A receiver that must
+// way, because the newcomer already has the key and nothing more to copy.
+// The server keeps its generated key and master secret next to its SQLite
+// file, so both survive its restarts; a server started with another
+// -webhook-secret signs with other secrets, and then the receiver must be
+// restarted too. A receiver that must
 // not hold an API key is given the secret itself with -secret (the
 // "whsec_..." value GET /webhook-secret returns, never the server's master
 // secret).

@@ -116,8 +116,11 @@ func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
 	box := fp.BBox()
 	if roi != nil {
 		if !roi.Intersects(fp) {
-			return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
-				Message: fmt.Sprintf("does not intersect the footprint of catalog record %s (%s)", rec.ID, boxString(box))})
+			msg := fmt.Sprintf("does not intersect the footprint of catalog record %s (%s)", rec.ID, boxString(box))
+			if swapped(roi).Intersects(fp) {
+				msg += "; with longitude and latitude swapped it would: GeoJSON positions are [longitude, latitude]"
+			}
+			return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: msg})
 		}
 		box = box.Intersect(roi.BBox())
 	}
@@ -127,4 +130,21 @@ func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
 // boxString writes b as west,south,east,north.
 func boxString(b geom.BBox) string {
 	return fmt.Sprintf("lon %g..%g, lat %g..%g", b.West, b.East, b.South, b.North)
+}
+
+// swapped returns m with every point's coordinates exchanged, as a client
+// that wrote [latitude, longitude] meant it.
+func swapped(m geom.MultiPolygon) geom.MultiPolygon {
+	out := make(geom.MultiPolygon, len(m))
+	for i, p := range m {
+		out[i] = make(geom.Polygon, len(p))
+		for k, r := range p {
+			ring := make(geom.Ring, len(r))
+			for n, pt := range r {
+				ring[n] = geom.Point{X: pt.Y, Y: pt.X}
+			}
+			out[i][k] = ring
+		}
+	}
+	return out
 }

@@ -98,6 +98,24 @@ func TestEstimateRefusals(t *testing.T) {
 	}
 }
 
+func TestSwappedCoordinatesGetAHint(t *testing.T) {
+	x, _ := fixture()
+	// lat 31.2..31.3, lon 34.5..34.6 written as [lat, lon].
+	_, err := x.Estimate(context.Background(), exporttask.CreateRequest{CatalogRecordID: rasterID,
+		Domain: exporttask.DomainRaster, ROI: roi(square(31.2, 34.5, 31.3, 34.6))})
+	var ve *exporttask.ValidationError
+	require.ErrorAs(t, err, &ve)
+	require.Len(t, ve.Problems, 1)
+	assert.Equal(t, "/ROI", ve.Problems[0].Pointer)
+	assert.Contains(t, ve.Problems[0].Message, "longitude and latitude swapped")
+
+	// A ROI that misses the footprint either way gets no such hint.
+	_, err = x.Estimate(context.Background(), exporttask.CreateRequest{CatalogRecordID: rasterID,
+		Domain: exporttask.DomainRaster, ROI: roi(square(10, 10, 11, 11))})
+	require.ErrorAs(t, err, &ve)
+	assert.NotContains(t, ve.Problems[0].Message, "swapped")
+}
+
 func TestExportUnknownRecordIsPermanent(t *testing.T) {
 	x, _ := fixture()
 	_, err := x.Export(context.Background(), exporttask.Task{CreateRequest: exporttask.CreateRequest{CatalogRecordID: demID[:35] + "1", Domain: exporttask.DomainDEM}}, nil)

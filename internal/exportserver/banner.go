@@ -16,6 +16,7 @@ type bannerInfo struct {
 	simulate  bool   // -exporter simulate
 	devKey    string // generated development key, or empty
 	secret    string // generated webhook secret, or empty
+	credsPath string // where the generated key and secret are kept, or empty
 	loopback  bool   // webhooks may reach 127.0.0.1 (-webhook-allow)
 }
 
@@ -34,17 +35,24 @@ func (b bannerInfo) write(w io.Writer) {
 		fmt.Fprintf(w, "development API key (customer %q, read+write): %s\n", devCustomer, b.devKey)
 	}
 	if b.secret != "" {
-		fmt.Fprintf(w, "webhook master secret (generated, changes at every start; set -webhook-secret to keep one): %s\neach customer verifies its deliveries with its own secret: GET /webhook-secret with its API key\n", b.secret)
+		fmt.Fprintf(w, "webhook master secret (generated): %s\neach customer verifies its deliveries with its own secret: GET /webhook-secret with its API key\n", b.secret)
+	}
+	if b.devKey != "" || b.secret != "" {
+		if b.credsPath != "" {
+			fmt.Fprintf(w, "the generated credentials are kept in %s and reused at the next start (-keys and -webhook-secret win)\n", b.credsPath)
+		} else {
+			fmt.Fprintln(w, "the generated credentials change at every start with this -db; set -keys and -webhook-secret to keep them")
+		}
 	}
 	if b.simulate {
 		fmt.Fprintln(w, "exporter: simulate (any catalogRecordID; the files are small stand-ins)")
 	} else {
 		fmt.Fprintf(w, "demo catalog records: RASTER %s, DEM %s, 3D %s\n", demo.RasterID, demo.DEMID, demo.Tiles3DID)
 	}
-	fmt.Fprintf(w, "try:\n  curl -i -H 'x-api-key: %s' -H 'Content-Type: application/json' -d '%s' %s/export-tasks\n",
+	fmt.Fprintf(w, "try:\n  curl -i -H \"x-api-key: %s\" -H 'Content-Type: application/json' -d '%s' %s/export-tasks\n",
 		key, exampleBody, b.baseURL)
 	fmt.Fprintf(w, "then, once GET %s/export-tasks/ID says COMPLETED, download its GeoPackage (the name is in artifacts[].name):\n", b.baseURL)
-	fmt.Fprintf(w, "  curl -fo export.gpkg -H 'x-api-key: %s' %s/export-tasks/ID/artifacts/%s.gpkg\n", key, b.baseURL, demo.RasterID)
+	fmt.Fprintf(w, "  curl -fo export.gpkg -H \"x-api-key: %s\" %s/export-tasks/ID/artifacts/%s.gpkg\n", key, b.baseURL, demo.RasterID)
 	b.writeReceiver(w, key)
 }
 

@@ -32,3 +32,13 @@ func TestAllows(t *testing.T) {
 	assert.True(t, allows(cfg.WebhookAllow, netip.MustParseAddr("127.0.0.1")))
 	assert.False(t, allows(nil, netip.MustParseAddr("127.0.0.1")))
 }
+
+// TestBannerLinesPasteAsTheyAre: the header of each curl line is in double
+// quotes, so a shell expands $KEY when no key was generated.
+func TestBannerLinesPasteAsTheyAre(t *testing.T) {
+	var out bytes.Buffer
+	bannerInfo{baseURL: "http://localhost:8080"}.write(&out)
+	assert.Contains(t, out.String(), `curl -i -H "x-api-key: $KEY"`)
+	assert.Contains(t, out.String(), `curl -fo export.gpkg -H "x-api-key: $KEY"`)
+	assert.NotContains(t, out.String(), `'x-api-key`)
+}

@@ -2,8 +2,6 @@ package exportserver
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -36,20 +34,19 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		}
 	}()
 	banner := bannerInfo{db: cfg.DB, loopback: allows(cfg.WebhookAllow, netip.MustParseAddr("127.0.0.1"))}
-	keys := cfg.Keys
-	if len(keys) == 0 {
-		k, err := server.GenerateKey()
-		if err != nil {
-			return err
-		}
-		keys = []server.APIKey{{Key: k, Customer: devCustomer, Scopes: server.ScopeAll}}
-		banner.devKey = k
+	keys, secret := cfg.Keys, cfg.WebhookSecret
+	credsPath := devCredsPath(cfg)
+	creds, err := loadDevCreds(credsPath, len(keys) == 0, secret == "")
+	if err != nil {
+		return err
 	}
-	secret := cfg.WebhookSecret
+	banner.credsPath = credsPath
+	if len(keys) == 0 {
+		keys = []server.APIKey{{Key: creds.APIKey, Customer: devCustomer, Scopes: server.ScopeAll}}
+		banner.devKey = creds.APIKey
+	}
 	if secret == "" {
-		b := make([]byte, 32)
-		_, _ = rand.Read(b) // never fails (Go 1.24+)
-		secret = hex.EncodeToString(b)
+		secret = creds.WebhookSecret
 		banner.secret = secret
 	}
 	exp, err := newExporter(cfg, stdout)
