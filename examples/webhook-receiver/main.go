@@ -50,7 +50,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 		if err != nil {
 			return err
 		}
-		rc.hint = "if the server restarted since this receiver started, its generated secret changed: restart the receiver"
+		rc.hint = "if the server's webhook secret changed since this receiver started (another -webhook-secret, or its credentials file deleted): restart the receiver"
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
