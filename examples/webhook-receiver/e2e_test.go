@@ -87,7 +87,7 @@ func TestQuickStart(t *testing.T) {
 	_ = res.Body.Close()
 	assert.Equal(t, http.StatusUnauthorized, res.StatusCode)
 	assert.Equal(t, "signature does not match this receiver's secret (forged, altered, or another customer's)\n", string(answer))
-	assert.Contains(t, logs.String(), `hint="if the server restarted since this receiver started`)
+	assert.Contains(t, logs.String(), `hint="if the server's webhook secret changed since this receiver started`)
 	assert.Contains(t, logs.String(), `level=WARN msg="delivery refused: signature does not match`)
 	assert.Contains(t, logs.String(), "delivery=999")
 	assert.NotContains(t, events.String(), "TASK_FAILED")
