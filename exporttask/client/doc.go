@@ -3,6 +3,9 @@
 // aborts and waits for tasks ([Client.Create], [Client.Get], [Client.List],
 // [Client.Abort], [Client.Wait]), and lists a task's webhook deliveries
 // and asks for one again ([Client.Deliveries], [Client.Redeliver]).
+// [Client.Download] and [Client.DownloadFile] fetch a completed task's
+// files with the client's key, resume a cut connection with Range and
+// If-Range, and check each file's size and SHA-256 against the task.
 //
 // Requests and tasks are the types of package exporttask; an error answer
 // comes back as a *[exporttask.Problem] (find it with errors.As). The
