@@ -1,0 +1,58 @@
+package exportio_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
+)
+
+// TestNewItemHasTheMembersSTACRequires checks the Item against the
+// required members of STAC 1.0.0's item-spec and of the file and
+// projection extensions, member by member, as its JSON reads.
+func TestNewItemHasTheMembersSTACRequires(t *testing.T) {
+	rec := exporttask.Record{ID: "3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60", Domain: exporttask.DomainDEM, Title: "Demo"}
+	area := exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 31}})
+	item := exportio.NewItem(exportio.ItemParams{
+		Record: rec, Area: area, BBox: exportio.BBox{34, 31, 35, 32},
+		Time: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC),
+		Artifacts: []exporttask.Artifact{
+			{Name: "x.tif", Type: exporttask.ArtifactModel, Size: 10, SHA256: "ab"},
+			{Name: "thumbnail-small.png", Type: exporttask.ArtifactThumbnailsSmall, Size: 3, SHA256: "cd"},
+			{Name: "roi.geojson", Type: exporttask.ArtifactROI, Size: 2, SHA256: "ef"},
+		},
+		Properties: map[string]any{"resolution": 0.001},
+	})
+	b, err := json.Marshal(item)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+
+	assert.Equal(t, "Feature", m["type"])
+	assert.Equal(t, "1.0.0", m["stac_version"])
+	assert.Equal(t, "3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60-20261123T100000.000Z", m["id"])
+	assert.Equal(t, []any{34.0, 31.0, 35.0, 32.0}, m["bbox"])
+	assert.Equal(t, "Polygon", m["geometry"].(map[string]any)["type"])
+	assert.Equal(t, []any{}, m["links"])
+	assert.Len(t, m["stac_extensions"], 2)
+	props := m["properties"].(map[string]any)
+	assert.Equal(t, "2026-11-23T10:00:00Z", props["datetime"])
+	assert.Equal(t, 4326.0, props["proj:epsg"])
+	assert.Equal(t, "DEM", props["exporttask:domain"])
+	assert.Equal(t, 0.001, props["exporttask:resolution"])
+	assets := m["assets"].(map[string]any)
+	require.Len(t, assets, 3)
+	tif := assets["x.tif"].(map[string]any)
+	assert.Equal(t, "x.tif", tif["href"])
+	assert.Equal(t, []any{"data"}, tif["roles"])
+	assert.Equal(t, 10.0, tif["file:size"])
+	assert.Equal(t, "1220ab", tif["file:checksum"], "a SHA-256 multihash")
+	assert.Equal(t, []any{"thumbnail"}, assets["thumbnail-small.png"].(map[string]any)["roles"])
+	assert.Equal(t, []any{"metadata"}, assets["roi.geojson"].(map[string]any)["roles"])
+	assert.Equal(t, []string{"roi.geojson", "thumbnail-small.png", "x.tif"}, item.AssetNames())
+}
