@@ -24,6 +24,7 @@ import (
 const (
 	fixGPKG = "rebuild with `gdal_translate -of GPKG -co TILING_SCHEME=InspireCRS84Quad`"
 	fixTMS  = "rebuild with `gdal2tiles.py -p geodetic --tmscompatible`"
+	fixXYZ  = "rebuild with `gdal2tiles.py -p geodetic --tmscompatible --xyz`"
 )
 
 // Inspect reads the source src names and returns what a record of it
@@ -387,6 +388,10 @@ func checkMatrixSet(ctx context.Context, db *sql.DB, path, table string) error {
 // inspectDir inspects a gdal2tiles directory.
 func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 	p := &pyramid{declared: geom.BBox{West: 1, East: 0}}
+	fix := fixTMS
+	if format == FormatXYZ {
+		fix = fixXYZ
+	}
 	xmlPath := filepath.Join(dir, TileMapResource)
 	tm, err := readTileMap(xmlPath)
 	switch {
@@ -399,7 +404,7 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 		}
 		tm = nil
 	case err != nil:
-		return nil, &export.SourceError{File: xmlPath, Problem: "cannot be read: " + errText(err), Fix: fixTMS, Err: err}
+		return nil, &export.SourceError{File: xmlPath, Problem: "cannot be read: " + errText(err), Fix: fix, Err: err}
 	default:
 		if err := checkTileMap(xmlPath, tm); err != nil {
 			return nil, err
@@ -422,7 +427,7 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 			return nil, err
 		}
 		if z > MaxLevel {
-			return nil, checkGrid(dir, z, tileRange{}, fixTMS)
+			return nil, checkGrid(dir, z, tileRange{}, fix)
 		}
 		l := levelSummary{z: z, r: tileRange{Col0: math.MaxInt64, Row0: math.MaxInt64, Col1: -1, Row1: -1}}
 		var first string
@@ -430,7 +435,7 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 		err := src.walkLevel(z, func(col, fileRow int64, path string) error {
 			if fileRow >= h {
 				return &export.SourceError{File: path, Problem: fmt.Sprintf("lies outside the EPSG:4326 grid of two tiles "+
-					"at level 0 (level %d has rows 0..%d)", z, h-1), Fix: fixTMS}
+					"at level 0 (level %d has rows 0..%d)", z, h-1), Fix: fix}
 			}
 			row := src.flipRow(z, fileRow)
 			l.count++
@@ -451,7 +456,7 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 		if l.count == 0 {
 			continue
 		}
-		if err := checkGrid(dir, z, l.r, fixTMS); err != nil {
+		if err := checkGrid(dir, z, l.r, fix); err != nil {
 			return nil, err
 		}
 		data, err := os.ReadFile(first)
@@ -497,7 +502,7 @@ func checkTileMap(path string, tm *tileMap) error {
 			tm.TileFormat.Width, tm.TileFormat.Height, TileSize, TileSize), Fix: fixTMS}
 	case !isTileExtension(tm.TileFormat.Extension):
 		return &export.SourceError{File: path, Problem: fmt.Sprintf("describes tiles of extension %q, not png, jpg, jpeg or webp",
-			tm.TileFormat.Extension), Fix: fixTMS + " --tiledriver PNG"}
+			tm.TileFormat.Extension), Fix: "rebuild with `gdal2tiles.py -p geodetic --tmscompatible --tiledriver PNG`"}
 	}
 	for _, s := range tm.TileSets.Sets {
 		want := 0.703125 / math.Ldexp(1, s.Order)
@@ -539,7 +544,7 @@ func checkViewers(dir string) error {
 	for _, page := range []string{"googlemaps.html", "leaflet.html"} {
 		if _, err := os.Stat(filepath.Join(dir, page)); err == nil {
 			return &export.SourceError{File: dir, Problem: "holds " + page + ", which gdal2tiles writes for the " +
-				"Web Mercator grid (-p mercator), not the EPSG:4326 grid of two tiles at level 0", Fix: fixTMS + " --xyz"}
+				"Web Mercator grid (-p mercator), not the EPSG:4326 grid of two tiles at level 0", Fix: fixXYZ}
 		}
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "openlayers.html"))
@@ -549,11 +554,11 @@ func checkViewers(dir string) error {
 	if bytes.Contains(b, []byte("resolutions: [1.40625,")) {
 		return &export.SourceError{File: dir, Problem: "was written by gdal2tiles on its default geodetic grid " +
 			"(its openlayers.html starts at 1.40625° per pixel: one tile at level 0), not the grid of two tiles at level 0",
-			Fix: fixTMS + " --xyz"}
+			Fix: fixXYZ}
 	}
 	if bytes.Contains(b, []byte("EPSG:3857")) || bytes.Contains(b, []byte("EPSG:900913")) {
 		return &export.SourceError{File: dir, Problem: "holds an openlayers.html for the Web Mercator grid, " +
-			"not the EPSG:4326 grid of two tiles at level 0", Fix: fixTMS + " --xyz"}
+			"not the EPSG:4326 grid of two tiles at level 0", Fix: fixXYZ}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -137,8 +138,8 @@ func openLegacy(ctx context.Context, rec exporttask.Record) (*source, error) {
 // checkMatrix compares the levels gpkg_tile_matrix lists for table with
 // the grid: at level z, 2^(z+1) × 2^z tiles of TileSize pixels.
 func checkMatrix(ctx context.Context, db *sql.DB, table string) error {
-	rows, err := db.QueryContext(ctx, `SELECT zoom_level, matrix_width, matrix_height, tile_width, tile_height
-		FROM gpkg_tile_matrix WHERE table_name = ?`, table)
+	rows, err := db.QueryContext(ctx, `SELECT zoom_level, matrix_width, matrix_height, tile_width, tile_height,
+		pixel_x_size, pixel_y_size FROM gpkg_tile_matrix WHERE table_name = ?`, table)
 	if err != nil {
 		return err
 	}
@@ -147,7 +148,8 @@ func checkMatrix(ctx context.Context, db *sql.DB, table string) error {
 	for rows.Next() {
 		var z int
 		var w, h, tw, th int64
-		if err := rows.Scan(&z, &w, &h, &tw, &th); err != nil {
+		var px, py float64
+		if err := rows.Scan(&z, &w, &h, &tw, &th, &px, &py); err != nil {
 			return err
 		}
 		n++
@@ -158,6 +160,10 @@ func checkMatrix(ctx context.Context, db *sql.DB, table string) error {
 		if w != mw || h != mh || tw != TileSize || th != TileSize {
 			return fmt.Errorf("gpkg_tile_matrix level %d of table %q is %dx%d tiles of %dx%d pixels, want %dx%d of %dx%d",
 				z, table, w, h, tw, th, mw, mh, TileSize, TileSize)
+		}
+		if p := pixelDegrees(z); math.Abs(px-p) > p*1e-6 || math.Abs(py-p) > p*1e-6 {
+			return fmt.Errorf("gpkg_tile_matrix level %d of table %q has pixels of %g×%g degrees, want %g",
+				z, table, px, py, p)
 		}
 	}
 	if err := rows.Err(); err != nil {
