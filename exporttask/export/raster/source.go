@@ -332,7 +332,7 @@ func (s *source) walkLevel(z int, fn func(col, fileRow int64, path string) error
 	suffix := "." + s.ext
 	for _, c := range cols {
 		col, ok := number64(c.Name())
-		if !ok || !c.IsDir() || !wantCol(col) {
+		if !ok || !wantCol(col) || !isDir(levelDir, c) {
 			continue
 		}
 		colDir := filepath.Join(levelDir, c.Name())
@@ -357,6 +357,16 @@ func (s *source) walkLevel(z int, fn func(col, fileRow int64, path string) error
 	return nil
 }
 
+// isDir reports whether the entry e of directory parent is a directory,
+// or a symbolic link to one.
+func isDir(parent string, e fs.DirEntry) bool {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e.IsDir()
+	}
+	st, err := os.Stat(filepath.Join(parent, e.Name()))
+	return err == nil && st.IsDir()
+}
+
 // number64 parses a file name made of decimal digits only.
 func number64(name string) (int64, bool) {
 	if name == "" || len(name) > 18 || strings.TrimLeft(name, "0123456789") != "" {
@@ -375,7 +385,7 @@ func dirLevels(dir string) ([]int, error) {
 	}
 	var levels []int
 	for _, e := range entries {
-		if n, ok := number64(e.Name()); ok && e.IsDir() && n <= 1<<20 {
+		if n, ok := number64(e.Name()); ok && n <= 1<<20 && isDir(dir, e) {
 			levels = append(levels, int(n))
 		}
 	}
@@ -403,7 +413,7 @@ func dirExtension(dir string) (string, error) {
 			return "", err
 		}
 		for _, c := range cols {
-			if _, ok := number64(c.Name()); !ok || !c.IsDir() {
+			if _, ok := number64(c.Name()); !ok || !isDir(levelDir, c) {
 				continue
 			}
 			files, err := os.ReadDir(filepath.Join(levelDir, c.Name()))
