@@ -49,8 +49,8 @@ const (
 //   - Format "XYZ": the same with row 0 at the top (gdal2tiles --xyz,
 //     which writes no tilemapresource.xml; one is checked when present).
 //     Without it, the viewer pages gdal2tiles writes beside the tiles are
-//     checked for another profile or grid, and the rows are otherwise
-//     taken on the caller's word.
+//     checked for another profile or grid; without them (gdal2tiles -w
+//     none), the grid is taken on the caller's word.
 //   - Format "": "GPKG" for a file, "TMS" for a directory.
 //
 // Tiles must be PNG, JPEG or WebP images of 256×256 pixels; the first tile
