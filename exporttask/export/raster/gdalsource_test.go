@@ -530,6 +530,8 @@ func TestInspectRefuses(t *testing.T) {
 		refused(t, exporttask.RecordSource{Path: dir, Format: "GPKG"}, dir, "not a GeoPackage file")
 		refused(t, exporttask.RecordSource{Path: path, Format: "MBTiles"}, path, `"MBTiles"`, "GPKG, TMS or XYZ")
 		missing := filepath.Join(dir, "missing.gpkg")
-		refused(t, exporttask.RecordSource{Path: missing}, missing, "cannot be read")
+		refused(t, exporttask.RecordSource{Path: missing}, missing, "does not exist")
+		tms := makeTiles(t, dir, "kindtms", img, "-p", "geodetic", "--tmscompatible", "-z", "6")
+		refused(t, exporttask.RecordSource{Path: tms, Table: "out"}, tms, "for a GeoPackage only")
 	})
 }
