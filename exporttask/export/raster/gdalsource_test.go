@@ -25,6 +25,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
 // gdal runs a GDAL tool, skipping the test when it is not installed (or
@@ -385,10 +386,12 @@ func TestGDALSourceChangedAfterInspect(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, f.Close())
 
-		_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(context.Background(), j, nil)
+		out := testout.New(t.TempDir())
+		_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(context.Background(), j, out)
 		var pe *exporttask.PermanentError
 		require.ErrorAs(t, err, &pe, c.path)
 		assert.Contains(t, pe.Reason, "changed after it was registered")
+		assert.Empty(t, dirEntries(t, out.Path))
 		_, err = raster.New(raster.Options{}).Estimate(context.Background(), j)
 		assert.ErrorAs(t, err, &pe)
 	}
