@@ -343,7 +343,16 @@ func TestGDALSources(t *testing.T) {
 		checkExports(t, rec, src)
 
 		// The same tiles as the TMS directory, rows flipped.
-		assert.Equal(t, readDir(t, makeTiles(t, dir, "tms2", img, "-p", "geodetic", "--tmscompatible"), true), src)
+		tms := makeTiles(t, dir, "tms2", img, "-p", "geodetic", "--tmscompatible")
+		assert.Equal(t, readDir(t, tms, true), src)
+
+		// With a tilemapresource.xml, that file is checked and is the index.
+		xml, err := os.ReadFile(filepath.Join(tms, raster.TileMapResource))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(path, raster.TileMapResource), xml, 0o644))
+		rec = inspect(t, exporttask.RecordSource{Path: path, Format: "XYZ"})
+		checkRecord(t, rec, src, path, "XYZ", "", raster.TileMapResource)
+		checkExports(t, rec, src)
 	})
 }
 
@@ -492,7 +501,7 @@ func TestInspectRefuses(t *testing.T) {
 	})
 	t.Run("empty pyramid", func(t *testing.T) {
 		path := makeGPKG(t, dir, "empty", img)
-		db, err := sql.Open("sqlite", "file:"+path)
+		db, err := sql.Open("sqlite", path)
 		require.NoError(t, err)
 		_, err = db.Exec(`DELETE FROM empty`)
 		require.NoError(t, err)
@@ -537,4 +546,22 @@ func TestInspectRefuses(t *testing.T) {
 		tms := makeTiles(t, dir, "kindtms", img, "-p", "geodetic", "--tmscompatible", "-z", "6")
 		refused(t, exporttask.RecordSource{Path: tms, Table: "out"}, tms, "for a GeoPackage only")
 	})
+}
+
+// TestSourcePathWithURICharacters: a source whose path holds the
+// characters SQLite URIs give a meaning is read where it is.
+func TestSourcePathWithURICharacters(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "maps #2 ?x=1 100%")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	legacy := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32),
+		MinZoom: 6, MaxZoom: 7, Location: dir}
+	require.NoError(t, raster.WriteDemoSource(dir, legacy))
+	path := filepath.Join(dir, raster.SourceName)
+	rec := inspect(t, exporttask.RecordSource{Path: path})
+	assert.Equal(t, path, rec.Source.Path)
+	out, arts := exportTo(t, job(t, rec, exporttask.CreateRequest{}))
+	want := readTable(t, path, raster.TilesTable)
+	require.NotEmpty(t, want)
+	assert.Equal(t, want, readTiles(t, artifactPath(t, out, arts, exporttask.ArtifactGPKG)))
+	assert.Equal(t, []string{raster.SourceName}, dirEntries(t, dir), "nothing written beside the source")
 }
