@@ -86,11 +86,11 @@ func Inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Recor
 			Fix: "register it again once it is written", Err: err}
 	}
 	return exporttask.Record{
-		Domain:    exporttask.Domain3D,
+		Domain: exporttask.Domain3D,
 		Footprint: exporttask.NewPolygon([]exporttask.Position{
 			{b.West, b.South}, {b.East, b.South}, {b.East, b.North}, {b.West, b.North}, {b.West, b.South}}),
-		MinZoom:   0,
-		MaxZoom:   s.depth,
+		MinZoom: 0,
+		MaxZoom: s.depth,
 		Source: &exporttask.RecordSource{
 			Path: dir, Format: SourceFormat, Size: ist.Size(), ModTime: ist.ModTime(),
 		},

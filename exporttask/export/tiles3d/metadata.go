@@ -15,7 +15,7 @@ type Metadata struct {
 	BBox exportio.BBox `json:"bbox"`
 	// TilesetBBox is the main root's region in degrees (for a box or
 	// sphere volume, the region that holds it).
-	TilesetBBox   exportio.BBox               `json:"tilesetBBox"`
+	TilesetBBox exportio.BBox `json:"tilesetBBox"`
 	// MinZoom and MaxZoom are the record's first level and the deepest
 	// level exported, in the record's terms (see [ParamMaxZoom]).
 	MinZoom       int                         `json:"minZoom"`

@@ -59,7 +59,6 @@ func regionOf(b geom.BBox, lo, hi float64) BoundingVolume {
 	return BoundingVolume{Region: []float64{b.West * r, b.South * r, b.East * r, b.North * r, lo, hi}}
 }
 
-
 // selection is the part of a source that an export writes.
 type selection struct {
 	jsons        []jsonEntry // the tileset JSON files cut to the selection, tileset.json first
