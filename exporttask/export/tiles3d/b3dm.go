@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // b3dmHeaderLen is the length of a b3dm header: magic, version, byte
@@ -65,8 +66,9 @@ func b3dmGLB(b []byte) ([]byte, [3]float64, error) {
 }
 
 // placeable reports whether a glb has the one shape whose placement
-// glb.Decode reads in full: one node with no matrix, rotation or scale, a
-// mesh with one triangle primitive, and no required extension.
+// glb.Decode reads in full: one node whose matrix, rotation and scale are
+// absent or the identity, a mesh with one triangle primitive, and no
+// required extension.
 func placeable(b []byte) bool {
 	if len(b) < 20 || string(b[:4]) != "glTF" {
 		return false
@@ -78,9 +80,9 @@ func placeable(b []byte) bool {
 	var doc struct {
 		ExtensionsRequired []string `json:"extensionsRequired"`
 		Nodes              []struct {
-			Matrix   json.RawMessage `json:"matrix"`
-			Rotation json.RawMessage `json:"rotation"`
-			Scale    json.RawMessage `json:"scale"`
+			Matrix   []float64       `json:"matrix"`
+			Rotation []float64       `json:"rotation"`
+			Scale    []float64       `json:"scale"`
 			Children json.RawMessage `json:"children"`
 		} `json:"nodes"`
 		Meshes []struct {
@@ -96,7 +98,8 @@ func placeable(b []byte) bool {
 		return false
 	}
 	nd := doc.Nodes[0]
-	if nd.Matrix != nil || nd.Rotation != nil || nd.Scale != nil || nd.Children != nil {
+	same := func(a []float64, want ...float64) bool { return a == nil || slices.Equal(a, want) }
+	if !same(nd.Matrix, identity[:]...) || !same(nd.Rotation, 0, 0, 0, 1) || !same(nd.Scale, 1, 1, 1) || nd.Children != nil {
 		return false
 	}
 	mode := doc.Meshes[0].Primitives[0].Mode

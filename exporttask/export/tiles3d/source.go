@@ -136,12 +136,14 @@ func (l *loader) readJSON(name string, v any) error {
 	return nil
 }
 
-// lineCol returns the 1-based line and column of byte offset off in b.
+// lineCol returns the 1-based line and column of the byte before offset
+// off in b: encoding/json's errors give the offset after the byte at
+// which they stopped.
 func lineCol(b []byte, off int64) (int, int) {
-	off = min(max(off, 0), int64(len(b)))
-	before := b[:off]
+	pos := min(max(off-1, 0), int64(len(b)))
+	before := b[:pos]
 	line := bytes.Count(before, []byte{'\n'}) + 1
-	return line, int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, int(pos) - (bytes.LastIndexByte(before, '\n') + 1) + 1
 }
 
 // file reads the tileset JSON file name (a slash path inside the

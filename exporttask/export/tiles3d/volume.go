@@ -74,8 +74,14 @@ func regionFromArray(a []float64) region {
 	return region{a[0], a[1], a[2], a[3], a[4], a[5]}
 }
 
-// faceSamples is the number of samples along each edge of a box face.
-const faceSamples = 5
+// Samples along each edge of a box face: at least minFaceSamples, and
+// enough that they are at most maxSampleSpacing meters apart, up to
+// maxFaceSamples.
+const (
+	minFaceSamples   = 5
+	maxFaceSamples   = 65
+	maxSampleSpacing = 20e3
+)
 
 // boxRegion returns a lon/lat region that contains the parallelepiped of
 // centre c and half-axes u, v, w, all in ECEF meters (WGS 84).
@@ -85,11 +91,13 @@ const faceSamples = 5
 // extremes of latitude and height may lie inside a face, so every face is
 // sampled on a faceSamples² grid and the extent is widened by a bound of
 // how far the curved surfaces can bulge between samples (second order in
-// the sample spacing: millimetres for a kilometre box, a few hundred
-// metres for a thousand-kilometre one). A box that meets the Earth's axis
-// spans every longitude and reaches the pole on its side; a box that
-// straddles the antimeridian is widened to every longitude; a box reaching
-// within 1,000 km of the Earth's centre becomes the whole globe.
+// the sample spacing: centimetres for a kilometre box, under a hundred
+// metres for a thousand-kilometre one, whose faces are sampled every 20 km
+// at most). A box that meets the Earth's axis spans every longitude and
+// reaches the pole on its side, or becomes the whole globe when it reaches
+// both sides of the equatorial plane; a box that straddles the
+// antimeridian is widened to every longitude; a box reaching within
+// 1,000 km of the Earth's centre becomes the whole globe.
 func boxRegion(c, u, v, w [3]float64) region {
 	whole := region{-math.Pi, -math.Pi / 2, math.Pi, math.Pi / 2, -wgs84A, wgs84A}
 	axes := [3][3]float64{u, v, w}
@@ -108,21 +116,22 @@ func boxRegion(c, u, v, w [3]float64) region {
 		corners[i] = p
 	}
 	// Samples on the six faces, and the largest cell diagonal.
+	longest := 2 * max(len3v(u), len3v(v), len3v(w))
+	n := int(min(max(math.Ceil(longest/maxSampleSpacing)+1, minFaceSamples), maxFaceSamples))
 	var samples [][3]float64
 	var cell float64
 	for k := range 3 {
 		a, b := axes[(k+1)%3], axes[(k+2)%3]
-		n := axes[k]
-		d := 2 / float64(faceSamples-1) * math.Hypot(len3v(a), len3v(b))
+		d := 2 / float64(n-1) * math.Hypot(len3v(a), len3v(b))
 		cell = math.Max(cell, d)
 		for _, side := range []float64{-1, 1} {
-			for i := range faceSamples {
-				s := -1 + 2*float64(i)/(faceSamples-1)
-				for j := range faceSamples {
-					t := -1 + 2*float64(j)/(faceSamples-1)
+			for i := range n {
+				s := -1 + 2*float64(i)/float64(n-1)
+				for j := range n {
+					t := -1 + 2*float64(j)/float64(n-1)
 					var p [3]float64
 					for x := range 3 {
-						p[x] = c[x] + side*n[x] + s*a[x] + t*b[x]
+						p[x] = c[x] + side*axes[k][x] + s*a[x] + t*b[x]
 					}
 					samples = append(samples, p)
 				}
@@ -145,23 +154,40 @@ func boxRegion(c, u, v, w [3]float64) region {
 		out.lo, out.hi = math.Min(out.lo, h), math.Max(out.hi, h)
 	}
 	// Between samples a face can reach past them by about cell²/(8·radius);
-	// the bounds below take a generous multiple of that.
+	// the bounds below take a generous multiple of that. Heights are
+	// convex along a face (its highest points are samples), latitudes
+	// quasi-concave in the north (the points at or above a latitude form a
+	// cone of ellipsoid normals, which is convex) and quasi-convex in the
+	// south, so only the bound away from the equator may lie between
+	// samples.
 	bulge := cell * cell / ρMin
 	out.lo -= bulge + 1e-3
-	out.hi += bulge + 1e-3
-	latPad := 2*cell*cell/(math.Max(rMin-cell, 1)*ρMin) + 1e-12
-	out.south = math.Max(-math.Pi/2, out.south-latPad)
-	out.north = math.Min(math.Pi/2, out.north+latPad)
+	out.hi += 1e-3
+	// (1e-12 radians, 6 µm, absorbs rounding.)
+	latPad := 2 * cell * cell / (math.Max(rMin-cell, 1) * ρMin)
+	southPad, northPad := 1e-12, 1e-12
+	if out.south < 0 {
+		southPad += latPad
+	}
+	if out.north > 0 {
+		northPad += latPad
+	}
+	out.south = math.Max(-math.Pi/2, out.south-southPad)
+	out.north = math.Min(math.Pi/2, out.north+northPad)
 
 	if crossesAxis(corners[:]) {
-		out.west, out.east = -math.Pi, math.Pi
+		north, south := false, false
 		for _, p := range corners {
-			if p[2] > 0 {
-				out.north = math.Pi / 2
-			}
-			if p[2] < 0 {
-				out.south = -math.Pi / 2
-			}
+			north, south = north || p[2] > 0, south || p[2] < 0
+		}
+		if north && south {
+			return whole
+		}
+		out.west, out.east = -math.Pi, math.Pi
+		if north {
+			out.north = math.Pi / 2
+		} else {
+			out.south = -math.Pi / 2
 		}
 		return out
 	}
