@@ -14,6 +14,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
 // Options configure an [Exporter].
@@ -124,11 +125,7 @@ func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 	for _, js := range p.sel.jsons {
 		size += zipOverhead + 2*int64(len(js.name)) + int64(float64(len(js.data))*tilesetDeflateRatio)
 	}
-	inside := insideFraction(j)
-	for _, long := range []int{thumbSmall, thumbMedium, thumbLarge} {
-		w, h := thumbSize(j.Box, long)
-		size += int64(float64(w*h)*inside*pngBytesPerPixel) + 100
-	}
+	size += thumbnailEstimate(j, p.sel.leaves)
 	roi, err := exportio.MarshalIndent(exportio.ROI(j.Request, j.Record))
 	if err != nil {
 		return exporttask.Estimate{}, fmt.Errorf("tiles3d: %w", err)
@@ -138,18 +135,44 @@ func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 	return exporttask.Estimate{Size: size, Time: max(secs, 1)}, nil
 }
 
-// insideFraction estimates the share of j's box inside its area from a
-// 32×32 grid of samples.
-func insideFraction(j export.Job) float64 {
+// thumbnailEstimate forecasts the bytes of the three thumbnails: their
+// pixels that are drawn (inside the area and inside a leaf tile's region)
+// at pngBytesPerPixel, measured on the demo's hillshaded terrain; flatter
+// content compresses better, so this is an upper bound for most tilesets.
+func thumbnailEstimate(j export.Job, leaves []*node) int64 {
+	drawn := drawnFraction(j, leaves)
+	var size int64
+	for _, long := range []int{thumbSmall, thumbMedium, thumbLarge} {
+		w, h := thumbSize(j.Box, long)
+		size += int64(float64(w*h)*drawn*pngBytesPerPixel) + 100
+	}
+	return size
+}
+
+// drawnFraction estimates the share of j's box inside its area and inside
+// some leaf's region from a 32×32 grid of samples.
+func drawnFraction(j export.Job, leaves []*node) float64 {
 	const n = 32
 	in := 0
 	inside := make([]bool, n)
 	step := j.Box.Width() / n
+	boxes := make([]geom.BBox, len(leaves))
+	for i, l := range leaves {
+		boxes[i] = l.region.box()
+	}
 	for y := range n {
-		j.InsideRow(j.Box.North-(float64(y)+0.5)*j.Box.Height()/n, j.Box.West+0.5*step, step, inside)
-		for _, ok := range inside {
-			if ok {
-				in++
+		lat := j.Box.North - (float64(y)+0.5)*j.Box.Height()/n
+		j.InsideRow(lat, j.Box.West+0.5*step, step, inside)
+		for x, ok := range inside {
+			if !ok {
+				continue
+			}
+			lon := j.Box.West + (float64(x)+0.5)*step
+			for _, b := range boxes {
+				if b.ContainsPoint(lon, lat) {
+					in++
+					break
+				}
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -182,9 +184,35 @@ func roiAround(lon, lat, east, north, half float64) *exporttask.FeatureCollectio
 // reader reads it without error. It returns the entries.
 func exportChecked(t *testing.T, rec exporttask.Record, roi *exporttask.FeatureCollection) map[string][]byte {
 	t.Helper()
-	dir, arts, _ := exported(t, job(t, rec, roi))
+	j := job(t, rec, roi)
+	est, err := New(Options{}).Estimate(context.Background(), j)
+	require.NoError(t, err)
+	dir, arts, _ := exported(t, j)
 	zipPath := filepath.Join(dir, arts[0].Name)
 	entries := readZip(t, zipPath)
+	var total int64
+	for _, a := range arts {
+		total += a.Size
+	}
+	// The thumbnails' share is an upper bound (these flat squares
+	// compress far better than terrain); the rest is counted.
+	p, err := New(Options{}).plan(context.Background(), j)
+	require.NoError(t, err)
+	thumbs := thumbnailEstimate(j, p.sel.leaves)
+	var realThumbs int64
+	for _, a := range arts[1:4] {
+		realThumbs += a.Size
+	}
+	assert.GreaterOrEqual(t, est.Size, total, "estimate %d, real %d", est.Size, total)
+	assert.InEpsilon(t, total-realThumbs, est.Size-thumbs, 0.3, "estimate %d, real %d without thumbnails", est.Size-thumbs, total-realThumbs)
+	zipSize := arts[0].Size
+	var content int64
+	for name, b := range entries {
+		if !strings.HasSuffix(name, ".json") {
+			content += int64(len(b))
+		}
+	}
+	assert.Less(t, content, zipSize, "the zip holds the contents' bytes")
 	src := rec.Source.Path
 	var names []string
 	for name, b := range entries {
@@ -635,4 +663,57 @@ func holds(a, b geom.BBox) bool {
 func copyFile(t *testing.T, src, dst string) {
 	t.Helper()
 	require.NoError(t, os.WriteFile(dst, mustRead(t, src), 0o644))
+}
+
+func TestInspectRefusesALinkOutOfTheDirectory(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "secret.b3dm")
+	require.NoError(t, os.WriteFile(outside, []byte("b3dm"), 0o644))
+	dir := writeTileset(t, map[string]string{TilesetFile: tilesetJSON("1.1", `"content":{"uri":"a.b3dm"}`)})
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "a.b3dm")))
+	_, err := Inspect(context.Background(), exporttask.RecordSource{Path: dir})
+	var se *export.SourceError
+	require.ErrorAs(t, err, &se)
+	assert.Contains(t, err.Error(), "/root/content/uri: content a.b3dm cannot be read")
+}
+
+func TestSchemaAndFootprintThumbnail(t *testing.T) {
+	// A 1.1 tileset with a schema file and point cloud content, which
+	// the thumbnails cannot draw as meshes: they show the tiles' regions.
+	child := func(w, e float64, uri string) string {
+		return fmt.Sprintf(`{"boundingVolume":{"region":[%v,0.5497787,%v,0.5550147,0,50]},"geometricError":0,"content":{"uri":%q}}`,
+			w*math.Pi/180, e*math.Pi/180, uri)
+	}
+	dir := writeTileset(t, map[string]string{
+		TilesetFile: `{"asset":{"version":"1.1","tilesetVersion":"7"},"schemaUri":"meta/schema.json","extensionsUsed":["X"],"properties":{"h":{"minimum":0}},` +
+			`"geometricError":10,"root":{"boundingVolume":{"region":[0.6021386,0.5497787,0.6108652,0.5550147,0,50]},"geometricError":5,"refine":"ADD","children":[` +
+			child(34.5, 34.75, "p/a.pnts") + "," + child(34.75, 35, "p/b.pnts") + `]}}`,
+		"meta/schema.json": `{"id":"s"}`,
+		"p/a.pnts":         "pnts-a",
+		"p/b.pnts":         "pnts-b",
+	})
+	rec, err := Inspect(context.Background(), exporttask.RecordSource{Path: dir})
+	require.NoError(t, err)
+	rec.ID, rec.Location = "5c9e8d7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f", t.TempDir()
+	// The west half of the footprint: one of the two tiles.
+	roi := &exporttask.FeatureCollection{Type: "FeatureCollection", Features: []exporttask.Feature{{Type: "Feature",
+		Geometry: exporttask.NewPolygon([]exporttask.Position{{34.5, 31.5}, {34.7, 31.5}, {34.7, 31.8}, {34.5, 31.8}, {34.5, 31.5}})}}}
+	out, arts, _ := exported(t, job(t, rec, roi))
+	entries := readZip(t, filepath.Join(out, arts[0].Name))
+	assert.ElementsMatch(t, []string{TilesetFile, "meta/schema.json", "p/a.pnts"}, keys(entries))
+	js := rawTileset(t, entries[TilesetFile])
+	assert.Equal(t, map[string]any{"version": "1.1", "tilesetVersion": "7"}, js["asset"])
+	assert.Equal(t, []any{"X"}, js["extensionsUsed"])
+	assert.Equal(t, "meta/schema.json", js["schemaUri"])
+	assert.NotNil(t, js["properties"])
+
+	img, err := png.Decode(bytes.NewReader(mustRead(t, filepath.Join(out, arts[3].Name))))
+	require.NoError(t, err)
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	_, _, _, centre := img.At(w/2, h/2).RGBA()
+	assert.EqualValues(t, 0xffff, centre, "the tile's region is drawn")
+	r, g, b, _ := img.At(w/2, h/2).RGBA()
+	tr, tg, tb := tint(50)
+	assert.InDelta(t, tr, float64(r>>8), 1)
+	assert.InDelta(t, tg, float64(g>>8), 1)
+	assert.InDelta(t, tb, float64(b>>8), 1)
 }
