@@ -119,6 +119,9 @@ func (l *loader) readJSON(name string, v any) error {
 	if len(b) > maxJSONBytes {
 		return l.fail(name, fmt.Sprintf("larger than %d MB", maxJSONBytes>>20), "split it into external tilesets", nil)
 	}
+	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
+		return l.fail(name, "gzip-compressed", "decompress the tileset with npx 3d-tiles-tools ungzip", nil)
+	}
 	if err := json.Unmarshal(b, v); err != nil {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError

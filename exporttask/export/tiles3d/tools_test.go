@@ -599,6 +599,7 @@ func TestInspectRefuses(t *testing.T) {
 		"URL":              {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"contents":[{"uri":"a.b3dm"},{"uri":"https://example.com/b.b3dm"}]`), "a.b3dm": "x"}, want: []string{"/root/contents/1/uri", "is a URL"}},
 		"missing content":  {files: map[string]string{TilesetFile: ok}, want: []string{"/root/content/uri: content a.b3dm does not exist", "copy the missing file in"}},
 		"unknown content":  {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"content":{"uri":"a.vctr"}`), "a.vctr": "x"}, want: []string{`content of type "vctr" is not supported`}},
+		"gzipped":          {files: map[string]string{TilesetFile: "\x1f\x8b\x08\x00"}, want: []string{"tileset.json: gzip-compressed", "3d-tiles-tools ungzip"}},
 		"no volume":        {files: map[string]string{TilesetFile: `{"asset":{"version":"1.0"},"root":{"geometricError":1}}`}, want: []string{"/root/boundingVolume: no region, box or sphere"}},
 		"bad box":          {files: map[string]string{TilesetFile: `{"asset":{"version":"1.0"},"root":{"boundingVolume":{"box":[1,2,3]}}}`}, want: []string{"/root/boundingVolume/box: want 12 numbers"}},
 		"cycle": {files: map[string]string{

@@ -74,13 +74,15 @@ func regionFromArray(a []float64) region {
 	return region{a[0], a[1], a[2], a[3], a[4], a[5]}
 }
 
-// Samples along each edge of a box face: at least minFaceSamples, and
-// enough that they are at most maxSampleSpacing meters apart, up to
-// maxFaceSamples.
+// Samples along each edge of a box face: from 2 (the corners) to
+// maxFaceSamples, enough that the widening for what lies between samples
+// is at most latTolerance radians of latitude and heightTolerance meters,
+// and that samples are at most maxSampleSpacing meters apart.
 const (
-	minFaceSamples   = 5
 	maxFaceSamples   = 65
 	maxSampleSpacing = 20e3
+	latTolerance     = 1e-8 // about 6 cm
+	heightTolerance  = 0.05
 )
 
 // boxRegion returns a lon/lat region that contains the parallelepiped of
@@ -89,11 +91,11 @@ const (
 // Longitude on a plane face that does not meet the Earth's axis is
 // monotonic along every line, so its extremes are at the corners; the
 // extremes of latitude and height may lie inside a face, so every face is
-// sampled on a faceSamples² grid and the extent is widened by a bound of
-// how far the curved surfaces can bulge between samples (second order in
-// the sample spacing: centimetres for a kilometre box, under a hundred
-// metres for a thousand-kilometre one, whose faces are sampled every 20 km
-// at most). A box that meets the Earth's axis spans every longitude and
+// sampled on a grid and the extent is widened by a bound of how far the
+// curved surfaces can bulge between samples (second order in the sample
+// spacing, which is chosen to keep that under about 6 cm, with at most
+// 65×65 samples a face: under a hundred metres for a thousand-kilometre
+// box). A box that meets the Earth's axis spans every longitude and
 // reaches the pole on its side, or becomes the whole globe when it reaches
 // both sides of the equatorial plane; a box that straddles the
 // antimeridian is widened to every longitude; a box reaching within
@@ -116,8 +118,13 @@ func boxRegion(c, u, v, w [3]float64) region {
 		corners[i] = p
 	}
 	// Samples on the six faces, and the largest cell diagonal.
-	longest := 2 * max(len3v(u), len3v(v), len3v(w))
-	n := int(min(max(math.Ceil(longest/maxSampleSpacing)+1, minFaceSamples), maxFaceSamples))
+	lu, lv, lw := len3v(u), len3v(v), len3v(w)
+	faceDiag := 2 * max(math.Hypot(lu, lv), math.Hypot(lv, lw), math.Hypot(lu, lw))
+	spacing := maxSampleSpacing
+	if r, ρ := math.Hypot(c[0], c[1])-lu-lv-lw, len3v(c)-lu-lv-lw; r > 0 && ρ > 0 {
+		spacing = min(spacing, math.Sqrt(latTolerance*r*ρ/2), math.Sqrt(heightTolerance*ρ))
+	}
+	n := int(min(max(math.Ceil(faceDiag/spacing)+1, 2), maxFaceSamples))
 	var samples [][3]float64
 	var cell float64
 	for k := range 3 {
