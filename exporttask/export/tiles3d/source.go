@@ -88,7 +88,7 @@ func loadSource(ctx context.Context, dir string) (*source, error) {
 	}
 	defer r.Close()
 	l := &loader{ctx: ctx, dir: abs, root: r, seen: map[string]string{}, src: &source{dir: abs}}
-	main, err := l.file(TilesetFile, identity, 0, 0, nil)
+	main, err := l.file(TilesetFile, identity(), 0, 0, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -373,8 +373,15 @@ func (l *loader) region(bv volume, m mat4) (region, error) {
 	return region{}, errors.New(": no region, box or sphere (other bounding volumes are not supported)")
 }
 
-// contentKinds are the content files this package copies.
-var contentKinds = map[string]bool{"b3dm": true, "i3dm": true, "pnts": true, "cmpt": true, "glb": true, "gltf": true, "json": true}
+// contentKind reports whether kind (a file extension) is a content this
+// package copies, or a tileset JSON.
+func contentKind(kind string) bool {
+	switch kind {
+	case "b3dm", "i3dm", "pnts", "cmpt", "glb", "gltf", "json":
+		return true
+	}
+	return false
+}
 
 // content checks one content URI of a tile in file f at pointer ptr.
 func (l *loader) content(f *tilesetFile, uri, ptr string, xform mat4, level, depth int, stack []string) (content, error) {
@@ -383,7 +390,7 @@ func (l *loader) content(f *tilesetFile, uri, ptr string, xform mat4, level, dep
 		return content{}, err
 	}
 	kind := strings.ToLower(strings.TrimPrefix(path.Ext(p), "."))
-	if !contentKinds[kind] {
+	if !contentKind(kind) {
 		return content{}, l.fail(f.name, fmt.Sprintf("%s: %q: content of type %q is not supported (b3dm, i3dm, pnts, cmpt, glb, gltf or an external tileset .json are)", ptr, uri, kind),
 			"convert it with npx 3d-tiles-tools", nil)
 	}

@@ -519,9 +519,10 @@ func TestInspectAcceptsTheDemo(t *testing.T) {
 	assert.InDelta(t, 31, b.South, 1e-9)
 	assert.InDelta(t, 32, b.North, 1e-9)
 
-	// The same export through the registered source, and maxZoom in the
-	// record's levels on both: 7..10 on the legacy record, 0..4 on the
-	// registered one; maxZoom 8 there is 1 here... keep 2 levels below the root.
+	// The same export through the registered source, with maxZoom in each
+	// record's levels: 7 to 10 on the legacy record, 0 to 4 on the
+	// registered one, so legacy 8 and registered 2 both stop two levels
+	// below the root.
 	got.ID, got.Location = rec.ID, t.TempDir()
 	legacy := job(t, rec, nil)
 	legacy.Request.Parameters = map[string]any{ParamMaxZoom: 8.0}

@@ -10,8 +10,8 @@ import (
 // mat4 is a 4×4 affine transform, column-major as in 3D Tiles' transform.
 type mat4 [16]float64
 
-// identity is the transform that leaves points where they are.
-var identity = mat4{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}
+// identity returns the transform that leaves points where they are.
+func identity() mat4 { return mat4{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1} }
 
 // mul returns m·n: n applied first.
 func (m mat4) mul(n mat4) mat4 {

@@ -182,9 +182,9 @@ func TestSphereRegion(t *testing.T) {
 func TestTransformsCompose(t *testing.T) {
 	// A translation then a scale, column-major: the child's transform is
 	// applied first.
-	tr := identity
+	tr := identity()
 	tr[12], tr[13], tr[14] = 10, 20, 30
-	sc := identity
+	sc := identity()
 	sc[0], sc[5], sc[10] = 2, 2, 2
 	m := tr.mul(sc)
 	assert.Equal(t, [3]float64{12, 22, 32}, m.point([3]float64{1, 1, 1}))
