@@ -362,15 +362,33 @@ func (l *loader) region(bv volume, m mat4) (region, error) {
 		u := m.vector([3]float64{b[3], b[4], b[5]})
 		v := m.vector([3]float64{b[6], b[7], b[8]})
 		w := m.vector([3]float64{b[9], b[10], b[11]})
+		if err := placed(c, len3v(u)+len3v(v)+len3v(w)); err != nil {
+			return region{}, fmt.Errorf("/box: %w", err)
+		}
 		return boxRegion(c, u, v, w), nil
 	case bv.Sphere != nil:
 		s := bv.Sphere
 		if len(s) != 4 || bad(s) || s[3] < 0 {
 			return region{}, fmt.Errorf("/sphere: want 4 numbers, the last a radius ≥ 0, have %v", s)
 		}
-		return sphereRegion(m.point([3]float64{s[0], s[1], s[2]}), s[3]*m.maxScale()), nil
+		c, r := m.point([3]float64{s[0], s[1], s[2]}), s[3]*m.maxScale()
+		if err := placed(c, r); err != nil {
+			return region{}, fmt.Errorf("/sphere: %w", err)
+		}
+		return sphereRegion(c, r), nil
 	}
 	return region{}, errors.New(": no region, box or sphere (other bounding volumes are not supported)")
+}
+
+// placed refuses a volume of centre c (ECEF meters) and size up to reach
+// meters from it that is smaller than the Earth yet centred near the
+// Earth's centre: a tileset in local coordinates, not placed on the Earth.
+func placed(c [3]float64, reach float64) error {
+	if d := len3v(c); d < 1e6 && reach < 1e6 {
+		return fmt.Errorf("centred %.0f m from the Earth's centre: the tileset is in local coordinates, not placed on the Earth "+
+			"(give its root a transform to Earth-centred coordinates, e.g. with npx 3d-tiles-tools createTilesetJson --cartographicPositionDegrees)", d)
+	}
+	return nil
 }
 
 // contentKind reports whether kind (a file extension) is a content this

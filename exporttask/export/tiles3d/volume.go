@@ -46,16 +46,27 @@ func (m mat4) vector(v [3]float64) [3]float64 {
 	return out
 }
 
-// maxScale is the longest a unit vector can become under m's linear part
-// (bounded by the Frobenius norm, which is at least the spectral norm).
+// maxScale is the longest a unit vector can become under m's linear part:
+// the longest column when the columns are orthogonal (a rotation with
+// scales, as 3D Tiles transforms are), else the Frobenius norm, which is
+// at least that.
 func (m mat4) maxScale() float64 {
-	var s float64
+	var cols [3][3]float64
 	for c := range 3 {
-		for r := range 3 {
-			s += m[c*4+r] * m[c*4+r]
+		cols[c] = [3]float64{m[c*4], m[c*4+1], m[c*4+2]}
+	}
+	longest, frob := 0.0, 0.0
+	for _, c := range cols {
+		l := len3v(c)
+		longest, frob = math.Max(longest, l), frob+l*l
+	}
+	for i := range 3 {
+		a, b := cols[i], cols[(i+1)%3]
+		if math.Abs(a[0]*b[0]+a[1]*b[1]+a[2]*b[2]) > 1e-9*len3v(a)*len3v(b) {
+			return math.Sqrt(frob)
 		}
 	}
-	return math.Sqrt(s)
+	return longest
 }
 
 // region is a lon/lat region: angles in radians, heights in meters above
