@@ -129,21 +129,24 @@ func TestToolsTilesets(t *testing.T) {
 	steps = append(steps, b3dmSteps(t, far, originLon+0.1, originLat+0.1)...)
 	steps = append(steps,
 		map[string]any{"cmd": "merge", "inputs": []string{city, far}, "output": filepath.Join(fixture, fixtureMerged)},
-		map[string]any{"cmd": "b3dmToGlb", "input": filepath.Join(city, "sw.b3dm"), "output": filepath.Join(fixture, fixtureGLB)})
+		map[string]any{"cmd": "b3dmToGlb", "input": filepath.Join(city, "sw.b3dm"), "output": filepath.Join(fixture, fixtureGLB)},
+		map[string]any{"cmd": "glbToI3dm", "input": filepath.Join(fixture, fixtureGLB), "output": filepath.Join(fixture, fixtureI3DM)})
 	build(t, steps)
 	t.Run("box volumes, 3D Tiles 1.0", func(t *testing.T) { testBoxTileset10(t, fixture) })
 	t.Run("external tileset", func(t *testing.T) { testExternalTileset(t, fixture) })
 	t.Run("sphere volumes", func(t *testing.T) { testSphereVolumes(t, fixture) })
 	t.Run("contents and url", func(t *testing.T) { testContentsAndURL(t, fixture) })
 	t.Run("thumbnail meshes", func(t *testing.T) { testThumbnailDrawsB3dmMeshes(t, fixture) })
+	t.Run("i3dm content", func(t *testing.T) { testI3dmContent(t, fixture) })
 }
 
 // Tilesets built once by TestToolsTilesets, under fixture's directory.
 const (
-	fixtureCity   = "city"   // b3dmSteps at the origin
-	fixtureFar    = "far"    // b3dmSteps 0.1° north-east
-	fixtureMerged = "merged" // merge of city and far
-	fixtureGLB    = "sw.glb" // b3dmToGlb of city/sw.b3dm
+	fixtureCity   = "city"    // b3dmSteps at the origin
+	fixtureFar    = "far"     // b3dmSteps 0.1° north-east
+	fixtureMerged = "merged"  // merge of city and far
+	fixtureGLB    = "sw.glb"  // b3dmToGlb of city/sw.b3dm
+	fixtureI3DM   = "sw.i3dm" // glbToI3dm of sw.glb
 )
 
 // copyDir copies the directory src to dst.
@@ -719,4 +722,27 @@ func TestSchemaAndFootprintThumbnail(t *testing.T) {
 	assert.InDelta(t, tr, float64(r>>8), 1)
 	assert.InDelta(t, tg, float64(g>>8), 1)
 	assert.InDelta(t, tb, float64(b>>8), 1)
+}
+
+func testI3dmContent(t *testing.T, fixture string) {
+	src := filepath.Join(t.TempDir(), "i3dm")
+	copyDir(t, filepath.Join(fixture, fixtureCity), src)
+	copyFile(t, filepath.Join(fixture, fixtureI3DM), filepath.Join(src, "sw.i3dm"))
+	withJSON(t, src, func(ts map[string]any) {
+		for _, c := range ts["root"].(map[string]any)["children"].([]any) {
+			tl := c.(map[string]any)
+			if tl["content"].(map[string]any)["uri"] == "sw.b3dm" {
+				tl["content"] = map[string]any{"uri": "sw.i3dm"}
+			}
+		}
+	})
+	rec := testRecord(t, src)
+	entries := exportChecked(t, rec, roiAround(originLon, originLat, square/2, square/2, 60))
+	assert.ElementsMatch(t, []string{TilesetFile, "sw.i3dm"}, keys(entries))
+	// The thumbnails cannot draw an i3dm: they show the tile's region.
+	p, err := New(Options{}).plan(context.Background(), job(t, rec, roiAround(originLon, originLat, square/2, square/2, 60)))
+	require.NoError(t, err)
+	_, meshes, err := p.triangles()
+	require.NoError(t, err)
+	assert.False(t, meshes)
 }
