@@ -430,6 +430,9 @@ func (l *loader) content(f *tilesetFile, uri, ptr string, xform mat4, level, dep
 		if depth+1 > maxExternalDepth {
 			return content{}, l.fail(f.name, fmt.Sprintf("%s: external tilesets nest deeper than %d", ptr, maxExternalDepth), "", nil)
 		}
+		if err := l.exists(f.name, p, ptr); err != nil {
+			return content{}, err
+		}
 		l.seen[p] = f.name + "#" + ptr
 		ext, err := l.file(p, xform, level+1, depth+1, stack)
 		if err != nil {
