@@ -57,32 +57,36 @@ func thumbnailLevel(j export.Job, sel selection) level {
 }
 
 // canvas is the exported area drawn at one level: premultiplied RGBA
-// sums of the source pixels falling in each canvas pixel.
+// sums of the source pixels falling in each canvas pixel. It spans the
+// level's pixels that the exported box meets, and so reaches a little past
+// the box on every side; the thumbnails are resampled from it over the box
+// exactly.
 type canvas struct {
 	z      int
 	ox, oy int64 // the level's pixel at the canvas's top-left corner
+	sw, sh int64 // the level's pixels the box meets, each way, from (ox, oy)
 	k      int64 // source pixels per canvas pixel, each way
 	w, h   int
 	sum    []uint32 // 4 per pixel
-	count  []uint32
 }
 
 // drawThumbnails composites the exported area from the selected source
-// tiles of a suitable level, clears what lies outside the area, and
-// returns each thumbnail as PNG, in the order of thumbnails().
+// tiles of a suitable level, and returns each thumbnail as PNG, in the
+// order of thumbnails(): the exported box edge to edge, clear outside the
+// exported area.
 func drawThumbnails(ctx context.Context, src *source, j export.Job, sel selection) ([][]byte, error) {
 	l := thumbnailLevel(j, sel)
 	c := newCanvas(j, l.Zoom)
 	if err := c.drawTiles(ctx, src, l); err != nil {
 		return nil, err
 	}
-	img := c.image(j)
+	img := c.image()
 	var out [][]byte
 	for _, t := range thumbnails() {
 		var buf bytes.Buffer
 		w, h := thumbnailSize(j, t.Size)
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		if err := enc.Encode(&buf, resize(img, w, h)); err != nil {
+		if err := enc.Encode(&buf, c.thumbnail(img, j, w, h)); err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", t.Name, err)
 		}
 		out = append(out, buf.Bytes())
@@ -96,9 +100,8 @@ func newCanvas(j export.Job, z int) *canvas {
 	y0, y1 := math.Floor((90-j.Box.North)/p), math.Ceil((90-j.Box.South)/p)
 	w, h := max(int64(x1-x0), 1), max(int64(y1-y0), 1)
 	k := max((max(w, h)+canvasLimit-1)/canvasLimit, 1)
-	c := &canvas{z: z, ox: int64(x0), oy: int64(y0), k: k, w: int((w + k - 1) / k), h: int((h + k - 1) / k)}
+	c := &canvas{z: z, ox: int64(x0), oy: int64(y0), sw: w, sh: h, k: k, w: int((w + k - 1) / k), h: int((h + k - 1) / k)}
 	c.sum = make([]uint32, 4*c.w*c.h)
-	c.count = make([]uint32, c.w*c.h)
 	return c
 }
 
@@ -129,13 +132,13 @@ func (c *canvas) add(img image.Image, gx, gy int64) {
 	nrgba, _ := img.(*image.NRGBA)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		cy := gy + int64(y-b.Min.Y) - c.oy
-		if cy < 0 || cy/c.k >= int64(c.h) {
+		if cy < 0 || cy >= c.sh {
 			continue
 		}
 		rowStart := int(cy/c.k) * c.w
 		for x := b.Min.X; x < b.Max.X; x++ {
 			cx := gx + int64(x-b.Min.X) - c.ox
-			if cx < 0 || cx/c.k >= int64(c.w) {
+			if cx < 0 || cx >= c.sw {
 				continue
 			}
 			i := rowStart + int(cx/c.k)
@@ -144,7 +147,6 @@ func (c *canvas) add(img image.Image, gx, gy int64) {
 				o := nrgba.PixOffset(x, y)
 				a = uint32(nrgba.Pix[o+3])
 				if a == 0 {
-					c.count[i]++
 					continue
 				}
 				r, g, bl = uint32(nrgba.Pix[o])*a/255, uint32(nrgba.Pix[o+1])*a/255, uint32(nrgba.Pix[o+2])*a/255
@@ -156,7 +158,6 @@ func (c *canvas) add(img image.Image, gx, gy int64) {
 			s[1] += g
 			s[2] += bl
 			s[3] += a
-			c.count[i]++
 		}
 	}
 }
@@ -177,22 +178,16 @@ func pixel(img image.Image, x, y int) (r, g, b, a uint32) {
 	return r >> 8, g >> 8, b >> 8, a >> 8
 }
 
-// image returns the canvas with the pixels outside the job's area clear.
-func (c *canvas) image(j export.Job) *image.RGBA {
+// image returns the canvas's pixels: each the average of the source
+// pixels it spans within the box's pixels, those the tiles did not reach
+// counting as clear.
+func (c *canvas) image() *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, c.w, c.h))
-	p := pixelDegrees(c.z) * float64(c.k)
-	west, north := float64(c.ox)*pixelDegrees(c.z)-180, 90-float64(c.oy)*pixelDegrees(c.z)
-	inside := make([]bool, c.w)
 	for y := range c.h {
-		j.InsideRow(north-(float64(y)+0.5)*p, west+0.5*p, p, inside)
+		ny := min(c.k, c.sh-int64(y)*c.k)
 		for x := range c.w {
+			n := uint32(ny * min(c.k, c.sw-int64(x)*c.k))
 			i := y*c.w + x
-			n := c.count[i]
-			if n == 0 || !inside[x] {
-				continue
-			}
-			// Pixels the tiles did not reach count as clear.
-			n = uint32(c.k * c.k)
 			img.SetRGBA(x, y, color.RGBA{R: uint8(c.sum[4*i] / n), G: uint8(c.sum[4*i+1] / n),
 				B: uint8(c.sum[4*i+2] / n), A: uint8(c.sum[4*i+3] / n)})
 		}
@@ -200,28 +195,30 @@ func (c *canvas) image(j export.Job) *image.RGBA {
 	return img
 }
 
-// thumbnailSize returns the width and height of a thumbnail of the
-// exported box whose longest side is size pixels.
-func thumbnailSize(j export.Job, size int) (w, h int) {
-	bw, bh := j.Box.Width(), j.Box.Height()
-	if !(bw > 0) || !(bh > 0) {
-		return size, size
+// thumbnail resamples img, the canvas's image, to tw×th pixels over the
+// exported box exactly: each pixel averages the canvas pixels whose centres
+// fall in it (the nearest one when none does, to enlarge), and is clear
+// when its centre is outside the exported area.
+func (c *canvas) thumbnail(img *image.RGBA, j export.Job, tw, th int) *image.RGBA {
+	b := j.Box
+	// Canvas pixel coordinates of a longitude and of a latitude.
+	u := func(lon float64) float64 { return ((lon+180)/pixelDegrees(c.z) - float64(c.ox)) / float64(c.k) }
+	v := func(lat float64) float64 { return ((90-lat)/pixelDegrees(c.z) - float64(c.oy)) / float64(c.k) }
+	dx, dy := b.Width()/float64(tw), b.Height()/float64(th)
+	cols := make([][2]int, tw)
+	for tx := range tw {
+		cols[tx][0], cols[tx][1] = centresIn(u(b.West+float64(tx)*dx), u(b.West+float64(tx+1)*dx), c.w)
 	}
-	if bw >= bh {
-		return size, max(int(math.Round(float64(size)*bh/bw)), 1)
-	}
-	return max(int(math.Round(float64(size)*bw/bh)), 1), size
-}
-
-// resize scales img to tw×th pixels, averaging the source pixels under
-// each new one (or repeating them, to enlarge).
-func resize(img *image.RGBA, tw, th int) *image.RGBA {
-	sw, sh := img.Rect.Dx(), img.Rect.Dy()
 	out := image.NewRGBA(image.Rect(0, 0, tw, th))
+	inside := make([]bool, tw)
 	for ty := range th {
-		y0, y1 := span(ty, th, sh)
+		y0, y1 := centresIn(v(b.North-float64(ty)*dy), v(b.North-float64(ty+1)*dy), c.h)
+		j.InsideRow(b.North-(float64(ty)+0.5)*dy, b.West+0.5*dx, dx, inside)
 		for tx := range tw {
-			x0, x1 := span(tx, tw, sw)
+			if !inside[tx] {
+				continue
+			}
+			x0, x1 := cols[tx][0], cols[tx][1]
 			var s [4]uint32
 			for y := y0; y < y1; y++ {
 				for x := x0; x < x1; x++ {
@@ -241,10 +238,28 @@ func resize(img *image.RGBA, tw, th int) *image.RGBA {
 	return out
 }
 
-// span returns the source pixels [lo, hi) under target pixel t of n, for
-// a source of m pixels: at least one.
-func span(t, n, m int) (lo, hi int) {
-	lo = t * m / n
-	hi = max((t+1)*m/n, lo+1)
-	return lo, min(hi, m)
+// centresIn returns the canvas pixels [lo, hi) of n whose centres lie in
+// [a, b), in canvas pixel coordinates; when none does, the one holding
+// the span's middle. The result is within [0, n) and never empty.
+func centresIn(a, b float64, n int) (lo, hi int) {
+	lo, hi = int(math.Ceil(a-0.5)), int(math.Ceil(b-0.5))
+	if hi <= lo {
+		lo = int(math.Floor((a + b) / 2))
+		hi = lo + 1
+	}
+	lo, hi = min(max(lo, 0), n-1), min(max(hi, 1), n)
+	return lo, max(hi, lo+1)
+}
+
+// thumbnailSize returns the width and height of a thumbnail of the
+// exported box whose longest side is size pixels.
+func thumbnailSize(j export.Job, size int) (w, h int) {
+	bw, bh := j.Box.Width(), j.Box.Height()
+	if !(bw > 0) || !(bh > 0) {
+		return size, size
+	}
+	if bw >= bh {
+		return size, max(int(math.Round(float64(size)*bh/bw)), 1)
+	}
+	return max(int(math.Round(float64(size)*bw/bh)), 1), size
 }

@@ -1,6 +1,8 @@
 package jobtest
 
 import (
+	"fmt"
+	"image"
 	"os"
 	"sync"
 	"testing"
@@ -83,4 +85,37 @@ func (s *stopAfter) Progress(done, total int64) error {
 		return s.err
 	}
 	return s.Dir.Progress(done, total)
+}
+
+// Rect returns a region of interest of one rectangle, [west, east] by
+// [south, north] in degrees.
+func Rect(west, south, east, north float64) *exporttask.FeatureCollection {
+	return &exporttask.FeatureCollection{Type: exporttask.TypeFeatureCollection, Features: []exporttask.Feature{{
+		Type: exporttask.TypeFeature,
+		Geometry: exporttask.NewPolygon([]exporttask.Position{
+			{west, south}, {east, south}, {east, north}, {west, north}, {west, south}}),
+	}}}
+}
+
+// ClearEdges returns the pixels of img's first and last rows and columns
+// that are not fully opaque, as "top x=3"-style entries (side, then the
+// pixel's position along it), for a test to require that a thumbnail
+// covers its box edge to edge.
+func ClearEdges(img image.Image) []string {
+	b := img.Bounds()
+	var out []string
+	check := func(side string, along, x, y int) {
+		if _, _, _, a := img.At(x, y).RGBA(); a != 0xffff {
+			out = append(out, fmt.Sprintf("%s%d (alpha %d/65535)", side, along, a))
+		}
+	}
+	for x := b.Min.X; x < b.Max.X; x++ {
+		check("top x=", x, x, b.Min.Y)
+		check("bottom x=", x, x, b.Max.Y-1)
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		check("left y=", y, b.Min.X, y)
+		check("right y=", y, b.Max.X-1, y)
+	}
+	return out
 }
