@@ -35,7 +35,15 @@
 //     source tiles of the first level holding tiles that is detailed
 //     enough, 128, 256 and 512 pixels on the longest side, clear outside
 //     the area;
-//   - metadata.json (METADATA): see [Metadata].
+//   - metadata.json (METADATA): a STAC 1.0.0 Item (built by the shared
+//     exportio.NewItem) whose geometry and bbox are the exported area,
+//     whose datetime is the time the export was made, and whose assets are
+//     the other files with their sizes and SHA-256 checksums (the Item
+//     cannot hold its own). Its RASTER properties are
+//     "exporttask:minZoom" and "exporttask:maxZoom" (the levels exported),
+//     "exporttask:levels" (each level's zoom, tiles, bytes and
+//     pixelSizeDeg; see [LevelMetadata]), "exporttask:tiles" and
+//     "exporttask:tileBytes" (their totals).
 //
 // No LEGEND artifact is written: a record's tiles are an image, and the
 // source holds no classes or colour scale a legend could be drawn from.

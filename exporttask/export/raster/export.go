@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
@@ -104,7 +105,7 @@ func write(ctx context.Context, out exporttask.Output, gpkgPath string, thumbs [
 			return nil, err
 		}
 	}
-	meta, err := metadataJSON(j, sel, minZoom, maxZoom, set.artifacts())
+	meta, err := metadataJSON(j, sel, minZoom, maxZoom, set.artifacts(), time.Now())
 	if err != nil {
 		return nil, fmt.Errorf("metadata: %w", err)
 	}

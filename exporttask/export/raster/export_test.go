@@ -5,13 +5,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"image"
 	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -85,22 +85,22 @@ func TestExportWholeRecord(t *testing.T) {
 		assert.GreaterOrEqual(t, reports[i][0], reports[i-1][0])
 	}
 
-	// The metadata tells the same story.
-	var meta raster.Metadata
-	b, err := os.ReadFile(artifactPath(t, out, arts, exporttask.ArtifactMetadata))
+	// The metadata tells the same story, as a STAC Item.
+	meta := readItem(t, out, arts)
+	assert.Equal(t, recordID, meta.Property(t, "recordID"))
+	assert.Equal(t, "RASTER", meta.Property(t, "domain"))
+	assert.Equal(t, []float64{34, 31, 35, 32}, meta.BBox)
+	assert.JSONEq(t, `{"type":"Polygon","coordinates":[[[34,31],[35,31],[35,32],[34,32],[34,31]]]}`, string(meta.Geometry),
+		"no ROI: the footprint")
+	assert.EqualValues(t, fixtureMin, meta.Property(t, "minZoom"))
+	assert.EqualValues(t, fixtureMax, meta.Property(t, "maxZoom"))
+	assert.Len(t, meta.Property(t, "levels"), fixtureMax-fixtureMin+1)
+	assert.EqualValues(t, len(src), meta.Property(t, "tiles"))
+	dt, err := time.Parse(time.RFC3339, meta.Properties["datetime"].(string))
 	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &meta))
-	assert.Equal(t, recordID, meta.RecordID)
-	assert.Equal(t, [4]float64{34, 31, 35, 32}, meta.BBox)
-	assert.Equal(t, fixtureMin, meta.MinZoom)
-	assert.Equal(t, fixtureMax, meta.MaxZoom)
-	assert.Len(t, meta.Levels, fixtureMax-fixtureMin+1)
-	assert.Equal(t, int64(len(src)), meta.Tiles)
-	require.NotNil(t, meta.ROI)
-	assert.Len(t, meta.Artifacts, 4, "the other artifacts")
-	for _, a := range meta.Artifacts {
-		assert.Contains(t, arts, a)
-	}
+	assert.WithinDuration(t, time.Now(), dt, time.Minute, "datetime is the export's time")
+	assert.Equal(t, []string{"data"}, meta.Assets[recordID+".gpkg"].Roles)
+	assert.Equal(t, []string{"thumbnail"}, meta.Assets["thumbnail-small.png"].Roles)
 
 	// Thumbnails: PNGs whose longest side is 128, 256, 512 (square area).
 	for typ, size := range map[exporttask.ArtifactType]int{exporttask.ArtifactThumbnailsSmall: 128,
@@ -210,11 +210,8 @@ func TestMaxResolutionDeg(t *testing.T) {
 	// Level 7's pixels are 180/256/128 ≈ 0.0055°: the first this fine.
 	j := job(t, rec, exporttask.CreateRequest{Parameters: map[string]any{"maxResolutionDeg": 0.006}})
 	out, arts := exportTo(t, j)
-	var meta raster.Metadata
-	b, err := os.ReadFile(artifactPath(t, out, arts, exporttask.ArtifactMetadata))
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &meta))
-	assert.Equal(t, 7, meta.MaxZoom)
+	meta := readItem(t, out, arts)
+	assert.EqualValues(t, 7, meta.Property(t, "maxZoom"))
 }
 
 func TestEstimateIsCloseToTheExport(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -211,11 +210,8 @@ func checkExports(t *testing.T, rec exporttask.Record, src map[tileKey][]byte) {
 			if c.roi != nil {
 				assert.Less(t, len(want), len(src), "the ROI must leave tiles out for the test to mean anything")
 			}
-			var meta raster.Metadata
-			raw, err := os.ReadFile(artifactPath(t, out, arts, exporttask.ArtifactMetadata))
-			require.NoError(t, err)
-			require.NoError(t, json.Unmarshal(raw, &meta))
-			assert.Equal(t, size, meta.TileBytes, "the metadata counts the source's bytes")
+			meta := readItem(t, out, arts)
+			assert.EqualValues(t, size, meta.Property(t, "tileBytes"), "the metadata counts the source's bytes")
 			assert.Greater(t, est.Size, size, "the estimate counts the source's bytes")
 
 			// The large thumbnail is drawn from the tiles: something is opaque.

@@ -15,6 +15,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
+	"github.com/openapi-viewer/viewer/exporttask/internal/stactest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -107,4 +108,19 @@ func artifactPath(t testing.TB, out *testout.Dir, arts []exporttask.Artifact, ty
 	}
 	t.Fatalf("no artifact of type %s in %v", typ, arts)
 	return ""
+}
+
+// readItem reads the export's METADATA and checks it as a STAC Item whose
+// assets are the other artifacts.
+func readItem(t testing.TB, out *testout.Dir, arts []exporttask.Artifact) stactest.Item {
+	t.Helper()
+	var others []exporttask.Artifact
+	for _, a := range arts {
+		if a.Type != exporttask.ArtifactMetadata {
+			others = append(others, a)
+		}
+	}
+	raw, err := os.ReadFile(artifactPath(t, out, arts, exporttask.ArtifactMetadata))
+	require.NoError(t, err)
+	return stactest.Check(t, raw, others)
 }

@@ -85,7 +85,20 @@
 //     is Z), the b3dm's RTC_CENTER and the tile's transforms; otherwise (i3dm,
 //     pnts, cmpt, .gltf, Draco or other glTF) the regions of the selected
 //     leaf tiles, each filled with the height tint of its top and outlined;
-//   - METADATA "metadata.json": see [Metadata].
+//   - METADATA "metadata.json": a STAC 1.0.0 Item (built by the shared
+//     exportio.NewItem) whose geometry and bbox are the exported area,
+//     whose datetime is the time the export was made, and whose assets are
+//     the zip and the thumbnails with their sizes and SHA-256 checksums
+//     (the Item cannot hold its own). Its 3D properties are
+//     "exporttask:minZoom" and "exporttask:maxZoom" (the record's first
+//     level and the deepest exported, in the record's terms; see
+//     [ParamMaxZoom]), "exporttask:tiles" (tiles in the subset, content-less
+//     ones included, in every tileset JSON file), "exporttask:contentTiles"
+//     (tiles with a content that is not a tileset),
+//     "exporttask:tilesetVersion" (asset.version of the main tileset JSON)
+//     and "exporttask:tilesetBBox" (the main root's region in degrees,
+//     [west, south, east, north]; for a box or sphere, the region holding
+//     it; the tiles reach beyond the exported box to their own edges).
 //
 // Estimates read the tileset the same way and count the bytes of the
 // selected files on disk. Progress counts zip entries written, then

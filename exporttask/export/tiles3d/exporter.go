@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
@@ -241,7 +242,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 			return nil, err
 		}
 	}
-	meta, err := exportio.WriteJSON(ctx, out, "metadata.json", exporttask.ArtifactMetadata, p.metadata(j, arts))
+	meta, err := exportio.WriteJSON(ctx, out, "metadata.json", exporttask.ArtifactMetadata, p.metadata(j, arts, time.Now()))
 	if err != nil {
 		return nil, wrap(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/stactest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -162,16 +163,18 @@ func TestExportTriangleROI(t *testing.T) {
 		assert.EqualValues(t, 0xffff, aSW, "south-west corner is in the triangle")
 	}
 
-	var meta Metadata
-	b, err := os.ReadFile(filepath.Join(dir, arts[4].Name))
+	raw, err := os.ReadFile(filepath.Join(dir, arts[4].Name))
 	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &meta))
-	assert.Equal(t, demoID, meta.Record.ID)
-	assert.Equal(t, contentTiles, meta.ContentTiles)
-	assert.Equal(t, 10, meta.MaxZoom)
-	require.Len(t, meta.Artifacts, 4)
-	assert.Equal(t, arts[0].SHA256, meta.Artifacts[0].SHA256)
-	assert.Equal(t, jobtest.Triangle().Features[0].Geometry.Polygon, meta.ROI.Features[0].Geometry.Polygon)
+	meta := stactest.Check(t, raw, arts[:4])
+	assert.Equal(t, demoID, meta.Property(t, "recordID"))
+	assert.EqualValues(t, contentTiles, meta.Property(t, "contentTiles"))
+	assert.EqualValues(t, 10, meta.Property(t, "maxZoom"))
+	assert.Equal(t, "1.1", meta.Property(t, "tilesetVersion"))
+	assert.Equal(t, []float64{34.2, 31.2, 34.5, 31.45}, meta.BBox)
+	assert.JSONEq(t, `{"type":"Polygon","coordinates":[[[34.2,31.2],[34.5,31.2],[34.2,31.45],[34.2,31.2]]]}`,
+		string(meta.Geometry), "the triangle, inside the footprint")
+	assert.Equal(t, []string{"data"}, meta.Assets[arts[0].Name].Roles)
+	assert.Equal(t, "application/zip", meta.Assets[arts[0].Name].Type)
 }
 
 func TestExportWholeRecord(t *testing.T) {

@@ -16,8 +16,9 @@ const (
 	sha256MultihashTag = "1220" // multihash: sha2-256 (0x12), 32 bytes (0x20)
 )
 
-// PropertyPrefix starts the names of the domain-specific properties of a
-// METADATA Item ("exporttask:recordID", "exporttask:maxZoom", ...).
+// PropertyPrefix starts the names of the properties of a METADATA Item that
+// no STAC extension defines: "exporttask:recordID" and "exporttask:domain"
+// in every Item, and each domain's own ("exporttask:maxZoom", ...).
 const PropertyPrefix = "exporttask:"
 
 // STACItem is the METADATA artifact of every domain: a STAC 1.0.0 Item
@@ -63,24 +64,31 @@ type ItemParams struct {
 	// east, north].
 	Area *exporttask.Geometry
 	BBox BBox
-	// Time is when the export was made: the Item's datetime.
+	// Time is when the export was made: the Item's datetime and created.
+	// The exported data carry no acquisition time, so the Item is dated
+	// by the export.
 	Time time.Time
-	// Artifacts are the export's other files.
+	// Artifacts are the export's other files: the METADATA file cannot
+	// hold its own size and checksum, so it is no asset of its own Item.
 	Artifacts []exporttask.Artifact
 	// Properties are the domain's own, named without PropertyPrefix.
 	Properties map[string]any
 }
 
 // NewItem builds the METADATA Item of an export. Its id is the record's id
-// followed by the export time, so two exports of one record differ.
+// followed by the export time, so two exports of one record differ. Its
+// properties are datetime and created (p.Time, UTC), proj:epsg 4326, the
+// record's title as title when it has one, "exporttask:recordID",
+// "exporttask:domain", and p.Properties under [PropertyPrefix]. Its links
+// are empty: the Item is a file beside the others, which its assets name
+// by relative href.
 func NewItem(p ItemParams) STACItem {
 	props := map[string]any{
-		"datetime":                   p.Time.UTC().Format(time.RFC3339Nano),
-		"created":                    p.Time.UTC().Format(time.RFC3339Nano),
-		"proj:epsg":                  4326,
-		PropertyPrefix + "recordID":  p.Record.ID,
-		PropertyPrefix + "domain":    p.Record.Domain,
-		PropertyPrefix + "recordCRS": exporttask.CRS4326,
+		"datetime":                  p.Time.UTC().Format(time.RFC3339Nano),
+		"created":                   p.Time.UTC().Format(time.RFC3339Nano),
+		"proj:epsg":                 4326,
+		PropertyPrefix + "recordID": p.Record.ID,
+		PropertyPrefix + "domain":   p.Record.Domain,
 	}
 	if p.Record.Title != "" {
 		props["title"] = p.Record.Title
