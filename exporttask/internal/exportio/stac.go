@@ -54,6 +54,20 @@ type STACAsset struct {
 	Roles        []string `json:"roles"`
 	FileSize     int64    `json:"file:size"`
 	FileChecksum string   `json:"file:checksum"`
+	// ProjShape and ProjTransform are the projection extension's grid of
+	// a raster data asset: [height, width] in pixels, and the affine
+	// transform [a, b, c, d, e, f] taking pixel (col, row) to
+	// (a·col + b·row + c, d·col + e·row + f) in degrees.
+	ProjShape     []int     `json:"proj:shape,omitempty"`
+	ProjTransform []float64 `json:"proj:transform,omitempty"`
+}
+
+// Grid is the pixel grid of a raster data artifact in EPSG:4326: its size
+// in pixels, its top-left corner and its pixel size in degrees.
+type Grid struct {
+	Width, Height           int
+	West, North             float64
+	PixelWidth, PixelHeight float64
 }
 
 // ItemParams are what a domain knows of its export for its METADATA Item.
@@ -73,13 +87,17 @@ type ItemParams struct {
 	Artifacts []exporttask.Artifact
 	// Properties are the domain's own, named without PropertyPrefix.
 	Properties map[string]any
+	// Grid, when set, is the grid of the data artifacts (role "data"),
+	// which their assets give as proj:shape and proj:transform.
+	Grid *Grid
 }
 
 // NewItem builds the METADATA Item of an export. Its id is the record's id
 // followed by the export time, so two exports of one record differ. Its
 // properties are datetime and created (p.Time, UTC), proj:epsg 4326, the
 // record's title as title when it has one, "exporttask:recordID",
-// "exporttask:domain", and p.Properties under [PropertyPrefix]. Its links
+// "exporttask:domain", and p.Properties under [PropertyPrefix]; p.Grid
+// goes to the data assets. Its links
 // are empty: the Item is a file beside the others, which its assets name
 // by relative href.
 func NewItem(p ItemParams) STACItem {
@@ -98,10 +116,15 @@ func NewItem(p ItemParams) STACItem {
 	}
 	assets := make(map[string]STACAsset, len(p.Artifacts))
 	for _, a := range p.Artifacts {
-		assets[a.Name] = STACAsset{
+		asset := STACAsset{
 			Href: a.Name, Type: MediaType(a), Roles: []string{Role(a.Type)},
 			FileSize: a.Size, FileChecksum: sha256MultihashTag + a.SHA256,
 		}
+		if g := p.Grid; g != nil && asset.Roles[0] == "data" {
+			asset.ProjShape = []int{g.Height, g.Width}
+			asset.ProjTransform = []float64{g.PixelWidth, 0, g.West, 0, -g.PixelHeight, g.North}
+		}
+		assets[a.Name] = asset
 	}
 	return STACItem{
 		Type: "Feature", STACVersion: STACVersion,

@@ -55,4 +55,41 @@ func TestNewItemHasTheMembersSTACRequires(t *testing.T) {
 	assert.Equal(t, []any{"thumbnail"}, assets["thumbnail-small.png"].(map[string]any)["roles"])
 	assert.Equal(t, []any{"metadata"}, assets["roi.geojson"].(map[string]any)["roles"])
 	assert.Equal(t, []string{"roi.geojson", "thumbnail-small.png", "x.tif"}, item.AssetNames())
+	assert.NotContains(t, tif, "proj:shape", "no grid given")
+}
+
+// TestNewItemGivesTheGridOnTheDataAssets checks proj:shape and
+// proj:transform: on the data asset only, [height, width], and the
+// transform taking pixel (0, 0) to the top-left corner and (width,
+// height) to the bottom-right one.
+func TestNewItemGivesTheGridOnTheDataAssets(t *testing.T) {
+	item := exportio.NewItem(exportio.ItemParams{
+		Record: exporttask.Record{ID: "r", Domain: exporttask.DomainDEM}, BBox: exportio.BBox{34, 31, 34.5, 31.25},
+		Area: exporttask.NewPolygon([]exporttask.Position{{34, 31}, {34.5, 31}, {34.5, 31.25}, {34, 31}}),
+		Time: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC),
+		Artifacts: []exporttask.Artifact{
+			{Name: "r.tif", Type: exporttask.ArtifactModel, Size: 10, SHA256: "ab"},
+			{Name: "roi.geojson", Type: exporttask.ArtifactROI, Size: 2, SHA256: "ef"},
+		},
+		Grid: &exportio.Grid{Width: 200, Height: 100, West: 34, North: 31.25, PixelWidth: 0.0025, PixelHeight: 0.0025},
+	})
+	b, err := json.Marshal(item)
+	require.NoError(t, err)
+	var m struct {
+		Assets map[string]map[string]any `json:"assets"`
+	}
+	require.NoError(t, json.Unmarshal(b, &m))
+	tif := m.Assets["r.tif"]
+	assert.Equal(t, []any{100.0, 200.0}, tif["proj:shape"])
+	tr := tif["proj:transform"].([]any)
+	require.Len(t, tr, 6)
+	at := func(col, row float64) (float64, float64) {
+		return tr[0].(float64)*col + tr[1].(float64)*row + tr[2].(float64), tr[3].(float64)*col + tr[4].(float64)*row + tr[5].(float64)
+	}
+	x, y := at(0, 0)
+	assert.Equal(t, [2]float64{34, 31.25}, [2]float64{x, y})
+	x, y = at(200, 100)
+	assert.InDelta(t, 34.5, x, 1e-12)
+	assert.InDelta(t, 31, y, 1e-12)
+	assert.NotContains(t, m.Assets["roi.geojson"], "proj:shape")
 }

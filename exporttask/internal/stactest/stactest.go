@@ -35,6 +35,10 @@ type Asset struct {
 	Roles        []string `json:"roles"`
 	FileSize     int64    `json:"file:size"`
 	FileChecksum string   `json:"file:checksum"`
+	// ProjShape and ProjTransform are the projection extension's grid of
+	// a raster asset, when it has one.
+	ProjShape     []int     `json:"proj:shape"`
+	ProjTransform []float64 `json:"proj:transform"`
 }
 
 // Property returns the domain property name, without its "exporttask:"
@@ -142,6 +146,10 @@ func Check(t testing.TB, raw []byte, arts []exporttask.Artifact) Item {
 		assert.NotEmpty(t, asset.Type, "%s/type", ptr)
 		assert.Equal(t, a.Size, asset.FileSize, "%s/file:size", ptr)
 		assert.Equal(t, sha256Prefix+a.SHA256, asset.FileChecksum, "%s/file:checksum", ptr)
+		if _, ok := ra["proj:shape"]; ok {
+			assert.Len(t, asset.ProjShape, 2, "%s/proj:shape is [height, width]", ptr)
+			assert.Contains(t, []int{6, 9}, len(asset.ProjTransform), "%s/proj:transform has 6 or 9 numbers", ptr)
+		}
 		sum, err := hex.DecodeString(asset.FileChecksum)
 		if assert.NoError(t, err, "%s/file:checksum is hex", ptr) && assert.Len(t, sum, 34, "%s/file:checksum: 2-byte header and 32 bytes", ptr) {
 			assert.Equal(t, []byte{0x12, 0x20}, sum[:2], "%s/file:checksum: the multihash of SHA2-256", ptr)
