@@ -23,6 +23,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export/tiles3d"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/stactest"
 )
 
 // The records of the small test catalog: the demo landscape with fewer
@@ -108,6 +109,24 @@ func artifactOf(t *testing.T, done exporttask.Task, typ exporttask.ArtifactType)
 	return ""
 }
 
+// checkMetadata checks the downloaded METADATA of done as a STAC Item
+// whose assets are the task's other artifacts and whose bbox is box.
+func checkMetadata(t *testing.T, dir string, done exporttask.Task, box []float64) {
+	t.Helper()
+	var others []exporttask.Artifact
+	for _, a := range done.Artifacts {
+		if a.Type != exporttask.ArtifactMetadata {
+			others = append(others, a)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, artifactOf(t, done, exporttask.ArtifactMetadata)))
+	require.NoError(t, err)
+	item := stactest.Check(t, b, others)
+	for i := range box {
+		assert.InDelta(t, box[i], item.BBox[i], 1e-9, "bbox[%d]", i)
+	}
+}
+
 func TestRealExportsOverHTTP(t *testing.T) {
 	h := newHarness(t, exporttasktest.WithExporter(realExporter(t)))
 	roi := roiBox(34.3, 31.2, 34.7, 31.6)
@@ -124,10 +143,7 @@ func TestRealExportsOverHTTP(t *testing.T) {
 		assert.InDelta(t, 31.6, info.CornerCoordinates.UpperLeft[1], tile, "north")
 		assert.InDelta(t, 34.7, info.CornerCoordinates.LowerRight[0], tile, "east")
 		assert.InDelta(t, 31.2, info.CornerCoordinates.LowerRight[1], tile, "south")
-		var meta map[string]any
-		b, err := os.ReadFile(filepath.Join(dir, artifactOf(t, done, exporttask.ArtifactMetadata)))
-		require.NoError(t, err)
-		require.NoError(t, json.Unmarshal(b, &meta), "METADATA is JSON")
+		checkMetadata(t, dir, done, []float64{34.3, 31.2, 34.7, 31.6})
 		png, err := os.ReadFile(filepath.Join(dir, artifactOf(t, done, exporttask.ArtifactThumbnailsSmall)))
 		require.NoError(t, err)
 		assert.True(t, bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")), "the thumbnail is a PNG")
@@ -176,6 +192,7 @@ func TestRealExportsOverHTTP(t *testing.T) {
 		assert.Equal(t, "1.1", tileset.Asset.Version)
 		assert.NotNil(t, tileset.Root)
 		assert.Greater(t, len(files), 1, "tileset.json and content")
+		checkMetadata(t, dir, done, []float64{34.3, 31.2, 34.7, 31.6})
 	})
 }
 
