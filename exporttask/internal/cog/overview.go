@@ -140,10 +140,27 @@ func (r *reducer) reduce(sy span) {
 			r.out[x] = r.noData
 			continue
 		}
-		v := r.kind.quantize(total / weight)
+		v := r.kind.quantize(r.kind.viaFloat32(total / weight))
 		if r.hasNoData && v == r.noData {
 			v = r.kind.replacement(r.noData)
 		}
 		r.out[x] = v
 	}
+}
+
+// viaFloat32 rounds an overview mean of the signed and 32-bit integer kinds
+// to float32 when it is below 2^24 in magnitude. GDAL 3.6 computes those
+// means in float32 (its working type for every type but Byte and UInt16),
+// which decides a few means lying within float32's precision of a
+// half-integer the other way; below 2^24 float32 loses nothing else, so
+// doing the same costs no accuracy and gives GDAL's pixels. Larger means,
+// and the float kinds, keep float64's precision.
+func (k kind) viaFloat32(m float64) float64 {
+	switch k {
+	case kindInt8, kindInt16, kindInt32, kindUint32:
+		if math.Abs(m) < 1<<24 {
+			return float64(float32(m))
+		}
+	}
+	return m
 }
