@@ -11,8 +11,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // DefaultBlockSize is the tile width and height when Image.BlockSize is 0,
@@ -241,10 +243,9 @@ type level struct {
 	tilesX  int
 	band    []byte // BlockSize rows of tilesX·BlockSize samples
 	rowLen  int    // bytes of one band row
-	tile    []byte
-	tmp     []byte
-	zbuf    bytes.Buffer
-	zw      *zlib.Writer
+	enc     []*encoder
+	data    [][]byte
+	errs    []error
 	file    *os.File
 	bw      *bufio.Writer
 	written int64
@@ -254,6 +255,43 @@ type level struct {
 	raw     []byte
 	down    *reducer
 	next    *level
+}
+
+// encoder compresses one tile at a time; a level has one per tile it
+// compresses in parallel.
+type encoder struct {
+	tile, tmp []byte
+	zbuf      bytes.Buffer
+	zw        *zlib.Writer
+}
+
+func newEncoder(img Image) *encoder {
+	bs, sample := img.blockSize(), img.BitsPerSample/8
+	e := &encoder{tile: make([]byte, bs*bs*sample), tmp: make([]byte, bs*sample)}
+	e.zw = zlib.NewWriter(&e.zbuf)
+	return e
+}
+
+// encode returns tile column tx of band (rows of rowLen bytes) after the
+// predictor and Deflate; the bytes are valid until the next call.
+func (e *encoder) encode(img Image, band []byte, rowLen, tx int) ([]byte, error) {
+	bs := img.blockSize()
+	k := img.kind()
+	tileRow := bs * img.BitsPerSample / 8
+	for r := range bs {
+		row := e.tile[r*tileRow : (r+1)*tileRow]
+		copy(row, band[r*rowLen+tx*tileRow:])
+		k.predict(row, e.tmp)
+	}
+	e.zbuf.Reset()
+	e.zw.Reset(&e.zbuf)
+	if _, err := e.zw.Write(e.tile); err != nil {
+		return nil, fmt.Errorf("cog: compressing a tile: %w", err)
+	}
+	if err := e.zw.Close(); err != nil {
+		return nil, fmt.Errorf("cog: compressing a tile: %w", err)
+	}
+	return e.zbuf.Bytes(), nil
 }
 
 func newPyramid(img Image, scratchDir string) (*pyramid, error) {
@@ -272,11 +310,14 @@ func newPyramid(img Image, scratchDir string) (*pyramid, error) {
 		l := &level{
 			img: img, index: i, w: s.w, h: s.h, tilesX: ceilDiv(s.w, bs),
 			file: f, bw: bufio.NewWriterSize(f, 1<<16),
-			tile: make([]byte, bs*bs*sample), tmp: make([]byte, bs*sample),
 		}
 		l.rowLen = l.tilesX * bs * sample
 		l.band = make([]byte, bs*l.rowLen)
-		l.zw = zlib.NewWriter(&l.zbuf)
+		workers := max(1, min(l.tilesX, runtime.GOMAXPROCS(0)))
+		l.data, l.errs = make([][]byte, workers), make([]error, workers)
+		for range workers {
+			l.enc = append(l.enc, newEncoder(img))
+		}
 		n := l.tilesX * ceilDiv(s.h, bs)
 		l.pos = make([]uint64, 0, n)
 		l.sizes = make([]uint64, 0, n)
@@ -336,39 +377,52 @@ func (l *level) addValues(y int, vals []float64) error {
 	return l.addRow(y, l.raw)
 }
 
-// flush compresses the band's tiles into the scratch file and clears the
-// band, so the padding of partial tiles is zero, as in GDAL's files.
+// flush compresses the band's tiles into the scratch file, up to
+// GOMAXPROCS tiles at a time, and clears the band, so the padding of
+// partial tiles is zero, as in GDAL's files.
 func (l *level) flush() error {
-	bs := l.img.blockSize()
-	k := l.img.kind()
-	tileRow := bs * l.img.BitsPerSample / 8
-	for tx := range l.tilesX {
-		for r := range bs {
-			row := l.tile[r*tileRow : (r+1)*tileRow]
-			copy(row, l.band[r*l.rowLen+tx*tileRow:])
-			k.predict(row, l.tmp)
+	workers := len(l.enc)
+	for start := 0; start < l.tilesX; start += workers {
+		n := min(workers, l.tilesX-start)
+		if n == 1 {
+			l.data[0], l.errs[0] = l.enc[0].encode(l.img, l.band, l.rowLen, start)
+		} else {
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					l.data[i], l.errs[i] = l.enc[i].encode(l.img, l.band, l.rowLen, start+i)
+				}()
+			}
+			wg.Wait()
 		}
-		l.zbuf.Reset()
-		l.zw.Reset(&l.zbuf)
-		if _, err := l.zw.Write(l.tile); err != nil {
-			return fmt.Errorf("cog: compressing a tile: %w", err)
-		}
-		if err := l.zw.Close(); err != nil {
-			return fmt.Errorf("cog: compressing a tile: %w", err)
-		}
-		data := l.zbuf.Bytes()
-		var leader [4]byte
-		binary.LittleEndian.PutUint32(leader[:], uint32(len(data)))
-		for _, b := range [][]byte{leader[:], data, data[len(data)-4:]} {
-			if _, err := l.bw.Write(b); err != nil {
-				return fmt.Errorf("cog: writing scratch file: %w", err)
+		for i := range n {
+			if l.errs[i] != nil {
+				return l.errs[i]
+			}
+			if err := l.writeTile(l.data[i]); err != nil {
+				return err
 			}
 		}
-		l.pos = append(l.pos, uint64(l.written)+4)
-		l.sizes = append(l.sizes, uint64(len(data)))
-		l.written += int64(len(data)) + 8
 	}
 	clear(l.band)
+	return nil
+}
+
+// writeTile appends a compressed tile to the scratch file with its leader
+// and trailer.
+func (l *level) writeTile(data []byte) error {
+	var leader [4]byte
+	binary.LittleEndian.PutUint32(leader[:], uint32(len(data)))
+	for _, b := range [][]byte{leader[:], data, data[len(data)-4:]} {
+		if _, err := l.bw.Write(b); err != nil {
+			return fmt.Errorf("cog: writing scratch file: %w", err)
+		}
+	}
+	l.pos = append(l.pos, uint64(l.written)+4)
+	l.sizes = append(l.sizes, uint64(len(data)))
+	l.written += int64(len(data)) + 8
 	return nil
 }
 
