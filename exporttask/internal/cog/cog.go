@@ -36,9 +36,12 @@ type Image struct {
 	West, North float64
 	// PixelWidth and PixelHeight are degrees per pixel, both positive.
 	PixelWidth, PixelHeight float64
-	// NoData is the GDAL_NODATA text, written as given; "" (the default)
-	// for none. It must parse as a number (nan allowed for floats), and be
-	// a whole number in range for the integer types.
+	// NoData is the GDAL_NODATA text, "" (the default) for none. It must
+	// parse as a number ("nan" and "inf" included). For the float types it
+	// is written as given (without surrounding spaces); for the integer
+	// types Write stores what GDAL's GeoTIFF writer stores for a value the
+	// type cannot hold: rounded to the nearest integer, halves up, clamped
+	// to the type's range, 0 for NaN (so "-9999" on Byte becomes "0").
 	NoData string
 	// BlockSize is the tile width and height, a multiple of 16 from 16 to
 	// 4096; 0 (the default) means DefaultBlockSize.
@@ -59,13 +62,37 @@ func (img Image) blockSize() int {
 	return img.BlockSize
 }
 
-// noData returns whether img has a nodata value and that value as the
-// sample type stores it.
+// noDataText is the GDAL_NODATA text Write writes, "" for none. For the
+// integer types it is the value GDAL's GeoTIFF writer would store: rounded
+// to the nearest integer (halves up), clamped to the type's range, 0 for
+// NaN; for the float types it is NoData without surrounding spaces.
+func (img Image) noDataText() string {
+	text := strings.TrimSpace(img.NoData)
+	k := img.kind()
+	if text == "" || k.float() {
+		return text
+	}
+	v, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return text
+	}
+	if math.IsNaN(v) {
+		v = 0
+	}
+	lo, hi := k.bounds()
+	v = math.Max(lo, math.Min(hi, math.Floor(v+0.5)))
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// noData returns whether img has a nodata value and that value as pixels
+// are compared with it (float32 pixels with the value as a float32, as
+// GDAL compares them).
 func (img Image) noData() (bool, float64) {
-	if img.NoData == "" {
+	text := img.noDataText()
+	if text == "" {
 		return false, 0
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(img.NoData), 64)
+	v, err := strconv.ParseFloat(text, 64)
 	if err != nil {
 		return false, 0
 	}
@@ -89,15 +116,8 @@ func (img Image) Validate() error {
 		return fmt.Errorf("cog: BlockSize %d: must be 0 or a multiple of 16 from 16 to 4096", img.BlockSize)
 	}
 	if img.NoData != "" {
-		v, err := strconv.ParseFloat(strings.TrimSpace(img.NoData), 64)
-		if err != nil {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(img.NoData), 64); err != nil {
 			return fmt.Errorf("cog: NoData %q is not a number", img.NoData)
-		}
-		if !k.float() {
-			lo, hi := k.bounds()
-			if v != math.Trunc(v) || v < lo || v > hi {
-				return fmt.Errorf("cog: NoData %q is not a whole number from %v to %v, as the sample type needs", img.NoData, lo, hi)
-			}
 		}
 	}
 	return nil
@@ -174,8 +194,8 @@ func (img Image) fields(f format, i int, offs, counts []uint64) []field {
 			shorts(tagGeoKeyDirectory, 1, 1, 0, 3, 1024, 0, 1, 2, 1025, 0, 1, 1, 2048, 0, 1, 4326),
 		)
 	}
-	if img.NoData != "" {
-		fs = append(fs, ascii(tagGDALNoData, img.NoData))
+	if text := img.noDataText(); text != "" {
+		fs = append(fs, ascii(tagGDALNoData, text))
 	}
 	return fs
 }

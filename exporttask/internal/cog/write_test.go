@@ -239,16 +239,14 @@ func TestValidate(t *testing.T) {
 		edit func(*Image)
 		want string
 	}{
-		"zero width":       {func(i *Image) { i.Width = 0 }, "Width×Height 0×10"},
-		"int64":            {func(i *Image) { i.BitsPerSample, i.SampleFormat = 64, 2 }, "BitsPerSample 64 with SampleFormat 2"},
-		"float16":          {func(i *Image) { i.BitsPerSample, i.SampleFormat = 16, 3 }, "BitsPerSample 16 with SampleFormat 3"},
-		"NaN west":         {func(i *Image) { i.West = nan() }, "the corner must be finite"},
-		"negative pixel":   {func(i *Image) { i.PixelHeight = -0.1 }, "PixelHeight -0.1"},
-		"odd block":        {func(i *Image) { i.BlockSize = 100 }, "BlockSize 100"},
-		"nodata text":      {func(i *Image) { i.NoData = "none" }, `NoData "none" is not a number`},
-		"nodata fraction":  {func(i *Image) { i.NoData = "-1.5" }, `NoData "-1.5" is not a whole number`},
-		"nodata too small": {func(i *Image) { i.NoData = "-40000" }, `NoData "-40000"`},
-		"nodata nan int":   {func(i *Image) { i.NoData = "nan" }, `NoData "nan"`},
+		"zero width":     {func(i *Image) { i.Width = 0 }, "Width×Height 0×10"},
+		"int64":          {func(i *Image) { i.BitsPerSample, i.SampleFormat = 64, 2 }, "BitsPerSample 64 with SampleFormat 2"},
+		"float16":        {func(i *Image) { i.BitsPerSample, i.SampleFormat = 16, 3 }, "BitsPerSample 16 with SampleFormat 3"},
+		"NaN west":       {func(i *Image) { i.West = nan() }, "the corner must be finite"},
+		"negative pixel": {func(i *Image) { i.PixelHeight = -0.1 }, "PixelHeight -0.1"},
+		"odd block":      {func(i *Image) { i.BlockSize = 100 }, "BlockSize 100"},
+		"nodata text":    {func(i *Image) { i.NoData = "none" }, `NoData "none" is not a number`},
+		"nodata empty":   {func(i *Image) { i.NoData = " " }, `NoData " " is not a number`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			img := good
@@ -394,4 +392,25 @@ func (f tiffFile) checkLayout(t *testing.T) {
 		}
 	}
 	assert.Equal(t, uint64(len(f.raw)), at, "the file ends with the last tile")
+}
+
+// TestIntegerNoDataIsStoredAsGDALStoresIt writes Int16 grids whose nodata
+// text a 16-bit integer cannot hold: the file gets the value GDAL's writer
+// stores for the same request (gdal_translate -a_nodata), and the
+// overviews leave out the same pixels as GDAL's.
+func TestIntegerNoDataIsStoredAsGDALStoresIt(t *testing.T) {
+	for _, nd := range []string{"0.5", "-40000", "nan"} {
+		t.Run(nd, func(t *testing.T) {
+			st := sampleType{name: "Int16", bits: 16, format: 2, noData: nd, enviType: 2}
+			const w, h = 200, 150
+			img := st.image(w, h, 128)
+			require.NoError(t, img.Validate())
+			path := writeFile(t, img, st.rows(w), false)
+			ref := gdalReference(t, st, w, h, 128)
+			assert.Equal(t, string(gdalInfo(t, ref).Bands[0].NoDataValue), string(gdalInfo(t, path).Bands[0].NoDataValue))
+			ours := readRaster(t, path, 0, kindInt16, 100, 75)
+			theirs := readRaster(t, ref, 0, kindInt16, 100, 75)
+			compareOverview(t, st, 0, 100, ours, theirs)
+		})
+	}
 }
