@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -411,6 +412,50 @@ func TestIntegerNoDataIsStoredAsGDALStoresIt(t *testing.T) {
 			ours := readRaster(t, path, 0, kindInt16, 100, 75)
 			theirs := readRaster(t, ref, 0, kindInt16, 100, 75)
 			compareOverview(t, st, 0, 100, ours, theirs)
+		})
+	}
+}
+
+// cogValidator returns the Python interpreter that has GDAL's COG validator
+// (osgeo_utils.samples.validate_cloud_optimized_geotiff, Debian package
+// python3-gdal), skipping the test without it or failing it when
+// gdaltest.RequireEnv is 1.
+func cogValidator(t *testing.T) string {
+	t.Helper()
+	for _, py := range []string{"/usr/bin/python3", "python3"} {
+		if exec.Command(py, "-c", "import osgeo_utils.samples.validate_cloud_optimized_geotiff").Run() == nil {
+			return py
+		}
+	}
+	if os.Getenv(gdaltest.RequireEnv) == "1" {
+		t.Fatalf("GDAL's COG validator not found and %s=1: install python3-gdal", gdaltest.RequireEnv)
+	}
+	t.Skip("GDAL's COG validator (python3-gdal) not installed")
+	return ""
+}
+
+// TestGDALValidatorAccepts runs GDAL's own COG validator, with the check of
+// every tile's leader and trailer, on files of several shapes.
+func TestGDALValidatorAccepts(t *testing.T) {
+	py := cogValidator(t)
+	for name, tc := range map[string]struct {
+		st     sampleType
+		w, h   int
+		bs     int
+		bigTIF bool
+	}{
+		"Int16 with 3 overviews":   {sampleTypes[2], 1100, 700, 256, false},
+		"Float64 with 2 overviews": {sampleTypes[7], 300, 200, 128, false},
+		"BigTIFF Float32":          {sampleTypes[6], 700, 500, 0, true},
+		"one tile":                 {sampleTypes[1], 100, 50, 0, false},
+		"3 pixels wide":            {sampleTypes[4], 3, 2000, 0, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := writeFile(t, tc.st.image(tc.w, tc.h, tc.bs), tc.st.rows(tc.w), tc.bigTIF)
+			out, err := exec.Command(py, "-m", "osgeo_utils.samples.validate_cloud_optimized_geotiff", "--full-check=yes", path).CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			assert.Contains(t, string(out), "is a valid cloud optimized GeoTIFF")
+			assert.NotContains(t, string(out), "warning")
 		})
 	}
 }
