@@ -105,11 +105,10 @@ func (r *reducer) push(y int, row []float64, emit func(y int, row []float64) err
 		if r.next < len(r.ys) {
 			keep = r.ys[r.next].a
 		}
-		for len(r.rows) > 0 && r.first < keep {
-			r.spare = append(r.spare, r.rows[0])
-			r.rows = r.rows[1:]
-			r.first++
-		}
+		drop := min(max(keep-r.first, 0), len(r.rows))
+		r.spare = append(r.spare, r.rows[:drop]...)
+		r.rows = r.rows[:copy(r.rows, r.rows[drop:])]
+		r.first += drop
 	}
 	return nil
 }

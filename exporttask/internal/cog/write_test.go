@@ -459,3 +459,22 @@ func TestGDALValidatorAccepts(t *testing.T) {
 		})
 	}
 }
+
+// TestOverviewsWithoutNoData compares overviews of images without nodata
+// with GDAL's, which take other code paths (whole 2×2 blocks are averaged
+// without a mask).
+func TestOverviewsWithoutNoData(t *testing.T) {
+	const w, h = 290, 170
+	for _, st := range sampleTypes {
+		st.noData = ""
+		t.Run(st.name, func(t *testing.T) {
+			path := writeFile(t, st.image(w, h, 128), st.rows(w), false)
+			ref := gdalReference(t, st, w, h, 128)
+			for i, s := range [][2]int{{145, 85}, {72, 42}} {
+				ours := readRaster(t, path, i, st.kind(), s[0], s[1])
+				theirs := readRaster(t, ref, i, st.refKind(), s[0], s[1])
+				compareOverview(t, st, i, s[0], ours, theirs)
+			}
+		})
+	}
+}
