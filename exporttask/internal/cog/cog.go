@@ -258,7 +258,6 @@ type pyramid struct {
 // file its finished tiles go to, each with leader and trailer.
 type level struct {
 	img     Image
-	index   int
 	w, h    int
 	tilesX  int
 	band    []byte // BlockSize rows of tilesX·BlockSize samples
@@ -328,7 +327,7 @@ func newPyramid(img Image, scratchDir string) (*pyramid, error) {
 			return nil, fmt.Errorf("cog: creating a scratch file: %w", err)
 		}
 		l := &level{
-			img: img, index: i, w: s.w, h: s.h, tilesX: ceilDiv(s.w, bs),
+			img: img, w: s.w, h: s.h, tilesX: ceilDiv(s.w, bs),
 			file: f, bw: bufio.NewWriterSize(f, 1<<16),
 		}
 		l.rowLen = l.tilesX * bs * sample
@@ -454,12 +453,7 @@ func (p *pyramid) writeTo(ctx context.Context, w io.Writer, big bool) (int64, er
 			return 0, fmt.Errorf("cog: writing scratch file: %w", err)
 		}
 	}
-	f := format{big: big}
-	head, ifds := p.layout(f)
-	if !big && head > math.MaxUint32 {
-		f.big = true
-		head, ifds = p.layout(f)
-	}
+	f, ifds := p.format(big)
 	out, first := f.header()
 	at := first
 	for i, fs := range ifds {
@@ -484,6 +478,18 @@ func (p *pyramid) writeTo(ctx context.Context, w io.Writer, big bool) (int64, er
 		}
 	}
 	return cw.n, nil
+}
+
+// format chooses classic TIFF, or BigTIFF when big is set or the file would
+// pass 4 GiB, and returns it with the IFDs' fields.
+func (p *pyramid) format(big bool) (format, [][]field) {
+	f := format{big: big}
+	end, ifds := p.layout(f)
+	if !big && end > math.MaxUint32 {
+		f.big = true
+		_, ifds = p.layout(f)
+	}
+	return f, ifds
 }
 
 // layout returns the offset just past the last byte of the file and each

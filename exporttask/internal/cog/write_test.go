@@ -478,3 +478,52 @@ func TestOverviewsWithoutNoData(t *testing.T) {
 		})
 	}
 }
+
+// TestBigTIFFPast4GiB checks the choice of format from the tile sizes
+// known before writing: a file that would end past 4 GiB is a BigTIFF, with
+// 8-byte tile offsets.
+func TestBigTIFFPast4GiB(t *testing.T) {
+	img := int16Type.image(1024, 512, 512)
+	// pyramid returns the levels of img with tiles of the given sizes (the
+	// overview's first), as flush records them.
+	pyramidOf := func(sizes ...uint64) *pyramid {
+		p := &pyramid{img: img}
+		for _, l := range img.levels() {
+			p.levels = append(p.levels, &level{w: l.w, h: l.h})
+		}
+		for i, size := range sizes {
+			l := p.levels[0]
+			if i == 0 {
+				l = p.levels[1]
+			}
+			l.pos = append(l.pos, uint64(l.written)+4)
+			l.sizes = append(l.sizes, size)
+			l.written += int64(size) + 8
+		}
+		return p
+	}
+	const gib = 1 << 30
+
+	under := pyramidOf(1000, 2*gib, 2*gib-10000)
+	end, _ := under.layout(format{})
+	require.Less(t, end, int64(4*gib))
+	f, _ := under.format(false)
+	assert.False(t, f.big, "a file ending at %d is a classic TIFF", end)
+
+	over := pyramidOf(1000, 2*gib, 2*gib)
+	end, _ = over.layout(format{})
+	require.Greater(t, end, int64(4*gib))
+	f, ifds := over.format(false)
+	require.True(t, f.big, "a file ending at %d is a BigTIFF", end)
+	var offs []uint64
+	for _, fd := range ifds[0] {
+		if fd.tag == tagTileOffsets {
+			require.Equal(t, uint16(typeLong8), fd.typ)
+			for i := 0; i < len(fd.data); i += 8 {
+				offs = append(offs, binary.LittleEndian.Uint64(fd.data[i:]))
+			}
+		}
+	}
+	require.Len(t, offs, 2)
+	assert.Equal(t, offs[0]+2*gib+8, offs[1], "the second tile follows the first, leader and trailer between")
+}
