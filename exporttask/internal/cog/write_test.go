@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -526,4 +527,28 @@ func TestBigTIFFPast4GiB(t *testing.T) {
 	}
 	require.Len(t, offs, 2)
 	assert.Equal(t, offs[0]+2*gib+8, offs[1], "the second tile follows the first, leader and trailer between")
+}
+
+// TestMaxSizeBoundsIncompressibleData writes random samples, which Deflate
+// cannot shrink, and checks that MaxSize still bounds the file.
+func TestMaxSizeBoundsIncompressibleData(t *testing.T) {
+	for _, st := range []sampleType{sampleTypes[1], sampleTypes[7]} {
+		t.Run(st.name, func(t *testing.T) {
+			st.noData = ""
+			img := st.image(300, 200, 128)
+			rng := rand.New(rand.NewPCG(1, 2))
+			var buf bytes.Buffer
+			n, err := Write(context.Background(), &buf, img, func(y int, b []byte) error {
+				for i := range b {
+					b[i] = byte(rng.Uint32())
+				}
+				return nil
+			}, t.TempDir(), nil)
+			require.NoError(t, err)
+			raw := int64(300 * 200 * st.bits / 8)
+			t.Logf("%s: %d bytes of samples, file %d, MaxSize %d", st.name, raw, n, MaxSize(img))
+			assert.Greater(t, n, raw, "random samples do not compress")
+			assert.LessOrEqual(t, n, MaxSize(img))
+		})
+	}
 }
