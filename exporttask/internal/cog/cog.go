@@ -163,7 +163,8 @@ func MaxSize(img Image) int64 {
 	return total
 }
 
-// fields returns the IFD entries of level i (0 is full resolution).
+// fields returns the IFD entries of level i (0 is full resolution), sorted
+// by tag.
 func (img Image) fields(f format, i int, offs, counts []uint64) []field {
 	l := img.levels()[i]
 	bs := uint32(img.blockSize())
@@ -197,7 +198,7 @@ func (img Image) fields(f format, i int, offs, counts []uint64) []field {
 	if text := img.noDataText(); text != "" {
 		fs = append(fs, ascii(tagGDALNoData, text))
 	}
-	return fs
+	return sortFields(fs)
 }
 
 // Write writes img as a Cloud Optimized GeoTIFF to w and returns the bytes

@@ -553,3 +553,21 @@ func TestMaxSizeBoundsIncompressibleData(t *testing.T) {
 		})
 	}
 }
+
+// TestIFDSizeIsWhatEncodeWrites checks the size the layout relies on
+// against the bytes written, with values of odd lengths that need padding.
+func TestIFDSizeIsWhatEncodeWrites(t *testing.T) {
+	for _, big := range []bool{false, true} {
+		f := format{big: big}
+		fields := sortFields([]field{
+			ascii(tagGDALNoData, "-9999"), // 6 bytes
+			shorts(tagBitsPerSample, 16),
+			ascii(305, "software"), // 9 bytes, between the others
+			doubles(tagModelPixelScale, 1, 2, 0),
+			offsets(tagTileOffsets, big, []uint64{1, 2, 3}),
+		})
+		b := f.encodeIFD([]byte{1, 2}, 2, fields, 77)
+		assert.Equal(t, f.ifdSize(fields), int64(len(b)-2), "big %v", big)
+		assert.Zero(t, (len(b)-2)%int(f.align()), "the next IFD starts aligned")
+	}
+}
