@@ -5,10 +5,10 @@ import (
 	"fmt"
 )
 
-// ownAssets are the viewer's page, initializer, stylesheet and OAuth2
+// ownAssets are the viewer's initializer, stylesheet and OAuth2
 // redirect page and script.
 //
-//go:embed assets/index.html assets/initializer.js assets/viewer.css assets/oauth2-redirect.html assets/oauth2-redirect.js
+//go:embed assets/initializer.js assets/viewer.css assets/oauth2-redirect.html assets/oauth2-redirect.js
 var ownAssets embed.FS
 
 func readOwnAsset(name string) ([]byte, error) {

@@ -2,7 +2,6 @@ package viewer
 
 import (
 	"fmt"
-	htmltemplate "html/template"
 	"strings"
 )
 
@@ -97,7 +96,7 @@ func (b *builder) addUI(specs []namedSpec) error {
 	if data.Title == "" {
 		data.Title = specs[0].spec.head.title.value
 	}
-	data.Favicon = htmltemplate.URL(b.cfg.Favicon) // checked by checkFavicon
+	data.Favicon = b.cfg.Favicon // checked by checkFavicon
 	csp := b.cfg.ContentSecurityPolicy
 	if csp == "" {
 		csp = b.policy(scriptSources, standalone).String()

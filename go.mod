@@ -15,7 +15,7 @@ require (
 	github.com/jackc/pgx/v5 v5.8.0
 	github.com/prometheus/client_golang v1.22.0
 	github.com/stretchr/testify v1.12.1
-	github.com/swaggo/files/v2 v2.0.2
+	github.com/swaggest/swgui v1.8.5
 	go.yaml.in/yaml/v3 v3.0.6
 	modernc.org/sqlite v1.46.1
 )
@@ -57,7 +57,6 @@ require (
 	github.com/prometheus/common v0.62.0 // indirect
 	github.com/prometheus/procfs v0.15.1 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
-	github.com/swaggest/swgui v1.8.5 // indirect
 	github.com/woodsbury/decimal128 v1.3.0 // indirect
 	golang.org/x/exp v0.0.0-20251023183803-a4bb9ffd2546 // indirect
 	golang.org/x/sync v0.17.0 // indirect
