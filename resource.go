@@ -313,16 +313,23 @@ func gzipSize(gz []byte) (int64, error) {
 	return int64(binary.LittleEndian.Uint32(gz[len(gz)-4:])), nil
 }
 
-// compressFrom compresses the size bytes src yields into encoding e.
+// compressFrom compresses the size bytes src yields into encoding e. It
+// hands them to the encoder in 64 kB writes, never the whole body at once
+// (as io.Copy would from a bytes.Reader): given a whole large body, the
+// brotli encoder plans its blocks over all of it, which on GitHub's 13 MB
+// description allocates 12.9 MB, against 6.6 MB in 64 kB writes for a
+// result 0.05% larger (bench/README.md).
 func compressFrom(e contentEncoding, src io.Reader, size int64) ([]byte, error) {
 	var buf bytes.Buffer
+	src = struct{ io.Reader }{src} // hides bytes.Reader's WriteTo from io.CopyBuffer
+	chunk := make([]byte, 64<<10)
 	switch e {
 	case encGzip:
 		w, err := gzip.NewWriterLevel(&buf, gzipLevel)
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
-		if _, err := io.Copy(w, src); err != nil {
+		if _, err := io.CopyBuffer(w, src, chunk); err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 		if err := w.Close(); err != nil {
@@ -340,7 +347,7 @@ func compressFrom(e contentEncoding, src io.Reader, size int64) ([]byte, error) 
 			lgwin++
 		}
 		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: lgwin})
-		if _, err := io.Copy(w, src); err != nil {
+		if _, err := io.CopyBuffer(w, src, chunk); err != nil {
 			return nil, fmt.Errorf("brotli: %w", err)
 		}
 		if err := w.Close(); err != nil {
