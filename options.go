@@ -173,11 +173,14 @@ type Config struct {
 	// For example, after "npm pack swagger-ui-dist@5.35.0" and unpacking it
 	// into ui/:
 	//
-	//	//go:embed ui/package
+	//	//go:embed ui/package/swagger-ui-bundle.js ui/package/swagger-ui-standalone-preset.js
+	//	//go:embed ui/package/swagger-ui.css ui/package/oauth2-redirect.js ui/package/favicon-*.png
 	//	var dist embed.FS
 	//	ui, _ := fs.Sub(dist, "ui/package")
 	//	cfg.SwaggerUI = ui
 	//
+	// (embedding only these files: the package's source maps and other
+	// bundles are 10 MB more).
 	// favicon-32x32.png and favicon-16x16.png are served when present. The
 	// OAuth2 redirect page runs the distribution's oauth2-redirect.js, else
 	// the inline script of its oauth2-redirect.html, else the viewer's own
