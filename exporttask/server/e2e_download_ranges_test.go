@@ -159,7 +159,9 @@ func TestDownloadsRacingDismissal(t *testing.T) {
 		var wg sync.WaitGroup
 		start := make(chan struct{})
 		for range readers {
-			wg.Go(func() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
 				<-start
 				for range maxGets {
 					resp, body := h.do(t, request{method: http.MethodGet, path: path, key: h.Key})
@@ -176,7 +178,7 @@ func TestDownloadsRacingDismissal(t *testing.T) {
 						return
 					}
 				}
-			})
+			}()
 		}
 		close(start)
 		resp, body := h.do(t, request{method: http.MethodDelete, path: "/export-tasks/" + strconv.FormatInt(task.ID, 10), key: h.Key})
