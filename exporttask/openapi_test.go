@@ -215,7 +215,7 @@ func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 	doc := loadOpenAPI(t)
 	want := map[string][]string{
 		"POST /export-tasks":                      {"201", "400", "401", "403", "404", "413", "415", "422", "429", "500", "509"},
-		"GET /export-tasks/{id}/artifacts/{name}": {"200", "206", "302", "304", "400", "401", "403", "404", "410", "500"},
+		"GET /export-tasks/{id}/artifacts/{name}": {"200", "206", "302", "304", "400", "401", "403", "404", "410", "412", "416", "500"},
 		"GET /export-tasks":                       {"200", "400", "401", "403", "500"},
 		"GET /export-tasks/{id}":                  {"200", "400", "401", "403", "404", "500"},
 		"DELETE /export-tasks/{id}":               {"200", "204", "400", "401", "403", "404", "500"},
