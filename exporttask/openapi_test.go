@@ -222,7 +222,7 @@ func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 		"GET /healthz":                            {"200"},
 		"GET /readyz":                             {"200", "503"},
 		"GET /metrics":                            {"200"},
-		"GET /webhook-secret":                     {"200", "401", "500"},
+		"GET /webhook-secret":                     {"200", "401", "403", "500"},
 		"GET /export-tasks/{id}/deliveries":       {"200", "400", "401", "403", "404", "500"},
 		"POST /export-tasks/{id}/deliveries/{deliveryId}/redeliver": {"202", "400", "401", "403", "404", "409", "429", "500"},
 	}
