@@ -146,6 +146,7 @@ type Server struct {
 	redeliveries *rateLimiter
 	metrics      *metrics
 	downloadIdle time.Duration // see Config.DownloadIdleTimeout
+	ready        readiness     // the last store probe of GET /readyz
 }
 
 // DefaultCreateBurst is [Config.CreateBurst] when it is left 0.
