@@ -28,8 +28,10 @@ type DB struct {
 	// no limit (see WithMaxRunningPerCustomer).
 	maxRunning int
 	// fullAt is when (Unix nanoseconds) a write last met a full disk; 0:
-	// never. Ping reports the store unable to write for fullHold after.
-	fullAt atomic.Int64
+	// never. Ping reports the store unable to write for fullDiskHold
+	// after.
+	fullAt       atomic.Int64
+	fullDiskHold time.Duration
 }
 
 var _ exporttask.Store = (*DB)(nil)
@@ -42,7 +44,7 @@ const defaultMaxConns = 16
 // schema to the current version. Besides that pool, the store opens up to
 // 2 connections of its own to insert new tasks (see Create).
 //
-// Options: [WithMaxRunningPerCustomer].
+// Options: [WithMaxRunningPerCustomer], [WithFullDiskHold].
 func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	o, err := buildOptions(opts)
 	if err != nil {
@@ -60,7 +62,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	db := &DB{pool: pool, maxRunning: o.maxRunning}
+	db := &DB{pool: pool, maxRunning: o.maxRunning, fullDiskHold: o.fullDiskHold}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)
@@ -75,7 +77,8 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 
 // Ping reports whether the database answers and can write: it rewrites the
 // heartbeat row, and reports a full disk when a write of this store met
-// one (disk_full, SQLSTATE 53100) less than [FullDiskHold] ago. The
+// one (disk_full, SQLSTATE 53100) less than [DefaultFullDiskHold] ago
+// (see [WithFullDiskHold]). The
 // heartbeat alone cannot tell: it rewrites a row in place, which a full
 // disk often still allows while inserts fail. A full disk is an error
 // wrapping [exporttask.ErrStorageFull].
@@ -85,7 +88,7 @@ func (db *DB) Ping(ctx context.Context) error {
 		return fmt.Errorf("postgres: ping: writing the heartbeat: %w", db.diskFull(err))
 	}
 	if at := db.fullAt.Load(); at != 0 {
-		if ago := time.Since(time.Unix(0, at)); ago < FullDiskHold {
+		if ago := time.Since(time.Unix(0, at)); ago < db.fullDiskHold {
 			return exporttask.StorageFull(fmt.Errorf("postgres: ping: a write found the disk full %s ago",
 				ago.Round(time.Millisecond)))
 		}
@@ -93,10 +96,11 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// FullDiskHold is how long [DB.Ping] reports a full disk after a write of
-// the store met one. Past it, Ping answers as the heartbeat does until the
-// next write that fails for the same reason.
-const FullDiskHold = 30 * time.Second
+// DefaultFullDiskHold is how long [DB.Ping] reports a full disk after a
+// write of the store met one, unless [WithFullDiskHold] says otherwise.
+// Past it, Ping answers as the heartbeat does until the next write that
+// fails for the same reason.
+const DefaultFullDiskHold = 30 * time.Second
 
 // diskFull marks err with [exporttask.ErrStorageFull], and notes the time
 // for Ping, when PostgreSQL refused a write for a full disk.
