@@ -98,8 +98,10 @@ func (s *Server) serveMultipart(w http.ResponseWriter, r *http.Request, out *pro
 	partHeader := func(br byteRange) textproto.MIMEHeader {
 		return textproto.MIMEHeader{"Content-Type": {f.contentType}, "Content-Range": {br.contentRange(size)}}
 	}
+	body := multipart.NewWriter(out)
 	var count countingWriter
 	mw := multipart.NewWriter(&count)
+	_ = mw.SetBoundary(body.Boundary()) // a boundary multipart chose is valid
 	for _, br := range ranges {
 		_, _ = mw.CreatePart(partHeader(br)) // counting never fails
 		count.n += br.length
@@ -110,11 +112,6 @@ func (s *Server) serveMultipart(w http.ResponseWriter, r *http.Request, out *pro
 	h.Set("Content-Length", strconv.FormatInt(count.n, 10))
 	w.WriteHeader(http.StatusPartialContent)
 	if r.Method == http.MethodHead {
-		return
-	}
-	body := multipart.NewWriter(out)
-	if err := body.SetBoundary(mw.Boundary()); err != nil {
-		s.serverError(w, r, "setting a multipart boundary", err) // a boundary multipart made itself is valid
 		return
 	}
 	for _, br := range ranges {
@@ -153,9 +150,13 @@ func (s *Server) copyBody(r *http.Request, out *progressWriter, obj io.ReadSeeke
 // dismissal or an expiry (WARN). Neither is a server error: no 500 is
 // logged, and the client sees a body shorter than its Content-Length.
 func (s *Server) downloadCut(r *http.Request, out *progressWriter, err error) {
-	if out.err != nil {
+	gone := out.err // a write failed: the client's side
+	if gone == nil {
+		gone = r.Context().Err() // the client closed the connection
+	}
+	if gone != nil {
 		s.logger.InfoContext(r.Context(), "download cut: the client went away or stopped reading",
-			"path", r.URL.Path, "written", out.written, "idleTimeout", s.downloadIdle.String(), "error", out.err.Error())
+			"path", r.URL.Path, "written", out.written, "idleTimeout", s.downloadIdle.String(), "error", gone.Error())
 		return
 	}
 	if err == nil {
