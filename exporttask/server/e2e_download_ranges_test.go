@@ -32,6 +32,8 @@ func TestDownloadRangeAndConditionProblems(t *testing.T) {
 	size := strconv.FormatInt(a.Size, 10)
 	manyRanges := "bytes=" + strings.Repeat("0-0,", 69_999) + "0-0"
 	past := time.Now().Add(-24 * time.Hour).UTC().Format(http.TimeFormat)
+	checked := h.spec.Count()
+	requests := 0
 
 	for _, tc := range []struct {
 		name   string
@@ -59,6 +61,7 @@ func TestDownloadRangeAndConditionProblems(t *testing.T) {
 					assert.Empty(t, body)
 					continue
 				}
+				requests++ // a GET: the description has no HEAD operations to check a HEAD against
 				p := assertProblem(t, resp, body, tc.status, exporttask.ProblemTypeBlank)
 				assert.Contains(t, p.Detail, tc.detail)
 				assert.Empty(t, resp.Header.Get("Content-Disposition"), "a problem is no attachment")
@@ -68,6 +71,7 @@ func TestDownloadRangeAndConditionProblems(t *testing.T) {
 			}
 		})
 	}
+	assert.Equal(t, checked+requests, h.spec.Count(), "kin-openapi checked every GET's answer against the download operation")
 }
 
 // TestDownloadRangesServed: what is served, and when Range is ignored.
