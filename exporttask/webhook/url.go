@@ -88,7 +88,7 @@ func parseWebhookURL(raw string) (webhookURL, error) {
 	w.host = host
 	hostPart := host
 	if bracketed {
-		hostPart = "[" + strings.ReplaceAll(host, "%", "%25") + "]"
+		hostPart = "[" + host + "]" // url.URL.String escapes a zone's %
 	}
 	if port != "" {
 		hostPart += ":" + port

@@ -25,6 +25,7 @@ func TestNormalizeURL(t *testing.T) {
 		{"IDN to Punycode", "https://Bücher.example/a", "https://xn--bcher-kva.example/a"},
 		{"percent-encoded IDN", "https://b%C3%BCcher.example/a", "https://xn--bcher-kva.example/a"},
 		{"IPv6 with port", "http://[2606:2800:220:1::1]:8443/h", "http://[2606:2800:220:1::1]:8443/h"},
+		{"IPv6 zone kept escaped once", "http://[fe80::1%25eth0]:8080/h", "http://[fe80::1%25eth0]:8080/h"},
 		{"two ports", "http://127.0.0.1:19100:80/a", ""},
 		{"two ports on a name", "http://hooks.example.com:8080:443/a", ""},
 		{"two ports after IPv6", "http://[::1]:80:80/a", ""},
