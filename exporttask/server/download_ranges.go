@@ -61,7 +61,8 @@ func parseRange(h string, size int64) ([]byteRange, error) {
 			strconv.Itoa(MaxRanges) + " are served per request"}
 	}
 	var out []byteRange
-	var sum int64
+	var sum int64 // bytes of the ranges so far, while at most size
+	whole := false
 	for _, sp := range specs {
 		sp = strings.TrimSpace(sp)
 		if sp == "" {
@@ -75,12 +76,16 @@ func parseRange(h string, size int64) ([]byteRange, error) {
 			continue
 		}
 		out = append(out, r)
-		sum += r.length
+		if r.length > size-sum {
+			whole = true // written without overflow: sum + r.length > size
+		} else {
+			sum += r.length
+		}
 	}
 	if len(out) == 0 {
 		return nil, &rangeError{"no range of the Range header overlaps the file's " + strconv.FormatInt(size, 10) + " bytes"}
 	}
-	if sum > size {
+	if whole {
 		return nil, nil // overlapping ranges: the whole file costs less
 	}
 	return out, nil
