@@ -42,31 +42,33 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 // probed at most once per readyProbeInterval.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	if err := s.probeStore(r.Context()); err != nil {
+	if probed, err := s.probeStore(r.Context()); err != nil {
 		detail := "The task store is unreachable or cannot write."
 		if errors.Is(err, exporttask.ErrStorageFull) {
 			detail = "The task store's disk is full."
 		}
-		s.logger.ErrorContext(r.Context(), "readiness check: the store is unreachable or cannot write", "error", err.Error())
+		if probed { // a repeated outcome was logged when it was found
+			s.logger.ErrorContext(r.Context(), "readiness check: the store is unreachable or cannot write", "error", err.Error())
+		}
 		s.writeProblem(w, r, exporttask.NewProblem(http.StatusServiceUnavailable, detail))
 		return
 	}
 	s.writeJSON(w, r, http.StatusOK, healthBody{Status: "ok"})
 }
 
-// probeStore pings the store, or returns the outcome of a ping that ended
-// less than readyProbeInterval ago. Concurrent callers wait for one ping.
-// The ping does not end with the request that asked for it, so a client
-// going away cannot leave a failure behind for the others.
-func (s *Server) probeStore(ctx context.Context) error {
+// probeStore pings the store (probed is true), or returns the outcome of a
+// ping that ended less than readyProbeInterval ago. Concurrent callers
+// wait for one ping. The ping does not end with the request that asked for
+// it, so a client going away cannot leave a failure behind for the others.
+func (s *Server) probeStore(ctx context.Context) (probed bool, err error) {
 	s.ready.mu.Lock()
 	defer s.ready.mu.Unlock()
 	if !s.ready.at.IsZero() && time.Since(s.ready.at) < readyProbeInterval {
-		return s.ready.err
+		return false, s.ready.err
 	}
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), readyTimeout)
 	defer cancel()
 	s.ready.err = s.store.Ping(pctx)
 	s.ready.at = time.Now()
-	return s.ready.err
+	return true, s.ready.err
 }
