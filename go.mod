@@ -18,6 +18,7 @@ require (
 	github.com/swaggest/swgui v1.8.5
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.31.0
+	golang.org/x/net v0.33.0
 	modernc.org/sqlite v1.46.1
 )
 
