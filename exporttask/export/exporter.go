@@ -121,7 +121,8 @@ func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
 		}
 		box = box.Intersect(roi.BBox())
 	}
-	return Job{Record: rec, Request: r, Footprint: fp, ROI: roi, Box: box}, nil
+	return Job{Record: rec, Request: r, Footprint: fp, ROI: roi, Box: box,
+		area: &area{footprint: fp, regionOfInterest: roi}}, nil
 }
 
 // boxString writes b as west,south,east,north.

@@ -2,6 +2,7 @@ package export
 
 import (
 	"context"
+	"sync"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
@@ -24,24 +25,32 @@ type Job struct {
 	// Box is the bounding box of the exported area: the ROI's box
 	// intersected with the footprint's.
 	Box geom.BBox
+
+	area *area // set by NewJob
 }
 
 // Contains reports whether the point (lon, lat) is in the exported area:
 // inside the footprint and, when there is one, inside the ROI.
 func (j Job) Contains(lon, lat float64) bool {
-	if !j.Box.ContainsPoint(lon, lat) || !j.Footprint.ContainsPoint(lon, lat) {
+	if !j.Box.ContainsPoint(lon, lat) {
 		return false
 	}
-	return j.ROI == nil || j.ROI.ContainsPoint(lon, lat)
+	if a := j.index(); a != nil {
+		return a.fp.ContainsPoint(lon, lat) && (a.roi == nil || a.roi.ContainsPoint(lon, lat))
+	}
+	return j.Footprint.ContainsPoint(lon, lat) && (j.ROI == nil || j.ROI.ContainsPoint(lon, lat))
 }
 
 // IntersectsBox reports whether the box b (a tile's extent, say) meets the
 // exported area: it meets the footprint and, when there is one, the ROI.
 func (j Job) IntersectsBox(b geom.BBox) bool {
-	if !j.Box.Intersects(b) || !j.Footprint.IntersectsBox(b) {
+	if !j.Box.Intersects(b) {
 		return false
 	}
-	return j.ROI == nil || j.ROI.IntersectsBox(b)
+	if a := j.index(); a != nil {
+		return a.fp.IntersectsBox(b) && (a.roi == nil || a.roi.IntersectsBox(b))
+	}
+	return j.Footprint.IntersectsBox(b) && (j.ROI == nil || j.ROI.IntersectsBox(b))
 }
 
 // Domain exports the records of one domain. The raster, dem and tiles3d
@@ -61,8 +70,62 @@ type Domain interface {
 // the exported area, as [Job.Contains] would say, for every x in
 // 0..len(inside)-1: one row of pixel centres at a time. Exporters that
 // mask a grid call it once per row instead of Contains once per pixel.
+//
+// On a Job made by [NewJob], a row costs the edges of the footprint and
+// ROI that cross it (found in an index by latitude, built on first use)
+// plus its pixels, not pixels × edges.
 func (j Job) InsideRow(lat, lon0, step float64, inside []bool) {
-	for x := range inside {
-		inside[x] = j.Contains(lon0+float64(x)*step, lat)
+	a := j.index()
+	if a == nil || !(lat >= j.Box.South && lat <= j.Box.North) {
+		for x := range inside {
+			inside[x] = j.Contains(lon0+float64(float64(x)*step), lat)
+		}
+		return
 	}
+	fp := a.fp.Row(lat).Cursor()
+	var roi geom.Cursor
+	if a.roi != nil {
+		roi = a.roi.Row(lat).Cursor()
+	}
+	// Longitudes never decrease with x when step ≥ 0 and never increase
+	// when it is negative: walk the row west to east.
+	first, last, dir := 0, len(inside)-1, 1
+	if step < 0 {
+		first, last, dir = last, first, -1
+	}
+	for x := first; x != last+dir && len(inside) > 0; x += dir {
+		lon := lon0 + float64(float64(x)*step)
+		inside[x] = lon >= j.Box.West && lon <= j.Box.East && fp.At(lon) && (a.roi == nil || roi.At(lon))
+	}
+}
+
+// area is the index of a Job's footprint and ROI, built on first use and
+// shared by the copies of the Job.
+type area struct {
+	once    sync.Once
+	fp, roi *geom.Index
+	// The geometry the index was built for: a Job whose fields were
+	// changed since is answered without it.
+	footprint, regionOfInterest geom.MultiPolygon
+}
+
+// index returns j's index, building it on first use; nil when j was not
+// made by NewJob or its geometry has changed since.
+func (j Job) index() *area {
+	a := j.area
+	if a == nil || !same(a.footprint, j.Footprint) || !same(a.regionOfInterest, j.ROI) {
+		return nil
+	}
+	a.once.Do(func() {
+		a.fp = geom.NewIndex(j.Footprint)
+		if j.ROI != nil {
+			a.roi = geom.NewIndex(j.ROI)
+		}
+	})
+	return a
+}
+
+// same reports whether a and b are the same slice.
+func same(a, b geom.MultiPolygon) bool {
+	return len(a) == len(b) && (a == nil) == (b == nil) && (len(a) == 0 || &a[0] == &b[0])
 }

@@ -1,0 +1,456 @@
+package geom
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+	"sync/atomic"
+)
+
+// Index answers the questions of [MultiPolygon.ContainsPoint] and
+// [MultiPolygon.IntersectsBox] with the same answers, at a cost that grows
+// with the edges near the query rather than with all of the multipolygon's
+// edges. It files the edges of every ring in horizontal bands (for points
+// and rows of points) and in a grid of cells (for boxes).
+//
+// An Index is safe for concurrent use. It reads the multipolygon it was
+// built on, which must not change afterwards.
+type Index struct {
+	box    BBox     // the multipolygon's BBox (exterior rings only)
+	edges  []edge   // every edge of every ring
+	firsts []Point  // the first position of each polygon's exterior ring
+	rings  []ringOf // the polygon of each ring
+	// odd holds the edges and first positions with a coordinate that is
+	// not finite: every query reads them.
+	oddEdges, oddFirsts []int32
+	bands               grid // edges that can cross a row, by latitude
+	cells               grid // edges, by longitude and latitude
+	points              grid // first positions, by longitude and latitude
+	spanY               float64
+	last                atomic.Pointer[Row]
+}
+
+// edge is the edge from position i-1 to position i of a ring (from the last
+// position to the first for i = 0, the ring's closing edge).
+type edge struct {
+	prev, cur Point
+	ring      int32
+	closing   bool // i = 0: read by point tests, not by crossing tests
+}
+
+// ringOf is a ring's polygon, and whether it is a hole.
+type ringOf struct {
+	poly int32
+	hole bool
+}
+
+// NewIndex indexes m.
+func NewIndex(m MultiPolygon) *Index {
+	ix := &Index{box: m.BBox()}
+	for pi, p := range m {
+		if len(p) > 0 && len(p[0]) > 0 {
+			ix.firsts = append(ix.firsts, p[0][0])
+		}
+		for ri, r := range p {
+			ring := int32(len(ix.rings))
+			ix.rings = append(ix.rings, ringOf{poly: int32(pi), hole: ri > 0})
+			for i := range r {
+				j := i - 1
+				if i == 0 {
+					j = len(r) - 1
+				}
+				ix.edges = append(ix.edges, edge{prev: r[j], cur: r[i], ring: ring, closing: i == 0})
+			}
+		}
+	}
+	ext := EmptyBox()
+	for i, e := range ix.edges {
+		if !finite(e.prev) || !finite(e.cur) {
+			ix.oddEdges = append(ix.oddEdges, int32(i))
+			continue
+		}
+		ext = ext.Extend(e.prev.X, e.prev.Y).Extend(e.cur.X, e.cur.Y)
+		ix.spanY += math.Abs(e.cur.Y - e.prev.Y)
+	}
+	for i, pt := range ix.firsts {
+		if !finite(pt) {
+			ix.oddFirsts = append(ix.oddFirsts, int32(i))
+		}
+	}
+	n := len(ix.edges) - len(ix.oddEdges)
+	// Bands: about one per edge, fewer when edges are tall, so that an
+	// edge is filed about four times at most on average.
+	nb := n
+	if h := ext.Height(); ix.spanY > 0 && h > 0 {
+		nb = min(nb, int(4*float64(n)*h/ix.spanY)+1)
+	}
+	ix.bands = newGrid(ext, 1, max(nb, 1))
+	ix.bands.fill(len(ix.edges), func(i int) (BBox, bool) {
+		e := ix.edges[i]
+		// A horizontal edge crosses no row: see Ring.contains.
+		return edgeBox(e), e.prev.Y != e.cur.Y && finite(e.prev) && finite(e.cur)
+	})
+	nx, ny := cellsFor(ext, n)
+	ix.cells = newGrid(ext, nx, ny)
+	ix.cells.fill(len(ix.edges), func(i int) (BBox, bool) {
+		e := ix.edges[i]
+		return edgeBox(e), !e.closing && finite(e.prev) && finite(e.cur)
+	})
+	pb := EmptyBox()
+	for _, pt := range ix.firsts {
+		if finite(pt) {
+			pb = pb.Extend(pt.X, pt.Y)
+		}
+	}
+	px, py := cellsFor(pb, len(ix.firsts))
+	ix.points = newGrid(pb, px, py)
+	ix.points.fill(len(ix.firsts), func(i int) (BBox, bool) {
+		pt := ix.firsts[i]
+		return BBox{pt.X, pt.Y, pt.X, pt.Y}, finite(pt)
+	})
+	return ix
+}
+
+// Edges is the number of edges of m's rings, closing edges included.
+func (ix *Index) Edges() int { return len(ix.edges) }
+
+// MeanCrossings is the mean number of edges a row of points across b
+// meets: the edges' latitude spans summed, over b's height. It is 0 for a
+// box of no height.
+func (ix *Index) MeanCrossings(b BBox) float64 {
+	if h := b.Height(); h > 0 {
+		return math.Min(ix.spanY/h, float64(len(ix.edges)))
+	}
+	return 0
+}
+
+func finite(p Point) bool {
+	return !math.IsInf(p.X, 0) && !math.IsNaN(p.X) && !math.IsInf(p.Y, 0) && !math.IsNaN(p.Y)
+}
+
+func edgeBox(e edge) BBox {
+	return BBox{min(e.prev.X, e.cur.X), min(e.prev.Y, e.cur.Y), max(e.prev.X, e.cur.X), max(e.prev.Y, e.cur.Y)}
+}
+
+// cellsFor returns a grid of about n/2 cells over b, square in degrees.
+func cellsFor(b BBox, n int) (nx, ny int) {
+	cells := max(float64(n)/2, 1)
+	w, h := b.Width(), b.Height()
+	if b.Empty() || !(w > 0) || !(h > 0) {
+		if w > 0 {
+			return int(min(cells, 4096)), 1
+		}
+		if h > 0 {
+			return 1, int(min(cells, 4096))
+		}
+		return 1, 1
+	}
+	s := math.Sqrt(w * h / cells)
+	return int(min(math.Ceil(w/s), 4096)), int(min(math.Ceil(h/s), 4096))
+}
+
+// ContainsPoint reports whether (x, y) is in the multipolygon, as
+// [MultiPolygon.ContainsPoint] does.
+func (ix *Index) ContainsPoint(x, y float64) bool {
+	return ix.Row(y).Contains(x)
+}
+
+// Row returns the multipolygon's row at latitude y, which answers point
+// queries on that row. The last row built is kept for the next call.
+func (ix *Index) Row(y float64) *Row {
+	if r := ix.last.Load(); r != nil && (r.y == y || r.y != r.y && y != y) {
+		return r
+	}
+	r := ix.row(y)
+	ix.last.Store(r)
+	return r
+}
+
+// Row is the multipolygon along one latitude: the longitudes at which a
+// point's answer changes. Point x is inside when in[k] is true, k being
+// the number of xs at or below x.
+type Row struct {
+	y  float64
+	xs []float64
+	in []bool
+}
+
+// crossing is where an edge of ring ring crosses a row.
+type crossing struct {
+	x    float64
+	ring int32
+}
+
+// row computes the row at latitude y: the crossings of the edges that
+// cross it, swept from west to east.
+func (ix *Index) row(y float64) *Row {
+	var cs []crossing
+	add := func(i int32) {
+		e := ix.edges[i]
+		a, b := e.cur, e.prev
+		// Ring.contains, edge by edge: the same test and arithmetic.
+		if (a.Y > y) != (b.Y > y) {
+			if xc := (b.X-a.X)*(y-a.Y)/(b.Y-a.Y) + a.X; xc == xc {
+				cs = append(cs, crossing{xc, e.ring})
+			}
+		}
+	}
+	if y == y && len(ix.bands.start) > 0 {
+		c := ix.bands.cell(0, ix.bands.row(y))
+		for _, i := range ix.bands.items[ix.bands.start[c]:ix.bands.start[c+1]] {
+			add(i)
+		}
+	}
+	for _, i := range ix.oddEdges {
+		add(i)
+	}
+	r := &Row{y: y, in: []bool{false}}
+	if len(cs) == 0 {
+		return r
+	}
+	// Number the rings and polygons this row meets: rings come polygon by
+	// polygon, so sorting by ring groups each polygon's rings.
+	slices.SortFunc(cs, func(a, b crossing) int { return cmp.Compare(a.ring, b.ring) })
+	type ringState struct {
+		poly int32 // local polygon
+		hole bool
+		odd  bool // inside: an odd number of crossings east of the point
+	}
+	type polyState struct {
+		ext   bool
+		holes int32 // holes the point is inside
+	}
+	var rings []ringState
+	var polys []polyState
+	lastRing, lastPoly := int32(-1), int32(-1)
+	for k := range cs {
+		g := cs[k].ring
+		if g != lastRing {
+			of := ix.rings[g]
+			if of.poly != lastPoly {
+				polys = append(polys, polyState{})
+				lastPoly = of.poly
+			}
+			rings = append(rings, ringState{poly: int32(len(polys) - 1), hole: of.hole})
+			lastRing = g
+		}
+		l := int32(len(rings) - 1)
+		cs[k].ring = l
+		// West of every crossing, a point is east of none: a ring starts
+		// inside when its crossings are odd in number.
+		rings[l].odd = !rings[l].odd
+	}
+	inside := 0 // polygons the point is in
+	polyIn := func(p polyState) bool { return p.ext && p.holes == 0 }
+	for _, rs := range rings {
+		if rs.odd {
+			p := &polys[rs.poly]
+			if rs.hole {
+				p.holes++
+			} else {
+				p.ext = true
+			}
+		}
+	}
+	for _, p := range polys {
+		if polyIn(p) {
+			inside++
+		}
+	}
+	r.in[0] = inside > 0
+	slices.SortFunc(cs, func(a, b crossing) int { return cmp.Compare(a.x, b.x) })
+	for k := 0; k < len(cs); {
+		x := cs[k].x
+		// Passing crossings at x flips their rings for points at or east
+		// of x (those points no longer lie west of the crossing).
+		for ; k < len(cs) && cs[k].x == x; k++ {
+			rs := &rings[cs[k].ring]
+			p := &polys[rs.poly]
+			was := polyIn(*p)
+			rs.odd = !rs.odd
+			switch {
+			case !rs.hole:
+				p.ext = rs.odd
+			case rs.odd:
+				p.holes++
+			default:
+				p.holes--
+			}
+			if now := polyIn(*p); now != was {
+				if now {
+					inside++
+				} else {
+					inside--
+				}
+			}
+		}
+		if in := inside > 0; in != r.in[len(r.in)-1] {
+			r.xs = append(r.xs, x)
+			r.in = append(r.in, in)
+		}
+	}
+	return r
+}
+
+// Contains reports whether the point (x, y) of the row's latitude y is in
+// the multipolygon.
+func (r *Row) Contains(x float64) bool {
+	if x != x {
+		return false
+	}
+	return r.in[sort.Search(len(r.xs), func(k int) bool { return r.xs[k] > x })]
+}
+
+// Cursor walks a row from west to east: At answers for longitudes in
+// increasing order, each in constant time on average.
+type Cursor struct {
+	r    *Row
+	k    int
+	last float64
+}
+
+// Cursor returns a cursor at the west end of r.
+func (r *Row) Cursor() Cursor { return Cursor{r: r, last: math.Inf(-1)} }
+
+// At reports whether (x, y) is inside, as [Row.Contains]. Longitudes are
+// best given in increasing order; a smaller one than the last is answered
+// by a search.
+func (c *Cursor) At(x float64) bool {
+	if x != x {
+		return false
+	}
+	if x < c.last {
+		c.k = sort.Search(len(c.r.xs), func(k int) bool { return c.r.xs[k] > x })
+	}
+	c.last = x
+	for c.k < len(c.r.xs) && c.r.xs[c.k] <= x {
+		c.k++
+	}
+	return c.r.in[c.k]
+}
+
+// IntersectsBox reports whether the multipolygon and b share an area or an
+// edge, as [MultiPolygon.IntersectsBox] does.
+func (ix *Index) IntersectsBox(b BBox) bool {
+	if b.Empty() || !ix.box.Intersects(b) {
+		return false
+	}
+	sides := b.Ring()
+	// An edge crossing or touching the box's boundary (polygonsMeet's
+	// ringsCross). Such an edge's box meets b: see segmentsMeet.
+	meets := func(i int32) bool {
+		e := ix.edges[i]
+		if e.closing {
+			return false
+		}
+		for k := 1; k < len(sides); k++ {
+			if segmentsMeet(e.prev, e.cur, sides[k-1], sides[k]) {
+				return true
+			}
+		}
+		return false
+	}
+	if ix.cells.any(b, func(i int32) bool { return edgeBox(ix.edges[i]).Intersects(b) && meets(i) }) ||
+		slices.ContainsFunc(ix.oddEdges, meets) {
+		return true
+	}
+	// A polygon's first position inside the box (polygonsMeet's first
+	// containment test), by the even-odd rule on the box's ring.
+	inBox := func(i int32) bool {
+		pt := ix.firsts[i]
+		return sides.contains(pt.X, pt.Y)
+	}
+	if ix.points.any(b, func(i int32) bool { return b.ContainsPoint(ix.firsts[i].X, ix.firsts[i].Y) && inBox(i) }) ||
+		slices.ContainsFunc(ix.oddFirsts, inBox) {
+		return true
+	}
+	// The box's first corner inside a polygon (the second test).
+	return ix.ContainsPoint(sides[0].X, sides[0].Y)
+}
+
+// grid files items by the cells their boxes meet: the cells of row r are
+// r*nx .. r*nx+nx-1, and cell c's items are items[start[c]:start[c+1]].
+type grid struct {
+	x0, y0, cw, ch float64
+	nx, ny         int
+	start          []int32
+	items          []int32
+}
+
+// newGrid returns an empty grid of nx by ny cells over b.
+func newGrid(b BBox, nx, ny int) grid {
+	g := grid{x0: b.West, y0: b.South, nx: nx, ny: ny}
+	if b.Empty() {
+		return grid{nx: 1, ny: 1}
+	}
+	g.cw, g.ch = b.Width()/float64(nx), b.Height()/float64(ny)
+	return g
+}
+
+// col and row return the column and row of a coordinate, clamped to the
+// grid; both never decrease as the coordinate grows.
+func (g *grid) col(x float64) int { return clampCell(x, g.x0, g.cw, g.nx) }
+func (g *grid) row(y float64) int { return clampCell(y, g.y0, g.ch, g.ny) }
+
+func clampCell(v, v0, size float64, n int) int {
+	if !(size > 0) {
+		return 0
+	}
+	f := math.Floor((v - v0) / size)
+	switch {
+	case f >= float64(n-1):
+		return n - 1
+	case f > 0:
+		return int(f)
+	}
+	return 0
+}
+
+func (g *grid) cell(col, row int) int { return row*g.nx + col }
+
+// fill files items 0..n-1, each by its box when filed is true.
+func (g *grid) fill(n int, box func(int) (BBox, bool)) {
+	count := make([]int32, g.nx*g.ny+1)
+	g.each(n, box, func(c, _ int) { count[c+1]++ })
+	for c := 1; c < len(count); c++ {
+		count[c] += count[c-1]
+	}
+	g.start = slices.Clone(count)
+	g.items = make([]int32, count[len(count)-1])
+	g.each(n, box, func(c, i int) {
+		g.items[count[c]] = int32(i)
+		count[c]++
+	})
+}
+
+func (g *grid) each(n int, box func(int) (BBox, bool), f func(cell, item int)) {
+	for i := range n {
+		b, ok := box(i)
+		if !ok {
+			continue
+		}
+		for r := g.row(b.South); r <= g.row(b.North); r++ {
+			for c := g.col(b.West); c <= g.col(b.East); c++ {
+				f(g.cell(c, r), i)
+			}
+		}
+	}
+}
+
+// any reports whether f is true for an item filed in a cell that b meets:
+// every item whose box meets b is among them.
+func (g *grid) any(b BBox, f func(int32) bool) bool {
+	if len(g.start) == 0 {
+		return false
+	}
+	for r := g.row(b.South); r <= g.row(b.North); r++ {
+		for c := g.col(b.West); c <= g.col(b.East); c++ {
+			k := g.cell(c, r)
+			if slices.ContainsFunc(g.items[g.start[k]:g.start[k+1]], f) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,191 @@
+package geom
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// randomMultiPolygon draws a multipolygon for the property tests. With
+// onGrid, every position is on a grid of quarter units between 0 and 8, so
+// that query points fall exactly on vertices and edges and edges are often
+// horizontal or vertical; rings may cross themselves and each other, and
+// some are degenerate: unclosed, of one or two positions, repeated
+// positions, empty.
+func randomMultiPolygon(rng *rand.Rand, onGrid bool) MultiPolygon {
+	coord := func() float64 {
+		if onGrid {
+			return float64(rng.IntN(33)) / 4
+		}
+		return rng.Float64() * 8
+	}
+	ring := func(cx, cy, r float64) Ring {
+		switch rng.IntN(12) {
+		case 0:
+			return nil
+		case 1:
+			return Ring{{coord(), coord()}}
+		case 2:
+			p := Point{coord(), coord()}
+			return Ring{p, {coord(), coord()}, p}
+		case 3: // anywhere, possibly crossing itself, possibly unclosed
+			n := 3 + rng.IntN(6)
+			out := make(Ring, n)
+			for i := range out {
+				out[i] = Point{coord(), coord()}
+			}
+			if rng.IntN(2) == 0 {
+				out = append(out, out[0])
+			}
+			return out
+		}
+		// A star-shaped ring around (cx, cy), snapped to the grid.
+		n := 3 + rng.IntN(10)
+		out := make(Ring, 0, n+1)
+		for i := range n {
+			a := 2 * math.Pi * (float64(i) + rng.Float64()*0.8) / float64(n)
+			d := r * (0.3 + 0.7*rng.Float64())
+			p := Point{cx + d*math.Cos(a), cy + d*math.Sin(a)}
+			if onGrid {
+				p = Point{math.Round(p.X*4) / 4, math.Round(p.Y*4) / 4}
+			}
+			out = append(out, p)
+			if rng.IntN(10) == 0 {
+				out = append(out, p) // a repeated position
+			}
+		}
+		return append(out, out[0])
+	}
+	var m MultiPolygon
+	for range 1 + rng.IntN(4) {
+		cx, cy, r := 1+6*rng.Float64(), 1+6*rng.Float64(), 1+3*rng.Float64()
+		p := Polygon{ring(cx, cy, r)}
+		for range rng.IntN(6) {
+			hx, hy := cx+r*(rng.Float64()-0.5), cy+r*(rng.Float64()-0.5)
+			p = append(p, ring(hx, hy, r/3))
+		}
+		if rng.IntN(15) == 0 {
+			p = Polygon{}
+		}
+		m = append(m, p)
+	}
+	return m
+}
+
+// queryCoord draws a query coordinate: on the grid of eighths (so on
+// vertices, edges and half-way), or anywhere, a little beyond the data.
+func queryCoord(rng *rand.Rand) float64 {
+	if rng.IntN(3) > 0 {
+		return float64(rng.IntN(81)-4) / 8
+	}
+	return rng.Float64()*10 - 1
+}
+
+func TestIndexContainsPointMatchesMultiPolygon(t *testing.T) {
+	for seed := range uint64(400) {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		m := randomMultiPolygon(rng, seed%4 != 3)
+		ix := NewIndex(m)
+		for range 400 {
+			x, y := queryCoord(rng), queryCoord(rng)
+			require.Equal(t, m.ContainsPoint(x, y), ix.ContainsPoint(x, y), "seed %d, point (%g, %g) of %v", seed, x, y, m)
+		}
+	}
+}
+
+func TestIndexRowsMatchMultiPolygon(t *testing.T) {
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 2))
+		m := randomMultiPolygon(rng, seed%4 != 3)
+		ix := NewIndex(m)
+		for range 40 {
+			y := queryCoord(rng)
+			x0, step := queryCoord(rng)-1, []float64{0.125, 0.25, 0.1, -0.125, 0.037, 0}[rng.IntN(6)]
+			row := ix.Row(y)
+			c := row.Cursor()
+			for k := range 100 {
+				x := x0 + float64(float64(k)*step)
+				if step < 0 {
+					x = x0 + float64(float64(99-k)*step)
+				}
+				want := m.ContainsPoint(x, y)
+				require.Equal(t, want, c.At(x), "seed %d, cursor at (%g, %g)", seed, x, y)
+				require.Equal(t, want, row.Contains(x), "seed %d, row at (%g, %g)", seed, x, y)
+			}
+		}
+	}
+}
+
+func TestIndexIntersectsBoxMatchesMultiPolygon(t *testing.T) {
+	for seed := range uint64(400) {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		m := randomMultiPolygon(rng, seed%4 != 3)
+		ix := NewIndex(m)
+		for range 300 {
+			w, s := queryCoord(rng), queryCoord(rng)
+			var b BBox
+			switch rng.IntN(5) {
+			case 0: // a point or a segment
+				b = BBox{w, s, w + float64(rng.IntN(2))/4, s}
+			case 1: // large
+				b = BBox{w - 4, s - 4, w + 4*rng.Float64(), s + 4*rng.Float64()}
+			default:
+				b = BBox{w, s, w + float64(rng.IntN(9))/8, s + float64(rng.IntN(9))/8}
+			}
+			require.Equal(t, m.IntersectsBox(b), ix.IntersectsBox(b), "seed %d, box %+v of %v", seed, b, m)
+		}
+		require.False(t, ix.IntersectsBox(EmptyBox()))
+	}
+}
+
+// TestIndexNonFinite checks coordinates that are not finite, which the
+// index files apart, against the plain tests.
+func TestIndexNonFinite(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	m := MultiPolygon{
+		{BBox{0, 0, 4, 4}.Ring(), Ring{{1, 1}, {2, 1}, {nan, 2}, {1, 1}}},
+		{Ring{{5, 0}, {inf, 0}, {6, 3}, {5, 0}}},
+		{Ring{{nan, nan}, {7, 7}, {7, 8}, {nan, nan}}},
+	}
+	ix := NewIndex(m)
+	for _, y := range []float64{-1, 0, 0.5, 1, 1.5, 2, 3, 4, 7.5, nan, inf} {
+		for x := -1.0; x <= 9; x += 0.25 {
+			assert.Equal(t, m.ContainsPoint(x, y), ix.ContainsPoint(x, y), "(%g, %g)", x, y)
+		}
+	}
+	for _, b := range []BBox{{1, 1, 2, 2}, {5.5, 1, 5.6, 1.1}, {10, 0, 11, 1}, {6, 7, 8, 9}, {-1, -1, 9, 9}} {
+		assert.Equal(t, m.IntersectsBox(b), ix.IntersectsBox(b), "box %+v", b)
+	}
+}
+
+func TestIndexHoles(t *testing.T) {
+	m := MultiPolygon{{BBox{0, 0, 10, 10}.Ring(), BBox{2, 2, 4, 4}.Ring(), BBox{6, 6, 8, 8}.Ring()}}
+	ix := NewIndex(m)
+	assert.True(t, ix.ContainsPoint(1, 1))
+	assert.False(t, ix.ContainsPoint(3, 3), "in a hole")
+	assert.True(t, ix.ContainsPoint(5, 3))
+	assert.False(t, ix.IntersectsBox(BBox{2.5, 2.5, 3.5, 3.5}), "a box inside a hole")
+	assert.True(t, ix.IntersectsBox(BBox{4.5, 4.5, 5.5, 5.5}), "a box between the holes")
+	assert.True(t, ix.IntersectsBox(BBox{3.5, 3.5, 4.5, 4.5}), "a box across a hole's edge")
+	assert.Equal(t, 15, ix.Edges(), "five edges a ring, closing edges included")
+	assert.InDelta(t, 2.8, ix.MeanCrossings(BBox{0, 0, 10, 10}), 1e-9, "two vertical edges of 10 and four of 2, over a height of 10")
+}
+
+func ExampleIndex() {
+	m := MultiPolygon{{BBox{0, 0, 10, 10}.Ring(), BBox{4, 4, 6, 6}.Ring()}}
+	ix := NewIndex(m)
+	c := ix.Row(5).Cursor()
+	for x := 0.5; x < 10; x += 1 {
+		if c.At(x) {
+			fmt.Print("#")
+		} else {
+			fmt.Print(".")
+		}
+	}
+	fmt.Println()
+	// Output: ####..####
+}
