@@ -82,20 +82,13 @@ func (j Job) InsideRow(lat, lon0, step float64, inside []bool) {
 		}
 		return
 	}
-	fp := a.fp.Row(lat).Cursor()
-	var roi geom.Cursor
-	if a.roi != nil {
-		roi = a.roi.Row(lat).Cursor()
-	}
-	// Longitudes never decrease with x when step ≥ 0 and never increase
-	// when it is negative: walk the row west to east.
-	first, last, dir := 0, len(inside)-1, 1
-	if step < 0 {
-		first, last, dir = last, first, -1
-	}
-	for x := first; x != last+dir && len(inside) > 0; x += dir {
+	for x := range inside {
 		lon := lon0 + float64(float64(x)*step)
-		inside[x] = lon >= j.Box.West && lon <= j.Box.East && fp.At(lon) && (a.roi == nil || roi.At(lon))
+		inside[x] = lon >= j.Box.West && lon <= j.Box.East
+	}
+	a.fp.Row(lat).Mask(lon0, step, inside)
+	if a.roi != nil {
+		a.roi.Row(lat).Mask(lon0, step, inside)
 	}
 }
 

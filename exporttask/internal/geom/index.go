@@ -1,10 +1,10 @@
 package geom
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 )
 
@@ -21,6 +21,7 @@ type Index struct {
 	edges  []edge   // every edge of every ring
 	firsts []Point  // the first position of each polygon's exterior ring
 	rings  []ringOf // the polygon of each ring
+	polys  int      // the multipolygon's polygons
 	// odd holds the edges and first positions with a coordinate that is
 	// not finite: every query reads them.
 	oddEdges, oddFirsts []int32
@@ -29,6 +30,7 @@ type Index struct {
 	points              grid // first positions, by longitude and latitude
 	spanY               float64
 	last                atomic.Pointer[Row]
+	scratch             sync.Pool // of *scratch
 }
 
 // edge is the edge from position i-1 to position i of a ring (from the last
@@ -47,7 +49,7 @@ type ringOf struct {
 
 // NewIndex indexes m.
 func NewIndex(m MultiPolygon) *Index {
-	ix := &Index{box: m.BBox()}
+	ix := &Index{box: m.BBox(), polys: len(m)}
 	for pi, p := range m {
 		if len(p) > 0 && len(p[0]) > 0 {
 			ix.firsts = append(ix.firsts, p[0][0])
@@ -182,12 +184,19 @@ type crossing struct {
 	ring int32
 }
 
+// scratch numbers the rings and polygons one row meets: local[g] is ring
+// g's number in the row plus one, 0 for a ring it does not meet; polys
+// likewise for polygons.
+type scratch struct {
+	local, polys []int32
+}
+
 // row computes the row at latitude y: the crossings of the edges that
 // cross it, swept from west to east.
 func (ix *Index) row(y float64) *Row {
 	var cs []crossing
 	add := func(i int32) {
-		e := ix.edges[i]
+		e := &ix.edges[i]
 		a, b := e.cur, e.prev
 		// Ring.contains, edge by edge: the same test and arithmetic.
 		if (a.Y > y) != (b.Y > y) {
@@ -198,7 +207,9 @@ func (ix *Index) row(y float64) *Row {
 	}
 	if y == y && len(ix.bands.start) > 0 {
 		c := ix.bands.cell(0, ix.bands.row(y))
-		for _, i := range ix.bands.items[ix.bands.start[c]:ix.bands.start[c+1]] {
+		band := ix.bands.items[ix.bands.start[c]:ix.bands.start[c+1]]
+		cs = make([]crossing, 0, len(band)+len(ix.oddEdges))
+		for _, i := range band {
 			add(i)
 		}
 	}
@@ -209,40 +220,50 @@ func (ix *Index) row(y float64) *Row {
 	if len(cs) == 0 {
 		return r
 	}
-	// Number the rings and polygons this row meets: rings come polygon by
-	// polygon, so sorting by ring groups each polygon's rings.
-	slices.SortFunc(cs, func(a, b crossing) int { return cmp.Compare(a.ring, b.ring) })
 	type ringState struct {
-		poly int32 // local polygon
+		ring int32 // the ring's number in the multipolygon
+		poly int32 // its polygon's number in the row
 		hole bool
 		odd  bool // inside: an odd number of crossings east of the point
 	}
 	type polyState struct {
+		poly  int32 // the polygon's number in the multipolygon
 		ext   bool
 		holes int32 // holes the point is inside
 	}
 	var rings []ringState
 	var polys []polyState
-	lastRing, lastPoly := int32(-1), int32(-1)
+	s, _ := ix.scratch.Get().(*scratch)
+	if s == nil {
+		s = &scratch{local: make([]int32, len(ix.rings)), polys: make([]int32, ix.polys)}
+	}
 	for k := range cs {
 		g := cs[k].ring
-		if g != lastRing {
+		l := s.local[g]
+		if l == 0 {
 			of := ix.rings[g]
-			if of.poly != lastPoly {
-				polys = append(polys, polyState{})
-				lastPoly = of.poly
+			if s.polys[of.poly] == 0 {
+				polys = append(polys, polyState{poly: of.poly})
+				s.polys[of.poly] = int32(len(polys))
 			}
-			rings = append(rings, ringState{poly: int32(len(polys) - 1), hole: of.hole})
-			lastRing = g
+			rings = append(rings, ringState{ring: g, poly: s.polys[of.poly] - 1, hole: of.hole})
+			l = int32(len(rings))
+			s.local[g] = l
 		}
-		l := int32(len(rings) - 1)
-		cs[k].ring = l
-		// West of every crossing, a point is east of none: a ring starts
-		// inside when its crossings are odd in number.
-		rings[l].odd = !rings[l].odd
+		cs[k].ring = l - 1
+		// West of every crossing, a point is west of all of them: a ring
+		// starts inside when its crossings are odd in number.
+		rings[l-1].odd = !rings[l-1].odd
 	}
+	for _, rs := range rings {
+		s.local[rs.ring] = 0
+	}
+	for _, p := range polys {
+		s.polys[p.poly] = 0
+	}
+	ix.scratch.Put(s)
 	inside := 0 // polygons the point is in
-	polyIn := func(p polyState) bool { return p.ext && p.holes == 0 }
+	polyIn := func(p *polyState) bool { return p.ext && p.holes == 0 }
 	for _, rs := range rings {
 		if rs.odd {
 			p := &polys[rs.poly]
@@ -253,13 +274,21 @@ func (ix *Index) row(y float64) *Row {
 			}
 		}
 	}
-	for _, p := range polys {
-		if polyIn(p) {
+	for k := range polys {
+		if polyIn(&polys[k]) {
 			inside++
 		}
 	}
 	r.in[0] = inside > 0
-	slices.SortFunc(cs, func(a, b crossing) int { return cmp.Compare(a.x, b.x) })
+	slices.SortFunc(cs, func(a, b crossing) int {
+		switch {
+		case a.x < b.x:
+			return -1
+		case a.x > b.x:
+			return 1
+		}
+		return 0
+	})
 	for k := 0; k < len(cs); {
 		x := cs[k].x
 		// Passing crossings at x flips their rings for points at or east
@@ -267,7 +296,7 @@ func (ix *Index) row(y float64) *Row {
 		for ; k < len(cs) && cs[k].x == x; k++ {
 			rs := &rings[cs[k].ring]
 			p := &polys[rs.poly]
-			was := polyIn(*p)
+			was := polyIn(p)
 			rs.odd = !rs.odd
 			switch {
 			case !rs.hole:
@@ -277,7 +306,7 @@ func (ix *Index) row(y float64) *Row {
 			default:
 				p.holes--
 			}
-			if now := polyIn(*p); now != was {
+			if now := polyIn(p); now != was {
 				if now {
 					inside++
 				} else {
@@ -291,6 +320,49 @@ func (ix *Index) row(y float64) *Row {
 		}
 	}
 	return r
+}
+
+// Mask clears inside[x] for every x whose point (x0 + x·step, y) is outside
+// the multipolygon, y being the row's latitude, and leaves the others. The
+// product x·step is rounded before the sum.
+func (r *Row) Mask(x0, step float64, inside []bool) {
+	n := len(inside)
+	px := func(x int) float64 { return x0 + float64(float64(x)*step) }
+	if !(step > 0) || x0 != x0 || math.IsInf(x0, 0) || math.IsInf(step, 0) {
+		for x := range inside {
+			if inside[x] && !r.Contains(px(x)) {
+				inside[x] = false
+			}
+		}
+		return
+	}
+	// Longitudes grow with x: walk the row's spans west to east, finding
+	// each span's first pixel from an estimate checked against px.
+	p := 0
+	for k, edge := range r.xs {
+		q := p
+		if f := math.Ceil((edge - x0) / step); f >= float64(n) {
+			q = n
+		} else if f > float64(p) {
+			q = int(f)
+		}
+		for q > p && px(q-1) >= edge {
+			q--
+		}
+		for q < n && px(q) < edge {
+			q++
+		}
+		if !r.in[k] {
+			clear(inside[p:q])
+		}
+		p = q
+		if p == n {
+			return
+		}
+	}
+	if !r.in[len(r.xs)] {
+		clear(inside[p:])
+	}
 }
 
 // Contains reports whether the point (x, y) of the row's latitude y is in
@@ -351,8 +423,17 @@ func (ix *Index) IntersectsBox(b BBox) bool {
 		}
 		return false
 	}
-	if ix.cells.any(b, func(i int32) bool { return edgeBox(ix.edges[i]).Intersects(b) && meets(i) }) ||
-		slices.ContainsFunc(ix.oddEdges, meets) {
+	// Only the cells along the box's sides can hold such an edge.
+	for k := 1; k < len(sides); k++ {
+		side := BBox{min(sides[k-1].X, sides[k].X), min(sides[k-1].Y, sides[k].Y), max(sides[k-1].X, sides[k].X), max(sides[k-1].Y, sides[k].Y)}
+		if ix.cells.any(side, func(i int32) bool {
+			e := &ix.edges[i]
+			return edgeBox(*e).Intersects(side) && segmentsMeet(e.prev, e.cur, sides[k-1], sides[k])
+		}) {
+			return true
+		}
+	}
+	if slices.ContainsFunc(ix.oddEdges, meets) {
 		return true
 	}
 	// A polygon's first position inside the box (polygonsMeet's first

@@ -116,6 +116,15 @@ func TestIndexRowsMatchMultiPolygon(t *testing.T) {
 				require.Equal(t, want, c.At(x), "seed %d, cursor at (%g, %g)", seed, x, y)
 				require.Equal(t, want, row.Contains(x), "seed %d, row at (%g, %g)", seed, x, y)
 			}
+			mask := make([]bool, 100)
+			for k := range mask {
+				mask[k] = k%7 != 3 // Mask only clears
+			}
+			row.Mask(x0, step, mask)
+			for k, got := range mask {
+				x := x0 + float64(float64(k)*step)
+				require.Equal(t, k%7 != 3 && m.ContainsPoint(x, y), got, "seed %d, mask at (%g, %g), step %g", seed, x, y, step)
+			}
 		}
 	}
 }
