@@ -1,7 +1,9 @@
 package export_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"math"
 	"testing"
 
@@ -197,6 +199,48 @@ func BenchmarkIntersectsBox(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*tiles), "ns/tile")
 			b.ReportMetric(float64(selected), "selected")
+		})
+	}
+}
+
+// BenchmarkCreateHoles runs the create path of a request with the
+// 12,000-hole ROI and of one with the plain ROI: decoding the JSON body
+// (which validates it), NewJob and the DEM estimate.
+func BenchmarkCreateHoles(b *testing.B) {
+	rec := exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32),
+		Resolution: 1.0 / 1200, Location: b.TempDir()}
+	require.NoError(b, dem.WriteDemoSource(rec.Location, rec))
+	e := dem.New(dem.Options{})
+	for _, holes := range []bool{false, true} {
+		name := map[bool]string{false: "plain", true: "holes"}[holes]
+		body, err := json.Marshal(benchJob(b, rec, holes).Request)
+		require.NoError(b, err)
+		b.Run("decode/"+name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := exporttask.DecodeCreateRequest(bytes.NewReader(body)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		req, err := exporttask.DecodeCreateRequest(bytes.NewReader(body))
+		require.NoError(b, err)
+		b.Run("newjob/"+name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := export.NewJob(rec, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("estimate/"+name, func(b *testing.B) {
+			for b.Loop() {
+				j, err := export.NewJob(rec, req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := e.Estimate(context.Background(), j); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }
