@@ -96,6 +96,9 @@ func BenchmarkInsideRow(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
+			if !bc.naive {
+				b.ReportMetric(float64(j.MaskTime(int64(rows), int64(rows*width)).Nanoseconds())/float64(rows), "model-ns/row")
+			}
 		})
 	}
 }
