@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -149,4 +150,24 @@ func TestJobIndexConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Equal(t, []int{0, 0, 0, 0}, errs)
+}
+
+// TestMaskTime checks that the masking time grows with the ROI's edges
+// crossing the rows, and that a Job without an index is charged for every
+// edge at every pixel.
+func TestMaskTime(t *testing.T) {
+	rec := exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32), Resolution: 1.0 / 1200}
+	newJob := func(r *exporttask.FeatureCollection) export.Job {
+		j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: r})
+		require.NoError(t, err)
+		return j
+	}
+	plain, holes := newJob(holedROI(0, 0)), newJob(holedROI(holesX, holesY))
+	const rows, pixels = 960, 960 * 960
+	p, h := plain.MaskTime(rows, pixels), holes.MaskTime(rows, pixels)
+	assert.Greater(t, p, time.Duration(0))
+	assert.Greater(t, h, 3*p, "12,000 holes: about 184 edges cross each row, against 4")
+	assert.Less(t, h, 100*time.Millisecond, "but each row reads only those")
+	literal := export.Job{Footprint: holes.Footprint, ROI: holes.ROI, Box: holes.Box}
+	assert.Greater(t, literal.MaskTime(rows, pixels), time.Minute, "without the index, 48,000 edges at each of 921,600 pixels")
 }
