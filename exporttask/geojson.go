@@ -205,12 +205,50 @@ func appendRings(b []byte, rings [][]Position) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
+// appendMicros appends v the way appendNumber does when v is the double
+// nearest a decimal with at most 6 decimals and |v| is in [1e-6, 1e9), as
+// coordinates mostly are; ok is false for any other v. Below 1e9 two such
+// decimals are further apart than two doubles, so the decimal is v's
+// shortest representation, which strconv would find more slowly.
+func appendMicros(b []byte, v float64) (_ []byte, ok bool) {
+	a := math.Abs(v)
+	if !(a >= 1e-6 && a < 1e9) {
+		return b, false
+	}
+	n := math.Round(a * 1e6)
+	if n/1e6 != a {
+		return b, false
+	}
+	if v < 0 {
+		b = append(b, '-')
+	}
+	u := uint64(n)
+	b = strconv.AppendUint(b, u/1e6, 10)
+	if frac := u % 1e6; frac != 0 {
+		var d [7]byte
+		d[0] = '.'
+		for i := 6; i > 0; i-- {
+			d[i] = byte('0' + frac%10)
+			frac /= 10
+		}
+		end := 7
+		for d[end-1] == '0' {
+			end--
+		}
+		b = append(b, d[:end]...)
+	}
+	return b, true
+}
+
 // appendNumber appends v as encoding/json writes a float64: the shortest
 // decimal that reads back as v, in exponent form below 1e-6 and from 1e21
 // (with at least two exponent digits left out: 1e-7, not 1e-07).
 func appendNumber(b []byte, v float64) ([]byte, error) {
 	if math.IsInf(v, 0) || math.IsNaN(v) {
 		return nil, &json.UnsupportedValueError{Value: reflect.ValueOf(v), Str: strconv.FormatFloat(v, 'g', -1, 64)}
+	}
+	if b, ok := appendMicros(b, v); ok {
+		return b, nil
 	}
 	format := byte('f')
 	if abs := math.Abs(v); abs != 0 && (abs < 1e-6 || abs >= 1e21) {

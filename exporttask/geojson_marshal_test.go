@@ -31,7 +31,7 @@ func reflected(t *testing.T, g exporttask.Geometry) []byte {
 func TestGeometryMarshalMatchesReflection(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	number := func() float64 {
-		switch rng.IntN(8) {
+		switch rng.IntN(10) {
 		case 0:
 			return math.Copysign(0, -1)
 		case 1:
@@ -44,6 +44,10 @@ func TestGeometryMarshalMatchesReflection(t *testing.T) {
 			return 1e-6 // the boundaries of the plain form
 		case 5:
 			return 1e21
+		case 6: // a decimal of up to 6 decimals, as coordinates mostly are
+			return math.Round((rng.Float64()*360-180)*math.Pow10(rng.IntN(7))) / math.Pow10(rng.IntN(7))
+		case 7:
+			return []float64{1e-6, 9.999999e-6, 999999999.999999, 1e9, 0.1, 0.3, 1.0 / 3, 1e-7}[rng.IntN(8)]
 		}
 		return rng.Float64()*360 - 180
 	}
@@ -69,7 +73,7 @@ func TestGeometryMarshalMatchesReflection(t *testing.T) {
 		}
 		return out
 	}
-	for range 2000 {
+	for range 5000 {
 		g := exporttask.Geometry{Type: exporttask.TypePolygon, Polygon: rings()}
 		if rng.IntN(2) == 0 {
 			g = exporttask.Geometry{Type: exporttask.TypeMultiPolygon}

@@ -1,6 +1,5 @@
 package exportio
 
-
 // indent appends src, compact JSON as json.Marshal writes it, to dst:
 // json.Indent's layout (two spaces a level, no prefix) with arrays of
 // numbers on one line.

@@ -1,6 +1,7 @@
 package geom
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -93,6 +94,19 @@ func NewIndex(m MultiPolygon) *Index {
 		// A horizontal edge crosses no row: see Ring.contains.
 		return edgeBox(e), e.prev.Y != e.cur.Y && finite(e.prev) && finite(e.cur)
 	})
+	// Order each band's edges west to east at its middle latitude: edges
+	// that do not cross keep that order along any row of the band, so
+	// that a row's crossings come out nearly sorted.
+	for c := range ix.bands.ny {
+		mid := ix.bands.y0 + (float64(c)+0.5)*ix.bands.ch
+		band := ix.bands.items[ix.bands.start[c]:ix.bands.start[c+1]]
+		at := func(i int32) float64 {
+			e := &ix.edges[i]
+			y := min(max(mid, min(e.prev.Y, e.cur.Y)), max(e.prev.Y, e.cur.Y))
+			return e.cur.X + (e.prev.X-e.cur.X)*(y-e.cur.Y)/(e.prev.Y-e.cur.Y)
+		}
+		slices.SortFunc(band, func(a, b int32) int { return cmp.Compare(at(a), at(b)) })
+	}
 	nx, ny := cellsFor(ext, n)
 	ix.cells = newGrid(ext, nx, ny)
 	ix.cells.fill(len(ix.edges), func(i int) (BBox, bool) {
@@ -231,8 +245,10 @@ func (ix *Index) row(y float64) *Row {
 		ext   bool
 		holes int32 // holes the point is inside
 	}
-	var rings []ringState
-	var polys []polyState
+	rings := make([]ringState, 0, len(cs))
+	polys := make([]polyState, 0, len(cs))
+	r.xs = make([]float64, 0, len(cs))
+	r.in = append(make([]bool, 0, len(cs)+1), false)
 	s, _ := ix.scratch.Get().(*scratch)
 	if s == nil {
 		s = &scratch{local: make([]int32, len(ix.rings)), polys: make([]int32, ix.polys)}
@@ -280,15 +296,7 @@ func (ix *Index) row(y float64) *Row {
 		}
 	}
 	r.in[0] = inside > 0
-	slices.SortFunc(cs, func(a, b crossing) int {
-		switch {
-		case a.x < b.x:
-			return -1
-		case a.x > b.x:
-			return 1
-		}
-		return 0
-	})
+	sortCrossings(cs)
 	for k := 0; k < len(cs); {
 		x := cs[k].x
 		// Passing crossings at x flips their rings for points at or east
@@ -320,6 +328,32 @@ func (ix *Index) row(y float64) *Row {
 		}
 	}
 	return r
+}
+
+// sortCrossings sorts cs by longitude. They usually come nearly sorted
+// (see NewIndex): an insertion sort does, unless it moves them too often.
+func sortCrossings(cs []crossing) {
+	moves := 0
+	for i := 1; i < len(cs); i++ {
+		c := cs[i]
+		j := i
+		for ; j > 0 && cs[j-1].x > c.x; j-- {
+			cs[j] = cs[j-1]
+		}
+		cs[j] = c
+		if moves += i - j; moves > 8*len(cs) {
+			slices.SortFunc(cs, func(a, b crossing) int {
+				switch {
+				case a.x < b.x:
+					return -1
+				case a.x > b.x:
+					return 1
+				}
+				return 0
+			})
+			return
+		}
+	}
 }
 
 // Mask clears inside[x] for every x whose point (x0 + x·step, y) is outside
