@@ -110,6 +110,7 @@ func MarshalIndent(v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := indent(make([]byte, 0, len(src)+len(src)/2), src)
+	// Room for a position a line, indented by about ten spaces.
+	b := indent(make([]byte, 0, 2*len(src)+1), src)
 	return append(b, '\n'), nil
 }

@@ -198,17 +198,44 @@ type crossing struct {
 	ring int32
 }
 
-// scratch numbers the rings and polygons one row meets: local[g] is ring
-// g's number in the row plus one, 0 for a ring it does not meet; polys
-// likewise for polygons.
+// scratch is what computing a row needs and drops: the crossings, and the
+// rings and polygons the row meets, numbered in local and polys (ring g's
+// number in the row plus one, 0 for a ring it does not meet; likewise for
+// polygons).
 type scratch struct {
+	cs           []crossing
+	rings        []ringState
+	polyStates   []polyState
 	local, polys []int32
+}
+
+// ringState is a ring along a row, west of the point swept.
+type ringState struct {
+	ring int32 // the ring's number in the multipolygon
+	poly int32 // its polygon's number in the row
+	hole bool
+	odd  bool // inside: an odd number of crossings east of the point
+}
+
+// polyState is a polygon along a row.
+type polyState struct {
+	poly  int32 // the polygon's number in the multipolygon
+	ext   bool
+	holes int32 // holes the point is inside
 }
 
 // row computes the row at latitude y: the crossings of the edges that
 // cross it, swept from west to east.
 func (ix *Index) row(y float64) *Row {
-	var cs []crossing
+	s, _ := ix.scratch.Get().(*scratch)
+	if s == nil {
+		s = &scratch{local: make([]int32, len(ix.rings)), polys: make([]int32, ix.polys)}
+	}
+	cs, rings, polys := s.cs[:0], s.rings[:0], s.polyStates[:0]
+	defer func() {
+		s.cs, s.rings, s.polyStates = cs[:0], rings[:0], polys[:0]
+		ix.scratch.Put(s)
+	}()
 	add := func(i int32) {
 		e := &ix.edges[i]
 		a, b := e.cur, e.prev
@@ -222,7 +249,6 @@ func (ix *Index) row(y float64) *Row {
 	if y == y && len(ix.bands.start) > 0 {
 		c := ix.bands.cell(0, ix.bands.row(y))
 		band := ix.bands.items[ix.bands.start[c]:ix.bands.start[c+1]]
-		cs = make([]crossing, 0, len(band)+len(ix.oddEdges))
 		for _, i := range band {
 			add(i)
 		}
@@ -234,25 +260,8 @@ func (ix *Index) row(y float64) *Row {
 	if len(cs) == 0 {
 		return r
 	}
-	type ringState struct {
-		ring int32 // the ring's number in the multipolygon
-		poly int32 // its polygon's number in the row
-		hole bool
-		odd  bool // inside: an odd number of crossings east of the point
-	}
-	type polyState struct {
-		poly  int32 // the polygon's number in the multipolygon
-		ext   bool
-		holes int32 // holes the point is inside
-	}
-	rings := make([]ringState, 0, len(cs))
-	polys := make([]polyState, 0, len(cs))
 	r.xs = make([]float64, 0, len(cs))
 	r.in = append(make([]bool, 0, len(cs)+1), false)
-	s, _ := ix.scratch.Get().(*scratch)
-	if s == nil {
-		s = &scratch{local: make([]int32, len(ix.rings)), polys: make([]int32, ix.polys)}
-	}
 	for k := range cs {
 		g := cs[k].ring
 		l := s.local[g]
@@ -277,7 +286,6 @@ func (ix *Index) row(y float64) *Row {
 	for _, p := range polys {
 		s.polys[p.poly] = 0
 	}
-	ix.scratch.Put(s)
 	inside := 0 // polygons the point is in
 	polyIn := func(p *polyState) bool { return p.ext && p.holes == 0 }
 	for _, rs := range rings {
