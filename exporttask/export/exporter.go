@@ -114,15 +114,16 @@ func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
 		return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: err.Error()})
 	}
 	box := fp.BBox()
+	a := &area{footprint: fp, regionOfInterest: roi}
 	if roi != nil {
-		if !roi.Intersects(fp) {
+		ix := Job{Footprint: fp, ROI: roi, area: a}.index()
+		if !ix.roi.Intersects(ix.fp) {
 			return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
 				Message: fmt.Sprintf("does not intersect the footprint of catalog record %s (%s)", rec.ID, boxString(box))})
 		}
 		box = box.Intersect(roi.BBox())
 	}
-	return Job{Record: rec, Request: r, Footprint: fp, ROI: roi, Box: box,
-		area: &area{footprint: fp, regionOfInterest: roi}}, nil
+	return Job{Record: rec, Request: r, Footprint: fp, ROI: roi, Box: box, area: a}, nil
 }
 
 // boxString writes b as west,south,east,north.

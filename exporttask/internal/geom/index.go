@@ -97,15 +97,24 @@ func NewIndex(m MultiPolygon) *Index {
 	// Order each band's edges west to east at its middle latitude: edges
 	// that do not cross keep that order along any row of the band, so
 	// that a row's crossings come out nearly sorted.
+	type keyed struct {
+		x float64
+		i int32
+	}
+	var keys []keyed
 	for c := range ix.bands.ny {
 		mid := ix.bands.y0 + (float64(c)+0.5)*ix.bands.ch
 		band := ix.bands.items[ix.bands.start[c]:ix.bands.start[c+1]]
-		at := func(i int32) float64 {
+		keys = keys[:0]
+		for _, i := range band {
 			e := &ix.edges[i]
 			y := min(max(mid, min(e.prev.Y, e.cur.Y)), max(e.prev.Y, e.cur.Y))
-			return e.cur.X + (e.prev.X-e.cur.X)*(y-e.cur.Y)/(e.prev.Y-e.cur.Y)
+			keys = append(keys, keyed{e.cur.X + (e.prev.X-e.cur.X)*(y-e.cur.Y)/(e.prev.Y-e.cur.Y), i})
 		}
-		slices.SortFunc(band, func(a, b int32) int { return cmp.Compare(at(a), at(b)) })
+		slices.SortFunc(keys, func(a, b keyed) int { return cmp.Compare(a.x, b.x) })
+		for k, key := range keys {
+			band[k] = key.i
+		}
 	}
 	nx, ny := cellsFor(ext, n)
 	ix.cells = newGrid(ext, nx, ny)
@@ -573,6 +582,55 @@ func (g *grid) any(b BBox, f func(int32) bool) bool {
 			if slices.ContainsFunc(g.items[g.start[k]:g.start[k+1]], f) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// Intersects reports whether the multipolygons of ix and o overlap or
+// touch, as [MultiPolygon.Intersects] does: an edge of one meets an edge of
+// the other, or a polygon's first position is inside the other. Each edge
+// of the index with fewer edges is compared with the edges of the other's
+// cells that its box meets.
+func (ix *Index) Intersects(o *Index) bool {
+	if !ix.box.Intersects(o.box) {
+		return false
+	}
+	small, large := ix, o
+	if len(small.edges) > len(large.edges) {
+		small, large = large, small
+	}
+	for i := range small.edges {
+		e := &small.edges[i]
+		if e.closing {
+			continue
+		}
+		meets := func(k int32) bool {
+			f := &large.edges[k]
+			return !f.closing && segmentsMeet(e.prev, e.cur, f.prev, f.cur)
+		}
+		if !finite(e.prev) || !finite(e.cur) {
+			for k := range large.edges {
+				if meets(int32(k)) {
+					return true
+				}
+			}
+			continue
+		}
+		b := edgeBox(*e)
+		if large.cells.any(b, func(k int32) bool { return edgeBox(large.edges[k]).Intersects(b) && meets(k) }) ||
+			slices.ContainsFunc(large.oddEdges, meets) {
+			return true
+		}
+	}
+	for _, pt := range ix.firsts {
+		if o.ContainsPoint(pt.X, pt.Y) {
+			return true
+		}
+	}
+	for _, pt := range o.firsts {
+		if ix.ContainsPoint(pt.X, pt.Y) {
+			return true
 		}
 	}
 	return false

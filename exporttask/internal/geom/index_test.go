@@ -198,3 +198,16 @@ func ExampleIndex() {
 	fmt.Println()
 	// Output: ####..####
 }
+
+func TestIndexIntersectsMatchesMultiPolygon(t *testing.T) {
+	for seed := range uint64(600) {
+		rng := rand.New(rand.NewPCG(seed, 4))
+		m, o := randomMultiPolygon(rng, seed%4 != 3), randomMultiPolygon(rng, seed%4 != 3)
+		if seed%3 == 0 { // a small one, near or inside the other
+			x, y := queryCoord(rng), queryCoord(rng)
+			o = MultiPolygon{{BBox{x, y, x + float64(rng.IntN(5))/4, y + float64(rng.IntN(5))/4}.Ring()}}
+		}
+		require.Equal(t, m.Intersects(o), NewIndex(m).Intersects(NewIndex(o)), "seed %d: %v and %v", seed, m, o)
+		require.Equal(t, o.Intersects(m), NewIndex(o).Intersects(NewIndex(m)), "seed %d: %v and %v", seed, o, m)
+	}
+}
