@@ -12,6 +12,12 @@ import (
 // Job is one export as a domain exporter sees it: the catalog record, the
 // request (or the stored task), and the area to export, which is the
 // request's region of interest intersected with the record's footprint.
+//
+// A Job made by [NewJob] indexes the footprint and ROI on first use (NewJob
+// itself uses the index when there is an ROI; copies share it), so that [Job.InsideRow], [Job.Contains] and
+// [Job.IntersectsBox] read only the edges near each query. Replacing
+// Footprint or ROI makes a Job answer without the index, as does building
+// one as a literal; changing their positions in place is not allowed.
 type Job struct {
 	// Record is the catalog record being exported.
 	Record exporttask.Record

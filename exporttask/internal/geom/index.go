@@ -425,34 +425,6 @@ func (r *Row) Contains(x float64) bool {
 	return r.in[sort.Search(len(r.xs), func(k int) bool { return r.xs[k] > x })]
 }
 
-// Cursor walks a row from west to east: At answers for longitudes in
-// increasing order, each in constant time on average.
-type Cursor struct {
-	r    *Row
-	k    int
-	last float64
-}
-
-// Cursor returns a cursor at the west end of r.
-func (r *Row) Cursor() Cursor { return Cursor{r: r, last: math.Inf(-1)} }
-
-// At reports whether (x, y) is inside, as [Row.Contains]. Longitudes are
-// best given in increasing order; a smaller one than the last is answered
-// by a search.
-func (c *Cursor) At(x float64) bool {
-	if x != x {
-		return false
-	}
-	if x < c.last {
-		c.k = sort.Search(len(c.r.xs), func(k int) bool { return c.r.xs[k] > x })
-	}
-	c.last = x
-	for c.k < len(c.r.xs) && c.r.xs[c.k] <= x {
-		c.k++
-	}
-	return c.r.in[c.k]
-}
-
 // IntersectsBox reports whether the multipolygon and b share an area or an
 // edge, as [MultiPolygon.IntersectsBox] does.
 func (ix *Index) IntersectsBox(b BBox) bool {
