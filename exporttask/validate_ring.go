@@ -7,10 +7,11 @@ import "math"
 // together, which the checks compare, plus the cells of the checks' grids
 // they are filed in (see boxPairs), summed over a request. Real regions of
 // interest stay far below it (a circle of MaxRingPositions positions takes
-// 123,000; a ring with 12,000 holes, 720,000 in a grid of them, 370,000 in
-// a strip); a region built to be slow (thousands of long edges whose boxes
-// all overlap, each pair needing a full test) is refused instead of being
-// checked at length. BenchmarkValidateRings measures the worst case.
+// 123,000; a ring with 12,000 triangular holes, 430,000 in a grid of them,
+// 400,000 in a strip); a region built to be slow (a thousand or more long
+// edges whose boxes all overlap, each pair needing a full test) is refused
+// instead of being checked at length. BenchmarkValidateRings measures the
+// worst case.
 const ringPairBudget = 4_000_000
 
 // ringChecker checks the shape of the polygons of one request.

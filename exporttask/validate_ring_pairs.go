@@ -5,7 +5,7 @@ import "math"
 // boxPairs calls f(a, b), a < b, once for each pair of the n boxes that
 // overlap (share a point), box(i) giving box i as minX, minY, maxX, maxY;
 // it stops early when f returns false. It files the boxes in a grid whose
-// cells are a few times as large as a typical box, and compares only boxes that
+// cells are about as large as a typical box, and compares only boxes that
 // share a cell, so that n small boxes spread over a region (the holes of a
 // region of interest, their edges) cost about n comparisons, whatever
 // their layout. Each comparison, and each filing of a box in a cell, is
@@ -17,6 +17,27 @@ func boxPairs(n int, box func(i int) (minX, minY, maxX, maxY float64), budget *i
 	}
 	type rect struct{ minX, minY, maxX, maxY float64 }
 	boxes := make([]rect, n)
+	if n <= 32 { // few boxes (a small polygon): compare them all
+		if *budget -= n * (n - 1) / 2; *budget < 0 {
+			return false
+		}
+		for i := range boxes {
+			b := &boxes[i]
+			b.minX, b.minY, b.maxX, b.maxY = box(i)
+		}
+		for a, ba := range boxes {
+			for b := a + 1; b < n; b++ {
+				bb := boxes[b]
+				if ba.maxX < bb.minX || bb.maxX < ba.minX || ba.maxY < bb.minY || bb.maxY < ba.minY {
+					continue
+				}
+				if !f(a, b) {
+					return true
+				}
+			}
+		}
+		return true
+	}
 	all := rect{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
 	var widths, heights sizeHistogram
 	for i := range boxes {
@@ -27,10 +48,11 @@ func boxPairs(n int, box func(i int) (minX, minY, maxX, maxY float64), budget *i
 		widths.add(b.maxX - b.minX)
 		heights.add(b.maxY - b.minY)
 	}
-	// Cells two to four times the median box's size, so that most boxes
-	// lie in one cell or two; at most 2n of them.
-	nx := cellCount(all.maxX-all.minX, 2*widths.median(), n)
-	ny := cellCount(all.maxY-all.minY, 2*heights.median(), n)
+	// Cells one to two times the median box's size, at most 2n of them: a
+	// box much larger than most is filed in many cells, and its pairs
+	// counted in each, which makes such regions costly to the budget.
+	nx := cellCount(all.maxX-all.minX, widths.median(), n)
+	ny := cellCount(all.maxY-all.minY, heights.median(), n)
 	if cells := float64(nx) * float64(ny); cells > 2*float64(n) {
 		s := math.Sqrt(2 * float64(n) / cells)
 		nx, ny = max(int(float64(nx)*s), 1), max(int(float64(ny)*s), 1)
