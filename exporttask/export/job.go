@@ -101,17 +101,17 @@ func (j Job) InsideRow(lat, lon0, step float64, inside []bool) {
 
 // The costs [Job.MaskTime] assumes: a row (or box) costs maskRowNs plus
 // maskCrossingNs per edge crossing it, a pixel maskPixelNs; without the
-// index, a pixel or box costs maskNaiveEdgeNs per edge. They are twice
-// the fastest of three runs of BenchmarkInsideRow (go test -run XXX -bench
-// InsideRow -benchtime 20x -count 3 ./exporttask/export) on the shared
-// 2-core development machine, whose load made runs vary up to 15×: 1.6 µs
-// a row of 960 pixels for the plain ROI, 15 µs with 12,000 holes (184
-// edges crossing each row), 4.7 ns per pixel and edge for the naive test.
+// index, a pixel or box costs maskNaiveEdgeNs per edge. They are twice the
+// CPU time BenchmarkInsideRow measured (go test -run XXX -bench InsideRow
+// -benchtime 5x -count 2 ./exporttask/export, the lower count) on the
+// shared 2-core development machine: 1.36 µs a row of 960 pixels for the
+// plain ROI (4.5 edges crossing a row), 6.0 µs with 12,000 holes (186),
+// and 1.24 ns per pixel and edge for the test over every edge.
 const (
-	maskRowNs       = 1000
-	maskCrossingNs  = 150
-	maskPixelNs     = 3
-	maskNaiveEdgeNs = 5
+	maskRowNs       = 500
+	maskCrossingNs  = 50
+	maskPixelNs     = 2
+	maskNaiveEdgeNs = 2.5
 )
 
 // MaskTime is how long masking takes for an export that calls InsideRow
