@@ -77,6 +77,8 @@ type Domain interface {
 // the exported area, as [Job.Contains] would say, for every x in
 // 0..len(inside)-1: one row of pixel centres at a time. Exporters that
 // mask a grid call it once per row instead of Contains once per pixel.
+// The longitude is computed as lon0 + float64(float64(x)*step), rounding
+// the product first, on every platform.
 //
 // On a Job made by [NewJob], a row costs the edges of the footprint and
 // ROI that cross it (found in an index by latitude, built on first use)

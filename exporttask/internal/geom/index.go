@@ -137,9 +137,6 @@ func NewIndex(m MultiPolygon) *Index {
 	return ix
 }
 
-// Edges is the number of edges of m's rings, closing edges included.
-func (ix *Index) Edges() int { return len(ix.edges) }
-
 // MeanCrossings is the mean number of edges a row of points across b
 // meets: the edges' latitude spans summed, over b's height. It is 0 for a
 // box of no height.
