@@ -116,12 +116,23 @@ func NewIndex(m MultiPolygon) *Index {
 			band[k] = key.i
 		}
 	}
-	nx, ny := cellsFor(ext, n)
-	ix.cells = newGrid(ext, nx, ny)
-	ix.cells.fill(len(ix.edges), func(i int) (BBox, bool) {
+	crossable := func(i int) (BBox, bool) {
 		e := ix.edges[i]
 		return edgeBox(e), !e.closing && finite(e.prev) && finite(e.cur)
-	})
+	}
+	// Cells about as many as the edges, fewer when long edges would be
+	// filed in too many of them (a star of long spikes): at most about
+	// eight filings an edge.
+	nx, ny := cellsFor(ext, n)
+	for nx*ny > 1 {
+		g := newGrid(ext, nx, ny)
+		if g.filings(len(ix.edges), crossable) <= 8*n+nx*ny {
+			break
+		}
+		nx, ny = max(nx/2, 1), max(ny/2, 1)
+	}
+	ix.cells = newGrid(ext, nx, ny)
+	ix.cells.fill(len(ix.edges), crossable)
 	pb := EmptyBox()
 	for _, pt := range ix.firsts {
 		if finite(pt) {
@@ -509,6 +520,17 @@ func clampCell(v, v0, size float64, n int) int {
 }
 
 func (g *grid) cell(col, row int) int { return row*g.nx + col }
+
+// filings counts the cells fill would file items 0..n-1 in.
+func (g *grid) filings(n int, box func(int) (BBox, bool)) int {
+	total := 0
+	for i := range n {
+		if b, ok := box(i); ok {
+			total += (g.col(b.East) - g.col(b.West) + 1) * (g.row(b.North) - g.row(b.South) + 1)
+		}
+	}
+	return total
+}
 
 // fill files items 0..n-1, each by its box when filed is true.
 func (g *grid) fill(n int, box func(int) (BBox, bool)) {

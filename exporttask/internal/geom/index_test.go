@@ -208,3 +208,27 @@ func TestIndexIntersectsMatchesMultiPolygon(t *testing.T) {
 		require.Equal(t, o.Intersects(m), NewIndex(o).Intersects(NewIndex(m)), "seed %d: %v and %v", seed, o, m)
 	}
 }
+
+// TestIndexStarOfSpikes indexes a star of 10,000 long spikes, whose edges'
+// boxes each cover a good part of the star: the grid stays small and the
+// answers are the plain tests'.
+func TestIndexStarOfSpikes(t *testing.T) {
+	const n = 5000
+	star := make(Ring, 0, 2*n+1)
+	for i := range n {
+		a := 2 * math.Pi * float64(i) / n
+		b := a + math.Pi/n
+		star = append(star, Point{0.01 * math.Cos(a), 0.01 * math.Sin(a)}, Point{math.Cos(b), math.Sin(b)})
+	}
+	star = append(star, star[0])
+	m := MultiPolygon{{star}}
+	ix := NewIndex(m)
+	assert.LessOrEqual(t, len(ix.cells.items), 9*len(star), "about eight filings an edge at most")
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 2000 {
+		x, y := 2*rng.Float64()-1, 2*rng.Float64()-1
+		require.Equal(t, m.ContainsPoint(x, y), ix.ContainsPoint(x, y), "(%g, %g)", x, y)
+		b := BBox{x, y, x + 0.01, y + 0.01}
+		require.Equal(t, m.IntersectsBox(b), ix.IntersectsBox(b), "box %+v", b)
+	}
+}
