@@ -51,6 +51,19 @@ func SameRequest(t Task, req CreateRequest) (bool, error) {
 	return true, nil
 }
 
+// IdempotencyKeyError reports a create whose Idempotency-Key the customer
+// already used for another request (see [SameRequest]): the store checks
+// it in the create's transaction, so that of creates racing with one key,
+// only the one that stored its task, or repeats its request, succeeds.
+type IdempotencyKeyError struct {
+	Key    string // the Idempotency-Key
+	TaskID int64  // the task the key names
+}
+
+func (e *IdempotencyKeyError) Error() string {
+	return fmt.Sprintf("exporttask: the Idempotency-Key %s names task %d, created by another request", quote(e.Key), e.TaskID)
+}
+
 // ProblemTypeIdempotencyKeyReused is the type of the 422 problem that
 // answers a create whose Idempotency-Key the customer already used with
 // another request body (as the IETF Idempotency-Key draft says).

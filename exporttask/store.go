@@ -13,7 +13,7 @@ import (
 //
 // Error contract: every method returns an error wrapping one of the
 // sentinels below when that case applies ([ErrNotFound], [ErrConflict],
-// [ErrLeaseLost]) or a *[QuotaError] or *[ValidationError] from Create; any other error is a store
+// [ErrLeaseLost]) or a *[QuotaError], *[IdempotencyKeyError] or *[ValidationError] from Create; any other error is a store
 // failure (I/O, driver) that the server answers with 500. A method that
 // returns an error has changed nothing. Every status change goes through
 // [Transition] and, in the same transaction, writes its event to the outbox
@@ -26,7 +26,11 @@ type Store interface {
 	//
 	// When p.IdempotencyKey is not empty and the customer already created a
 	// task with that key, that task is returned with replayed = true and
-	// nothing else happens. Otherwise, when p.DedupKey matches a task of
+	// nothing else happens, if p.Request repeats the request that created
+	// it ([SameRequest]); if not, the create fails with an
+	// *[IdempotencyKeyError], checked in the same transaction, so that of
+	// creates racing with one key and different requests, one stores its
+	// task and the others fail. Otherwise, when p.DedupKey matches a task of
 	// the customer that is PENDING, IN_PROGRESS or COMPLETED and not expired
 	// at p.Now, p.Request's webhooks are merged into it (union of events
 	// per URL, for every URL; a TASK_UPDATED event is emitted when that

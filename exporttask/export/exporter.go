@@ -114,8 +114,10 @@ func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
 		return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: err.Error()})
 	}
 	box := fp.BBox()
+	a := &area{footprint: fp, regionOfInterest: roi}
 	if roi != nil {
-		if !roi.Intersects(fp) {
+		ix := Job{Footprint: fp, ROI: roi, area: a}.index()
+		if !ix.roi.Intersects(ix.fp) {
 			msg := fmt.Sprintf("does not intersect the footprint of catalog record %s (%s)", rec.ID, boxString(box))
 			if swapped(roi).Intersects(fp) {
 				msg += "; with longitude and latitude swapped it would: GeoJSON positions are [longitude, latitude]"
@@ -124,7 +126,7 @@ func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
 		}
 		box = box.Intersect(roi.BBox())
 	}
-	return Job{Record: rec, Request: r, Footprint: fp, ROI: roi, Box: box}, nil
+	return Job{Record: rec, Request: r, Footprint: fp, ROI: roi, Box: box, area: a}, nil
 }
 
 // boxString writes b as west,south,east,north.

@@ -70,11 +70,16 @@ func TestBatchLeavesOutDuplicatesAndKnownKeys(t *testing.T) {
 	assert.False(t, got[2].Inserted, "a known Idempotency-Key is left to the full create")
 	assert.True(t, got[3].Inserted)
 
-	// Through Create, the ones left out find what is there.
-	task, replayed, err := db.Create(t.Context(), again)
+	// Through Create, the ones left out find what is there: the key names
+	// the known task, created by another request.
+	_, _, err = db.Create(t.Context(), again)
+	var ke *exporttask.IdempotencyKeyError
+	require.ErrorAs(t, err, &ke)
+	task, replayed, err := db.Create(t.Context(), known)
 	require.NoError(t, err)
 	assert.True(t, replayed)
 	assert.Equal(t, "rec-known", task.CatalogRecordID)
+	assert.Equal(t, task.ID, ke.TaskID)
 }
 
 // Two creates of the batch with one new Idempotency-Key: PostgreSQL
@@ -94,15 +99,14 @@ func TestBatchRefusedAsAWholeStoresNothing(t *testing.T) {
 	assert.Zero(t, usage)
 
 	// On their own: the first stores its task, the second finds its key
-	// naming that task (the server answers 422 to a key reused with
-	// another body).
+	// naming that task, created by another request (422 from the server).
 	first, replayed, err := db.Create(t.Context(), a)
 	require.NoError(t, err)
 	assert.False(t, replayed)
-	second, replayed, err := db.Create(t.Context(), b)
-	require.NoError(t, err)
-	assert.True(t, replayed)
-	assert.Equal(t, first.ID, second.ID)
+	_, _, err = db.Create(t.Context(), b)
+	var ke *exporttask.IdempotencyKeyError
+	require.ErrorAs(t, err, &ke)
+	assert.Equal(t, first.ID, ke.TaskID)
 }
 
 func TestBatchSkipsACreateWhoseContextEnded(t *testing.T) {

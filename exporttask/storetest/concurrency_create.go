@@ -88,7 +88,7 @@ func testConcurrentSameIdempotencyKey(t *testing.T, s exporttask.Store) {
 	// The same key with no dedup key to fall back on: still one task.
 	qs := make([]exporttask.CreateParams, racers)
 	for i := range qs {
-		qs[i] = params(t, globex, request(fmt.Sprintf("rec-%d", i)), at(0))
+		qs[i] = params(t, globex, request("rec-1"), at(0))
 		qs[i].IdempotencyKey, qs[i].DedupKey = "key-2", ""
 	}
 	tasks, replayed = createAll(t, s, qs)
@@ -135,4 +135,67 @@ func testConcurrentUsage(t *testing.T, s exporttask.Store) {
 	require.True(t, errors.As(err, &qe), "want a quota error, got %v", err)
 	assert.Equal(t, exporttask.QuotaError{Quota: n*100 + 50, Remaining: 50, Requested: 100}, *qe)
 	create(t, s, sized(t, acme, "rec-fits", 50, n*100+50, at(0)))
+}
+
+// keyReusers is how many creates reuse one Idempotency-Key at once with
+// different requests in testConcurrentIdempotencyKeyReuse.
+const keyReusers = 100
+
+// Many creates at once with one Idempotency-Key and different requests:
+// exactly one stores its task; every other fails with an
+// *IdempotencyKeyError naming that task, as the key is checked in the
+// create's transaction. Run with a quota too (the creates then take the
+// customer's lock) and without a dedup key (nothing else ties them).
+func testConcurrentIdempotencyKeyReuse(t *testing.T, s exporttask.Store) {
+	for _, tc := range []struct {
+		name     string
+		customer string
+		quota    int64
+		dedup    bool
+	}{
+		{"no quota", acme, 0, true},
+		{"quota", globex, 1 << 40, true},
+		{"no dedup key", "initech", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := make([]exporttask.CreateParams, keyReusers)
+			for i := range ps {
+				ps[i] = params(t, tc.customer, request(fmt.Sprintf("rec-%d", i), hook(hookA, exporttask.EventCompleted)), at(0))
+				ps[i].IdempotencyKey, ps[i].Quota = "reused-key", tc.quota
+				if !tc.dedup {
+					ps[i].DedupKey = ""
+				}
+			}
+			tasks := make([]exporttask.Task, len(ps))
+			replayed := make([]bool, len(ps))
+			errs := parallel(len(ps), func(i int) error {
+				var err error
+				tasks[i], replayed[i], err = s.Create(ctx(t), ps[i])
+				return err
+			})
+			winner := -1
+			for i, err := range errs {
+				if err == nil {
+					assert.Equal(t, -1, winner, "a second create succeeded: %d and %d", winner, i)
+					assert.False(t, replayed[i])
+					winner = i
+				}
+			}
+			require.NotEqual(t, -1, winner, "no create succeeded: %v", errs[0])
+			for i, err := range errs {
+				if i == winner {
+					continue
+				}
+				var ke *exporttask.IdempotencyKeyError
+				if assert.ErrorAs(t, err, &ke, "create %d", i) {
+					assert.Equal(t, tasks[winner].ID, ke.TaskID)
+				}
+			}
+			list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: tc.customer, Limit: 2 * keyReusers})
+			require.NoError(t, err)
+			require.Len(t, list, 1, "one task stored")
+			assert.Equal(t, tasks[winner].ID, list[0].ID)
+			assert.Equal(t, ps[winner].Request.CatalogRecordID, list[0].CatalogRecordID, "the winner's request")
+		})
+	}
 }

@@ -139,19 +139,37 @@ func testIdempotencyKey(t *testing.T, s exporttask.Store) {
 	p.IdempotencyKey = "key-1"
 	first := create(t, s, p)
 
-	// Same key, different request: the first task, untouched.
-	q := params(t, acme, request("rec-2", hook(hookB, exporttask.EventUpdated)), at(time.Minute))
-	q.IdempotencyKey = "key-1"
-	replay, replayed, err := s.Create(ctx(t), q)
+	// The same request again: the first task, untouched.
+	again := p
+	again.Now = at(time.Minute)
+	replay, replayed, err := s.Create(ctx(t), again)
 	require.NoError(t, err)
 	assert.True(t, replayed)
 	assert.Equal(t, first, replay)
 	assert.Empty(t, drain(t, s, at(time.Minute)), "a replay merges nothing")
 
+	// Same key, different request: refused, and nothing stored.
+	q := params(t, acme, request("rec-2", hook(hookB, exporttask.EventUpdated)), at(time.Minute))
+	q.IdempotencyKey = "key-1"
+	_, _, err = s.Create(ctx(t), q)
+	var ke *exporttask.IdempotencyKeyError
+	require.ErrorAs(t, err, &ke)
+	assert.Equal(t, "key-1", ke.Key)
+	assert.Equal(t, first.ID, ke.TaskID)
+	problem, ok := exporttask.ProblemFor(err)
+	require.True(t, ok)
+	assert.Equal(t, 422, problem.Status)
+	// A webhook the task does not have makes another request too.
+	w := params(t, acme, request("rec-1", hook(hookA, exporttask.EventUpdated), hook(hookB, exporttask.EventFailed)), at(time.Minute))
+	w.IdempotencyKey = "key-1"
+	_, _, err = s.Create(ctx(t), w)
+	require.ErrorAs(t, err, &ke)
+	assert.Empty(t, drain(t, s, at(time.Minute)), "a refused reuse merges nothing")
+
 	// Still replayed once the task is over.
 	aborted, err := s.Abort(ctx(t), acme, first.ID, at(2*time.Minute))
 	require.NoError(t, err)
-	replay, replayed, err = s.Create(ctx(t), q)
+	replay, replayed, err = s.Create(ctx(t), again)
 	require.NoError(t, err)
 	assert.True(t, replayed)
 	assert.Equal(t, aborted, replay)

@@ -132,7 +132,7 @@ func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 		return exporttask.Estimate{}, fmt.Errorf("tiles3d: %w", err)
 	}
 	size += 2*int64(len(roi)) + metadataAllowance
-	secs := int64(math.Ceil(float64(content) / e.opts.BytesPerSecond))
+	secs := int64(math.Ceil(float64(content)/e.opts.BytesPerSecond + j.MaskTime(int64(len(p.sel.files))+thumbSmall+thumbMedium+thumbLarge, 2*thumbLarge*thumbLarge).Seconds()))
 	return exporttask.Estimate{Size: size, Time: max(secs, 1)}, nil
 }
 

@@ -8,7 +8,8 @@ import (
 )
 
 // Create carries out [exporttask.Store.Create] in one transaction of
-// write: it replays the task named by the Idempotency-Key, else merges the
+// write: it replays the task named by the Idempotency-Key when the request
+// repeats its own (else an *exporttask.IdempotencyKeyError), else merges the
 // request's webhooks into a live equivalent task, else checks the quota and
 // inserts a new PENDING task.
 func Create(ctx context.Context, write Write, p exporttask.CreateParams) (t exporttask.Task, replayed bool, err error) {
@@ -31,7 +32,17 @@ func create(ctx context.Context, tx Tx, p exporttask.CreateParams) (exporttask.T
 
 	if found.KeyTask > 0 {
 		t, err := tx.CustomerTask(ctx, p.Customer, found.KeyTask)
-		return t, true, err
+		if err != nil {
+			return exporttask.Task{}, false, err
+		}
+		same, err := exporttask.SameRequest(t, p.Request)
+		if err != nil {
+			return exporttask.Task{}, false, err
+		}
+		if !same {
+			return exporttask.Task{}, false, &exporttask.IdempotencyKeyError{Key: p.IdempotencyKey, TaskID: t.ID}
+		}
+		return t, true, nil
 	}
 
 	if found.Duplicate != nil {
