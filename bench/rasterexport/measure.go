@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
-
-	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 )
 
 // result is one contender's rounds.
@@ -75,15 +73,20 @@ func roundTimes(ds []time.Duration) []time.Duration {
 	return out
 }
 
-// readTileBytes returns the tileBytes of an export's metadata.json.
+// readTileBytes returns the "exporttask:tileBytes" property of an
+// export's metadata.json, a STAC Item.
 func readTileBytes(path string) int64 {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0
 	}
-	var m raster.Metadata
+	var m struct {
+		Properties struct {
+			TileBytes int64 `json:"exporttask:tileBytes"`
+		} `json:"properties"`
+	}
 	if json.Unmarshal(b, &m) != nil {
 		return 0
 	}
-	return m.TileBytes
+	return m.Properties.TileBytes
 }
