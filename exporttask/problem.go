@@ -75,14 +75,18 @@ func StatusText(status int) string {
 }
 
 // ProblemFor returns the problem body for an error the domain defines: a
-// *ValidationError (400), a *TransitionError (409) or a *QuotaError (509),
-// found with errors.As. ok is false for any other error, which the caller
+// *ValidationError (400), a *TransitionError (409), an
+// *IdempotencyKeyReusedError (422) or a *QuotaError (509), found with
+// errors.As. ok is false for any other error, which the caller
 // maps itself (404 for ErrNotFound, 500 otherwise).
 func ProblemFor(err error) (p *Problem, ok bool) {
 	var ve *ValidationError
 	var te *TransitionError
 	var qe *QuotaError
+	var ke *IdempotencyKeyReusedError
 	switch {
+	case errors.As(err, &ke):
+		return IdempotencyKeyReusedProblem(ke.Key, ke.TaskID), true
 	case errors.As(err, &ve):
 		return ve.Problem(), true
 	case errors.As(err, &te):

@@ -53,6 +53,12 @@ type Config struct {
 	// before the task expires. Default [exporttask.DefaultRetention] (30
 	// days).
 	Retention time.Duration
+	// FinalRetention is how long an ABORTED, FAILED or EXPIRED task stays
+	// stored before the sweeper removes it (see
+	// [worker.RunnerConfig.FinalRetention]); after that, its id answers
+	// 404 like any unknown one. Default [worker.DefaultFinalRetention] (7
+	// days).
+	FinalRetention time.Duration
 	// WebhookSecret is the master secret of webhook signatures: each
 	// customer's deliveries are signed with the secret derived from it by
 	// [exporttask.CustomerWebhookSecret], which the customer reads with
@@ -87,7 +93,8 @@ type Config struct {
 	// before it is tried again. Default [worker.DefaultRetryDelay].
 	RetryDelay time.Duration
 	// SweepInterval is how often tasks whose retention is over are moved to
-	// EXPIRED and their files deleted. Default
+	// EXPIRED and their files deleted, and final tasks past FinalRetention
+	// removed. Default
 	// [worker.DefaultSweepInterval].
 	SweepInterval time.Duration
 	// WebhookBackoff is the longest wait before a failed webhook delivery
@@ -172,7 +179,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Quota < 0 {
 		return nil, fmt.Errorf("server: Config.Quota is negative (%d)", cfg.Quota)
 	}
-	if cfg.Retention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.SweepInterval < 0 || cfg.RetryDelay < 0 || cfg.MaxAttempts < 0 || cfg.WebhookBackoff < 0 {
+	if cfg.Retention < 0 || cfg.FinalRetention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.SweepInterval < 0 || cfg.RetryDelay < 0 || cfg.MaxAttempts < 0 || cfg.WebhookBackoff < 0 {
 		return nil, errors.New("server: Config durations must not be negative")
 	}
 	if cfg.CreateRate < 0 || math.IsNaN(cfg.CreateRate) || math.IsInf(cfg.CreateRate, 0) || cfg.CreateBurst < 0 {

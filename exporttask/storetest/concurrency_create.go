@@ -85,10 +85,10 @@ func testConcurrentSameIdempotencyKey(t *testing.T, s exporttask.Store) {
 	tasks, replayed := createAll(t, s, ps)
 	assertOneTask(t, s, tasks, replayed)
 
-	// The same key with no dedup key to fall back on: still one task.
+	// The same request with no dedup key to fall back on: still one task.
 	qs := make([]exporttask.CreateParams, racers)
 	for i := range qs {
-		qs[i] = params(t, globex, request(fmt.Sprintf("rec-%d", i)), at(0))
+		qs[i] = params(t, globex, request("rec-1"), at(0))
 		qs[i].IdempotencyKey, qs[i].DedupKey = "key-2", ""
 	}
 	tasks, replayed = createAll(t, s, qs)
@@ -102,6 +102,64 @@ func testConcurrentSameIdempotencyKey(t *testing.T, s exporttask.Store) {
 	}
 	assert.Len(t, ids, 1, "every create with key-2 answers the same task")
 	assert.Equal(t, 1, fresh)
+}
+
+// reusers is how many creates with one Idempotency-Key and different
+// requests testConcurrentIdempotencyKeyReuse starts at once.
+const reusers = 100
+
+// Many creates at once with one Idempotency-Key and different requests,
+// with and without a quota: exactly one stores its task, every other one
+// gets an *IdempotencyKeyReusedError naming that task (none is answered
+// with a task built from another request), and the customer has that one
+// task.
+func testConcurrentIdempotencyKeyReuse(t *testing.T, s exporttask.Store) {
+	for _, tc := range []struct {
+		customer string
+		quota    int64
+		dedup    bool
+	}{{acme, 0, true}, {globex, 1 << 40, true}, {"initech", 0, false}} {
+		ps := make([]exporttask.CreateParams, reusers)
+		for i := range ps {
+			ps[i] = params(t, tc.customer, request(fmt.Sprintf("rec-%d", i)), at(0))
+			ps[i].IdempotencyKey, ps[i].Quota = "key-1", tc.quota
+			if !tc.dedup {
+				ps[i].DedupKey = ""
+			}
+		}
+		tasks := make([]exporttask.Task, reusers)
+		replayed := make([]bool, reusers)
+		errs := parallel(reusers, func(i int) error {
+			var err error
+			tasks[i], replayed[i], err = s.Create(ctx(t), ps[i])
+			return err
+		})
+		winner := -1
+		for i, err := range errs {
+			if err == nil {
+				assert.False(t, replayed[i], "create %d was answered with a replay", i)
+				assert.Equal(t, -1, winner, "creates %d and %d both stored a task", winner, i)
+				winner = i
+			}
+		}
+		require.NotEqual(t, -1, winner, "no create stored a task: %v", errs[0])
+		want := tasks[winner]
+		assert.Equal(t, ps[winner].Request.CatalogRecordID, want.CatalogRecordID)
+		for i, err := range errs {
+			if i == winner {
+				continue
+			}
+			var ke *exporttask.IdempotencyKeyReusedError
+			if assert.ErrorAs(t, err, &ke, "create %d", i) {
+				assert.Equal(t, exporttask.IdempotencyKeyReusedError{Key: "key-1", TaskID: want.ID}, *ke, "create %d", i)
+			}
+		}
+		list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: tc.customer, Limit: reusers})
+		require.NoError(t, err)
+		if assert.Len(t, list, 1, "%s has one task", tc.customer) {
+			assert.Equal(t, want.ID, list[0].ID)
+		}
+	}
 }
 
 // Creates without a quota running at once keep the storage in use exact:
@@ -130,9 +188,14 @@ func testConcurrentUsage(t *testing.T, s exporttask.Store) {
 	}
 	require.Equal(t, n, created)
 
-	_, _, err := s.Create(ctx(t), sized(t, acme, "rec-last", 100, n*100+50, at(0)))
+	var used int64
+	for _, p := range ps {
+		used += need(t, p)
+	}
+	last := sized(t, acme, "rec-last", 1000, used+1000, at(0))
+	_, _, err := s.Create(ctx(t), last)
 	var qe *exporttask.QuotaError
 	require.True(t, errors.As(err, &qe), "want a quota error, got %v", err)
-	assert.Equal(t, exporttask.QuotaError{Quota: n*100 + 50, Remaining: 50, Requested: 100}, *qe)
-	create(t, s, sized(t, acme, "rec-fits", 50, n*100+50, at(0)))
+	assert.Equal(t, exporttask.QuotaError{Quota: used + 1000, Remaining: 1000, Requested: need(t, last)}, *qe)
+	create(t, s, fit(t, sized(t, acme, "rec-fits", 0, used+1000, at(0)), 1000))
 }

@@ -54,6 +54,7 @@ func Run(t *testing.T, open func(t *testing.T) exporttask.Store) {
 		{"ConcurrentDedup", testConcurrentDedup},
 		{"ConcurrentSameDedupKey", testConcurrentSameDedupKey},
 		{"ConcurrentSameIdempotencyKey", testConcurrentSameIdempotencyKey},
+		{"ConcurrentIdempotencyKeyReuse", testConcurrentIdempotencyKeyReuse},
 		{"ConcurrentUsage", testConcurrentUsage},
 		{"ClaimOrder", testClaimOrder},
 		{"ClaimTurns", testClaimTurns},

@@ -8,7 +8,8 @@ import (
 )
 
 // Create carries out [exporttask.Store.Create] in one transaction of
-// write: it replays the task named by the Idempotency-Key, else merges the
+// write: it replays the task named by the Idempotency-Key (or refuses a
+// request other than the one the key was recorded with), else merges the
 // request's webhooks into a live equivalent task, else checks the quota and
 // inserts a new PENDING task.
 func Create(ctx context.Context, write Write, p exporttask.CreateParams) (t exporttask.Task, replayed bool, err error) {
@@ -29,9 +30,22 @@ func create(ctx context.Context, tx Tx, p exporttask.CreateParams) (exporttask.T
 		return exporttask.Task{}, false, err
 	}
 
+	var fp string
+	if p.IdempotencyKey != "" {
+		if fp, err = exporttask.RequestFingerprint(p.Request); err != nil {
+			return exporttask.Task{}, false, err
+		}
+	}
+
 	if found.KeyTask > 0 {
 		t, err := tx.CustomerTask(ctx, p.Customer, found.KeyTask)
-		return t, true, err
+		if err != nil {
+			return exporttask.Task{}, false, err
+		}
+		if err := exporttask.CheckIdempotentRequest(p.IdempotencyKey, t, found.KeyFingerprint, fp, p.Request); err != nil {
+			return exporttask.Task{}, false, err
+		}
+		return t, true, nil
 	}
 
 	if found.Duplicate != nil {
@@ -40,18 +54,11 @@ func create(ctx context.Context, tx Tx, p exporttask.CreateParams) (exporttask.T
 			return exporttask.Task{}, false, err
 		}
 		if p.IdempotencyKey != "" {
-			if err := tx.RememberKey(ctx, p.Customer, p.IdempotencyKey, t.ID); err != nil {
+			if err := tx.RememberKey(ctx, p.Customer, p.IdempotencyKey, fp, t.ID); err != nil {
 				return exporttask.Task{}, false, err
 			}
 		}
 		return t, true, nil
-	}
-
-	if p.Quota > 0 {
-		if remaining := p.Quota - found.Used; p.EstimatedSize > remaining {
-			return exporttask.Task{}, false, &exporttask.QuotaError{
-				Quota: p.Quota, Remaining: max(remaining, 0), Requested: p.EstimatedSize}
-		}
 	}
 
 	t := NewTask(p)
@@ -59,7 +66,14 @@ func create(ctx context.Context, tx Tx, p exporttask.CreateParams) (exporttask.T
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}
-	id, err := tx.InsertTask(ctx, p, t, doc)
+	if p.Quota > 0 {
+		needed := p.EstimatedSize + int64(len(doc))
+		if remaining := p.Quota - found.Used; needed > remaining {
+			return exporttask.Task{}, false, &exporttask.QuotaError{
+				Quota: p.Quota, Remaining: max(remaining, 0), Requested: needed}
+		}
+	}
+	id, err := tx.InsertTask(ctx, p, t, doc, fp)
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}
