@@ -49,7 +49,7 @@ func insertPoolConfig(cfg *pgxpool.Config) *pgxpool.Config {
 type newTask struct {
 	customer, status, dedupKey, idempotencyKey, fingerprint string
 	estimatedSize                                           int64
-	doc                                        []byte
+	doc                                                     []byte
 
 	id       int64
 	inserted bool

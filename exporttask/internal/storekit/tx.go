@@ -32,7 +32,7 @@ type Existing struct {
 	// key recorded before fingerprints were.
 	KeyFingerprint string
 	Duplicate      *exporttask.Task // the live equivalent task, locked, or nil
-	Used      int64            // the customer's storage in use, bytes
+	Used           int64            // the customer's storage in use, bytes
 }
 
 // Final is a task that [Tx.Purgeable] found.
