@@ -97,7 +97,7 @@ func ProblemFor(err error) (p *Problem, ok bool) {
 		return &Problem{Type: ProblemTypeInvalidTransition, Title: "Invalid status transition",
 			Status: http.StatusConflict, Detail: detail, Message: detail}, true
 	case errors.As(err, &qe):
-		detail := fmt.Sprintf("the export storage quota is exhausted: the task needs an estimated %d bytes and %d of the %d-byte quota remain",
+		detail := fmt.Sprintf("the export storage quota is exhausted: the task needs %d bytes (its estimated size and its stored request) and %d of the %d-byte quota remain",
 			qe.Requested, qe.Remaining, qe.Quota)
 		quota, remaining := qe.Quota, qe.Remaining
 		return &Problem{Type: ProblemTypeQuotaExceeded, Title: "Storage quota exceeded",
