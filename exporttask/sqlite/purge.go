@@ -32,8 +32,9 @@ func (db *DB) Purge(ctx context.Context, before time.Time, limit int) ([]int64, 
 // deleted rows left, by Purge, Dismiss or the pruning of deliveries), in
 // steps of vacuumStep pages, each its own write transaction: PRAGMA
 // incremental_vacuum, which needs auto_vacuum = INCREMENTAL (see
-// [Open]). It does nothing in a database without it (in memory), and
-// stops when ctx ends.
+// [Open]), then writes the WAL back to the file (a passive checkpoint),
+// which is when the file shrinks. It does nothing in memory, and stops
+// when ctx ends.
 func (db *DB) reclaim(ctx context.Context) error {
 	if db.anchor != nil {
 		return nil
@@ -52,8 +53,14 @@ func (db *DB) reclaim(ctx context.Context) error {
 			return fmt.Errorf("giving free pages back: %w", err)
 		}
 		if free <= vacuumStep {
-			return nil
+			break
 		}
+	}
+	// In WAL mode the file shrinks when the WAL is written back to it: do
+	// it now rather than at the next automatic checkpoint. PASSIVE waits
+	// for no reader; what readers still use is written back later.
+	if _, err := db.w.ExecContext(context.WithoutCancel(ctx), `PRAGMA wal_checkpoint(PASSIVE)`); err != nil {
+		return fmt.Errorf("writing the WAL back to the file: %w", err)
 	}
 	return nil
 }
