@@ -152,4 +152,3 @@ func TestStorageStaysBoundedByTheQuota(t *testing.T) {
 	// task's pages.
 	assert.LessOrEqual(t, after[len(after)-1], after[0]+int64(roiBytes)+64<<10, "no growth from one round to the next")
 }
-
