@@ -46,8 +46,18 @@ func (db *DB) reclaim(ctx context.Context) error {
 			if err := tx.QueryRowContext(c, `PRAGMA freelist_count`).Scan(&free); err != nil || free == 0 {
 				return err
 			}
-			_, err := tx.ExecContext(c, fmt.Sprintf(`PRAGMA incremental_vacuum(%d)`, vacuumStep))
-			return err
+			// Each step of the statement frees one page: step it to the end.
+			rows, err := tx.QueryContext(c, fmt.Sprintf(`PRAGMA incremental_vacuum(%d)`, vacuumStep))
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+			}
+			if err := rows.Err(); err != nil {
+				rows.Close()
+				return err
+			}
+			return rows.Close()
 		})
 		if err != nil {
 			return fmt.Errorf("giving free pages back: %w", err)
