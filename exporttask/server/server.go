@@ -46,8 +46,10 @@ type Config struct {
 	// Keys are the API keys the server accepts. At least one is required.
 	Keys []APIKey
 	// Quota is each customer's storage quota in bytes: a create whose
-	// estimated size exceeds what the customer's live tasks leave is
-	// refused with 509. Default 0: unlimited.
+	// estimated size plus its stored document does not fit in what the
+	// customer's stored tasks leave is refused with 509 (see
+	// [exporttask.Store.Create] for what a task holds). Default 0:
+	// unlimited.
 	Quota int64
 	// Retention is how long a completed task's artifacts stay available
 	// before the task expires. Default [exporttask.DefaultRetention] (30
