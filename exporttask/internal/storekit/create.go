@@ -13,9 +13,17 @@ import (
 // request's webhooks into a live equivalent task, else checks the quota and
 // inserts a new PENDING task.
 func Create(ctx context.Context, write Write, p exporttask.CreateParams) (t exporttask.Task, replayed bool, err error) {
+	// The fingerprint is computed before the transaction, which may be
+	// the only one writing (SQLite).
+	var fp string
+	if p.IdempotencyKey != "" {
+		if fp, err = exporttask.RequestFingerprint(p.Request); err != nil {
+			return exporttask.Task{}, false, err
+		}
+	}
 	err = write(ctx, func(tx Tx) error {
 		var err error
-		t, replayed, err = create(ctx, tx, p)
+		t, replayed, err = create(ctx, tx, p, fp)
 		return err
 	})
 	if err != nil {
@@ -24,17 +32,12 @@ func Create(ctx context.Context, write Write, p exporttask.CreateParams) (t expo
 	return t, replayed, nil
 }
 
-func create(ctx context.Context, tx Tx, p exporttask.CreateParams) (exporttask.Task, bool, error) {
+// create is Create's transaction; fp is the request's fingerprint (empty
+// without an Idempotency-Key).
+func create(ctx context.Context, tx Tx, p exporttask.CreateParams, fp string) (exporttask.Task, bool, error) {
 	found, err := tx.LookUp(ctx, p)
 	if err != nil {
 		return exporttask.Task{}, false, err
-	}
-
-	var fp string
-	if p.IdempotencyKey != "" {
-		if fp, err = exporttask.RequestFingerprint(p.Request); err != nil {
-			return exporttask.Task{}, false, err
-		}
 	}
 
 	if found.KeyTask > 0 {
