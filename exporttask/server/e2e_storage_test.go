@@ -21,6 +21,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
 // circleROI is a region of interest of one ring of n positions around
@@ -142,4 +143,27 @@ func TestStorageStaysBoundedByTheQuota(t *testing.T) {
 	// What a passive checkpoint leaves in the WAL for a while: about one
 	// task's pages.
 	assert.LessOrEqual(t, after[len(after)-1], after[0]+int64(roiBytes)+64<<10, "no growth from one round to the next")
+}
+
+// TestExpiredTaskIsGoneOnceRemoved: an EXPIRED task's downloads answer 410
+// while the task is kept; once it is removed after the final retention,
+// the task and its downloads answer 404 like an unknown id.
+func TestExpiredTaskIsGoneOnceRemoved(t *testing.T) {
+	h := newHarness(t, exporttasktest.WithTaskDuration(20*time.Millisecond), exporttasktest.WithRetention(time.Second))
+	done := h.completedTask(t, 1)
+	path := h.pathOf(t, done.Artifacts[0])
+	require.Eventually(t, func() bool {
+		task, err := h.client.Get(t.Context(), done.ID)
+		return err == nil && task.Status == exporttask.StatusExpired
+	}, 20*time.Second, 10*time.Millisecond, "the task expires")
+	resp, body := h.do(t, request{method: http.MethodGet, path: path, key: h.Key})
+	assert.Equal(t, http.StatusGone, resp.StatusCode, "%s", body)
+
+	// The sweep after the final retention (7 days by default).
+	ids, err := h.Store.Purge(t.Context(), time.Now().Add(worker.DefaultFinalRetention), 100)
+	require.NoError(t, err)
+	require.Equal(t, []int64{done.ID}, ids)
+	h.assertGone(t, done.ID)
+	resp, body = h.do(t, request{method: http.MethodGet, path: path, key: h.Key})
+	assertProblem(t, resp, body, http.StatusNotFound, typeBlank)
 }
