@@ -66,7 +66,15 @@ func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask
 		}
 		return nil, err
 	}
-	return d.Export(ctx, j, out)
+	arts, err := d.Export(ctx, j, out)
+	var ve *exporttask.ValidationError
+	if err != nil && !exporttask.IsPermanent(err) && errors.As(err, &ve) {
+		// What a domain refuses of the request at export time (a region
+		// that meets none of its data) stays refused: retrying cannot
+		// change it.
+		return nil, exporttask.Permanent(ve.Error(), err)
+	}
+	return arts, err
 }
 
 // RequestOf returns the create request stored in t.

@@ -167,3 +167,30 @@ func TestROIOnTheFootprintsEdge(t *testing.T) {
 	require.NoError(t, err, "a sliver 1e-12 degrees wide has an area")
 	assert.Greater(t, j.Box.Width(), 0.0)
 }
+
+// refuser is a Domain that refuses every request's region.
+type refuser struct{}
+
+func (refuser) Estimate(context.Context, export.Job) (exporttask.Estimate, error) {
+	return exporttask.Estimate{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: "meets no data"})
+}
+
+func (refuser) Export(context.Context, export.Job, exporttask.Output) ([]exporttask.Artifact, error) {
+	return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: "meets no data"})
+}
+
+// TestDomainRefusalAtExportIsPermanent: what a domain refuses of a
+// request is the client's 400 at create, and a permanent failure when it
+// comes up only at export time.
+func TestDomainRefusalAtExportIsPermanent(t *testing.T) {
+	cat := mapCatalog{rasterID: {ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32)}}
+	x := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: refuser{}})
+	req := exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}
+	_, err := x.Estimate(context.Background(), req)
+	var ve *exporttask.ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.False(t, exporttask.IsPermanent(err))
+	_, err = x.Export(context.Background(), exporttask.Task{CreateRequest: req}, nil)
+	assert.True(t, exporttask.IsPermanent(err), "%v", err)
+	assert.ErrorContains(t, err, "meets no data")
+}
