@@ -2,7 +2,6 @@ package viewer
 
 import (
 	"fmt"
-	htmltemplate "html/template"
 	"strings"
 )
 
@@ -22,7 +21,10 @@ type builder struct {
 	links []documentLinks // of every document, for the policy and the OAuth2 page
 }
 
-func build(cfg Config) (*routerState, error) {
+// build makes the router's state for cfg. ui is the Swagger UI
+// distribution an earlier Setup read (Reload keeps it); when nil, build
+// reads Config.SwaggerUI, or takes the embedded one.
+func build(cfg Config, ui *uiDist) (*routerState, error) {
 	if err := checkPath("UIPath", cfg.UIPath); err != nil {
 		return nil, err
 	}
@@ -40,10 +42,21 @@ func build(cfg Config) (*routerState, error) {
 	if cfg.YAMLContentType == "" {
 		cfg.YAMLContentType = DefaultYAMLContentType
 	}
+	if ui == nil {
+		var err error
+		if cfg.SwaggerUI != nil {
+			ui, err = loadUIDist(cfg.SwaggerUI, "SwaggerUI")
+		} else {
+			ui, err = embeddedUI()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	b := &builder{
 		cfg:   cfg,
 		base:  strings.TrimSuffix(cfg.UIPath, "/"),
-		st:    &routerState{routes: map[string]*route{}},
+		st:    &routerState{routes: map[string]*route{}, ui: ui},
 		allow: []string{"GET, HEAD"},
 	}
 	specs, err := b.loadSpecs()
@@ -83,7 +96,7 @@ func (b *builder) addUI(specs []namedSpec) error {
 	if data.Title == "" {
 		data.Title = specs[0].spec.head.title.value
 	}
-	data.Favicon = htmltemplate.URL(b.cfg.Favicon) // checked by checkFavicon
+	data.Favicon = b.cfg.Favicon // checked by checkFavicon
 	csp := b.cfg.ContentSecurityPolicy
 	if csp == "" {
 		csp = b.policy(scriptSources, standalone).String()
@@ -101,7 +114,7 @@ type namedSpec struct {
 func (b *builder) loadSpecs() ([]namedSpec, error) {
 	var out []namedSpec
 	if b.cfg.FilePathOrSpec != nil {
-		s, err := loadSpec(b.cfg.FilePathOrSpec, b.cfg.FS, "FilePathOrSpec")
+		s, err := loadSpec(b.cfg.FilePathOrSpec, b.cfg.FS, "FilePathOrSpec", b.st.ui.version)
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +138,7 @@ func (b *builder) loadSpecs() ([]namedSpec, error) {
 			return nil, configErrorf("%s.Name %q has the same URL slug %q as Specs[%d]", field, src.Name, sl, j)
 		}
 		slugs[sl] = i
-		s, err := loadSpec(src.FilePathOrSpec, b.cfg.FS, field+".FilePathOrSpec")
+		s, err := loadSpec(src.FilePathOrSpec, b.cfg.FS, field+".FilePathOrSpec", b.st.ui.version)
 		if err != nil {
 			return nil, err
 		}

@@ -56,16 +56,14 @@ func (b *builder) oauthPage() bool {
 // when needed, the OAuth2 redirect page; it returns the page's data with
 // their URLs filled in.
 func (b *builder) addSharedAssets(standalone bool) (pageData, error) {
-	shared, err := sharedAssets()
-	if err != nil {
-		return pageData{}, err
-	}
+	shared := b.st.ui.assets
 	oauth := b.oauthPage()
 	urls := map[string]string{}
 	for name, r := range shared {
 		if !usedAsset(name, oauth, standalone, b.cfg.Favicon != "") {
 			continue
 		}
+		var err error
 		if urls[name], err = b.addAsset(r); err != nil {
 			return pageData{}, err
 		}

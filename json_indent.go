@@ -5,26 +5,43 @@ package viewer
 // slice of its exact size. json.Indent reserves twice the document in its
 // buffer whatever the output's size (26 MB for GitHub's 13 MB description,
 // which is already indented so); this counts the output first, then writes
-// it, so re-indenting costs the output's size and nothing more. src must be
-// valid JSON (json.Valid).
-func indentValidJSON(src []byte) []byte {
-	var count indentOut
-	count.counting = true
+// it, so re-indenting costs the output's size and nothing more. When src
+// is already indented so and owned (the caller's to change: read from a
+// file), the result is src itself with the newline appended, in place when
+// its capacity allows (os.ReadFile leaves one byte spare), so that Setup
+// holds one copy of a document published indented, as GitHub's is, not
+// two. src must be valid JSON (json.Valid).
+func indentValidJSON(src []byte, owned bool) []byte {
+	count := indentOut{counting: true, src: src, same: true}
 	indentInto(&count, src)
+	if owned && count.same && count.n == len(src) {
+		return append(src, '\n')
+	}
 	out := indentOut{buf: make([]byte, 0, count.n+1)}
 	indentInto(&out, src)
 	return append(out.buf, '\n')
 }
 
-// indentOut receives the indented bytes, or only counts them.
+// indentOut receives the indented bytes, or only counts them; when
+// counting, it also checks whether they are the same as src's so far.
 type indentOut struct {
 	counting bool
 	n        int
 	buf      []byte
+	src      []byte
+	same     bool
+}
+
+// compare notes whether b is what src holds at the output's offset.
+func (o *indentOut) compare(b []byte) {
+	if o.same && (o.n+len(b) > len(o.src) || string(o.src[o.n:o.n+len(b)]) != string(b)) {
+		o.same = false
+	}
 }
 
 func (o *indentOut) bytes(b []byte) {
 	if o.counting {
+		o.compare(b)
 		o.n += len(b)
 		return
 	}
@@ -33,6 +50,9 @@ func (o *indentOut) bytes(b []byte) {
 
 func (o *indentOut) byte(c byte) {
 	if o.counting {
+		if o.same && (o.n >= len(o.src) || o.src[o.n] != c) {
+			o.same = false
+		}
 		o.n++
 		return
 	}
@@ -41,6 +61,19 @@ func (o *indentOut) byte(c byte) {
 
 func (o *indentOut) newline(depth int) {
 	if o.counting {
+		if o.same {
+			end := o.n + 1 + 2*depth
+			if end > len(o.src) || o.src[o.n] != '\n' {
+				o.same = false
+			} else {
+				for _, c := range o.src[o.n+1 : end] {
+					if c != ' ' {
+						o.same = false
+						break
+					}
+				}
+			}
+		}
 		o.n += 1 + 2*depth
 		return
 	}

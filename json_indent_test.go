@@ -38,10 +38,28 @@ func TestIndentValidJSONMatchesJSONIndent(t *testing.T) {
 	}
 	for _, c := range cases {
 		require.True(t, json.Valid([]byte(c)), c)
-		got := indentValidJSON([]byte(c))
+		got := indentValidJSON([]byte(c), false)
 		assert.Equal(t, string(stdIndent(t, []byte(c))), string(got), "%.80q", c)
 		assert.Equal(t, len(got), cap(got), "%.80q: the slice is exactly its size", c)
+
+		// Owned, with the spare byte os.ReadFile leaves: an input already
+		// indented so is kept, the newline appended in place.
+		owned := append(make([]byte, 0, len(c)+1), c...)
+		got = indentValidJSON(owned, true)
+		want := stdIndent(t, []byte(c))
+		assert.Equal(t, string(want), string(got), "%.80q (owned)", c)
+		canonical := string(want[:len(want)-1]) == c
+		assert.Equal(t, canonical, &got[0] == &owned[:1][0], "%.80q: reused exactly when already indented", c)
 	}
+	canon := stdIndent(t, []byte(`{"a": [1, {"b": null}], "c": {}}`))
+	canon = canon[:len(canon)-1]
+	owned := append(make([]byte, 0, len(canon)+1), canon...)
+	got := indentValidJSON(owned, true)
+	require.Equal(t, string(canon)+"\n", string(got))
+	assert.Same(t, &owned[:1][0], &got[0], "an indented document read from a file is not copied")
+	notOwned := append(make([]byte, 0, len(canon)+1), canon...)
+	got = indentValidJSON(notOwned, false)
+	assert.NotSame(t, &notOwned[:1][0], &got[0], "the caller's bytes are never reused")
 }
 
 func FuzzIndentValidJSON(f *testing.F) {
@@ -52,6 +70,6 @@ func FuzzIndentValidJSON(f *testing.F) {
 		if !json.Valid([]byte(s)) {
 			return
 		}
-		assert.Equal(t, string(stdIndent(t, []byte(s))), string(indentValidJSON([]byte(s))))
+		assert.Equal(t, string(stdIndent(t, []byte(s))), string(indentValidJSON([]byte(s), true)))
 	})
 }

@@ -165,6 +165,40 @@ type Config struct {
 	// server counts as free. Default: none.
 	ConnectSrc []string
 
+	// SwaggerUI, when set, is the Swagger UI the page uses instead of the
+	// embedded one: the files of a swagger-ui-dist 5.x package at the root
+	// of the file system (swagger-ui-bundle.js,
+	// swagger-ui-standalone-preset.js and swagger-ui.css are required; each
+	// may instead be stored gzip-compressed, with ".gz" added to its name).
+	// For example, after "npm pack swagger-ui-dist@5.35.0" and unpacking it
+	// into ui/:
+	//
+	//	//go:embed ui/package/swagger-ui-bundle.js ui/package/swagger-ui-standalone-preset.js
+	//	//go:embed ui/package/swagger-ui.css ui/package/oauth2-redirect.js ui/package/favicon-*.png
+	//	var dist embed.FS
+	//	ui, _ := fs.Sub(dist, "ui/package")
+	//	cfg.SwaggerUI = ui
+	//
+	// (embedding only these files: the package's source maps and other
+	// bundles are 10 MB more).
+	// favicon-32x32.png and favicon-16x16.png are served when present. The
+	// OAuth2 redirect page runs the distribution's oauth2-redirect.js, else
+	// the inline script of its oauth2-redirect.html, else the viewer's own
+	// script; the page itself is the viewer's, with no inline script. No
+	// other file is read: the distribution's index.html and
+	// swagger-initializer.js are never served.
+	//
+	// Setup reads the files once (Reload keeps them) and the version from
+	// the bundle's build info (PACKAGE_VERSION), and refuses files that are
+	// not Swagger UI 5. The version decides the OpenAPI versions accepted:
+	// 3.2.x from Swagger UI 5.32.0 on, as Swagger UI renders it from then.
+	// The page's Content-Security-Policy, content-hashed URLs and ?url=
+	// handling are the same as with the embedded files. Unlike those, which
+	// every router shares, these are held (and compressed) per router.
+	// Default: nil (the Swagger UI embedded from
+	// github.com/swaggest/swgui/v5/static, see the package doc).
+	SwaggerUI fs.FS
+
 	// Watch, when positive, is how often the document files (FilePathOrSpec,
 	// Specs and every file their $refs name) are checked for changes, for
 	// development: when a file's size or modification time changes, the

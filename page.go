@@ -1,39 +1,59 @@
 package viewer
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
-	htmltemplate "html/template"
-	texttemplate "text/template"
+	"html"
+	"strings"
 )
 
-// pageData fills assets/index.html.
+// pageData is what the page names: its title and the URLs of its files.
 type pageData struct {
 	Title                       string
 	CSS, PageCSS, CustomCSS     string
-	Favicon                     htmltemplate.URL // checked at Setup: http(s), a path, or data:image/
+	Favicon                     string // Config.Favicon, checked at Setup: http(s), a path, or data:image/
 	Favicon32, Favicon16        string
 	Bundle, Preset, Initializer string
 	CustomJS                    []string
 }
 
+// renderPage writes the page. It is built here rather than with
+// html/template: text/template's calls of methods by name make the linker
+// keep every exported method of every type a program links, some megabytes
+// (see bench/README.md). Every value is HTML-escaped; the URLs were made by
+// Setup or checked by it (no quotes, spaces or angle brackets).
 func renderPage(d pageData) ([]byte, error) {
-	src, err := readOwnAsset("index.html")
-	if err != nil {
-		return nil, err
+	var b strings.Builder
+	esc := html.EscapeString
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	b.WriteString("<title>" + esc(d.Title) + "</title>\n")
+	for _, css := range []string{d.CSS, d.PageCSS, d.CustomCSS} {
+		if css != "" {
+			b.WriteString(`<link rel="stylesheet" href="` + esc(css) + "\">\n")
+		}
 	}
-	t, err := htmltemplate.New("index.html").Parse(string(src))
-	if err != nil {
-		return nil, fmt.Errorf("viewer: parsing the page template: %w", err)
+	switch {
+	case d.Favicon != "":
+		b.WriteString(`<link rel="icon" href="` + esc(d.Favicon) + "\">\n")
+	default:
+		if d.Favicon32 != "" {
+			b.WriteString(`<link rel="icon" type="image/png" href="` + esc(d.Favicon32) + "\" sizes=\"32x32\">\n")
+		}
+		if d.Favicon16 != "" {
+			b.WriteString(`<link rel="icon" type="image/png" href="` + esc(d.Favicon16) + "\" sizes=\"16x16\">\n")
+		}
 	}
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, d); err != nil {
-		return nil, fmt.Errorf("viewer: rendering the page: %w", err)
+	b.WriteString("</head>\n<body>\n<div id=\"swagger-ui\"></div>\n")
+	scripts := append([]string{d.Bundle, d.Preset, d.Initializer}, d.CustomJS...)
+	for _, js := range scripts {
+		if js != "" {
+			b.WriteString(`<script src="` + esc(js) + "\"></script>\n")
+		}
 	}
-	return buf.Bytes(), nil
+	b.WriteString("</body>\n</html>\n")
+	return []byte(b.String()), nil
 }
 
 // uiSettings builds the SwaggerUIBundle settings object: the documents, the
@@ -101,43 +121,37 @@ func oauthSettings(o *OAuth2Config) map[string]any {
 	return s
 }
 
-// renderInitializer writes the initializer script. Every setting is encoded
-// by encoding/json, which escapes <, > and &, so no value can end the
-// script or inject code.
+// renderInitializer writes the initializer script, assets/initializer.js
+// with its placeholders filled. Every setting is encoded by encoding/json,
+// which escapes <, > and &, so no value can end the script or inject code.
 func renderInitializer(settings map[string]any, oauth map[string]any, standalone bool) ([]byte, error) {
 	src, err := readOwnAsset("initializer.js")
 	if err != nil {
 		return nil, err
 	}
-	t, err := texttemplate.New("initializer.js").Parse(string(src))
-	if err != nil {
-		return nil, fmt.Errorf("viewer: parsing the initializer template: %w", err)
-	}
 	cfgJSON, err := json.MarshalIndent(settings, "  ", "  ")
 	if err != nil {
 		return nil, configErrorf("SwaggerUIConfig cannot be encoded as JSON: %v", err)
 	}
-	var oauthJSON []byte
+	initOAuth := ""
 	if oauth != nil {
-		if oauthJSON, err = json.Marshal(oauth); err != nil {
+		oauthJSON, err := json.Marshal(oauth)
+		if err != nil {
 			return nil, configErrorf("OAuth2 cannot be encoded as JSON: %v", err)
 		}
+		initOAuth = "\n  ui.initOAuth(" + string(oauthJSON) + ");"
 	}
-	layout := `"BaseLayout"`
+	presets, layout := "SwaggerUIBundle.presets.apis", `"BaseLayout"`
 	if standalone {
-		layout = `"StandaloneLayout"`
+		presets, layout = "SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset", `"StandaloneLayout"`
 	}
-	var buf bytes.Buffer
-	err = t.Execute(&buf, map[string]any{
-		"Config":     string(cfgJSON),
-		"OAuth2":     string(oauthJSON),
-		"Standalone": standalone,
-		"Layout":     layout,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("viewer: rendering the initializer: %w", err)
-	}
-	return buf.Bytes(), nil
+	out := strings.NewReplacer(
+		"/*CONFIG*/", string(cfgJSON),
+		"/*PRESETS*/", presets,
+		"/*LAYOUT*/", layout,
+		"\n  /*INIT_OAUTH*/", initOAuth,
+	).Replace(string(src))
+	return []byte(out), nil
 }
 
 // topbarLogoStyle is the text of the one inline <style> element Swagger UI

@@ -19,10 +19,11 @@ func (r *OpenapiViewerRouter) Reload() error {
 }
 
 func (r *OpenapiViewerRouter) reloadLocked() error {
-	if r.state.Load() == nil {
+	old := r.state.Load()
+	if old == nil {
 		return ErrNotSetup
 	}
-	st, err := build(r.cfg)
+	st, err := build(r.cfg, old.ui)
 	if err != nil {
 		return err
 	}

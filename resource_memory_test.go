@@ -44,7 +44,7 @@ func TestServedBytesKeepNoBuffer(t *testing.T) {
 	require.NoError(t, err)
 
 	for name, src := range map[string][]byte{"json": doc.Bytes(), "yaml": yamlDoc} {
-		s, err := loadSpec(src, nil, "FilePathOrSpec")
+		s, err := loadSpec(src, nil, "FilePathOrSpec", uiVersion{})
 		require.NoError(t, err, name)
 		assert.LessOrEqual(t, cap(s.json)-len(s.json), len(s.json)/8, "%s: spare capacity of the JSON", name)
 

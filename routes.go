@@ -16,6 +16,7 @@ type routerState struct {
 	// encoder's memory is in use at a time, whatever the requests.
 	work  sync.Mutex
 	files []string // the files the documents were read from, for Config.Watch
+	ui    *uiDist  // the Swagger UI served, read once by Setup and kept by Reload
 }
 
 // route is what one path answers.

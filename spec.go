@@ -13,8 +13,10 @@ type loadedSpec struct {
 }
 
 // loadSpec reads, bundles, converts and checks one document. field names
-// the config field it comes from, for errors.
-func loadSpec(v any, fsys fs.FS, field string) (*loadedSpec, error) {
+// the config field it comes from, for errors; ui is the version of the
+// Swagger UI that will render it, which decides the OpenAPI versions
+// accepted.
+func loadSpec(v any, fsys fs.FS, field string, ui uiVersion) (*loadedSpec, error) {
 	raw, err := readSpec(v, fsys, field)
 	if err != nil {
 		return nil, err
@@ -54,7 +56,7 @@ func loadSpec(v any, fsys fs.FS, field string) (*loadedSpec, error) {
 	} else if doc, head, files, err = yamlDocument(raw, fsys, nil); err != nil {
 		return nil, err
 	}
-	if err := head.check(raw.source); err != nil {
+	if err := head.check(raw.source, ui); err != nil {
 		return nil, err
 	}
 	return &loadedSpec{source: raw.source, json: compact(doc), head: head, files: files}, nil

@@ -39,8 +39,9 @@ func article(kind string) string {
 }
 
 // check applies Setup's rules to a document's head: an openapi (3.x) or
-// swagger (2.0) string, and an info mapping with a title and a version.
-func (h specHead) check(source string) error {
+// swagger (2.0) string that Swagger UI of version ui renders, and an info
+// mapping with a title and a version.
+func (h specHead) check(source string, ui uiVersion) error {
 	fail := func(line int, format string, args ...any) error {
 		return &SpecError{Source: source, Line: line, Err: fmt.Errorf(format, args...)}
 	}
@@ -49,8 +50,16 @@ func (h specHead) check(source string) error {
 		if h.openapi.kind != "string" {
 			return fail(h.openapi.line, "openapi must be a string such as \"3.1.0\", not %s (quote it in YAML)", article(h.openapi.kind))
 		}
-		if !renderableOpenAPI(h.openapi.value) {
-			return fail(h.openapi.line, "openapi is %q: the bundled Swagger UI renders OpenAPI 3.0.0 to 3.0.3 and 3.1.x (and Swagger \"2.0\")", h.openapi.value)
+		oas32 := ui.rendersOAS32()
+		if !renderableOpenAPI(h.openapi.value, oas32) {
+			if oas32 {
+				return fail(h.openapi.line, "openapi is %q: Swagger UI %s renders OpenAPI 3.0.0 to 3.0.3, 3.1.x and 3.2.x (and Swagger \"2.0\")", h.openapi.value, ui)
+			}
+			msg := fmt.Sprintf("openapi is %q: the bundled Swagger UI renders OpenAPI 3.0.0 to 3.0.3 and 3.1.x (and Swagger \"2.0\")", h.openapi.value)
+			if renderableOpenAPI(h.openapi.value, true) {
+				msg += fmt.Sprintf("; OpenAPI 3.2 needs Swagger UI 5.32.0 or newer (this one is %s): see Config.SwaggerUI", ui)
+			}
+			return fail(h.openapi.line, "%s", msg)
 		}
 	case h.swagger.present:
 		if h.swagger.kind != "string" {
@@ -77,18 +86,23 @@ func (h specHead) check(source string) error {
 	return nil
 }
 
-// renderableOpenAPI reports whether the bundled Swagger UI renders an
-// OpenAPI document of this version: it accepts the same strings as Swagger
-// UI's own isOAS30 and isOAS31 tests (3.0.0 to 3.0.3, with an optional
-// -rc0 to -rc2, and 3.1.N), and shows nothing for any other.
-func renderableOpenAPI(v string) bool {
+// renderableOpenAPI reports whether Swagger UI renders an OpenAPI document
+// of this version: it accepts the same strings as Swagger UI's own isOAS30,
+// isOAS31 and (when oas32, from Swagger UI 5.32.0) isOAS32 tests (3.0.0 to
+// 3.0.3, with an optional -rc0 to -rc2, 3.1.N and 3.2.N), and Swagger UI
+// shows nothing for any other.
+func renderableOpenAPI(v string, oas32 bool) bool {
 	if rest, ok := strings.CutPrefix(v, "3.0."); ok {
 		if len(rest) == 5 && rest[1:4] == "-rc" && rest[4] >= '0' && rest[4] <= '2' {
 			rest = rest[:1]
 		}
 		return len(rest) == 1 && rest[0] >= '0' && rest[0] <= '3'
 	}
-	if rest, ok := strings.CutPrefix(v, "3.1."); ok {
+	minor := "3.1."
+	if oas32 && strings.HasPrefix(v, "3.2.") {
+		minor = "3.2."
+	}
+	if rest, ok := strings.CutPrefix(v, minor); ok {
 		if rest == "" || (rest[0] == '0' && rest != "0") {
 			return false
 		}

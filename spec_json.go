@@ -17,7 +17,7 @@ func indentJSON(src rawSpec) ([]byte, error) {
 		if err := checkJSONKeys(data, src.source); err != nil {
 			return nil, err
 		}
-		return indentValidJSON(data), nil
+		return indentValidJSON(data, src.owned), nil
 	}
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, data, "", "  "); err != nil {

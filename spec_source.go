@@ -20,6 +20,9 @@ type rawSpec struct {
 	// strictJSON: data must be JSON (a .json file, a marshalled object), so
 	// a JSON error is not retried as YAML.
 	strictJSON bool
+	// owned: data is the package's to change (read from a file), not the
+	// caller's.
+	owned bool
 }
 
 // readSpec turns a FilePathOrSpec value into bytes. field names the config
@@ -64,7 +67,7 @@ func readSpecFile(name string, fsys fs.FS, field string) (rawSpec, error) {
 		return rawSpec{}, &SpecError{Source: name, Err: err}
 	}
 	strict := strings.EqualFold(path.Ext(name), ".json")
-	return rawSpec{source: name, file: name, data: data, isJSON: strict || looksLikeJSON(data), strictJSON: strict}, nil
+	return rawSpec{source: name, file: name, data: data, isJSON: strict || looksLikeJSON(data), strictJSON: strict, owned: true}, nil
 }
 
 func readFile(fsys fs.FS, name string) ([]byte, error) {

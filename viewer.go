@@ -52,7 +52,7 @@ func (r *OpenapiViewerRouter) Setup() error {
 	if r.state.Load() != nil {
 		return ErrAlreadySetup
 	}
-	st, err := build(r.cfg)
+	st, err := build(r.cfg, nil)
 	if err != nil {
 		return err
 	}

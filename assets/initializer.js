@@ -2,14 +2,12 @@
 // JSON. Served as a file of its own so that the page needs no inline script.
 window.addEventListener("load", function () {
   "use strict";
-  var config = {{.Config}};
+  var config = /*CONFIG*/;
   config.dom_id = "#swagger-ui";
-  config.presets = [SwaggerUIBundle.presets.apis{{if .Standalone}}, SwaggerUIStandalonePreset{{end}}];
+  config.presets = [/*PRESETS*/];
   config.plugins = [SwaggerUIBundle.plugins.DownloadUrl];
-  config.layout = {{.Layout}};
+  config.layout = /*LAYOUT*/;
   var ui = SwaggerUIBundle(config);
-{{- if .OAuth2}}
-  ui.initOAuth({{.OAuth2}});
-{{- end}}
+  /*INIT_OAUTH*/
   window.ui = ui;
 });

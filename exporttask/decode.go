@@ -23,7 +23,10 @@ import (
 //     member name in any object, a member the schema does not define (with
 //     a "did you mean" hint when a defined name is close), a value of the
 //     wrong JSON type, a number too large for a float64, a feature without
-//     "properties", and anything after the closing brace;
+//     "properties", a string or member name that is not valid UTF-8
+//     (invalid bytes, overlong forms, encoded surrogates, or an unpaired
+//     surrogate escape such as \ud800), and anything after the closing
+//     brace;
 //   - the rules of [CreateRequest.Validate].
 //
 // A syntax error ends the reading: the problems found before it are

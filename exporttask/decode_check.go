@@ -241,14 +241,39 @@ func (c *checker) report(err error) {
 	}
 }
 
-// token reads the next token; ptr locates a syntax error.
+// token reads the next token; ptr locates a syntax error, and a string
+// that is not valid UTF-8 (see checkText).
 func (c *checker) token(ptr string) (json.Token, error) {
+	return c.next(ptr, false)
+}
+
+// next reads the next token, a member name when key is set.
+func (c *checker) next(ptr string, key bool) (json.Token, error) {
 	c.tokStart = c.dec.InputOffset()
 	tok, err := c.dec.Token()
 	if err != nil {
 		return nil, &stopError{ptr: ptr, err: err}
 	}
+	if _, ok := tok.(string); ok {
+		c.checkText(ptr, key)
+	}
 	return tok, nil
+}
+
+// checkText records a problem at ptr when the string token just read is
+// not valid UTF-8 in the body: decoders replace such bytes with U+FFFD, so
+// it is checked in the body's own bytes.
+func (c *checker) checkText(ptr string, key bool) {
+	start := c.valueStart(c.tokStart)
+	bad, at := invalidText(c.data[start:c.dec.InputOffset()])
+	if bad == "" {
+		return
+	}
+	what := "must be valid UTF-8"
+	if key {
+		what = "has a member name that is not valid UTF-8"
+	}
+	c.p.add(ptr, "%s: %s at byte offset %d", what, bad, start+int64(at))
 }
 
 // value reads the next value, expecting shape s.
@@ -372,7 +397,7 @@ func (c *checker) end(ptr string) error {
 // key reads the next member name of the object at ptr and records a
 // duplicate; it returns the member's pointer too.
 func (c *checker) key(ptr string, seen map[string]bool) (string, string, error) {
-	tok, err := c.token(ptr)
+	tok, err := c.next(ptr, true)
 	if err != nil {
 		return "", "", err
 	}

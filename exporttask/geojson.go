@@ -3,6 +3,9 @@ package exporttask
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"reflect"
+	"strconv"
 )
 
 // The GeoJSON object types this package reads and writes.
@@ -113,24 +116,150 @@ type geometryJSON struct {
 }
 
 // MarshalJSON writes {"type", "coordinates"}, taking the coordinates from
-// Polygon or MultiPolygon according to Type. Any other type is an error.
+// Polygon or MultiPolygon according to Type. Any other type is an error, and
+// so is a coordinate that is not finite. The bytes are those encoding/json
+// writes for the coordinates' slices, written without reflection: a region
+// of interest holds up to MaxPositions positions.
 func (g Geometry) MarshalJSON() ([]byte, error) {
-	var coords any
+	var b []byte
+	var err error
 	switch g.Type {
 	case TypePolygon:
-		coords = g.Polygon
+		b = append(make([]byte, 0, 64+40*positions(g.Polygon)), `{"type":"Polygon","coordinates":`...)
+		b, err = appendRings(b, g.Polygon)
 	case TypeMultiPolygon:
-		coords = g.MultiPolygon
+		n := 0
+		for _, p := range g.MultiPolygon {
+			n += positions(p)
+		}
+		b = append(make([]byte, 0, 64+40*n), `{"type":"MultiPolygon","coordinates":`...)
+		if g.MultiPolygon == nil {
+			b = append(b, "null"...)
+			break
+		}
+		b = append(b, '[')
+		for i, p := range g.MultiPolygon {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendRings(b, p); err != nil {
+				break
+			}
+		}
+		b = append(b, ']')
 	default:
 		return nil, fmt.Errorf("exporttask: cannot encode a geometry of type %q: only %s and %s are supported",
 			g.Type, TypePolygon, TypeMultiPolygon)
 	}
-	b, err := json.Marshal(struct {
-		Type        string `json:"type"`
-		Coordinates any    `json:"coordinates"`
-	}{g.Type, coords})
 	if err != nil {
 		return nil, fmt.Errorf("exporttask: encoding a %s: %w", g.Type, err)
+	}
+	return append(b, '}'), nil
+}
+
+// positions counts the positions of rings.
+func positions(rings [][]Position) (n int) {
+	for _, r := range rings {
+		n += len(r)
+	}
+	return n
+}
+
+// appendRings appends rings as encoding/json writes a [][]Position.
+func appendRings(b []byte, rings [][]Position) ([]byte, error) {
+	if rings == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, '[')
+	for i, r := range rings {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if r == nil {
+			b = append(b, "null"...)
+			continue
+		}
+		b = append(b, '[')
+		for k, pos := range r {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			if pos == nil {
+				b = append(b, "null"...)
+				continue
+			}
+			b = append(b, '[')
+			for n, v := range pos {
+				if n > 0 {
+					b = append(b, ',')
+				}
+				var err error
+				if b, err = appendNumber(b, v); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+	}
+	return append(b, ']'), nil
+}
+
+// appendMicros appends v the way appendNumber does when v is the double
+// nearest a decimal with at most 6 decimals and |v| is in [1e-6, 1e9), as
+// coordinates mostly are; ok is false for any other v. Below 1e9 two such
+// decimals are further apart than two doubles, so the decimal is v's
+// shortest representation, which strconv would find more slowly.
+func appendMicros(b []byte, v float64) (_ []byte, ok bool) {
+	a := math.Abs(v)
+	if !(a >= 1e-6 && a < 1e9) {
+		return b, false
+	}
+	n := math.Round(a * 1e6)
+	if n/1e6 != a {
+		return b, false
+	}
+	if v < 0 {
+		b = append(b, '-')
+	}
+	u := uint64(n)
+	b = strconv.AppendUint(b, u/1e6, 10)
+	if frac := u % 1e6; frac != 0 {
+		var d [7]byte
+		d[0] = '.'
+		for i := 6; i > 0; i-- {
+			d[i] = byte('0' + frac%10)
+			frac /= 10
+		}
+		end := 7
+		for d[end-1] == '0' {
+			end--
+		}
+		b = append(b, d[:end]...)
+	}
+	return b, true
+}
+
+// appendNumber appends v as encoding/json writes a float64: the shortest
+// decimal that reads back as v, in exponent form below 1e-6 and from 1e21
+// (with at least two exponent digits left out: 1e-7, not 1e-07).
+func appendNumber(b []byte, v float64) ([]byte, error) {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil, &json.UnsupportedValueError{Value: reflect.ValueOf(v), Str: strconv.FormatFloat(v, 'g', -1, 64)}
+	}
+	if b, ok := appendMicros(b, v); ok {
+		return b, nil
+	}
+	format := byte('f')
+	if abs := math.Abs(v); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, v, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
 	}
 	return b, nil
 }

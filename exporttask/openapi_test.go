@@ -214,17 +214,17 @@ func assertNoNull(t *testing.T, ptr string, v any) {
 func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 	doc := loadOpenAPI(t)
 	want := map[string][]string{
-		"POST /export-tasks":                      {"201", "400", "401", "403", "404", "413", "415", "422", "429", "500", "509"},
-		"GET /export-tasks/{id}/artifacts/{name}": {"200", "206", "302", "304", "400", "401", "403", "404", "410", "500"},
+		"POST /export-tasks":                      {"201", "400", "401", "403", "404", "413", "415", "422", "429", "500", "507", "509"},
+		"GET /export-tasks/{id}/artifacts/{name}": {"200", "206", "302", "304", "400", "401", "403", "404", "410", "412", "416", "500"},
 		"GET /export-tasks":                       {"200", "400", "401", "403", "500"},
 		"GET /export-tasks/{id}":                  {"200", "400", "401", "403", "404", "500"},
-		"DELETE /export-tasks/{id}":               {"200", "204", "400", "401", "403", "404", "500"},
+		"DELETE /export-tasks/{id}":               {"200", "204", "400", "401", "403", "404", "500", "507"},
 		"GET /healthz":                            {"200"},
 		"GET /readyz":                             {"200", "503"},
 		"GET /metrics":                            {"200"},
-		"GET /webhook-secret":                     {"200", "401", "500"},
+		"GET /webhook-secret":                     {"200", "401", "403", "500"},
 		"GET /export-tasks/{id}/deliveries":       {"200", "400", "401", "403", "404", "500"},
-		"POST /export-tasks/{id}/deliveries/{deliveryId}/redeliver": {"202", "400", "401", "403", "404", "409", "429", "500"},
+		"POST /export-tasks/{id}/deliveries/{deliveryId}/redeliver": {"202", "400", "401", "403", "404", "409", "429", "500", "507"},
 	}
 	got := make(map[string][]string)
 	for path, item := range doc.Paths.Map() {

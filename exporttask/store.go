@@ -30,9 +30,10 @@ type Store interface {
 	// nothing else happens, if p.Request is the request the key was
 	// recorded with (see [CheckIdempotentRequest]); if it is another, an
 	// *[IdempotencyKeyReusedError] is returned. A key is recorded with the
-	// [RequestFingerprint] of the request that first used it. Otherwise,
-	// when p.DedupKey matches a task of
-	// the customer that is PENDING, IN_PROGRESS or COMPLETED and not expired
+	// [RequestFingerprint] of the request that first used it, and checked
+	// in the same transaction, so that of creates racing with one key and
+	// different requests, one stores its task and the others fail.
+	// Otherwise, when p.DedupKey matches a task of the customer that is PENDING, IN_PROGRESS or COMPLETED and not expired
 	// at p.Now, p.Request's webhooks are merged into it (union of events
 	// per URL, for every URL; a TASK_UPDATED event is emitted when that
 	// changed anything, and the receivers that newly subscribed to an

@@ -15,8 +15,10 @@ import (
 //     most a request may have, shaped as real regions are;
 //   - holes: one ring of MaxRingPositions with thousands of small holes,
 //     MaxPositions in all;
+//   - strip: a narrow ring with 12,000 small holes stacked from south to
+//     north;
 //   - zigzag: the worst accepted case of the simplicity check, a ring whose
-//     edges all span the same longitudes, just under the pair budget.
+//     edges' boxes all overlap, just under the pair budget.
 func BenchmarkValidateRings(b *testing.B) {
 	circles := func() *exporttask.Geometry {
 		var polygons [][][]exporttask.Position
@@ -47,7 +49,8 @@ func BenchmarkValidateRings(b *testing.B) {
 	}{
 		{"circles", circles()},
 		{"holes", holes()},
-		{"zigzag", exporttask.NewPolygon(zigzag(4400))},
+		{"strip", exporttask.NewPolygon(holeStrip(12_000)...)},
+		{"zigzag", exporttask.NewPolygon(zigzag(1400))},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			r := validRequest()

@@ -1,9 +1,6 @@
 package exporttask
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // holes checks, for rings that neither cross nor touch, that each hole
 // lies inside the exterior ring and outside every other hole.
@@ -40,27 +37,28 @@ func (c *ringChecker) holes(p *problems, ptr string, rings [][]Position) {
 		}
 		holes = append(holes, i)
 	}
-	// A hole inside another has its box inside the other's: sweep the
-	// holes by box, comparing each with those whose longitudes hold it.
-	sort.Slice(holes, func(a, b int) bool { return boxes[holes[a]].minX < boxes[holes[b]].minX })
-	for a, i := range holes {
-		for _, j := range holes[a+1:] {
-			if boxes[j].minX > boxes[i].maxX {
-				break
-			}
-			c.budget--
-			if c.budget < 0 {
-				p.add(ptr, "is too intricate to check: more than %d pairs of its edges overlap in longitude; simplify it",
-					ringPairBudget)
-				return
-			}
-			for _, pair := range [2][2]int{{j, i}, {i, j}} {
-				if inside(pair[0], pair[1]) {
-					p.add(index(ptr, pair[0]), "a hole must not lie inside another hole (ring %d)", pair[1])
-					return
-				}
+	// A hole inside another has its box inside the other's: compare the
+	// holes whose boxes overlap, reporting the first hole (by index) found
+	// inside another.
+	bad, outer := -1, -1
+	ok := boxPairs(len(holes), func(k int) (float64, float64, float64, float64) {
+		b := boxes[holes[k]]
+		return b.minX, b.minY, b.maxX, b.maxY
+	}, &c.budget, func(a, b int) bool {
+		for _, pair := range [2][2]int{{holes[a], holes[b]}, {holes[b], holes[a]}} {
+			if (bad < 0 || pair[0] < bad) && inside(pair[0], pair[1]) {
+				bad, outer = pair[0], pair[1]
 			}
 		}
+		return true
+	})
+	if !ok {
+		p.add(ptr, "is too intricate to check: more than %d pairs of its edges lie close together; simplify it",
+			ringPairBudget)
+		return
+	}
+	if bad >= 0 {
+		p.add(index(ptr, bad), "a hole must not lie inside another hole (ring %d)", outer)
 	}
 }
 

@@ -171,15 +171,19 @@ func runChild(ctx context.Context, o options) error {
 	return nil
 }
 
-// prime requests every file of a page load in each encoding a client may
-// ask for (brotli, gzip, none), so that a server that makes its variants
-// lazily or in the background has made them all.
-func prime(ctx context.Context, load pageLoad) error {
+// prime requests every file of a page load, and the extra URLs, in each
+// encoding a client may ask for (brotli, gzip, none), so that a server that
+// makes its variants lazily or in the background has made them all.
+func prime(ctx context.Context, load pageLoad, extra []string) error {
 	c := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	defer c.CloseIdleConnections()
+	urls := extra
 	for _, r := range load.responses {
+		urls = append(urls, r.url)
+	}
+	for _, u := range urls {
 		for _, enc := range []string{"br", "gzip", ""} {
-			if err := getWith(ctx, c, r.url, enc); err != nil {
+			if err := getWith(ctx, c, u, enc); err != nil {
 				return err
 			}
 		}

@@ -29,11 +29,12 @@ type file struct {
 }
 
 // contentSet is what every server serves: the viewer's page, the files it
-// loads and the document as JSON, taken from the viewer once, so that the
+// loads and the document as JSON and YAML, taken from the viewer once, so that the
 // bare handler and http-swagger serve the very same bytes.
 type contentSet struct {
 	Files    []file
 	SpecPath string // path of the document's JSON among Files
+	YAMLPath string // path of the document's YAML among Files
 	SpecSize int    // size of the source file
 }
 
@@ -87,6 +88,12 @@ func newContentSet(spec string) (*contentSet, error) {
 	}
 	set.Files = append(set.Files, f)
 	set.SpecPath = f.Path
+	set.YAMLPath = strings.TrimSuffix(f.Path, ".json") + ".yaml"
+	y, err := get(set.YAMLPath)
+	if err != nil {
+		return nil, err
+	}
+	set.Files = append(set.Files, y)
 	// The compressed bytes are the viewer's own, so that every server
 	// sends the same bytes; nil where the viewer sends identity (icons).
 	for i := range set.Files {

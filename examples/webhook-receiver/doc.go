@@ -47,7 +47,7 @@
 // Flags:
 //
 //	-addr         listen address (default 127.0.0.1:8090)
-//	-key          API key of the customer whose webhooks arrive here (read scope is enough)
+//	-key          API key of the customer whose webhooks arrive here (write scope: GET /webhook-secret needs it)
 //	-secret-from  URL of the server's GET /webhook-secret (default http://localhost:8080/webhook-secret)
 //	-secret       the customer's webhook secret (whsec_...); when given, nothing is fetched
 //	-tolerance    how far a signature's timestamp may be from now (default 5m)

@@ -100,7 +100,7 @@ func TestBatchRefusedAsAWholeStoresNothing(t *testing.T) {
 	assert.Zero(t, usage)
 
 	// On their own: the first stores its task, the second finds its key
-	// naming that task, recorded with another request.
+	// naming that task, recorded with another request (422 from the server).
 	first, replayed, err := db.Create(t.Context(), a)
 	require.NoError(t, err)
 	assert.False(t, replayed)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -26,6 +27,11 @@ type DB struct {
 	// maxRunning is the most tasks of one customer leased at once; 0 is
 	// no limit (see WithMaxRunningPerCustomer).
 	maxRunning int
+	// fullAt is when (Unix nanoseconds) a write last met a full disk; 0:
+	// never. Ping reports the store unable to write for fullDiskHold
+	// after.
+	fullAt       atomic.Int64
+	fullDiskHold time.Duration
 }
 
 var _ exporttask.Store = (*DB)(nil)
@@ -38,7 +44,7 @@ const defaultMaxConns = 16
 // schema to the current version. Besides that pool, the store opens up to
 // 2 connections of its own to insert new tasks (see Create).
 //
-// Options: [WithMaxRunningPerCustomer].
+// Options: [WithMaxRunningPerCustomer], [WithFullDiskHold].
 func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	o, err := buildOptions(opts)
 	if err != nil {
@@ -56,7 +62,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	db := &DB{pool: pool, maxRunning: o.maxRunning}
+	db := &DB{pool: pool, maxRunning: o.maxRunning, fullDiskHold: o.fullDiskHold}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)
@@ -70,13 +76,41 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 }
 
 // Ping reports whether the database answers and can write: it rewrites the
-// heartbeat row.
+// heartbeat row, and reports a full disk when a write of this store met
+// one (disk_full, SQLSTATE 53100) less than [DefaultFullDiskHold] ago
+// (see [WithFullDiskHold]). The
+// heartbeat alone cannot tell: it rewrites a row in place, which a full
+// disk often still allows while inserts fail. A full disk is an error
+// wrapping [exporttask.ErrStorageFull].
 func (db *DB) Ping(ctx context.Context) error {
 	_, err := db.pool.Exec(ctx, `UPDATE heartbeat SET at = $1 WHERE id = 1`, time.Now().UnixMilli())
 	if err != nil {
-		return fmt.Errorf("postgres: ping: writing the heartbeat: %w", err)
+		return fmt.Errorf("postgres: ping: writing the heartbeat: %w", db.diskFull(err))
+	}
+	if at := db.fullAt.Load(); at != 0 {
+		if ago := time.Since(time.Unix(0, at)); ago < db.fullDiskHold {
+			return exporttask.StorageFull(fmt.Errorf("postgres: ping: a write found the disk full %s ago",
+				ago.Round(time.Millisecond)))
+		}
 	}
 	return nil
+}
+
+// DefaultFullDiskHold is how long [DB.Ping] reports a full disk after a
+// write of the store met one, unless [WithFullDiskHold] says otherwise.
+// Past it, Ping answers as the heartbeat does until the next write that
+// fails for the same reason.
+const DefaultFullDiskHold = 30 * time.Second
+
+// diskFull marks err with [exporttask.ErrStorageFull], and notes the time
+// for Ping, when PostgreSQL refused a write for a full disk.
+func (db *DB) diskFull(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "53100" { // disk_full
+		db.fullAt.Store(time.Now().UnixNano())
+		return exporttask.StorageFull(err)
+	}
+	return err
 }
 
 // ReleaseLeases ends the leases of the IN_PROGRESS tasks whose worker's
@@ -107,7 +141,8 @@ func (db *DB) Close() error {
 const maxAttempts = 5
 
 // write runs fn in a transaction and commits it: the [storekit.Write] of
-// this store. When fn fails, nothing it did is kept. A transaction that
+// this store. When fn fails, nothing it did is kept; a full disk's error
+// wraps [exporttask.ErrStorageFull]. A transaction that
 // PostgreSQL aborted to break a deadlock or a serialisation conflict is run
 // again, so fn must start from scratch each time.
 func (db *DB) write(ctx context.Context, fn func(tx storekit.Tx) error) error {
@@ -115,7 +150,7 @@ func (db *DB) write(ctx context.Context, fn func(tx storekit.Tx) error) error {
 	for range maxAttempts {
 		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return fn(txn{tx: tx}) })
 		if !retryable(err) {
-			return err
+			return db.diskFull(err)
 		}
 	}
 	return err
@@ -129,7 +164,7 @@ func (db *DB) writeCreate(ctx context.Context, fn func(tx storekit.Tx) error) er
 	for range maxAttempts {
 		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return fn(txn{tx: tx}) })
 		if !retryable(err) && !uniqueViolation(err) {
-			return err
+			return db.diskFull(err)
 		}
 	}
 	return err

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -110,8 +111,49 @@ func TestStoreFailures(t *testing.T) {
 		assert.Equal(t, http.StatusOK, resp.StatusCode, "the process itself is up")
 	})
 	flaky.broken.Store(false)
-	resp, _ := h.do(t, request{method: "GET", path: "/readyz"})
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	// /readyz repeats its last probe for up to a second.
+	require.Eventually(t, func() bool {
+		resp, _ := h.do(t, request{method: "GET", path: "/readyz"})
+		return resp.StatusCode == http.StatusOK
+	}, 5*time.Second, 20*time.Millisecond, "/readyz recovers with the store")
+}
+
+// countingStore counts the store pings.
+type countingStore struct {
+	exporttask.Store
+	pings atomic.Int64
+}
+
+func (s *countingStore) Ping(ctx context.Context) error {
+	s.pings.Add(1)
+	return s.Store.Ping(ctx)
+}
+
+// TestReadyzProbesAtMostOncePerSecond: /readyz needs no key and its probe
+// writes, so a flood of it probes the store about once a second.
+func TestReadyzProbesAtMostOncePerSecond(t *testing.T) {
+	st, err := sqlite.Open(t.Context(), ":memory:")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	counting := &countingStore{Store: st}
+	h := newHarness(t, exporttasktest.WithStore(counting))
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 25 {
+				resp, _ := h.do(t, request{method: "GET", path: "/readyz"})
+				assert.Equal(t, http.StatusOK, resp.StatusCode)
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	assert.LessOrEqual(t, counting.pings.Load(), int64(elapsed/time.Second)+1,
+		"200 answers in %s took %d probes", elapsed, counting.pings.Load())
+	assert.Positive(t, counting.pings.Load())
 }
 
 // logLine returns the JSON log record that carries requestId id.

@@ -43,6 +43,7 @@ func TestNewServerChecksConfig(t *testing.T) {
 		{"no secret", func(c *server.Config) { c.WebhookSecret = nil }, "WebhookSecret is required"},
 		{"negative quota", func(c *server.Config) { c.Quota = -1 }, "Quota is negative"},
 		{"negative lease", func(c *server.Config) { c.Lease = -time.Second }, "must not be negative"},
+		{"negative download idle timeout", func(c *server.Config) { c.DownloadIdleTimeout = -time.Second }, "must not be negative"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

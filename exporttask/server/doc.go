@@ -31,5 +31,14 @@
 // receiver. GET /metrics serves Prometheus metrics: requests, store
 // latency, tasks by status, queue depth and webhook deliveries.
 //
+// Downloads serve at most [MaxRanges] ranges (416 beyond, and for a
+// malformed or unsatisfiable Range), answer failed If-Match and
+// If-Unmodified-Since with 412, and are cut only after their client read
+// nothing for [Config.DownloadIdleTimeout], never for their length. A write
+// that meets a full disk ([exporttask.ErrStorageFull]) is answered 507 with
+// Retry-After, and /readyz answers 503 while the store cannot write.
+// GET /webhook-secret needs the write scope. Webhook URLs are stored in the
+// form deliveries dial (see webhook.NormalizeURL).
+//
 // The reference program around this package is examples/server.
 package server

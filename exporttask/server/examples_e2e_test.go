@@ -210,6 +210,14 @@ func TestEveryExampleIsTrue(t *testing.T) {
 	st, h, b = s.do(t, http.MethodPost, "/export-tasks/1/deliveries/4242/redeliver", exWriteKey, "", nil)
 	problem("ProblemDeliveryNotFound", st, h, b)
 
+	// A download of the first task's GeoPackage with a failed If-Match,
+	// then with more ranges than are served.
+	gpkg := "/export-tasks/1/artifacts/" + demoRaster + ".gpkg"
+	st, h, b = s.do(t, http.MethodGet, gpkg, exReadKey, "", nil, "If-Match", `"another"`)
+	problem("ProblemPreconditionFailed", st, h, b)
+	st, h, b = s.do(t, http.MethodGet, gpkg, exReadKey, "", nil, "Range", "bytes=0-0,2-2,4-4,6-6,8-8,10-10,12-12,14-14,16-16,18-18,20-20,22-22")
+	problem("ProblemRangeNotSatisfiable", st, h, b)
+
 	// A quota of 1 byte and one create a minute: the first create finds
 	// the quota exhausted, the second the rate spent.
 	small := startExampleServer(t, checker, "-quota", "1", "-create-rate", "0.0167", "-create-burst", "1")
@@ -221,6 +229,7 @@ func TestEveryExampleIsTrue(t *testing.T) {
 	// What this test cannot bring about on purpose, and why.
 	notSent := map[string]string{
 		"ProblemInternal":            "needs a failing store",
+		"ProblemStorageFull":         "needs a full disk (TestFullDisk brings one about)",
 		"ProblemUnavailable":         "needs an unreachable store",
 		"ProblemArtifactExpired":     "needs a task past its retention",
 		"ProblemArtifactNotReady":    "needs a task caught before it completes",

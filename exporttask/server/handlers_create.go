@@ -102,7 +102,9 @@ func checkJSONContentType(r *http.Request) *exporttask.Problem {
 
 // decodeCreate reads the body (at most MaxBodyBytes) and returns the request
 // with every problem the client must fix: decoding and validation errors,
-// then webhook URLs the server may not call. err is set only when the body
+// then webhook URLs the server may not call. The webhook URLs are returned
+// in the form deliveries dial (webhook.NormalizeURL), which is checked and
+// stored. err is set only when the body
 // could not be read (too large: *http.MaxBytesError).
 func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (exporttask.CreateRequest, []exporttask.FieldError, error) {
 	body := http.MaxBytesReader(w, r.Body, exporttask.MaxBodyBytes)
@@ -124,9 +126,15 @@ func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (exporttas
 		if reported[ptr] || wh.URL == "" {
 			continue
 		}
-		if err := webhook.CheckWebhookURL(wh.URL, s.allow); err != nil {
-			problems = append(problems, exporttask.FieldError{Pointer: ptr, Message: err.Error()})
+		norm, err := webhook.NormalizeURL(wh.URL)
+		if err == nil {
+			err = webhook.CheckWebhookURL(norm, s.allow)
 		}
+		if err != nil {
+			problems = append(problems, exporttask.FieldError{Pointer: ptr, Message: err.Error()})
+			continue
+		}
+		req.Webhook[i].URL = norm
 	}
 	return req, problems, nil
 }

@@ -18,9 +18,10 @@ const presignExpiry = 5 * time.Minute
 // downloadArtifact handles GET and HEAD /export-tasks/{id}/artifacts/{name}:
 // the file of a COMPLETED task of the caller's customer, with
 // Content-Length, a strong ETag (its SHA-256), Range and conditional
-// requests. Another customer's task, an unknown file, or a task that is not
-// COMPLETED (no downloadable files yet, or failed/aborted) is 404; an
-// EXPIRED task is 410.
+// requests (see serveFile). Another customer's task, an unknown file, or a
+// task that is not COMPLETED (no downloadable files yet, or failed/aborted)
+// is 404; an EXPIRED task is 410. A dismissal or expiry that removes the
+// file between the task's read and the file's opening is 404 or 410 too.
 func (s *Server) downloadArtifact(w http.ResponseWriter, r *http.Request) {
 	id, ok := s.pathID(w, r)
 	if !ok {
@@ -59,7 +60,7 @@ func (s *Server) downloadArtifact(w http.ResponseWriter, r *http.Request) {
 	}
 	obj, err := s.artifacts.Open(r.Context(), key)
 	if errors.Is(err, exporttask.ErrArtifactNotFound) {
-		s.serverError(w, r, "opening an artifact of a COMPLETED task", err)
+		s.artifactGone(w, r, id)
 		return
 	}
 	if err != nil {
@@ -67,14 +68,32 @@ func (s *Server) downloadArtifact(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer obj.Close()
-	h := w.Header()
-	h.Set("Content-Type", contentType(art))
-	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": art.Name}))
+	etag := ""
 	if art.SHA256 != "" {
-		h.Set("ETag", `"`+art.SHA256+`"`)
+		etag = `"` + art.SHA256 + `"`
 	}
-	h.Set("Cache-Control", "private, no-cache")
-	http.ServeContent(w, r, "", obj.Info().ModTime, obj)
+	s.serveFile(w, r, fileResponse{obj: obj, contentType: contentType(art), etag: etag,
+		disposition: mime.FormatMediaType("attachment", map[string]string{"filename": art.Name})})
+}
+
+// artifactGone answers a download whose file is missing although its task
+// was read as COMPLETED: a dismissal (which deletes the files, then the
+// task) or an expiry ran in between. The task is read again: gone is 404,
+// EXPIRED is 410, and a task whose files are being deleted is 404.
+func (s *Server) artifactGone(w http.ResponseWriter, r *http.Request, id int64) {
+	t, err := s.store.Get(r.Context(), customerOf(r), id)
+	switch {
+	case err != nil:
+		s.storeError(w, r, "reading a task", err)
+	case t.Status == exporttask.StatusExpired:
+		s.writeProblem(w, r, exporttask.NewProblem(http.StatusGone,
+			"The task expired at "+t.ExpiredAt.Time.UTC().Format(time.RFC3339)+"; its files were deleted."))
+	default:
+		s.logger.InfoContext(r.Context(), "download of a file deleted since the task was read",
+			"path", r.URL.Path, "status", string(t.Status))
+		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound,
+			"The task's files are being deleted (the task is being dismissed or expiring)."))
+	}
 }
 
 // findArtifact returns t's artifact named name.

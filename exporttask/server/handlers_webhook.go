@@ -12,8 +12,8 @@ type webhookSecret struct {
 	Scheme string `json:"scheme"`
 }
 
-// getWebhookSecret handles GET /webhook-secret: the secret that signs the
-// calling customer's webhook deliveries.
+// getWebhookSecret handles GET /webhook-secret (write scope): the secret
+// that signs the calling customer's webhook deliveries.
 func (s *Server) getWebhookSecret(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	s.writeJSON(w, r, http.StatusOK, webhookSecret{

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,8 +15,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
+	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
 
 // failingEstimates is an exporter whose estimates fail while broken is set.
@@ -104,4 +108,58 @@ func TestIdempotencyKeyReuse(t *testing.T) {
 	exp.broken.Store(true)
 	resp, body = post(t, h.sampleRequest(4), "k-2")
 	assertProblem(t, resp, body, http.StatusInternalServerError, exporttask.ProblemTypeBlank)
+}
+
+// TestIdempotencyKeyRace: 100 creates at once reusing one Idempotency-Key
+// with different bodies get exactly one 201 (not replayed) and 99 422s
+// naming the key; one task is stored, the 201's. The key is checked in the
+// store's transaction, so the creates that pass the server's early look-up
+// together still cannot replay another body's task.
+func TestIdempotencyKeyRace(t *testing.T) {
+	// A database file, whose commits wait for the disk, as in production:
+	// the creates that passed the early look-up meet in the store.
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "tasks.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	h := newHarness(t, exporttasktest.WithTaskDuration(time.Hour), exporttasktest.WithStore(st))
+	const n = 100
+	statuses := make([]int, n)
+	bodies := make([][]byte, n)
+	replayed := make([]string, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			resp, body := h.do(t, request{method: "POST", path: "/export-tasks", key: h.Key,
+				header: map[string]string{"Content-Type": "application/json", "Idempotency-Key": "raced-key"},
+				body:   mustJSON(t, h.sampleRequest(1000+i))})
+			statuses[i], bodies[i], replayed[i] = resp.StatusCode, body, resp.Header.Get(exporttask.ReplayedHeader)
+		}()
+	}
+	close(start)
+	wg.Wait()
+	var created []exporttask.Task
+	for i, status := range statuses {
+		switch status {
+		case http.StatusCreated:
+			assert.Empty(t, replayed[i], "a 201 of another body is never a replay")
+			created = append(created, decodeTask(t, bodies[i]))
+		case http.StatusUnprocessableEntity:
+			var p exporttask.Problem
+			require.NoError(t, json.Unmarshal(bodies[i], &p))
+			assert.Equal(t, exporttask.ProblemTypeIdempotencyKeyReused, p.Type)
+			assert.Contains(t, p.Detail, `"raced-key"`)
+		default:
+			t.Errorf("create %d answered %d: %s", i, status, bodies[i])
+		}
+	}
+	require.Len(t, created, 1, "exactly one 201")
+	list, _, err := h.client.List(context.Background(), client.ListOptions{})
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, created[0].ID, list[0].ID)
+	assert.Equal(t, created[0].CatalogRecordID, list[0].CatalogRecordID)
 }

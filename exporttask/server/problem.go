@@ -111,10 +111,19 @@ func encodeJSON(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// storageFullRetryAfter is the Retry-After of a 507, in seconds: freeing
+// disk space is an operator's work, which takes minutes, not moments.
+const storageFullRetryAfter = "120"
+
 // storeError answers an error of the Store: 404 for ErrNotFound, 409 for
-// ErrConflict (a *TransitionError), 509 for a *QuotaError, 500 (logged) for
+// ErrConflict (a *TransitionError), 509 for a *QuotaError, 507 with
+// Retry-After for ErrStorageFull (a full disk; logged), 500 (logged) for
 // anything else, or 499 when the client went away (see serverError).
 func (s *Server) storeError(w http.ResponseWriter, r *http.Request, op string, err error) {
+	if errors.Is(err, exporttask.ErrStorageFull) {
+		s.storageFull(w, r, op, err)
+		return
+	}
 	if errors.Is(err, exporttask.ErrNotFound) {
 		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound, "No export task with this id."))
 		return
@@ -130,4 +139,15 @@ func (s *Server) storeError(w http.ResponseWriter, r *http.Request, op string, e
 		return
 	}
 	s.serverError(w, r, op, err)
+}
+
+// storageFull answers 507 Insufficient Storage with Retry-After for a write
+// that met a full disk, and logs it at ERROR for the operator: the request
+// was sound, the server could not keep it.
+func (s *Server) storageFull(w http.ResponseWriter, r *http.Request, op string, err error) {
+	s.logger.ErrorContext(r.Context(), op+": the storage is full", "method", r.Method, "path", r.URL.Path,
+		"error", err.Error())
+	w.Header().Set("Retry-After", storageFullRetryAfter)
+	s.writeProblem(w, r, exporttask.NewProblem(http.StatusInsufficientStorage,
+		"The server's storage is full; nothing was stored. Try again later."))
 }

@@ -18,7 +18,9 @@ func (s *Server) routes() (http.Handler, error) {
 	mux.HandleFunc("GET /export-tasks/{id}/artifacts/{name}", s.authorize(ScopeRead, s.downloadArtifact))
 	mux.HandleFunc("GET /export-tasks/{id}/deliveries", s.authorize(ScopeRead, s.listDeliveries))
 	mux.HandleFunc("POST /export-tasks/{id}/deliveries/{deliveryId}/redeliver", s.authorize(ScopeWrite, s.redeliver))
-	mux.HandleFunc("GET /webhook-secret", s.authorize(ScopeRead, s.getWebhookSecret))
+	// The signing secret lets its holder forge deliveries: a read-only
+	// key (a dashboard, say) must not obtain it.
+	mux.HandleFunc("GET /webhook-secret", s.authorize(ScopeWrite, s.getWebhookSecret))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", s.metrics.handler())

@@ -116,6 +116,14 @@ type Config struct {
 	// its bucket is full. Default [DefaultCreateBurst]; used only with a
 	// CreateRate.
 	CreateBurst int
+	// DownloadIdleTimeout is how long a download may go without the
+	// client reading any of it before the connection is cut. A download
+	// is never cut for its total duration: the write deadline of its
+	// connection is extended by this much before each chunk of the body
+	// (the http.Server's WriteTimeout still bounds every other answer),
+	// and the request's read deadline is lifted for the download.
+	// Default [DefaultDownloadIdleTimeout] (30s).
+	DownloadIdleTimeout time.Duration
 	// Logger receives request failures (500s) and the workers' logs;
 	// every record logged with a request's context carries its id as
 	// "requestId". Default: JSON to standard error.
@@ -146,6 +154,8 @@ type Server struct {
 	// their own; nil: no limit.
 	redeliveries *rateLimiter
 	metrics      *metrics
+	downloadIdle time.Duration // see Config.DownloadIdleTimeout
+	ready        readiness     // the last store probe of GET /readyz
 }
 
 // DefaultCreateBurst is [Config.CreateBurst] when it is left 0.
@@ -181,7 +191,8 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Quota < 0 {
 		return nil, fmt.Errorf("server: Config.Quota is negative (%d)", cfg.Quota)
 	}
-	if cfg.Retention < 0 || cfg.FinalRetention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.SweepInterval < 0 || cfg.RetryDelay < 0 || cfg.MaxAttempts < 0 || cfg.WebhookBackoff < 0 {
+	if cfg.Retention < 0 || cfg.FinalRetention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.SweepInterval < 0 || cfg.RetryDelay < 0 || cfg.MaxAttempts < 0 || cfg.WebhookBackoff < 0 ||
+		cfg.DownloadIdleTimeout < 0 {
 		return nil, errors.New("server: Config durations must not be negative")
 	}
 	if cfg.CreateRate < 0 || math.IsNaN(cfg.CreateRate) || math.IsInf(cfg.CreateRate, 0) || cfg.CreateBurst < 0 {
@@ -190,6 +201,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.CreateBurst == 0 {
 		cfg.CreateBurst = DefaultCreateBurst
+	}
+	if cfg.DownloadIdleTimeout == 0 {
+		cfg.DownloadIdleTimeout = DefaultDownloadIdleTimeout
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
@@ -210,6 +224,7 @@ func New(cfg Config) (*Server, error) {
 		logger:       cfg.Logger,
 		limiter:      newRateLimiter(cfg.CreateRate, cfg.CreateBurst, time.Now),
 		redeliveries: newRateLimiter(cfg.CreateRate, cfg.CreateBurst, time.Now),
+		downloadIdle: cfg.DownloadIdleTimeout,
 	}
 	if p, ok := cfg.Artifacts.(exporttask.ArtifactPresigner); ok && cfg.RedirectDownloads {
 		s.presigner = p

@@ -15,8 +15,9 @@ import (
 )
 
 // TestWebhookSecretPerCustomer: each customer reads its own signing
-// secret, derived from the master secret; keys of one customer agree, and
-// another customer's differs.
+// secret, derived from the master secret, with a key of write scope; keys
+// of one customer agree, another customer's differs, and a read-only key
+// gets 403.
 func TestWebhookSecretPerCustomer(t *testing.T) {
 	h := newHarness(t)
 	read := func(key string) string {
@@ -30,12 +31,16 @@ func TestWebhookSecretPerCustomer(t *testing.T) {
 	}
 	mine := read(h.Key)
 	assert.Equal(t, exporttask.CustomerWebhookSecret(h.WebhookSecret, exporttasktest.Customer), mine)
-	assert.Equal(t, mine, read(readKey), "the same customer, another key")
+	assert.Equal(t, mine, read(writeKey), "the same customer, a write-only key")
 	other := read(otherKey)
 	assert.Equal(t, exporttask.CustomerWebhookSecret(h.WebhookSecret, otherCust), other)
 	assert.NotEqual(t, mine, other)
 
-	resp, _ := h.do(t, request{method: http.MethodGet, path: "/webhook-secret"})
+	resp, body := h.do(t, request{method: http.MethodGet, path: "/webhook-secret", key: readKey})
+	p := assertProblem(t, resp, body, http.StatusForbidden, exporttask.ProblemTypeBlank)
+	assert.NotContains(t, string(body), mine, "a read-only key cannot obtain the secret")
+	assert.Contains(t, p.Detail, "write")
+	resp, _ = h.do(t, request{method: http.MethodGet, path: "/webhook-secret"})
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 	resp, _ = h.do(t, request{method: http.MethodPost, path: "/webhook-secret", key: h.Key})
 	assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -38,6 +39,9 @@ type DB struct {
 	// maxRunning is the most tasks of one customer leased at once; 0 is
 	// no limit (see WithMaxRunningPerCustomer).
 	maxRunning int
+	// dir is the directory of the database file, whose free space Ping
+	// checks; empty for an in-memory database.
+	dir string
 }
 
 var _ exporttask.Store = (*DB)(nil)
@@ -81,6 +85,16 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if err := db.prepare(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
+	}
+	if db.anchor == nil {
+		var file string
+		if err := db.w.QueryRowContext(ctx, `SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&file); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("sqlite: open %s: reading the database's file name: %w", dsn, err)
+		}
+		if file != "" {
+			db.dir = filepath.Dir(file)
+		}
 	}
 	return db, nil
 }
@@ -206,7 +220,10 @@ func (db *DB) incrementalVacuum(ctx context.Context) error {
 }
 
 // Ping reports whether the database answers and can write: it rewrites the
-// heartbeat row in a write transaction.
+// heartbeat row in a write transaction and, for a file database, checks
+// that its file system has at least [MinFreeBytes] free (where the system
+// tells; Linux and macOS). A full disk is an error wrapping
+// [exporttask.ErrStorageFull].
 func (db *DB) Ping(ctx context.Context) error {
 	err := db.begin(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(context.WithoutCancel(ctx), qHeartbeat, time.Now().UnixMilli())
@@ -214,6 +231,13 @@ func (db *DB) Ping(ctx context.Context) error {
 	})
 	if err != nil {
 		return fmt.Errorf("sqlite: ping: writing the heartbeat: %w", err)
+	}
+	if db.dir == "" {
+		return nil
+	}
+	if free, ok := freeBytes(db.dir); ok && free < MinFreeBytes {
+		return exporttask.StorageFull(fmt.Errorf("sqlite: ping: %d bytes free on the file system of %s, fewer than the %d a create may need",
+			free, db.dir, MinFreeBytes))
 	}
 	return nil
 }
@@ -270,12 +294,13 @@ func (db *DB) write(ctx context.Context, fn func(tx storekit.Tx) error) error {
 }
 
 // begin runs fn in a write transaction (BEGIN IMMEDIATE), in arrival
-// order, and commits it; fn may share its transaction with other writes
+// order, and commits it (an error from a full disk wraps
+// [exporttask.ErrStorageFull]); fn may share its transaction with other writes
 // (see writer), and may be run again when one of them fails, so it must
 // do nothing but its statements and the setting of its results. When
 // begin returns an error, nothing fn did is kept. fn's statements should not be cancelled
 // by a context: SQLite answers an interrupted write by rolling back the
 // whole transaction, the other writes of the group with it.
 func (db *DB) begin(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	return db.wr.do(ctx, fn)
+	return diskFull(db.wr.do(ctx, fn))
 }

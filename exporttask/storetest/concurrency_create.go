@@ -104,64 +104,6 @@ func testConcurrentSameIdempotencyKey(t *testing.T, s exporttask.Store) {
 	assert.Equal(t, 1, fresh)
 }
 
-// reusers is how many creates with one Idempotency-Key and different
-// requests testConcurrentIdempotencyKeyReuse starts at once.
-const reusers = 100
-
-// Many creates at once with one Idempotency-Key and different requests,
-// with and without a quota: exactly one stores its task, every other one
-// gets an *IdempotencyKeyReusedError naming that task (none is answered
-// with a task built from another request), and the customer has that one
-// task.
-func testConcurrentIdempotencyKeyReuse(t *testing.T, s exporttask.Store) {
-	for _, tc := range []struct {
-		customer string
-		quota    int64
-		dedup    bool
-	}{{acme, 0, true}, {globex, 1 << 40, true}, {"initech", 0, false}} {
-		ps := make([]exporttask.CreateParams, reusers)
-		for i := range ps {
-			ps[i] = params(t, tc.customer, request(fmt.Sprintf("rec-%d", i)), at(0))
-			ps[i].IdempotencyKey, ps[i].Quota = "key-1", tc.quota
-			if !tc.dedup {
-				ps[i].DedupKey = ""
-			}
-		}
-		tasks := make([]exporttask.Task, reusers)
-		replayed := make([]bool, reusers)
-		errs := parallel(reusers, func(i int) error {
-			var err error
-			tasks[i], replayed[i], err = s.Create(ctx(t), ps[i])
-			return err
-		})
-		winner := -1
-		for i, err := range errs {
-			if err == nil {
-				assert.False(t, replayed[i], "create %d was answered with a replay", i)
-				assert.Equal(t, -1, winner, "creates %d and %d both stored a task", winner, i)
-				winner = i
-			}
-		}
-		require.NotEqual(t, -1, winner, "no create stored a task: %v", errs[0])
-		want := tasks[winner]
-		assert.Equal(t, ps[winner].Request.CatalogRecordID, want.CatalogRecordID)
-		for i, err := range errs {
-			if i == winner {
-				continue
-			}
-			var ke *exporttask.IdempotencyKeyReusedError
-			if assert.ErrorAs(t, err, &ke, "create %d", i) {
-				assert.Equal(t, exporttask.IdempotencyKeyReusedError{Key: "key-1", TaskID: want.ID}, *ke, "create %d", i)
-			}
-		}
-		list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: tc.customer, Limit: reusers})
-		require.NoError(t, err)
-		if assert.Len(t, list, 1, "%s has one task", tc.customer) {
-			assert.Equal(t, want.ID, list[0].ID)
-		}
-	}
-}
-
 // Creates without a quota running at once keep the storage in use exact:
 // a later create with a quota sees every one of them.
 func testConcurrentUsage(t *testing.T, s exporttask.Store) {
@@ -198,4 +140,80 @@ func testConcurrentUsage(t *testing.T, s exporttask.Store) {
 	require.True(t, errors.As(err, &qe), "want a quota error, got %v", err)
 	assert.Equal(t, exporttask.QuotaError{Quota: used + 1000, Remaining: 1000, Requested: need(t, last)}, *qe)
 	create(t, s, fit(t, sized(t, acme, "rec-fits", 0, used+1000, at(0)), 1000))
+}
+
+// keyReusers is how many creates reuse one Idempotency-Key at once with
+// different requests in testConcurrentIdempotencyKeyReuse.
+const keyReusers = 100
+
+// Many creates at once with one Idempotency-Key and different requests:
+// exactly one stores its task; every other fails with an
+// *IdempotencyKeyReusedError naming that task, as the key and the
+// request's fingerprint are checked in the create's transaction. Run with
+// a quota too (the creates then take the customer's lock), without a dedup
+// key (nothing else ties them), and with requests that differ only in
+// their description (one export, one dedup key, other fingerprints).
+func testConcurrentIdempotencyKeyReuse(t *testing.T, s exporttask.Store) {
+	for _, tc := range []struct {
+		name     string
+		customer string
+		quota    int64
+		dedup    bool
+		describe bool // same record, another description each
+	}{
+		{"no quota", acme, 0, true, false},
+		{"quota", globex, 1 << 40, true, false},
+		{"no dedup key", "initech", 0, false, false},
+		{"description only", "umbrella", 0, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := make([]exporttask.CreateParams, keyReusers)
+			for i := range ps {
+				record := fmt.Sprintf("rec-%d", i)
+				if tc.describe {
+					record = "rec-0"
+				}
+				req := request(record, hook(hookA, exporttask.EventCompleted))
+				if tc.describe {
+					req.Description = fmt.Sprintf("copy %d", i)
+				}
+				ps[i] = params(t, tc.customer, req, at(0))
+				ps[i].IdempotencyKey, ps[i].Quota = "reused-key", tc.quota
+				if !tc.dedup {
+					ps[i].DedupKey = ""
+				}
+			}
+			tasks := make([]exporttask.Task, len(ps))
+			replayed := make([]bool, len(ps))
+			errs := parallel(len(ps), func(i int) error {
+				var err error
+				tasks[i], replayed[i], err = s.Create(ctx(t), ps[i])
+				return err
+			})
+			winner := -1
+			for i, err := range errs {
+				if err == nil {
+					assert.Equal(t, -1, winner, "creates %d and %d both stored a task", winner, i)
+					assert.False(t, replayed[i], "create %d was answered with a replay", i)
+					winner = i
+				}
+			}
+			require.NotEqual(t, -1, winner, "no create succeeded: %v", errs[0])
+			for i, err := range errs {
+				if i == winner {
+					continue
+				}
+				var ke *exporttask.IdempotencyKeyReusedError
+				if assert.ErrorAs(t, err, &ke, "create %d", i) {
+					assert.Equal(t, exporttask.IdempotencyKeyReusedError{Key: "reused-key", TaskID: tasks[winner].ID}, *ke, "create %d", i)
+				}
+			}
+			list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: tc.customer, Limit: 2 * keyReusers})
+			require.NoError(t, err)
+			require.Len(t, list, 1, "one task stored")
+			assert.Equal(t, tasks[winner].ID, list[0].ID)
+			assert.Equal(t, ps[winner].Request.CatalogRecordID, list[0].CatalogRecordID, "the winner's request")
+			assert.Equal(t, ps[winner].Request.Description, list[0].Description, "the winner's request")
+		})
+	}
 }

@@ -147,17 +147,23 @@ func testIdempotencyKey(t *testing.T, s exporttask.Store) {
 	assert.Equal(t, first, replay)
 	assert.Empty(t, drain(t, s, at(time.Minute)), "a replay merges nothing")
 
-	// Same key, another request, or the same with another description:
-	// refused, naming the key and the task; nothing stored.
+	// Same key, another request, the same with another description, or
+	// with a webhook the task does not have: refused (422), naming the
+	// key and the task; nothing stored.
 	q := params(t, acme, request("rec-2", hook(hookB, exporttask.EventUpdated)), at(time.Minute))
 	q.IdempotencyKey = "key-1"
 	described := p
 	described.Request.Description = "another description"
-	for _, other := range []exporttask.CreateParams{q, described} {
+	w := params(t, acme, request("rec-1", hook(hookA, exporttask.EventUpdated), hook(hookB, exporttask.EventFailed)), at(time.Minute))
+	w.IdempotencyKey = "key-1"
+	for _, other := range []exporttask.CreateParams{q, described, w} {
 		_, _, err = s.Create(ctx(t), other)
 		var ke *exporttask.IdempotencyKeyReusedError
 		require.ErrorAs(t, err, &ke)
 		assert.Equal(t, exporttask.IdempotencyKeyReusedError{Key: "key-1", TaskID: first.ID}, *ke)
+		problem, ok := exporttask.ProblemFor(err)
+		require.True(t, ok)
+		assert.Equal(t, 422, problem.Status)
 	}
 	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)

@@ -8,6 +8,9 @@
 // [CheckWebhookURL] refuses loopback, private, link-local and other
 // internal addresses (unless allowed), and the Deliverer's dialer checks
 // every address it connects to after DNS resolution, so a name that
-// resolves to an internal address is refused too. Receivers verify
+// resolves to an internal address is refused too. [NormalizeURL] gives a
+// URL the form the dialer reaches (one port, non-ASCII hosts mapped as
+// net/http maps them), which a server checks and stores, so that what is
+// accepted at create is what is dialed. Receivers verify
 // deliveries with [exporttask.VerifyWebhook].
 package webhook

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"net/url"
 	"strconv"
 	"strings"
 	"syscall"
@@ -229,8 +228,10 @@ func (p *addressPolicy) control(network, address string, _ syscall.RawConn) erro
 	return p.checkPort(ap.Addr(), ap.Port())
 }
 
-// CheckWebhookURL checks a webhook URL when a task is created: it must be an
-// absolute http or https URL with a host; when the host is a literal IP
+// CheckWebhookURL checks a webhook URL when a task is created, and before
+// each delivery: it must be an absolute http or https URL with a host and
+// at most one port, and it is judged in the form [NormalizeURL] gives,
+// the host the dialer reaches; when the host is a literal IP
 // address or localhost, that address must be one webhooks may reach; and
 // its port must be 80, 443 or from 1024 up, unless the host is an address
 // (or localhost) inside a prefix of allow.
@@ -254,31 +255,11 @@ func (p *addressPolicy) control(network, address string, _ syscall.RawConn) erro
 // wrap [ErrInvalidWebhookURL] or [ErrBlockedAddress]; their texts name no
 // Go package, for they reach API clients.
 func CheckWebhookURL(raw string, allow []netip.Prefix) error {
-	u, err := url.Parse(raw)
+	w, err := parseWebhookURL(raw)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidWebhookURL, err)
+		return err
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("%w: scheme must be http or https, got %q", ErrInvalidWebhookURL, u.Scheme)
-	}
-	if u.Opaque != "" {
-		return fmt.Errorf("%w: %q is not an absolute URL with a host", ErrInvalidWebhookURL, raw)
-	}
-	host := u.Hostname()
-	if host == "" {
-		return fmt.Errorf("%w: the URL has no host", ErrInvalidWebhookURL)
-	}
-	port := uint16(80)
-	if u.Scheme == "https" {
-		port = 443
-	}
-	if u.Port() != "" {
-		n, err := strconv.ParseUint(u.Port(), 10, 16)
-		if err != nil {
-			return fmt.Errorf("%w: invalid port %q", ErrInvalidWebhookURL, u.Port())
-		}
-		port = uint16(n)
-	}
+	host, port := w.host, w.port
 	p := newAddressPolicy(allow)
 	name := strings.TrimSuffix(strings.ToLower(host), ".")
 	if name == "localhost" || strings.HasSuffix(name, ".localhost") {

@@ -70,7 +70,7 @@ func TestCheckWebhookURL(t *testing.T) {
 		{"port 22", "http://93.184.216.34:22/", nil, ErrBlockedAddress},
 		{"port 25 on a host name", "http://mail.example.com:25/", nil, ErrBlockedAddress},
 		{"port 1023 on IPv6", "http://[2606:2800:220:1::1]:1023/", nil, ErrBlockedAddress},
-		{"port 0", "http://hooks.example.com:0/", nil, ErrBlockedAddress},
+		{"port 0", "http://hooks.example.com:0/", nil, ErrInvalidWebhookURL},
 		{"port 22 on an allowed network", "http://127.0.0.1:22/", loopback, nil},
 		{"port 22 on localhost, allowed", "http://localhost:22/", loopback, nil},
 		{"port 22 on a public address outside the allowed network", "http://93.184.216.34:22/", loopback, ErrBlockedAddress},

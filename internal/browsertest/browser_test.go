@@ -1,12 +1,19 @@
 // Package browsertest drives a real, headless Chromium against the viewer:
 // the page renders, every operation of the document is shown, "Try it out"
-// reaches API servers on other origins (tryitout_test.go), and the browser
-// reports no console error and no Content-Security-Policy violation. It holds tests only, so chromedp never enters the viewer's own
+// reaches API servers on other origins (tryitout_test.go), OpenAPI 3.1 and
+// 3.2 documents render with the embedded Swagger UI and with a
+// swagger-ui-dist given as Config.SwaggerUI (swaggerui_test.go), an OAuth2
+// implicit flow completes through the redirect page (oauth2_test.go), and
+// the browser reports no console error and no Content-Security-Policy
+// violation. It holds tests only, so chromedp never enters the viewer's own
 // build or test build.
 //
 // The tests skip when Chromium is absent, unless VIEWER_TEST_REQUIRE_CHROMIUM=1
 // (set by CI), in which case they fail. VIEWER_CHROMIUM names the browser
 // binary (default: chromium on PATH, then /usr/bin/chromium).
+// VIEWER_SWAGGER_UI_DIST names swagger-ui-dist 5.35.0 (npm pack's .tgz or
+// its unpacked package/ directory; .ci/run sets it): without it the cases
+// that use it skip, and fail under VIEWER_TEST_REQUIRE_CHROMIUM=1.
 package browsertest
 
 import (

@@ -103,6 +103,16 @@ type Config struct {
 	// worker instead of leaving some idle; set it when one customer's long
 	// exports must not hold every worker while others wait.
 	MaxRunning int
+	// WriteTimeout bounds how long the server takes to write an answer
+	// (-write-timeout, EXPORTTASK_WRITE_TIMEOUT), except a download's
+	// body, which DownloadIdleTimeout bounds instead. Default 30s.
+	WriteTimeout time.Duration
+	// DownloadIdleTimeout is how long a download may go without the
+	// client reading any of it before the server cuts it
+	// (-download-idle-timeout, EXPORTTASK_DOWNLOAD_IDLE_TIMEOUT); a
+	// download that keeps flowing is never cut, however long it takes.
+	// Default [server.DefaultDownloadIdleTimeout] (30s).
+	DownloadIdleTimeout time.Duration
 	// WebhookAllow are networks webhooks may reach although private or
 	// loopback (-webhook-allow, EXPORTTASK_WEBHOOK_ALLOW: comma-separated
 	// CIDRs, e.g. 127.0.0.0/8). Default none.
@@ -139,6 +149,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		secret   = fs.String("webhook-secret", "", "HMAC `secret` that signs webhooks (default: generated and printed)")
 		instance = fs.String("instance", hostname(), "this server's stable `name` across restarts, unique among the servers sharing the database")
 		running  = fs.Int("max-running", 0, "most tasks of one customer running at once, over all servers sharing the database (0: no limit)")
+		writeTO  = fs.Duration("write-timeout", defaultWriteTimeout, "longest `duration` of writing an answer (a download's body excepted)")
+		dlIdle   = fs.Duration("download-idle-timeout", server.DefaultDownloadIdleTimeout, "a download is cut after its client read nothing for this `duration`")
 		allow    = fs.String("webhook-allow", "", "`CIDRs` webhooks may reach although private or loopback, e.g. 127.0.0.0/8")
 	)
 	fs.VisitAll(func(f *flag.Flag) {
@@ -165,7 +177,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, CreateRate: *rate, CreateBurst: *burst,
 		TaskDuration: *duration, Retention: *retain, FinalRetention: *final, SweepInterval: *sweep, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
 		Artifacts: *arts, S3PathStyle: *s3path, RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd,
-		Instance: *instance, MaxRunning: *running}
+		Instance: *instance, MaxRunning: *running, WriteTimeout: *writeTO, DownloadIdleTimeout: *dlIdle}
 	var err error
 	if cfg.Keys, err = server.ParseKeys(*keys); err != nil {
 		return Config{}, fmt.Errorf("-keys: %w", err)
@@ -192,6 +204,10 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("-instance must not contain '/', got %q", cfg.Instance)
 	case cfg.SweepInterval <= 0:
 		return Config{}, fmt.Errorf("-sweep-interval must be positive, got %s", cfg.SweepInterval)
+	case cfg.WriteTimeout <= 0:
+		return Config{}, fmt.Errorf("-write-timeout must be positive, got %s", cfg.WriteTimeout)
+	case cfg.DownloadIdleTimeout <= 0:
+		return Config{}, fmt.Errorf("-download-idle-timeout must be positive, got %s", cfg.DownloadIdleTimeout)
 	case cfg.DB == "":
 		return Config{}, errors.New("-db must not be empty")
 	case cfg.Exporter != "real" && cfg.Exporter != "simulate":

@@ -60,23 +60,24 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 	banner.artifacts = where
 	banner.simulate = cfg.Exporter == "simulate"
 	srv, err := server.New(server.Config{
-		Store:             st,
-		Exporter:          exp,
-		Artifacts:         arts,
-		PublicURL:         cfg.PublicURL,
-		TrustForwarded:    cfg.TrustForwarded,
-		RedirectDownloads: cfg.RedirectDownloads,
-		Keys:              keys,
-		Quota:             cfg.Quota,
-		CreateRate:        cfg.CreateRate,
-		CreateBurst:       cfg.CreateBurst,
-		Retention:         cfg.Retention,
-		FinalRetention:    cfg.FinalRetention,
-		SweepInterval:     cfg.SweepInterval,
-		WebhookSecret:     []byte(secret),
-		WebhookAllow:      cfg.WebhookAllow,
-		Instance:          cfg.Instance,
-		Logger:            logger,
+		Store:               st,
+		Exporter:            exp,
+		Artifacts:           arts,
+		PublicURL:           cfg.PublicURL,
+		TrustForwarded:      cfg.TrustForwarded,
+		RedirectDownloads:   cfg.RedirectDownloads,
+		Keys:                keys,
+		Quota:               cfg.Quota,
+		CreateRate:          cfg.CreateRate,
+		CreateBurst:         cfg.CreateBurst,
+		Retention:           cfg.Retention,
+		FinalRetention:      cfg.FinalRetention,
+		SweepInterval:       cfg.SweepInterval,
+		WebhookSecret:       []byte(secret),
+		WebhookAllow:        cfg.WebhookAllow,
+		Instance:            cfg.Instance,
+		DownloadIdleTimeout: cfg.DownloadIdleTimeout,
+		Logger:              logger,
 	})
 	if err != nil {
 		return err
@@ -90,7 +91,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		banner.baseURL = strings.TrimRight(cfg.PublicURL, "/")
 	}
 	banner.write(stdout)
-	return serve(ctx, srv, NewHTTPServer(srv.Handler(), logger), ln, logger)
+	return serve(ctx, srv, NewHTTPServer(srv.Handler(), cfg.WriteTimeout, logger), ln, logger)
 }
 
 // serve runs the HTTP server and the workers until ctx is done or the HTTP

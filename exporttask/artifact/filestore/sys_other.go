@@ -9,3 +9,7 @@ func isNotDir(error) bool { return false }
 // syncUnsupported reports whether err from syncing a directory means the
 // system cannot; outside Unix a directory cannot be synced.
 func syncUnsupported(error) bool { return true }
+
+// isNoSpace reports whether err says that the file system is full; other
+// systems' errors are not told apart.
+func isNoSpace(error) bool { return false }

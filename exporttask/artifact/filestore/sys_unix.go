@@ -13,3 +13,6 @@ func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 // syncUnsupported reports whether err from syncing a directory means the
 // filesystem cannot (some answer EINVAL); the rename then stands unsynced.
 func syncUnsupported(err error) bool { return errors.Is(err, syscall.EINVAL) }
+
+// isNoSpace reports whether err says that the file system is full.
+func isNoSpace(err error) bool { return errors.Is(err, syscall.ENOSPC) }

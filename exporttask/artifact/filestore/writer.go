@@ -26,14 +26,14 @@ func (s *Store) Create(ctx context.Context, key string) (exporttask.ArtifactWrit
 	final := s.path(key)
 	dir, name := filepath.Split(final)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("filestore: create %q: %w", key, err)
+		return nil, fmt.Errorf("filestore: create %q: %w", key, noSpace(err))
 	}
 	var random [8]byte
 	_, _ = rand.Read(random[:]) // never fails (crypto/rand)
 	temp := filepath.Join(dir, "."+name+"."+hex.EncodeToString(random[:])+".tmp")
 	f, err := os.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("filestore: create %q: %w", key, err)
+		return nil, fmt.Errorf("filestore: create %q: %w", key, noSpace(err))
 	}
 	return &writer{key: key, final: final, temp: temp, f: f, hash: sha256.New()}, nil
 }
@@ -50,6 +50,15 @@ type writer struct {
 
 var errClosed = errors.New("writer already committed or aborted")
 
+// noSpace marks err with [exporttask.ErrStorageFull] when the file system
+// is full.
+func noSpace(err error) error {
+	if isNoSpace(err) {
+		return exporttask.StorageFull(err)
+	}
+	return err
+}
+
 func (w *writer) Write(p []byte) (int, error) {
 	if w.f == nil {
 		return 0, fmt.Errorf("filestore: write %q: %w", w.key, errClosed)
@@ -61,7 +70,7 @@ func (w *writer) Write(p []byte) (int, error) {
 	w.hash.Write(p[:n])
 	w.size += int64(n)
 	if err != nil {
-		w.err = fmt.Errorf("filestore: write %q: %w", w.key, err)
+		w.err = fmt.Errorf("filestore: write %q: %w", w.key, noSpace(err))
 		return n, w.err
 	}
 	return n, nil
@@ -80,7 +89,7 @@ func (w *writer) Commit() (exporttask.ArtifactInfo, error) {
 	info, err := w.commit()
 	if err != nil {
 		w.discard()
-		return exporttask.ArtifactInfo{}, fmt.Errorf("filestore: commit %q: %w", w.key, err)
+		return exporttask.ArtifactInfo{}, fmt.Errorf("filestore: commit %q: %w", w.key, noSpace(err))
 	}
 	w.f, w.committed = nil, true
 	return info, nil

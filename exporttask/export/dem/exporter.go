@@ -102,7 +102,7 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 	if err != nil {
 		return exporttask.Estimate{}, fmt.Errorf("dem: %w", err)
 	}
-	secs := int64(math.Ceil(float64(size) / e.opts.BytesPerSecond))
+	secs := int64(math.Ceil(float64(size)/e.opts.BytesPerSecond + j.MaskTime(int64(p.img.Height), int64(p.img.Width)*int64(p.img.Height)).Seconds()))
 	if e.opts.Deflate {
 		pixels := 4 * float64(p.img.Width) * float64(p.img.Height)
 		head := float64(size) - pixels

@@ -80,7 +80,7 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 		perPixel := float64(bytes) / float64(tiles*TileSize*TileSize)
 		size += int64(perPixel * thumbnailPixels(j))
 	}
-	secs := int64(math.Ceil(float64(tiles)/x.tilesPerSecond)) + 1
+	secs := int64(math.Ceil(float64(tiles)/x.tilesPerSecond+j.MaskTime(tiles, int64(thumbnailPixels(j))).Seconds())) + 1
 	return exporttask.Estimate{Size: size, Time: secs}, nil
 }
 

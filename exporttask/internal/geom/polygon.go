@@ -175,8 +175,14 @@ func ringsCross(a, b Ring) bool {
 	return false
 }
 
-// segmentsMeet reports whether segments pq and rs share a point.
+// segmentsMeet reports whether segments pq and rs share a point. Segments
+// whose boxes do not meet share none, whatever the rounding of orient says;
+// [Index] relies on that.
 func segmentsMeet(p, q, r, s Point) bool {
+	if max(p.X, q.X) < min(r.X, s.X) || max(r.X, s.X) < min(p.X, q.X) ||
+		max(p.Y, q.Y) < min(r.Y, s.Y) || max(r.Y, s.Y) < min(p.Y, q.Y) {
+		return false
+	}
 	d1, d2 := orient(r, s, p), orient(r, s, q)
 	d3, d4 := orient(p, q, r), orient(p, q, s)
 	if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) {

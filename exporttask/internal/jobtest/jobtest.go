@@ -27,9 +27,15 @@ func Triangle() *exporttask.FeatureCollection {
 }
 
 // Job builds the job of exporting rec with the region of interest roi (nil
-// for the whole record), failing the test on a bad geometry.
+// for the whole record), failing the test on a bad geometry. It is
+// export.NewJob's job (with its index) unless roi misses the footprint,
+// which NewJob refuses; then the job has the geometry as given.
 func Job(t testing.TB, rec exporttask.Record, roi *exporttask.FeatureCollection) export.Job {
 	t.Helper()
+	req := exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi}
+	if j, err := export.NewJob(rec, req); err == nil {
+		return j
+	}
 	fp, err := geom.FromGeometry(rec.Footprint)
 	if err != nil {
 		t.Fatalf("jobtest: footprint: %v", err)
@@ -42,8 +48,7 @@ func Job(t testing.TB, rec exporttask.Record, roi *exporttask.FeatureCollection)
 	if r != nil {
 		box = box.Intersect(r.BBox())
 	}
-	return export.Job{Record: rec, Request: exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi},
-		Footprint: fp, ROI: r, Box: box}
+	return export.Job{Record: rec, Request: req, Footprint: fp, ROI: r, Box: box}
 }
 
 // Files lists the names in dir.
