@@ -20,20 +20,34 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 )
 
 func main() {
 	rounds := flag.Int("rounds", 5, "alternating rounds of each contender")
 	src := flag.String("src", "/tmp/demwindow-20000-int16-cog.tif", "the source COG, built here when missing")
 	child := flag.String("child", "", "internal: export the job described by this JSON and print the figures")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of each export (its child process) to this file")
 	flag.Parse()
+	if *child != "" && *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "demwindow:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var err error
 	if *child != "" {
 		err = runChild(*child)
 	} else {
-		err = run(*src, *rounds)
+		err = run(*src, *rounds, *cpuprofile)
 	}
 	if err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "demwindow:", err)
 		os.Exit(1)
 	}

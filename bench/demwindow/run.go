@@ -88,7 +88,7 @@ type sample struct {
 	maxRSS int64 // bytes
 }
 
-func run(src string, rounds int) error {
+func run(src string, rounds int, cpuprofile string) error {
 	start := time.Now()
 	if err := buildSource(src); err != nil {
 		return fmt.Errorf("building %s: %w", src, err)
@@ -146,7 +146,11 @@ func run(src string, rounds int) error {
 			if (r+k)%2 == 0 {
 				c.Dir = dir
 				arg, _ := json.Marshal(c)
-				cmd := exec.Command(self, "-child", string(arg))
+				args := []string{"-child", string(arg)}
+				if cpuprofile != "" {
+					args = append(args, "-cpuprofile", cpuprofile)
+				}
+				cmd := exec.Command(self, args...)
 				cmd.Stderr = os.Stderr
 				t0 := time.Now()
 				out, err := cmd.Output()
