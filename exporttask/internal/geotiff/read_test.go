@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -312,6 +313,26 @@ func FuzzOpen(f *testing.F) {
 	_, err = Encode(&buf, img, ramp(img), nil)
 	require.NoError(f, err)
 	f.Add(buf.Bytes())
+	// Small files GDAL writes, when it is installed: tiles, LZW and
+	// PackBits, BigTIFF, big-endian, GeoKeys.
+	if bin, err := exec.LookPath("gdal_create"); err == nil {
+		dir := f.TempDir()
+		for i, args := range [][]string{
+			{"-ot", "Int16", "-co", "TILED=YES", "-co", "BLOCKXSIZE=16", "-co", "BLOCKYSIZE=16", "-co", "COMPRESS=LZW", "-co", "PREDICTOR=2"},
+			{"-ot", "Float32", "-co", "BIGTIFF=YES", "-co", "ENDIANNESS=BIG", "-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=3"},
+			{"-ot", "Byte", "-co", "COMPRESS=PACKBITS", "-a_nodata", "7", "-bands", "2"},
+		} {
+			p := filepath.Join(dir, fmt.Sprintf("seed%d.tif", i))
+			cmd := exec.Command(bin, append(append([]string{"-q", "-of", "GTiff", "-outsize", "20", "12", "-burn", "3", "-a_srs", "EPSG:4326",
+				"-a_ullr", "34", "32", "34.2", "31.9"}, args...), p)...)
+			if err := cmd.Run(); err != nil {
+				f.Fatalf("gdal_create %v: %v", args, err)
+			}
+			b, err := os.ReadFile(p)
+			require.NoError(f, err)
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		file, err := Open(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
