@@ -314,6 +314,18 @@ func TestInspectRefusesWithAFix(t *testing.T) {
 	gdalRun(t, "gdal_create", "-q", "-of", "GTiff", "-outsize", "20", "10", "-ot", "Int16", "-burn", "-99", "-a_nodata", "-99",
 		"-a_srs", "EPSG:4326", "-a_ullr", "34", "32", "34.2", "31.9", allNoData)
 
+	// A rotated grid: GDAL writes a ModelTransformation for it.
+	rotatedVRT := filepath.Join(t.TempDir(), "rotated.vrt")
+	require.NoError(t, os.WriteFile(rotatedVRT, []byte(fmt.Sprintf(`<VRTDataset rasterXSize="%d" rasterYSize="%d">
+  <SRS>EPSG:4326</SRS>
+  <GeoTransform>34.1, 0.001, 0.0002, 31.4, 0.0002, -0.001</GeoTransform>
+  <VRTRasterBand dataType="Int16" band="1">
+    <SimpleSource><SourceFilename relativeToVRT="0">%s</SourceFilename><SourceBand>1</SourceBand></SimpleSource>
+  </VRTRasterBand>
+</VRTDataset>`, srcWidth, srcHeight, asc)), 0o644))
+	rotated := filepath.Join(t.TempDir(), "rotated.tif")
+	gdalRun(t, "gdal_translate", "-q", rotatedVRT, rotated)
+
 	cases := []struct {
 		name, path string
 		make       []string // gdal_translate arguments from the ASCII grid, when path is ""
@@ -333,6 +345,7 @@ func TestInspectRefusesWithAFix(t *testing.T) {
 			problem: "LERC compression", fix: "COMPRESS=DEFLATE"},
 		{name: "complex", make: []string{"-ot", "CInt16", "-a_srs", "EPSG:4326"}, problem: "complex integer", fix: "-ot Float32"},
 		{name: "no crs", make: []string{"-ot", "Int16", "-a_ullr", "34", "32", "34.3", "31.8"}, problem: "no CRS", fix: "gdal_edit.py -a_srs EPSG:4326"},
+		{name: "rotated", path: rotated, problem: "the grid is rotated", fix: "gdalwarp -t_srs EPSG:4326"},
 		{name: "truncated", path: truncated, problem: "truncated", fix: "copy or download it again"},
 		{name: "not a tiff", path: notTIFF, problem: "not a TIFF file", fix: "gdal_translate -of COG"},
 		{name: "missing", path: filepath.Join(t.TempDir(), "nope.tif"), problem: "cannot be read", fix: "check the path"},
@@ -349,6 +362,7 @@ func TestInspectRefusesWithAFix(t *testing.T) {
 			var se *export.SourceError
 			require.True(t, errors.As(err, &se), "%v", err)
 			msg := err.Error()
+			t.Log(msg)
 			assert.NotContains(t, msg, "\n", "one line")
 			assert.True(t, strings.HasPrefix(msg, path+": "), "names the file: %s", msg)
 			assert.Contains(t, se.Problem, c.problem, msg)

@@ -365,3 +365,19 @@ func sameBytes(t *testing.T, want, got []byte, msgAndArgs ...any) bool {
 	return assert.Fail(t, fmt.Sprintf("%d bytes want, %d got, first difference at byte %d (%x vs %x)", len(want), len(got), i,
 		want[i:min(i+8, len(want))], got[i:min(i+8, len(got))]), msgAndArgs...)
 }
+
+func TestGeoTransformFromModelTransformation(t *testing.T) {
+	g := Geo{Transform: []float64{0.5, 0, 0, 34, 0, -0.25, 0, 32, 0, 0, 0, 0, 0, 0, 0, 1}}
+	gt, err := g.GeoTransform()
+	require.NoError(t, err)
+	assert.Equal(t, [6]float64{34, 0.5, 0, 32, 0, -0.25}, gt)
+	g.Keys = map[int]GeoKey{KeyRasterType: {Code: RasterPixelIsPoint}}
+	gt, err = g.GeoTransform()
+	require.NoError(t, err)
+	assert.Equal(t, [6]float64{33.75, 0.5, 0, 32.125, 0, -0.25}, gt, "half a pixel up and left")
+
+	_, err = Geo{Tiepoints: []float64{0, 0, 0, 34, 32, 0, 10, 10, 0, 35, 31, 0}}.GeoTransform()
+	assert.ErrorContains(t, err, "2 ground control points")
+	_, err = Geo{}.GeoTransform()
+	assert.ErrorContains(t, err, "no georeferencing")
+}
