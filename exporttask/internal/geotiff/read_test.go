@@ -150,6 +150,7 @@ func TestReadsWhatGDALWrites(t *testing.T) {
 			}{
 				{"none", []string{"-co", "COMPRESS=NONE"}},
 				{"lzw", []string{"-co", "COMPRESS=LZW", "-co", "PREDICTOR=" + pred}},
+				{"lzw1", []string{"-co", "COMPRESS=LZW"}},
 				{"deflate", []string{"-co", "COMPRESS=DEFLATE"}},
 				{"deflate2", []string{"-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=2"}},
 				{"packbits", []string{"-co", "COMPRESS=PACKBITS"}},
