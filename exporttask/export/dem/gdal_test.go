@@ -388,3 +388,45 @@ func TestSourceChangedAfterInspectFailsPermanently(t *testing.T) {
 	assert.ErrorContains(t, err, "changed after it was registered")
 	assert.Empty(t, files(t, dir))
 }
+
+// countingFile counts the bytes read through ReadAt.
+type countingFile struct {
+	*os.File
+	n *int64
+}
+
+func (f countingFile) ReadAt(b []byte, off int64) (int, error) {
+	n, err := f.File.ReadAt(b, off)
+	*f.n += int64(n)
+	return n, err
+}
+
+func TestValidBoxReadsOnlyTheBorderOfAFullSource(t *testing.T) {
+	src := makeSource(t, heightsGrid(t, "Int16", ""), "full.tif", "-ot", "Int16", "-co", "TILED=YES",
+		"-co", "BLOCKXSIZE=32", "-co", "BLOCKYSIZE=32", "-co", "COMPRESS=DEFLATE")
+	var read int64
+	s, err := openGeoTIFF(src, func(p string) (SourceFile, error) {
+		f, err := os.Open(p)
+		return countingFile{File: f, n: &read}, err
+	})
+	require.NoError(t, err)
+	defer s.Close()
+	f := s.tif
+	// The first and last block rows are read first: they already span
+	// the whole image, so every other block lies inside the box found.
+	var all, border int64
+	for by := range f.BlocksDown() {
+		for bx := range f.BlocksAcross() {
+			all += f.BlockBytes(bx, by)
+			if by == 0 || by == f.BlocksDown()-1 {
+				border += f.BlockBytes(bx, by)
+			}
+		}
+	}
+	read = 0
+	box, ok, err := s.validBox(context.Background())
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, pixelBox{0, 0, srcWidth - 1, srcHeight - 1}, box)
+	assert.Equal(t, border, read, "the top and bottom tiles only, each once (of %d bytes in all)", all)
+}
