@@ -75,15 +75,15 @@ func StatusText(status int) string {
 }
 
 // ProblemFor returns the problem body for an error the domain defines: a
-// *ValidationError (400), a *TransitionError (409), an *IdempotencyKeyError
-// (422) or a *QuotaError (509),
-// found with errors.As. ok is false for any other error, which the caller
+// *ValidationError (400), a *TransitionError (409), an
+// *IdempotencyKeyReusedError (422) or a *QuotaError (509), found with
+// errors.As. ok is false for any other error, which the caller
 // maps itself (404 for ErrNotFound, 500 otherwise).
 func ProblemFor(err error) (p *Problem, ok bool) {
 	var ve *ValidationError
 	var te *TransitionError
 	var qe *QuotaError
-	var ke *IdempotencyKeyError
+	var ke *IdempotencyKeyReusedError
 	switch {
 	case errors.As(err, &ke):
 		return IdempotencyKeyReusedProblem(ke.Key, ke.TaskID), true
@@ -97,7 +97,7 @@ func ProblemFor(err error) (p *Problem, ok bool) {
 		return &Problem{Type: ProblemTypeInvalidTransition, Title: "Invalid status transition",
 			Status: http.StatusConflict, Detail: detail, Message: detail}, true
 	case errors.As(err, &qe):
-		detail := fmt.Sprintf("the export storage quota is exhausted: the task needs an estimated %d bytes and %d of the %d-byte quota remain",
+		detail := fmt.Sprintf("the export storage quota is exhausted: the task needs %d bytes (its estimated size and its stored request) and %d of the %d-byte quota remain",
 			qe.Requested, qe.Remaining, qe.Quota)
 		quota, remaining := qe.Quota, qe.Remaining
 		return &Problem{Type: ProblemTypeQuotaExceeded, Title: "Storage quota exceeded",

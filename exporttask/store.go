@@ -13,7 +13,8 @@ import (
 //
 // Error contract: every method returns an error wrapping one of the
 // sentinels below when that case applies ([ErrNotFound], [ErrConflict],
-// [ErrLeaseLost]) or a *[QuotaError], *[IdempotencyKeyError] or *[ValidationError] from Create; any other error is a store
+// [ErrLeaseLost]) or a *[QuotaError], *[ValidationError] or
+// *[IdempotencyKeyReusedError] from Create; any other error is a store
 // failure (I/O, driver) that the server answers with 500. A method that
 // returns an error has changed nothing. Every status change goes through
 // [Transition] and, in the same transaction, writes its event to the outbox
@@ -26,12 +27,13 @@ type Store interface {
 	//
 	// When p.IdempotencyKey is not empty and the customer already created a
 	// task with that key, that task is returned with replayed = true and
-	// nothing else happens, if p.Request repeats the request that created
-	// it ([SameRequest]); if not, the create fails with an
-	// *[IdempotencyKeyError], checked in the same transaction, so that of
-	// creates racing with one key and different requests, one stores its
-	// task and the others fail. Otherwise, when p.DedupKey matches a task of
-	// the customer that is PENDING, IN_PROGRESS or COMPLETED and not expired
+	// nothing else happens, if p.Request is the request the key was
+	// recorded with (see [CheckIdempotentRequest]); if it is another, an
+	// *[IdempotencyKeyReusedError] is returned. A key is recorded with the
+	// [RequestFingerprint] of the request that first used it, and checked
+	// in the same transaction, so that of creates racing with one key and
+	// different requests, one stores its task and the others fail.
+	// Otherwise, when p.DedupKey matches a task of the customer that is PENDING, IN_PROGRESS or COMPLETED and not expired
 	// at p.Now, p.Request's webhooks are merged into it (union of events
 	// per URL, for every URL; a TASK_UPDATED event is emitted when that
 	// changed anything, and the receivers that newly subscribed to an
@@ -39,10 +41,15 @@ type Store interface {
 	// once) and it is returned with replayed = true; a merge that would
 	// leave more than [MaxWebhooks] URLs is refused with a
 	// *[ValidationError] naming /webhook. Otherwise
-	// the quota is checked: when p.Quota > 0 and p.EstimatedSize exceeds
-	// p.Quota minus what the customer's tasks hold (the EstimatedSize of
-	// its PENDING, IN_PROGRESS and PAUSED tasks, the sum of the artifact
-	// sizes of its COMPLETED ones), a *QuotaError is returned.
+	// the quota is checked: when p.Quota > 0 and what the new task needs
+	// (p.EstimatedSize plus the length in bytes of the JSON document the
+	// store keeps for it: the task as created, request and ROI included)
+	// exceeds p.Quota minus what the customer's tasks hold, a *QuotaError
+	// is returned. The customer's tasks hold the length of each one's
+	// document as created, whatever its status, as long as the task is
+	// stored (until Dismiss or Purge removes it), plus the EstimatedSize of
+	// its PENDING, IN_PROGRESS and PAUSED tasks and the sum of the
+	// artifact sizes of its COMPLETED ones.
 	// These checks and the insert are atomic, also across replicas.
 	// A new task is returned with p.Request's values, not read back: its
 	// maps and slices are p.Request's. A later Get decodes the stored task,
@@ -106,6 +113,15 @@ type Store interface {
 	// before now to EXPIRED and returns the ids of the tasks it moved (so
 	// that their files can be deleted).
 	Expire(ctx context.Context, now time.Time, limit int) (ids []int64, err error)
+
+	// Purge removes up to limit tasks that are ABORTED or FAILED with a
+	// finishedAt, or EXPIRED with an expiredAt, at or before before (tasks
+	// already final when the store was upgraded to a version with Purge
+	// count from the upgrade), oldest first, with everything Dismiss
+	// removes, and returns their ids (so that their files can be deleted).
+	// What they held against the quota is freed; Get answers ErrNotFound
+	// after.
+	Purge(ctx context.Context, before time.Time, limit int) (ids []int64, err error)
 
 	// ClaimDeliveries leases up to c.Limit webhook deliveries that are
 	// due (next attempt at or before c.Now, not delivered, not given up)
@@ -232,8 +248,8 @@ var (
 // would be exceeded.
 type QuotaError struct {
 	Quota     int64 // the customer's quota, bytes
-	Remaining int64 // what the customer's live tasks leave, bytes
-	Requested int64 // the new task's estimated size, bytes
+	Remaining int64 // what the customer's stored tasks leave, bytes
+	Requested int64 // the new task's estimated size plus its document's length, bytes
 }
 
 func (e *QuotaError) Error() string {

@@ -28,6 +28,8 @@
 //	-quota          EXPORTTASK_QUOTA           storage quota per customer, bytes (default 0: unlimited)
 //	-task-duration  EXPORTTASK_TASK_DURATION   simulated export time (default 30s)
 //	-retention      EXPORTTASK_RETENTION       how long artifacts stay available (default 720h)
+//	-final-retention EXPORTTASK_FINAL_RETENTION how long ABORTED, FAILED and EXPIRED tasks stay stored
+//	                                           before they are removed (default 168h)
 //	-webhook-secret EXPORTTASK_WEBHOOK_SECRET  HMAC secret of webhooks (default: generated, printed)
 //	-webhook-allow  EXPORTTASK_WEBHOOK_ALLOW   CIDRs webhooks may reach although private, e.g. 127.0.0.0/8
 //	-max-running    EXPORTTASK_MAX_RUNNING     most tasks of one customer running at once, over all servers

@@ -66,7 +66,15 @@ func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask
 		}
 		return nil, err
 	}
-	return d.Export(ctx, j, out)
+	arts, err := d.Export(ctx, j, out)
+	var ve *exporttask.ValidationError
+	if err != nil && !exporttask.IsPermanent(err) && errors.As(err, &ve) {
+		// What a domain refuses of the request at export time (a region
+		// that meets none of its data) stays refused: retrying cannot
+		// change it.
+		return nil, exporttask.Permanent(ve.Error(), err)
+	}
+	return arts, err
 }
 
 // RequestOf returns the create request stored in t.
@@ -102,8 +110,9 @@ func (e *Exporter) job(ctx context.Context, r exporttask.CreateRequest) (Job, Do
 // NewJob builds the Job of exporting rec for r: the footprint and ROI as
 // geometry, and Box, the ROI's bounding box intersected with the
 // footprint's. A record whose footprint cannot be read is an error; an ROI
-// that cannot be read or misses the footprint is a
-// *[exporttask.ValidationError] naming /ROI.
+// that cannot be read, misses the footprint, or meets it only along an
+// edge or at a corner (the area to export would have no width or no
+// height) is a *[exporttask.ValidationError] naming /ROI.
 func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
 	fp, err := geom.FromGeometry(rec.Footprint)
 	if err != nil {
@@ -125,6 +134,11 @@ func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
 			return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: msg})
 		}
 		box = box.Intersect(roi.BBox())
+		if !(box.Width() > 0 && box.Height() > 0) {
+			return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
+				Message: fmt.Sprintf("meets the footprint of catalog record %s (%s) only along its edge or at a corner: "+
+					"the area to export has no width or no height", rec.ID, boxString(fp.BBox()))})
+		}
 	}
 	return Job{Record: rec, Request: r, Footprint: fp, ROI: roi, Box: box, area: a}, nil
 }

@@ -146,3 +146,51 @@ func TestNewJobBadFootprint(t *testing.T) {
 	require.Error(t, err)
 	assert.False(t, errors.As(err, new(*exporttask.ValidationError)), "a broken record is not the client's fault")
 }
+
+// TestROIOnTheFootprintsEdge: a ROI that meets the footprint only along an
+// edge or at a corner is refused at /ROI; one that overlaps it by a sliver
+// is a job whose box is that sliver.
+func TestROIOnTheFootprintsEdge(t *testing.T) {
+	rec := exporttask.Record{ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32)}
+	for name, r := range map[string]*exporttask.Geometry{
+		"along the east edge":      square(35, 31.2, 35.5, 31.4),
+		"at the north-west corner": square(33.5, 32, 34, 32.5),
+		"a line on the south edge": exporttask.NewPolygon([]exporttask.Position{{34.2, 31}, {34.4, 31}, {34.3, 30.5}, {34.2, 31}}),
+	} {
+		_, err := export.NewJob(rec, exporttask.CreateRequest{ROI: roi(r)})
+		var ve *exporttask.ValidationError
+		require.ErrorAs(t, err, &ve, name)
+		assert.Equal(t, "/ROI", ve.Problems[0].Pointer, name)
+		assert.Contains(t, ve.Problems[0].Message, "only along its edge or at a corner", name)
+	}
+	j, err := export.NewJob(rec, exporttask.CreateRequest{ROI: roi(square(35-1e-12, 31.2, 35.5, 31.4))})
+	require.NoError(t, err, "a sliver 1e-12 degrees wide has an area")
+	assert.Greater(t, j.Box.Width(), 0.0)
+}
+
+// refuser is a Domain that refuses every request's region.
+type refuser struct{}
+
+func (refuser) Estimate(context.Context, export.Job) (exporttask.Estimate, error) {
+	return exporttask.Estimate{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: "meets no data"})
+}
+
+func (refuser) Export(context.Context, export.Job, exporttask.Output) ([]exporttask.Artifact, error) {
+	return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: "meets no data"})
+}
+
+// TestDomainRefusalAtExportIsPermanent: what a domain refuses of a
+// request is the client's 400 at create, and a permanent failure when it
+// comes up only at export time.
+func TestDomainRefusalAtExportIsPermanent(t *testing.T) {
+	cat := mapCatalog{rasterID: {ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32)}}
+	x := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: refuser{}})
+	req := exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}
+	_, err := x.Estimate(context.Background(), req)
+	var ve *exporttask.ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.False(t, exporttask.IsPermanent(err))
+	_, err = x.Export(context.Background(), exporttask.Task{CreateRequest: req}, nil)
+	assert.True(t, exporttask.IsPermanent(err), "%v", err)
+	assert.ErrorContains(t, err, "meets no data")
+}

@@ -47,9 +47,9 @@ func insertPoolConfig(cfg *pgxpool.Config) *pgxpool.Config {
 // Idempotency-Key names a task, or the batch's statement failed; the
 // create then runs on its own (see [DB.Create]).
 type newTask struct {
-	customer, status, dedupKey, idempotencyKey string
-	estimatedSize                              int64
-	doc                                        []byte
+	customer, status, dedupKey, idempotencyKey, fingerprint string
+	estimatedSize                                           int64
+	doc                                                     []byte
 
 	id       int64
 	inserted bool
@@ -57,8 +57,10 @@ type newTask struct {
 
 // qInsertBatch inserts the tasks of a batch given as arrays (customer $1,
 // status $2, dedup key $3, estimated size $4, document $5, Idempotency-Key
-// $6; the n-th task is the n-th element of each), with their keys and one
-// usage row per customer (the sum of its tasks' sizes), and returns the
+// $6, the request's fingerprint $7; the n-th task is the n-th element of
+// each), with their keys (and fingerprints) and one usage row per customer
+// (the sum of its tasks' estimated sizes and document lengths), and
+// returns the
 // position (from 1) and id of each task inserted. A task is left out when
 // its Idempotency-Key names a task of its customer, or when a task of its
 // customer holds its dedup key (live, or COMPLETED and not yet swept),
@@ -71,23 +73,25 @@ type newTask struct {
 // however large the table grows).
 const qInsertBatch = `WITH r AS MATERIALIZED (
 	   SELECT n.pos, nextval(pg_get_serial_sequence('tasks', 'id')) AS id,
-	          n.customer, n.status, n.dedup_key, n.estimated_size, n.doc::jsonb AS doc, n.key
-	     FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[])
-	          WITH ORDINALITY AS n(customer, status, dedup_key, estimated_size, doc, key, pos)
+	          n.customer, n.status, n.dedup_key, n.estimated_size, n.doc::jsonb AS doc,
+	          octet_length(n.doc)::bigint AS doc_bytes, n.key, n.fingerprint
+	     FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[])
+	          WITH ORDINALITY AS n(customer, status, dedup_key, estimated_size, doc, key, fingerprint, pos)
 	    WHERE n.key = '' OR NOT EXISTS (
 	            SELECT 1 FROM idempotency_keys k WHERE k.customer = n.customer AND k.key = n.key OFFSET 0)
 	 ), task AS (
-	   INSERT INTO tasks (id, customer, status, dedup_key, estimated_size, doc) OVERRIDING SYSTEM VALUE
-	   SELECT id, customer, status, dedup_key, estimated_size, doc FROM r ORDER BY pos
+	   INSERT INTO tasks (id, customer, status, dedup_key, estimated_size, doc, doc_bytes) OVERRIDING SYSTEM VALUE
+	   SELECT id, customer, status, dedup_key, estimated_size, doc, doc_bytes FROM r ORDER BY pos
 	   ON CONFLICT DO NOTHING RETURNING id
 	 ), inserted AS (
 	   SELECT r.* FROM r JOIN task USING (id)
 	 ), usage AS (
 	   INSERT INTO usage_changes (customer, bytes)
-	   SELECT customer, sum(estimated_size)::bigint FROM inserted GROUP BY customer HAVING sum(estimated_size) <> 0
+	   SELECT customer, sum(estimated_size + doc_bytes)::bigint FROM inserted GROUP BY customer
+	   HAVING sum(estimated_size + doc_bytes) <> 0
 	 ), idempotency AS (
-	   INSERT INTO idempotency_keys (customer, key, task_id)
-	   SELECT customer, key, id FROM inserted WHERE key <> ''
+	   INSERT INTO idempotency_keys (customer, key, fingerprint, task_id)
+	   SELECT customer, key, fingerprint, id FROM inserted WHERE key <> ''
 	 )
 	 SELECT pos, id FROM inserted`
 
@@ -111,20 +115,20 @@ func (db *DB) insertBatch(batch []*storekit.Call[*newTask]) {
 		return
 	}
 	var (
-		customers, statuses, dedupKeys, docs, keys = make([]string, len(live)), make([]string, len(live)),
-			make([]string, len(live)), make([]string, len(live)), make([]string, len(live))
+		customers, statuses, dedupKeys, docs, keys, fps = make([]string, len(live)), make([]string, len(live)),
+			make([]string, len(live)), make([]string, len(live)), make([]string, len(live)), make([]string, len(live))
 		sizes = make([]int64, len(live))
 	)
 	for i, c := range live {
 		n := c.Arg
 		customers[i], statuses[i], dedupKeys[i], docs[i], keys[i] = n.customer, n.status, n.dedupKey, string(n.doc), n.idempotencyKey
-		sizes[i] = n.estimatedSize
+		sizes[i], fps[i] = n.estimatedSize, n.fingerprint
 	}
 	// The statement runs without the calls' contexts: one create's ending
 	// context must not undo the others.
 	ctx, cancel := context.WithTimeout(context.Background(), insertTimeout)
 	defer cancel()
-	err := db.runInsertBatch(ctx, live, customers, statuses, dedupKeys, sizes, docs, keys)
+	err := db.runInsertBatch(ctx, live, customers, statuses, dedupKeys, sizes, docs, keys, fps)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		err = nil

@@ -48,14 +48,15 @@ func TestBatchInsertsItsCreatesTogether(t *testing.T) {
 	assert.Equal(t, []struct {
 		Customer string
 		Bytes    int64
-	}{{"acme", 20}, {"bob", 7}}, usage)
+	}{{"acme", 20 + postgres.DocBytes(ps[0]) + postgres.DocBytes(ps[2])}, {"bob", 7 + postgres.DocBytes(ps[1])}}, usage,
+		"the estimates and the documents")
 }
 
 func TestBatchLeavesOutDuplicatesAndKnownKeys(t *testing.T) {
 	db, _ := openWithConn(t)
 	known := testkit.CreateParams("acme", "rec-known")
 	known.IdempotencyKey = "key-1"
-	_, _, err := db.Create(t.Context(), known)
+	first, _, err := db.Create(t.Context(), known)
 	require.NoError(t, err)
 
 	again := testkit.CreateParams("acme", "rec-other")
@@ -70,16 +71,16 @@ func TestBatchLeavesOutDuplicatesAndKnownKeys(t *testing.T) {
 	assert.False(t, got[2].Inserted, "a known Idempotency-Key is left to the full create")
 	assert.True(t, got[3].Inserted)
 
-	// Through Create, the ones left out find what is there: the key names
-	// the known task, created by another request.
+	// Through Create, the ones left out find what is there: the key,
+	// recorded with another request.
 	_, _, err = db.Create(t.Context(), again)
-	var ke *exporttask.IdempotencyKeyError
+	var ke *exporttask.IdempotencyKeyReusedError
 	require.ErrorAs(t, err, &ke)
+	assert.Equal(t, first.ID, ke.TaskID)
 	task, replayed, err := db.Create(t.Context(), known)
 	require.NoError(t, err)
 	assert.True(t, replayed)
 	assert.Equal(t, "rec-known", task.CatalogRecordID)
-	assert.Equal(t, task.ID, ke.TaskID)
 }
 
 // Two creates of the batch with one new Idempotency-Key: PostgreSQL
@@ -99,14 +100,14 @@ func TestBatchRefusedAsAWholeStoresNothing(t *testing.T) {
 	assert.Zero(t, usage)
 
 	// On their own: the first stores its task, the second finds its key
-	// naming that task, created by another request (422 from the server).
+	// naming that task, recorded with another request (422 from the server).
 	first, replayed, err := db.Create(t.Context(), a)
 	require.NoError(t, err)
 	assert.False(t, replayed)
 	_, _, err = db.Create(t.Context(), b)
-	var ke *exporttask.IdempotencyKeyError
+	var ke *exporttask.IdempotencyKeyReusedError
 	require.ErrorAs(t, err, &ke)
-	assert.Equal(t, first.ID, ke.TaskID)
+	assert.Equal(t, exporttask.IdempotencyKeyReusedError{Key: "same", TaskID: first.ID}, *ke)
 }
 
 func TestBatchSkipsACreateWhoseContextEnded(t *testing.T) {
@@ -131,7 +132,7 @@ func TestBatchPlanProbesTheKeyIndex(t *testing.T) {
 	_, err = conn.Exec(t.Context(), `PREPARE batch AS `+postgres.QInsertBatch)
 	require.NoError(t, err)
 	rows, err := conn.Query(t.Context(),
-		`EXPLAIN EXECUTE batch('{acme}', '{PENDING}', '{k}', '{1}', '{"{}"}', '{key}')`, pgx.QueryExecModeSimpleProtocol)
+		`EXPLAIN EXECUTE batch('{acme}', '{PENDING}', '{k}', '{1}', '{"{}"}', '{key}', '{fp}')`, pgx.QueryExecModeSimpleProtocol)
 	require.NoError(t, err)
 	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	require.NoError(t, err)

@@ -3,36 +3,28 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
 // Dismiss removes the customer's final task id, its Idempotency-Key and its
 // webhook deliveries, and frees its quota; see [exporttask.Store].
 func (db *DB) Dismiss(ctx context.Context, customer string, id int64) error {
-	err := db.write(ctx, func(tx storekit.Tx) error {
-		t, err := tx.CustomerTask(ctx, customer, id)
-		if err != nil {
-			return err
-		}
-		if !t.Status.Final() {
-			return fmt.Errorf("%w: task %d is %s, not final", exporttask.ErrConflict, id, t.Status)
-		}
-		w := tx.(txn)
-		for _, q := range []string{
-			`DELETE FROM deliveries WHERE task_id = $1`,
-			`DELETE FROM idempotency_keys WHERE task_id = $1`,
-			`DELETE FROM tasks WHERE id = $1`,
-		} {
-			if _, err := w.tx.Exec(ctx, q, id); err != nil {
-				return fmt.Errorf("%s: %w", q, err)
-			}
-		}
-		return tx.AddUsage(ctx, customer, -storekit.UsedBytes(t.Status, t))
-	})
-	if err != nil {
+	if err := storekit.Dismiss(ctx, db.write, customer, id); err != nil {
 		return fmt.Errorf("postgres: dismiss task %d: %w", id, err)
 	}
 	return nil
+}
+
+// Purge removes up to limit final tasks whose retention is over; see
+// [exporttask.Store]. Tasks another transaction holds are left for the
+// next sweep. The space of their rows is PostgreSQL's to reuse
+// (autovacuum), as for any deleted row.
+func (db *DB) Purge(ctx context.Context, before time.Time, limit int) ([]int64, error) {
+	ids, err := storekit.Purge(ctx, db.write, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: purge final tasks: %w", err)
+	}
+	return ids, nil
 }

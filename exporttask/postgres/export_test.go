@@ -42,8 +42,14 @@ func InsertTogether(db *DB, ctxs []context.Context, ps []exporttask.CreateParams
 		if err != nil {
 			panic(err)
 		}
+		var fp string
+		if p.IdempotencyKey != "" {
+			if fp, err = exporttask.RequestFingerprint(p.Request); err != nil {
+				panic(err)
+			}
+		}
 		calls[i] = storekit.NewCall(ctxs[i], &newTask{customer: p.Customer, status: string(t.Status),
-			dedupKey: p.DedupKey, idempotencyKey: p.IdempotencyKey, estimatedSize: t.EstimatedSize, doc: doc})
+			dedupKey: p.DedupKey, idempotencyKey: p.IdempotencyKey, fingerprint: fp, estimatedSize: t.EstimatedSize, doc: doc})
 	}
 	db.insertBatch(calls)
 	out := make([]Inserted, len(calls))
@@ -56,3 +62,13 @@ func InsertTogether(db *DB, ctxs []context.Context, ps []exporttask.CreateParams
 
 // QInsertBatch is the inserter's statement.
 const QInsertBatch = qInsertBatch
+
+// DocBytes is the length of the document stored for the task p creates,
+// which counts against the customer's quota.
+func DocBytes(p exporttask.CreateParams) int64 {
+	doc, err := storekit.EncodeTask(storekit.NewTask(p))
+	if err != nil {
+		panic(err)
+	}
+	return int64(len(doc))
+}

@@ -108,11 +108,12 @@ func TestCreateSerialisedWithQuota(t *testing.T) {
 	t.Cleanup(func() { db.Close() }) // after the held create's clean-up
 
 	p := testkit.CreateParams("acme", "rec-1")
-	p.EstimatedSize, p.Quota = 600, 1000
+	p.EstimatedSize = 600
+	p.Quota = 1000 + postgres.DocBytes(p)
 	finish := holdCreate(t, db, p)
 
 	q := testkit.CreateParams("acme", "rec-2")
-	q.EstimatedSize, q.Quota = 600, 1000
+	q.EstimatedSize, q.Quota = 600, p.Quota
 	done := make(chan created, 1)
 	go func() {
 		task, _, err := db.Create(context.Background(), q)

@@ -65,9 +65,9 @@ func (w txn) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Ex
 		b.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, int32(customerLock), p.Customer)
 	}
 	if p.IdempotencyKey != "" {
-		b.Queue(`SELECT task_id FROM idempotency_keys WHERE customer = $1 AND key = $2`,
+		b.Queue(`SELECT task_id, fingerprint FROM idempotency_keys WHERE customer = $1 AND key = $2`,
 			p.Customer, p.IdempotencyKey).QueryRow(func(row pgx.Row) error {
-			return noRowsIsNil(row.Scan(&found.KeyTask))
+			return noRowsIsNil(row.Scan(&found.KeyTask, &found.KeyFingerprint))
 		})
 	}
 	if p.DedupKey != "" {
@@ -124,8 +124,14 @@ func (db *DB) createNew(ctx context.Context, p exporttask.CreateParams) (t expor
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}
+	var fp string
+	if p.IdempotencyKey != "" {
+		if fp, err = exporttask.RequestFingerprint(p.Request); err != nil {
+			return exporttask.Task{}, false, err
+		}
+	}
 	n := &newTask{customer: p.Customer, status: string(t.Status), dedupKey: p.DedupKey,
-		idempotencyKey: p.IdempotencyKey, estimatedSize: t.EstimatedSize, doc: doc}
+		idempotencyKey: p.IdempotencyKey, fingerprint: fp, estimatedSize: t.EstimatedSize, doc: doc}
 	if err := db.inserter.Do(ctx, n); err != nil {
 		return exporttask.Task{}, false, err
 	}
@@ -184,23 +190,24 @@ func noRowsIsNil(err error) error {
 	return err
 }
 
-// InsertTask stores the new task t, appends its size to the customer's
-// usage and records its Idempotency-Key, if any, in one statement; a
+// InsertTask stores the new task t, appends its size and its document's to
+// the customer's usage and records its Idempotency-Key, if any, with the
+// request's fingerprint fp, in one statement; a
 // concurrent create of the same export or key makes it fail on a unique
 // index. Every foldEvery-th task folds the customer's usage ledger.
-func (w txn) InsertTask(ctx context.Context, p exporttask.CreateParams, t exporttask.Task, doc []byte) (int64, error) {
+func (w txn) InsertTask(ctx context.Context, p exporttask.CreateParams, t exporttask.Task, doc []byte, fp string) (int64, error) {
 	var id int64
 	err := w.tx.QueryRow(ctx,
 		`WITH task AS (
-		   INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc)
-		   VALUES ($1, $2, $3, $4, $5) RETURNING id
+		   INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc, doc_bytes)
+		   VALUES ($1, $2, $3, $4, $5, $7) RETURNING id
 		 ), usage AS (
-		   INSERT INTO usage_changes (customer, bytes) SELECT $1, $4 FROM task WHERE $4 <> 0
+		   INSERT INTO usage_changes (customer, bytes) SELECT $1, $4 + $7 FROM task WHERE $4 + $7 <> 0
 		 ), idempotency AS (
-		   INSERT INTO idempotency_keys (customer, key, task_id) SELECT $1, $6, id FROM task WHERE $6 <> ''
+		   INSERT INTO idempotency_keys (customer, key, fingerprint, task_id) SELECT $1, $6, $8, id FROM task WHERE $6 <> ''
 		 )
 		 SELECT id FROM task`,
-		p.Customer, string(t.Status), p.DedupKey, t.EstimatedSize, string(doc), p.IdempotencyKey).Scan(&id)
+		p.Customer, string(t.Status), p.DedupKey, t.EstimatedSize, string(doc), p.IdempotencyKey, int64(len(doc)), fp).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("inserting: %w", err)
 	}
@@ -212,10 +219,11 @@ func (w txn) InsertTask(ctx context.Context, p exporttask.CreateParams, t export
 	return id, nil
 }
 
-// RememberKey records the customer's Idempotency-Key as naming task id.
-func (w txn) RememberKey(ctx context.Context, customer, key string, id int64) error {
+// RememberKey records the customer's Idempotency-Key, with the request's
+// fingerprint fp, as naming task id.
+func (w txn) RememberKey(ctx context.Context, customer, key, fp string, id int64) error {
 	_, err := w.tx.Exec(ctx,
-		`INSERT INTO idempotency_keys (customer, key, task_id) VALUES ($1, $2, $3)`, customer, key, id)
+		`INSERT INTO idempotency_keys (customer, key, fingerprint, task_id) VALUES ($1, $2, $3, $4)`, customer, key, fp, id)
 	if err != nil {
 		return fmt.Errorf("recording idempotency key: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
+	"github.com/openapi-viewer/viewer/exporttask/postgres"
 )
 
 // The usage ledger stays short: creates fold it, and the folded sum is
@@ -22,21 +23,24 @@ func TestUsageLedgerFolds(t *testing.T) {
 	}
 
 	const tasks = 200
+	var want int64
 	for i := range tasks {
-		_, _, err := db.Create(t.Context(), testkit.CreateParams("acme", fmt.Sprintf("rec-%d", i))) // 10 bytes each
+		p := testkit.CreateParams("acme", fmt.Sprintf("rec-%d", i)) // 10 bytes each, and the document
+		want += 10 + postgres.DocBytes(p)
+		_, _, err := db.Create(t.Context(), p)
 		require.NoError(t, err)
 	}
 	n, sum := rows()
-	assert.Equal(t, int64(tasks*10), sum, "the ledger adds up to every task's size")
+	assert.Equal(t, want, sum, "the ledger adds up to every task's size and document")
 	assert.Less(t, n, int64(tasks), "creates without a quota folded the ledger now and then")
 
 	p := testkit.CreateParams("acme", "rec-quota")
-	p.Quota = tasks*10 + 5
+	p.Quota = want + 5
 	_, _, err := db.Create(t.Context(), p)
 	var qe *exporttask.QuotaError
 	require.ErrorAs(t, err, &qe)
 	assert.Equal(t, int64(5), qe.Remaining)
 	n, sum = rows()
 	assert.LessOrEqual(t, n, int64(65), "the ledger stays short")
-	assert.Equal(t, int64(tasks*10), sum)
+	assert.Equal(t, want, sum)
 }

@@ -185,8 +185,9 @@ func TestQuotaExceeded(t *testing.T) {
 	require.NotNil(t, p.QuotaBytes)
 	require.NotNil(t, p.RemainingBytes)
 	assert.Equal(t, quota, *p.QuotaBytes)
-	assert.Equal(t, quota-a.EstimatedSize, *p.RemainingBytes)
-	assert.Contains(t, p.Detail, strconv.FormatInt(quota-a.EstimatedSize, 10))
+	held := a.EstimatedSize + docBytes(t, a) // its estimate and its stored document
+	assert.Equal(t, quota-held, *p.RemainingBytes)
+	assert.Contains(t, p.Detail, strconv.FormatInt(quota-held, 10))
 
 	// An aborted task no longer counts against the quota.
 	_, err := h.client.Abort(ctx, a.ID)

@@ -68,7 +68,11 @@ func TestDeleteDismissesACompletedTaskAndFreesItsQuota(t *testing.T) {
 	if e1.Size > e2.Size {
 		n1, n2, e2 = 2, 1, e1
 	}
-	h := newHarness(t, exporttasktest.WithTaskDuration(20*time.Millisecond), exporttasktest.WithQuota(e2.Size))
+	// The blocked request fits alone: its estimate and its document (with
+	// room for the harness's longer webhook URL).
+	quota := e2.Size + 64 + docBytes(t, exporttask.Task{CreateRequest: testkit.SampleRequestTo(n2, "http://127.0.0.1/sink"),
+		EstimatedSize: e2.Size, EstimatedTime: e2.Time, Status: exporttask.StatusPending, CreatedAt: exporttask.NewTime(time.Now())})
+	h := newHarness(t, exporttasktest.WithTaskDuration(20*time.Millisecond), exporttasktest.WithQuota(quota))
 	done := h.completedTask(t, n1)
 
 	_, err = h.client.Create(t.Context(), h.sampleRequest(n2))

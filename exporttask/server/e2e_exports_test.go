@@ -40,12 +40,20 @@ func realExporter(t *testing.T) exporttask.Exporter {
 	t.Helper()
 	root := t.TempDir()
 	fp := exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}})
+	// The DEM record references its GeoTIFF where it was written, as
+	// catalog add registers it.
+	demRec := exporttask.Record{ID: demRecord, Domain: exporttask.DomainDEM, Footprint: fp, Resolution: 1.0 / 240}
+	demDir := t.TempDir()
+	require.NoError(t, dem.WriteDemoSource(demDir, demRec))
+	inspected, err := dem.Inspect(context.Background(), exporttask.RecordSource{Path: filepath.Join(demDir, dem.DemoFile)})
+	require.NoError(t, err)
+	demRec.Source = inspected.Source
 	recs := []struct {
 		rec  exporttask.Record
 		fill func(string, exporttask.Record) error
 	}{
 		{exporttask.Record{ID: rasterRecord, Domain: exporttask.DomainRaster, Footprint: fp, MinZoom: 5, MaxZoom: 8}, raster.WriteDemoSource},
-		{exporttask.Record{ID: demRecord, Domain: exporttask.DomainDEM, Footprint: fp, Resolution: 1.0 / 240}, dem.WriteDemoSource},
+		{demRec, func(string, exporttask.Record) error { return nil }},
 		{exporttask.Record{ID: modelRecord, Domain: exporttask.Domain3D, Footprint: fp, MinZoom: 7, MaxZoom: 8}, tiles3d.WriteDemoSource},
 	}
 	for _, r := range recs {

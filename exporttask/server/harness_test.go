@@ -125,6 +125,16 @@ func (h *harness) sampleRequest(n int) exporttask.CreateRequest {
 	return testkit.SampleRequestTo(n, h.sink.URL+"/sink")
 }
 
+// docBytes is what the document a store keeps for task (as created)
+// holds against the quota: its JSON without the id.
+func docBytes(t *testing.T, task exporttask.Task) int64 {
+	t.Helper()
+	task.ID = 0
+	b, err := task.MarshalJSON()
+	require.NoError(t, err)
+	return int64(len(b))
+}
+
 func mustJSON(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)

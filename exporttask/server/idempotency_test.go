@@ -60,10 +60,12 @@ func TestIdempotencyKeyReuse(t *testing.T) {
 	}{
 		{"same body", base, false, http.StatusCreated},
 		{"same body while the estimator fails", base, true, http.StatusCreated},
-		{"subset of the webhooks", other(func(r *exporttask.CreateRequest) { r.Webhook[0].Events = r.Webhook[0].Events[:1] }), false, http.StatusCreated},
+		{"one more webhook", other(func(r *exporttask.CreateRequest) {
+			r.Webhook = append(r.Webhook, exporttask.Webhook{URL: h.sink.URL + "/more", Events: []exporttask.Event{exporttask.EventFailed}})
+		}), false, http.StatusUnprocessableEntity},
 		{"another export", h.sampleRequest(2), false, http.StatusUnprocessableEntity},
-		{"another description", other(func(r *exporttask.CreateRequest) { r.Description = "changed" }), false, http.StatusCreated},
-		{"other keywords", other(func(r *exporttask.CreateRequest) { r.Keywords = map[string]any{"k": "v"} }), false, http.StatusCreated},
+		{"another description", other(func(r *exporttask.CreateRequest) { r.Description = "changed" }), false, http.StatusUnprocessableEntity},
+		{"other keywords", other(func(r *exporttask.CreateRequest) { r.Keywords = map[string]any{"k": "v"} }), false, http.StatusUnprocessableEntity},
 		{"other parameters", other(func(r *exporttask.CreateRequest) { r.Parameters = map[string]any{"k": 1} }), false, http.StatusUnprocessableEntity},
 		{"another webhook", other(func(r *exporttask.CreateRequest) { r.Webhook[0].URL = h.sink.URL + "/other" }), false, http.StatusUnprocessableEntity},
 		{"another body while the estimator fails", h.sampleRequest(3), true, http.StatusUnprocessableEntity},
@@ -84,6 +86,14 @@ func TestIdempotencyKeyReuse(t *testing.T) {
 			assert.Contains(t, p.Detail, `"k-1"`)
 		})
 	}
+
+	// The same values with other spacing are the same body.
+	indented, err := json.MarshalIndent(base, "", "    ")
+	require.NoError(t, err)
+	resp, body = h.do(t, request{method: "POST", path: "/export-tasks", key: h.Key,
+		header: map[string]string{"Content-Type": "application/json", "Idempotency-Key": "k-1"}, body: string(indented)})
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "body: %s", body)
+	assert.Equal(t, first.ID, decodeTask(t, body).ID)
 
 	// A key first sent with a duplicate of task first (another
 	// description) names first; retrying that request is not a reuse.

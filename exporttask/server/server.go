@@ -46,13 +46,21 @@ type Config struct {
 	// Keys are the API keys the server accepts. At least one is required.
 	Keys []APIKey
 	// Quota is each customer's storage quota in bytes: a create whose
-	// estimated size exceeds what the customer's live tasks leave is
-	// refused with 509. Default 0: unlimited.
+	// estimated size plus its stored document does not fit in what the
+	// customer's stored tasks leave is refused with 509 (see
+	// [exporttask.Store.Create] for what a task holds). Default 0:
+	// unlimited.
 	Quota int64
 	// Retention is how long a completed task's artifacts stay available
 	// before the task expires. Default [exporttask.DefaultRetention] (30
 	// days).
 	Retention time.Duration
+	// FinalRetention is how long an ABORTED, FAILED or EXPIRED task stays
+	// stored before the sweeper removes it (see
+	// [worker.RunnerConfig.FinalRetention]); after that, its id answers
+	// 404 like any unknown one. Default [worker.DefaultFinalRetention] (7
+	// days).
+	FinalRetention time.Duration
 	// WebhookSecret is the master secret of webhook signatures: each
 	// customer's deliveries are signed with the secret derived from it by
 	// [exporttask.CustomerWebhookSecret], which the customer reads with
@@ -87,7 +95,8 @@ type Config struct {
 	// before it is tried again. Default [worker.DefaultRetryDelay].
 	RetryDelay time.Duration
 	// SweepInterval is how often tasks whose retention is over are moved to
-	// EXPIRED and their files deleted. Default
+	// EXPIRED and their files deleted, and final tasks past FinalRetention
+	// removed. Default
 	// [worker.DefaultSweepInterval].
 	SweepInterval time.Duration
 	// WebhookBackoff is the longest wait before a failed webhook delivery
@@ -182,7 +191,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Quota < 0 {
 		return nil, fmt.Errorf("server: Config.Quota is negative (%d)", cfg.Quota)
 	}
-	if cfg.Retention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.SweepInterval < 0 || cfg.RetryDelay < 0 || cfg.MaxAttempts < 0 || cfg.WebhookBackoff < 0 ||
+	if cfg.Retention < 0 || cfg.FinalRetention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.SweepInterval < 0 || cfg.RetryDelay < 0 || cfg.MaxAttempts < 0 || cfg.WebhookBackoff < 0 ||
 		cfg.DownloadIdleTimeout < 0 {
 		return nil, errors.New("server: Config durations must not be negative")
 	}

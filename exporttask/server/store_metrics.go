@@ -67,6 +67,11 @@ func (s timedStore) Expire(ctx context.Context, now time.Time, limit int) (ids [
 	return s.Store.Expire(ctx, now, limit)
 }
 
+func (s timedStore) Purge(ctx context.Context, before time.Time, limit int) (ids []int64, err error) {
+	defer s.time("purge")(&err)
+	return s.Store.Purge(ctx, before, limit)
+}
+
 func (s timedStore) ClaimDeliveries(ctx context.Context, c exporttask.DeliveryClaim) (ds []exporttask.Delivery, err error) {
 	defer s.time("claim_deliveries")(&err)
 	return s.Store.ClaimDeliveries(ctx, c)
@@ -85,11 +90,11 @@ func (s timedStore) Ping(ctx context.Context) (err error) {
 // TaskByIdempotencyKey passes the lookup on when the wrapped store can
 // make it, and answers ErrNotFound otherwise (the server then leaves the
 // key to Create); see [exporttask.IdempotencyKeyFinder].
-func (s timedStore) TaskByIdempotencyKey(ctx context.Context, customer, key string) (t exporttask.Task, err error) {
+func (s timedStore) TaskByIdempotencyKey(ctx context.Context, customer, key string, req exporttask.CreateRequest) (t exporttask.Task, err error) {
 	f, ok := s.Store.(exporttask.IdempotencyKeyFinder)
 	if !ok {
 		return exporttask.Task{}, fmt.Errorf("idempotency keys are not looked up: %w", exporttask.ErrNotFound)
 	}
 	defer s.time("task_by_idempotency_key")(&err)
-	return f.TaskByIdempotencyKey(ctx, customer, key)
+	return f.TaskByIdempotencyKey(ctx, customer, key, req)
 }

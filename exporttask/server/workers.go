@@ -9,18 +9,19 @@ import (
 // webhook deliverer that [Server.Run] runs.
 func (s *Server) newWorkers(cfg Config) {
 	s.runner = worker.NewRunner(worker.RunnerConfig{
-		Store:         cfg.Store,
-		Exporter:      cfg.Exporter,
-		Artifacts:     cfg.Artifacts,
-		Workers:       cfg.Workers,
-		Lease:         cfg.Lease,
-		Instance:      cfg.Instance,
-		PollInterval:  cfg.PollInterval,
-		Retention:     cfg.Retention,
-		SweepInterval: cfg.SweepInterval,
-		MaxAttempts:   cfg.MaxAttempts,
-		RetryDelay:    cfg.RetryDelay,
-		Logger:        cfg.Logger,
+		Store:          cfg.Store,
+		Exporter:       cfg.Exporter,
+		Artifacts:      cfg.Artifacts,
+		Workers:        cfg.Workers,
+		Lease:          cfg.Lease,
+		Instance:       cfg.Instance,
+		PollInterval:   cfg.PollInterval,
+		Retention:      cfg.Retention,
+		FinalRetention: cfg.FinalRetention,
+		SweepInterval:  cfg.SweepInterval,
+		MaxAttempts:    cfg.MaxAttempts,
+		RetryDelay:     cfg.RetryDelay,
+		Logger:         cfg.Logger,
 	})
 	s.deliverer = webhook.NewDeliverer(webhook.DelivererConfig{
 		Store:        cfg.Store,

@@ -9,13 +9,15 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	sqlitedriver "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // DB is an [exporttask.Store] on a SQLite database. It is safe for
@@ -68,7 +70,15 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
 	}
 	db.maxRunning = o.maxRunning
+	if err := db.autoVacuumNew(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
+	}
 	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
+	}
+	if err := db.incrementalVacuum(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
 	}
@@ -133,7 +143,9 @@ func open(dsn string) (*DB, error) {
 		base += "&_pragma=synchronous(FULL)"
 	}
 
-	w, err := sql.Open("sqlite", base+"&_txlock=immediate")
+	// The WAL is truncated to walSizeLimit after a checkpoint, so one
+	// large write does not leave it large.
+	w, err := sql.Open("sqlite", base+"&_txlock=immediate&_pragma=journal_size_limit("+strconv.Itoa(walSizeLimit)+")")
 	if err != nil {
 		return nil, err
 	}
@@ -150,6 +162,61 @@ func open(dsn string) (*DB, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	return &DB{w: w, r: r, wr: startWriter(w)}, nil
+}
+
+// walSizeLimit is the journal_size_limit of a database file, in bytes:
+// the size the WAL file is truncated to after a checkpoint.
+const walSizeLimit = 16 << 20
+
+// autoVacuumNew sets auto_vacuum = INCREMENTAL on a new database file, so
+// that PRAGMA incremental_vacuum gives the pages of deleted rows back to
+// the file system (see reclaim): it must be set before the first table.
+func (db *DB) autoVacuumNew(ctx context.Context) error {
+	if db.anchor != nil {
+		return nil
+	}
+	var tables int
+	if err := db.w.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&tables); err != nil {
+		return fmt.Errorf("reading the schema: %w", err)
+	}
+	if tables > 0 {
+		return nil
+	}
+	if _, err := db.w.ExecContext(ctx, `PRAGMA auto_vacuum = INCREMENTAL`); err != nil {
+		return fmt.Errorf("setting auto_vacuum: %w", err)
+	}
+	return nil
+}
+
+// incrementalVacuum makes sure that a database file has auto_vacuum =
+// INCREMENTAL, which reclaim needs: a file created before this store set
+// it at creation has none, and is rewritten once by VACUUM, which is the
+// only way to switch an existing file (it takes about as long as copying
+// the file, needs as much free disk, and holds the write lock meanwhile).
+// Nothing for an in-memory database, nor for a file opened read-only.
+func (db *DB) incrementalVacuum(ctx context.Context) error {
+	if db.anchor != nil {
+		return nil
+	}
+	var mode int
+	if err := db.w.QueryRowContext(ctx, `PRAGMA auto_vacuum`).Scan(&mode); err != nil {
+		return fmt.Errorf("reading auto_vacuum: %w", err)
+	}
+	const incremental = 2
+	if mode == incremental {
+		return nil
+	}
+	if _, err := db.w.ExecContext(ctx, `PRAGMA auto_vacuum = INCREMENTAL`); err != nil {
+		return fmt.Errorf("setting auto_vacuum: %w", err)
+	}
+	if _, err := db.w.ExecContext(ctx, `VACUUM`); err != nil {
+		var se *sqlitedriver.Error
+		if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_READONLY {
+			return nil
+		}
+		return fmt.Errorf("rewriting the file for auto_vacuum (VACUUM): %w", err)
+	}
+	return nil
 }
 
 // Ping reports whether the database answers and can write: it rewrites the

@@ -27,6 +27,14 @@
 // The schema is migrated at Open, from versioned SQL files embedded in the
 // package.
 //
+// A file gives the pages of deleted rows back to the file system: it is
+// created with auto_vacuum = INCREMENTAL (a file made by an earlier
+// version, without it, is rewritten once by VACUUM at Open), and Purge,
+// which the sweeper calls every sweep, ends with PRAGMA incremental_vacuum
+// and a passive checkpoint. Without that, the pages of removed tasks would
+// be reused by later ones but never returned, leaving the file at its
+// largest size.
+//
 // Tasks are stored as indexed columns (customer, status, dedup key, lease,
 // expiry) plus the task as a JSON document. Claims take turns among the
 // customers with a claimable task, the one served longest ago first (table

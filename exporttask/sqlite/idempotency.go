@@ -11,16 +11,31 @@ import (
 
 var _ exporttask.IdempotencyKeyFinder = (*DB)(nil)
 
-// TaskByIdempotencyKey returns the customer's task created with key; see
+// TaskByIdempotencyKey returns the customer's task created with key when
+// req is the request the key was recorded with; see
 // [exporttask.IdempotencyKeyFinder].
-func (db *DB) TaskByIdempotencyKey(ctx context.Context, customer, key string) (exporttask.Task, error) {
-	var id int64
-	err := db.r.QueryRowContext(ctx, qIdempotencyKey, customer, key).Scan(&id)
+func (db *DB) TaskByIdempotencyKey(ctx context.Context, customer, key string, req exporttask.CreateRequest) (exporttask.Task, error) {
+	var (
+		id     int64
+		stored string
+	)
+	err := db.r.QueryRowContext(ctx, qIdempotencyKey, customer, key).Scan(&id, &stored)
 	if errors.Is(err, sql.ErrNoRows) {
 		return exporttask.Task{}, fmt.Errorf("sqlite: idempotency key: %w", exporttask.ErrNotFound)
 	}
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("sqlite: reading idempotency key: %w", err)
 	}
-	return db.Get(ctx, customer, id)
+	t, err := db.Get(ctx, customer, id)
+	if err != nil {
+		return exporttask.Task{}, err
+	}
+	fp, err := exporttask.RequestFingerprint(req)
+	if err != nil {
+		return exporttask.Task{}, fmt.Errorf("sqlite: idempotency key: %w", err)
+	}
+	if err := exporttask.CheckIdempotentRequest(key, t, stored, fp, req); err != nil {
+		return exporttask.Task{}, fmt.Errorf("sqlite: idempotency key: %w", err)
+	}
+	return t, nil
 }

@@ -56,23 +56,31 @@ const (
 			 ORDER BY expired_at, id LIMIT ?`
 	qCustomerTask = `SELECT id, doc FROM tasks WHERE id = ? AND customer = ?`
 	qLeasedTask   = `SELECT doc, lease_owner, lease_until FROM tasks WHERE id = ?`
-	qUpdateTask   = `UPDATE tasks SET status = ?, expired_at = ?, lease_owner = ?, lease_until = ?, doc = ?
+	qUpdateTask   = `UPDATE tasks SET status = ?, expired_at = ?, lease_owner = ?, lease_until = ?, doc = ?, final_at = ?
 		 WHERE id = ? RETURNING customer`
 	qAddUsage = `INSERT INTO customer_usage (customer, used_bytes) VALUES (?, ?)
 		 ON CONFLICT (customer) DO UPDATE SET used_bytes = used_bytes + excluded.used_bytes`
-	qIdempotencyKey = `SELECT task_id FROM idempotency_keys WHERE customer = ? AND key = ?`
+	qIdempotencyKey = `SELECT task_id, fingerprint FROM idempotency_keys WHERE customer = ? AND key = ?`
 	qDuplicate      = `SELECT id, doc FROM tasks
 			 WHERE customer = ? AND dedup_key = ? AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED')
 			   AND (status <> 'COMPLETED' OR expired_at > ?)
 			 ORDER BY id DESC LIMIT 1`
 	qUsage       = `SELECT used_bytes FROM customer_usage WHERE customer = ?`
-	qInsertTask  = `INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc) VALUES (?, ?, ?, ?, ?)`
-	qRememberKey = `INSERT INTO idempotency_keys (customer, key, task_id) VALUES (?, ?, ?)`
+	qInsertTask  = `INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc, doc_bytes) VALUES (?, ?, ?, ?, ?, ?)`
+	qRememberKey = `INSERT INTO idempotency_keys (customer, key, fingerprint, task_id) VALUES (?, ?, ?, ?)`
+	// The statements of DeleteTask, in order; the last one returns the
+	// task's document bytes.
+	qDeleteDeliveries = `DELETE FROM deliveries WHERE task_id = ?`
+	qDeleteKeys       = `DELETE FROM idempotency_keys WHERE task_id = ?`
+	qDeleteTask       = `DELETE FROM tasks WHERE id = ? RETURNING doc_bytes`
+	qPurgeable        = `SELECT id, customer FROM tasks
+			 WHERE status IN ('ABORTED', 'FAILED', 'EXPIRED') AND final_at <= ?
+			 ORDER BY final_at, id LIMIT ?`
 )
 
 // writeQueries lists the queries prepared at Open.
 func writeQueries() []string {
-	return []string{qInsertDelivery, qDueDeliveries, qPruneDeliveries, qTaskDeliveries, qCopyDelivery, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qTakeTurn, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey}
+	return []string{qInsertDelivery, qDueDeliveries, qPruneDeliveries, qTaskDeliveries, qCopyDelivery, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qTakeTurn, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey, qDeleteDeliveries, qDeleteKeys, qDeleteTask, qPurgeable}
 }
 
 // The statements of Ping and ReleaseLeases, run as they come (not

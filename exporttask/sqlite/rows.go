@@ -37,8 +37,42 @@ func (w wtx) LeasedTask(ctx context.Context, id int64) (storekit.Leased, error) 
 func (w wtx) UpdateTask(ctx context.Context, t exporttask.Task, doc []byte, l storekit.Lease) (string, error) {
 	var customer string
 	err := w.queryRow(ctx, qUpdateTask,
-		t.Status, storekit.Millis(t.ExpiredAt.Time), l.Owner, l.Until, doc, t.ID).Scan(&customer)
+		t.Status, storekit.Millis(t.ExpiredAt.Time), l.Owner, l.Until, doc, storekit.FinalAt(t), t.ID).Scan(&customer)
 	return customer, err
+}
+
+// DeleteTask deletes task id, its deliveries and the keys that name it,
+// and returns its document bytes.
+func (w wtx) DeleteTask(ctx context.Context, id int64) (int64, error) {
+	for _, q := range []string{qDeleteDeliveries, qDeleteKeys} {
+		if _, err := w.exec(ctx, q, id); err != nil {
+			return 0, err
+		}
+	}
+	var docBytes int64
+	err := w.queryRow(ctx, qDeleteTask, id).Scan(&docBytes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, exporttask.ErrNotFound
+	}
+	return docBytes, err
+}
+
+// Purgeable reads up to limit final tasks to remove, oldest first.
+func (w wtx) Purgeable(ctx context.Context, before int64, limit int) ([]storekit.Final, error) {
+	rows, err := w.query(ctx, qPurgeable, before, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []storekit.Final
+	for rows.Next() {
+		var f storekit.Final
+		if err := rows.Scan(&f.ID, &f.Customer); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
 }
 
 // AddUsage adds delta bytes to the customer's storage in use.

@@ -28,7 +28,7 @@ func (db *DB) Create(ctx context.Context, p exporttask.CreateParams) (exporttask
 func (w wtx) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Existing, error) {
 	var found storekit.Existing
 	if p.IdempotencyKey != "" {
-		err := w.queryRow(ctx, qIdempotencyKey, p.Customer, p.IdempotencyKey).Scan(&found.KeyTask)
+		err := w.queryRow(ctx, qIdempotencyKey, p.Customer, p.IdempotencyKey).Scan(&found.KeyTask, &found.KeyFingerprint)
 		if err == nil {
 			return found, nil
 		}
@@ -55,10 +55,11 @@ func (w wtx) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Ex
 	return found, nil
 }
 
-// InsertTask stores the new task t, counts its size in the customer's
-// usage and records its Idempotency-Key, if any.
-func (w wtx) InsertTask(ctx context.Context, p exporttask.CreateParams, t exporttask.Task, doc []byte) (int64, error) {
-	res, err := w.exec(ctx, qInsertTask, p.Customer, t.Status, p.DedupKey, t.EstimatedSize, doc)
+// InsertTask stores the new task t, counts its size and its document's in
+// the customer's usage and records its Idempotency-Key, if any, with the
+// request's fingerprint fp.
+func (w wtx) InsertTask(ctx context.Context, p exporttask.CreateParams, t exporttask.Task, doc []byte, fp string) (int64, error) {
+	res, err := w.exec(ctx, qInsertTask, p.Customer, t.Status, p.DedupKey, t.EstimatedSize, doc, len(doc))
 	if err != nil {
 		return 0, fmt.Errorf("inserting: %w", err)
 	}
@@ -66,20 +67,21 @@ func (w wtx) InsertTask(ctx context.Context, p exporttask.CreateParams, t export
 	if err != nil {
 		return 0, fmt.Errorf("inserting: %w", err)
 	}
-	if err := w.AddUsage(ctx, p.Customer, t.EstimatedSize); err != nil {
+	if err := w.AddUsage(ctx, p.Customer, t.EstimatedSize+int64(len(doc))); err != nil {
 		return 0, err
 	}
 	if p.IdempotencyKey != "" {
-		if err := w.RememberKey(ctx, p.Customer, p.IdempotencyKey, id); err != nil {
+		if err := w.RememberKey(ctx, p.Customer, p.IdempotencyKey, fp, id); err != nil {
 			return 0, err
 		}
 	}
 	return id, nil
 }
 
-// RememberKey records the customer's Idempotency-Key as naming task id.
-func (w wtx) RememberKey(ctx context.Context, customer, key string, id int64) error {
-	if _, err := w.exec(ctx, qRememberKey, customer, key, id); err != nil {
+// RememberKey records the customer's Idempotency-Key, with the request's
+// fingerprint fp, as naming task id.
+func (w wtx) RememberKey(ctx context.Context, customer, key, fp string, id int64) error {
+	if _, err := w.exec(ctx, qRememberKey, customer, key, fp, id); err != nil {
 		return fmt.Errorf("recording idempotency key: %w", err)
 	}
 	return nil

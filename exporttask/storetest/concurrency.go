@@ -86,7 +86,11 @@ func testConcurrentQuota(t *testing.T, s exporttask.Store) {
 	const goroutines = 40
 	ps := make([]exporttask.CreateParams, goroutines)
 	for i := range ps {
-		ps[i] = sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 1000, at(0))
+		// Ids of one length: every task needs as much.
+		ps[i] = sized(t, acme, fmt.Sprintf("rec-%02d", i), 100, 0, at(0))
+	}
+	for i := range ps {
+		ps[i].Quota = 10 * need(t, ps[0])
 	}
 	errs := parallel(goroutines, func(i int) error {
 		_, _, err := s.Create(ctx(t), ps[i])

@@ -85,7 +85,7 @@ func testConcurrentSameIdempotencyKey(t *testing.T, s exporttask.Store) {
 	tasks, replayed := createAll(t, s, ps)
 	assertOneTask(t, s, tasks, replayed)
 
-	// The same key with no dedup key to fall back on: still one task.
+	// The same request with no dedup key to fall back on: still one task.
 	qs := make([]exporttask.CreateParams, racers)
 	for i := range qs {
 		qs[i] = params(t, globex, request("rec-1"), at(0))
@@ -130,11 +130,16 @@ func testConcurrentUsage(t *testing.T, s exporttask.Store) {
 	}
 	require.Equal(t, n, created)
 
-	_, _, err := s.Create(ctx(t), sized(t, acme, "rec-last", 100, n*100+50, at(0)))
+	var used int64
+	for _, p := range ps {
+		used += need(t, p)
+	}
+	last := sized(t, acme, "rec-last", 1000, used+1000, at(0))
+	_, _, err := s.Create(ctx(t), last)
 	var qe *exporttask.QuotaError
 	require.True(t, errors.As(err, &qe), "want a quota error, got %v", err)
-	assert.Equal(t, exporttask.QuotaError{Quota: n*100 + 50, Remaining: 50, Requested: 100}, *qe)
-	create(t, s, sized(t, acme, "rec-fits", 50, n*100+50, at(0)))
+	assert.Equal(t, exporttask.QuotaError{Quota: used + 1000, Remaining: 1000, Requested: need(t, last)}, *qe)
+	create(t, s, fit(t, sized(t, acme, "rec-fits", 0, used+1000, at(0)), 1000))
 }
 
 // keyReusers is how many creates reuse one Idempotency-Key at once with
@@ -143,24 +148,36 @@ const keyReusers = 100
 
 // Many creates at once with one Idempotency-Key and different requests:
 // exactly one stores its task; every other fails with an
-// *IdempotencyKeyError naming that task, as the key is checked in the
-// create's transaction. Run with a quota too (the creates then take the
-// customer's lock) and without a dedup key (nothing else ties them).
+// *IdempotencyKeyReusedError naming that task, as the key and the
+// request's fingerprint are checked in the create's transaction. Run with
+// a quota too (the creates then take the customer's lock), without a dedup
+// key (nothing else ties them), and with requests that differ only in
+// their description (one export, one dedup key, other fingerprints).
 func testConcurrentIdempotencyKeyReuse(t *testing.T, s exporttask.Store) {
 	for _, tc := range []struct {
 		name     string
 		customer string
 		quota    int64
 		dedup    bool
+		describe bool // same record, another description each
 	}{
-		{"no quota", acme, 0, true},
-		{"quota", globex, 1 << 40, true},
-		{"no dedup key", "initech", 0, false},
+		{"no quota", acme, 0, true, false},
+		{"quota", globex, 1 << 40, true, false},
+		{"no dedup key", "initech", 0, false, false},
+		{"description only", "umbrella", 0, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ps := make([]exporttask.CreateParams, keyReusers)
 			for i := range ps {
-				ps[i] = params(t, tc.customer, request(fmt.Sprintf("rec-%d", i), hook(hookA, exporttask.EventCompleted)), at(0))
+				record := fmt.Sprintf("rec-%d", i)
+				if tc.describe {
+					record = "rec-0"
+				}
+				req := request(record, hook(hookA, exporttask.EventCompleted))
+				if tc.describe {
+					req.Description = fmt.Sprintf("copy %d", i)
+				}
+				ps[i] = params(t, tc.customer, req, at(0))
 				ps[i].IdempotencyKey, ps[i].Quota = "reused-key", tc.quota
 				if !tc.dedup {
 					ps[i].DedupKey = ""
@@ -176,8 +193,8 @@ func testConcurrentIdempotencyKeyReuse(t *testing.T, s exporttask.Store) {
 			winner := -1
 			for i, err := range errs {
 				if err == nil {
-					assert.Equal(t, -1, winner, "a second create succeeded: %d and %d", winner, i)
-					assert.False(t, replayed[i])
+					assert.Equal(t, -1, winner, "creates %d and %d both stored a task", winner, i)
+					assert.False(t, replayed[i], "create %d was answered with a replay", i)
 					winner = i
 				}
 			}
@@ -186,9 +203,9 @@ func testConcurrentIdempotencyKeyReuse(t *testing.T, s exporttask.Store) {
 				if i == winner {
 					continue
 				}
-				var ke *exporttask.IdempotencyKeyError
+				var ke *exporttask.IdempotencyKeyReusedError
 				if assert.ErrorAs(t, err, &ke, "create %d", i) {
-					assert.Equal(t, tasks[winner].ID, ke.TaskID)
+					assert.Equal(t, exporttask.IdempotencyKeyReusedError{Key: "reused-key", TaskID: tasks[winner].ID}, *ke, "create %d", i)
 				}
 			}
 			list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: tc.customer, Limit: 2 * keyReusers})
@@ -196,6 +213,7 @@ func testConcurrentIdempotencyKeyReuse(t *testing.T, s exporttask.Store) {
 			require.Len(t, list, 1, "one task stored")
 			assert.Equal(t, tasks[winner].ID, list[0].ID)
 			assert.Equal(t, ps[winner].Request.CatalogRecordID, list[0].CatalogRecordID, "the winner's request")
+			assert.Equal(t, ps[winner].Request.Description, list[0].Description, "the winner's request")
 		})
 	}
 }

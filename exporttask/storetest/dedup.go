@@ -139,37 +139,41 @@ func testIdempotencyKey(t *testing.T, s exporttask.Store) {
 	p.IdempotencyKey = "key-1"
 	first := create(t, s, p)
 
-	// The same request again: the first task, untouched.
-	again := p
-	again.Now = at(time.Minute)
-	replay, replayed, err := s.Create(ctx(t), again)
+	// Same key, same request (sent later): the first task, untouched.
+	p.Now = at(time.Minute)
+	replay, replayed, err := s.Create(ctx(t), p)
 	require.NoError(t, err)
 	assert.True(t, replayed)
 	assert.Equal(t, first, replay)
 	assert.Empty(t, drain(t, s, at(time.Minute)), "a replay merges nothing")
 
-	// Same key, different request: refused, and nothing stored.
+	// Same key, another request, the same with another description, or
+	// with a webhook the task does not have: refused (422), naming the
+	// key and the task; nothing stored.
 	q := params(t, acme, request("rec-2", hook(hookB, exporttask.EventUpdated)), at(time.Minute))
 	q.IdempotencyKey = "key-1"
-	_, _, err = s.Create(ctx(t), q)
-	var ke *exporttask.IdempotencyKeyError
-	require.ErrorAs(t, err, &ke)
-	assert.Equal(t, "key-1", ke.Key)
-	assert.Equal(t, first.ID, ke.TaskID)
-	problem, ok := exporttask.ProblemFor(err)
-	require.True(t, ok)
-	assert.Equal(t, 422, problem.Status)
-	// A webhook the task does not have makes another request too.
+	described := p
+	described.Request.Description = "another description"
 	w := params(t, acme, request("rec-1", hook(hookA, exporttask.EventUpdated), hook(hookB, exporttask.EventFailed)), at(time.Minute))
 	w.IdempotencyKey = "key-1"
-	_, _, err = s.Create(ctx(t), w)
-	require.ErrorAs(t, err, &ke)
-	assert.Empty(t, drain(t, s, at(time.Minute)), "a refused reuse merges nothing")
+	for _, other := range []exporttask.CreateParams{q, described, w} {
+		_, _, err = s.Create(ctx(t), other)
+		var ke *exporttask.IdempotencyKeyReusedError
+		require.ErrorAs(t, err, &ke)
+		assert.Equal(t, exporttask.IdempotencyKeyReusedError{Key: "key-1", TaskID: first.ID}, *ke)
+		problem, ok := exporttask.ProblemFor(err)
+		require.True(t, ok)
+		assert.Equal(t, 422, problem.Status)
+	}
+	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	require.NoError(t, err)
+	assert.Len(t, list, 1, "a refused key stores nothing")
+	assert.Empty(t, drain(t, s, at(time.Minute)), "a refused key merges nothing")
 
 	// Still replayed once the task is over.
 	aborted, err := s.Abort(ctx(t), acme, first.ID, at(2*time.Minute))
 	require.NoError(t, err)
-	replay, replayed, err = s.Create(ctx(t), again)
+	replay, replayed, err = s.Create(ctx(t), p)
 	require.NoError(t, err)
 	assert.True(t, replayed)
 	assert.Equal(t, aborted, replay)
@@ -194,7 +198,7 @@ func testIdempotencyKey(t *testing.T, s exporttask.Store) {
 	assert.True(t, replayed, "key-2 names the task the duplicate returned, even once it is aborted")
 	assert.Equal(t, theirs.ID, replay.ID)
 
-	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	list, _, err = s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, list, 1)
 }
@@ -206,44 +210,96 @@ func sized(t *testing.T, customer, id string, size, quota int64, now time.Time) 
 	return p
 }
 
-func testQuota(t *testing.T, s exporttask.Store) {
-	create(t, s, sized(t, acme, "rec-1", 400, 1000, at(0)))
-	second := create(t, s, sized(t, acme, "rec-2", 400, 1000, at(0)))
+// docLen is the length of the document a store keeps for the task p
+// creates, which counts against the quota as long as the task is stored:
+// the task as created, encoded by Task.MarshalJSON without its id.
+func docLen(t *testing.T, p exporttask.CreateParams) int64 {
+	t.Helper()
+	r := p.Request
+	r.Webhook, _ = exporttask.MergeWebhooks(nil, r.Webhook)
+	task := exporttask.Task{CreateRequest: r, EstimatedSize: p.EstimatedSize, EstimatedTime: p.EstimatedTime,
+		Status: exporttask.StatusPending, CreatedAt: exporttask.NewTime(p.Now)}
+	b, err := task.MarshalJSON()
+	require.NoError(t, err)
+	return int64(len(b))
+}
 
-	_, _, err := s.Create(ctx(t), sized(t, acme, "rec-3", 400, 1000, at(0)))
+// need is what the task p creates holds against the quota while PENDING:
+// its estimate and its document.
+func need(t *testing.T, p exporttask.CreateParams) int64 {
+	t.Helper()
+	return p.EstimatedSize + docLen(t, p)
+}
+
+// fit sets p's estimate so that the task needs total bytes (see need).
+func fit(t *testing.T, p exporttask.CreateParams, total int64) exporttask.CreateParams {
+	t.Helper()
+	for range 5 {
+		for range 3 { // the estimate's digits are in the document
+			p.EstimatedSize = total - docLen(t, p)
+		}
+		if need(t, p) == total {
+			return p
+		}
+		// One more digit overshoots, one less falls short: lengthen the
+		// document by a byte.
+		p.Request.Description += "."
+	}
+	require.Equal(t, total, need(t, p), "no estimate makes the task need %d bytes", total)
+	return p
+}
+
+func testQuota(t *testing.T, s exporttask.Store) {
+	p1, p2 := sized(t, acme, "rec-1", 400, 0, at(0)), sized(t, acme, "rec-2", 400, 0, at(0))
+	quota := need(t, p1) + need(t, p2) + 1000
+	p1.Quota, p2.Quota = quota, quota
+	create(t, s, p1)
+	second := create(t, s, p2)
+
+	p3 := sized(t, acme, "rec-3", 1000, quota, at(0))
+	_, _, err := s.Create(ctx(t), p3)
 	var qe *exporttask.QuotaError
 	require.ErrorAs(t, err, &qe)
-	assert.Equal(t, exporttask.QuotaError{Quota: 1000, Remaining: 200, Requested: 400}, *qe)
+	assert.Equal(t, exporttask.QuotaError{Quota: quota, Remaining: 1000, Requested: need(t, p3)}, *qe,
+		"the estimate and the document count")
 	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, list, 2, "a refused create stores nothing")
 
 	// Exactly what is left fits.
-	create(t, s, sized(t, acme, "rec-4", 200, 1000, at(0)))
-	_, _, err = s.Create(ctx(t), sized(t, acme, "rec-5", 1, 1000, at(0)))
+	create(t, s, fit(t, sized(t, acme, "rec-4", 0, quota, at(0)), 1000))
+	_, _, err = s.Create(ctx(t), sized(t, acme, "rec-5", 1, quota, at(0)))
 	require.ErrorAs(t, err, &qe)
 	assert.Equal(t, int64(0), qe.Remaining)
 
-	// An aborted task frees its share.
+	// An aborted task frees its estimate; its document counts while it
+	// is stored.
 	_, err = s.Abort(ctx(t), acme, second.ID, at(time.Second))
 	require.NoError(t, err)
-	create(t, s, sized(t, acme, "rec-6", 400, 1000, at(2*time.Second)))
+	create(t, s, fit(t, sized(t, acme, "rec-6", 0, quota, at(2*time.Second)), 400))
+	_, _, err = s.Create(ctx(t), sized(t, acme, "rec-7", 1, quota, at(2*time.Second)))
+	require.ErrorAs(t, err, &qe)
+	assert.Equal(t, int64(0), qe.Remaining)
 
 	// Quotas are per customer; 0 is unlimited.
-	create(t, s, sized(t, globex, "rec-7", 1000, 1000, at(0)))
+	create(t, s, fit(t, sized(t, globex, "rec-7", 0, 1000, at(0)), 1000))
 	create(t, s, sized(t, acme, "rec-8", 1<<40, 0, at(0)))
 
 	// A quota below what is in use leaves nothing (never a negative rest).
-	_, _, err = s.Create(ctx(t), sized(t, acme, "rec-9", 1, 10, at(0)))
+	p9 := sized(t, acme, "rec-9", 1, 10, at(0))
+	_, _, err = s.Create(ctx(t), p9)
 	require.ErrorAs(t, err, &qe)
-	assert.Equal(t, exporttask.QuotaError{Quota: 10, Remaining: 0, Requested: 1}, *qe)
+	assert.Equal(t, exporttask.QuotaError{Quota: 10, Remaining: 0, Requested: need(t, p9)}, *qe)
 }
 
 func testQuotaStatuses(t *testing.T, s exporttask.Store) {
 	// Four tasks estimated at 100 bytes: one stays PENDING, one
 	// IN_PROGRESS, one COMPLETED (with 60 bytes of files), one FAILED.
+	var docs int64
 	for i := range 4 {
-		create(t, s, sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 0, at(0)))
+		p := sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 0, at(0))
+		docs += docLen(t, p)
+		create(t, s, p)
 	}
 	claim(t, s, "w", at(time.Second))
 	completed := claim(t, s, "w", at(time.Second))
@@ -256,32 +312,36 @@ func testQuotaStatuses(t *testing.T, s exporttask.Store) {
 	_, err = s.Finish(ctx(t), failed.ID, "w", exporttask.FinishParams{ErrorReason: "no"}, at(2*time.Second))
 	require.NoError(t, err)
 
-	// PENDING and IN_PROGRESS count their estimate (100 each), COMPLETED
-	// the real size of its artifacts (60): 260 of 500. FAILED does not.
+	// Every task counts its document; PENDING and IN_PROGRESS their
+	// estimate (100 each), COMPLETED the real size of its artifacts (60):
+	// 260 of 500 besides the documents. FAILED counts no estimate.
+	quota := 500 + docs
 	var qe *exporttask.QuotaError
-	_, _, err = s.Create(ctx(t), sized(t, acme, "big", 241, 500, at(time.Hour)))
+	_, _, err = s.Create(ctx(t), sized(t, acme, "big", 241, quota, at(time.Hour)))
 	require.ErrorAs(t, err, &qe)
 	assert.Equal(t, int64(240), qe.Remaining)
 
-	// EXPIRED no longer counts.
+	// EXPIRED no longer counts its artifacts.
 	ids, err := s.Expire(ctx(t), at(25*time.Hour), 10)
 	require.NoError(t, err)
 	require.Len(t, ids, 1)
-	_, _, err = s.Create(ctx(t), sized(t, acme, "big", 301, 500, at(25*time.Hour)))
+	_, _, err = s.Create(ctx(t), sized(t, acme, "big", 301, quota, at(25*time.Hour)))
 	require.ErrorAs(t, err, &qe)
 	assert.Equal(t, int64(300), qe.Remaining)
-	create(t, s, sized(t, acme, "big", 300, 500, at(25*time.Hour)))
+	create(t, s, fit(t, sized(t, acme, "big", 0, quota, at(25*time.Hour)), 300))
 }
 
 func testQuotaAfterDedup(t *testing.T, s exporttask.Store) {
-	first := create(t, s, sized(t, acme, "rec-1", 1000, 1000, at(0)))
+	p1 := sized(t, acme, "rec-1", 1000, 0, at(0))
+	p1.Quota = need(t, p1)
+	first := create(t, s, p1)
 	// The quota is full, but a duplicate stores nothing new: no quota error.
-	dup, replayed, err := s.Create(ctx(t), sized(t, acme, "rec-1", 1000, 1000, at(time.Second)))
+	dup, replayed, err := s.Create(ctx(t), sized(t, acme, "rec-1", 1000, p1.Quota, at(time.Second)))
 	require.NoError(t, err)
 	assert.True(t, replayed)
 	assert.Equal(t, first.ID, dup.ID)
 
-	p := sized(t, acme, "rec-2", 1000, 1000, at(time.Second))
+	p := sized(t, acme, "rec-2", 1000, p1.Quota, at(0))
 	p.IdempotencyKey = "k"
 	_, _, err = s.Create(ctx(t), p)
 	var qe *exporttask.QuotaError
@@ -290,5 +350,6 @@ func testQuotaAfterDedup(t *testing.T, s exporttask.Store) {
 	// same key creates the task.
 	_, err = s.Abort(ctx(t), acme, first.ID, at(2*time.Second))
 	require.NoError(t, err)
+	require.NoError(t, s.Dismiss(ctx(t), acme, first.ID))
 	create(t, s, p)
 }

@@ -52,7 +52,10 @@ func testDismissLiveConflict(t *testing.T, s exporttask.Store) {
 }
 
 func testDismissFreesQuota(t *testing.T, s exporttask.Store) {
-	done := create(t, s, sized(t, acme, "rec-1", 800, 1000, at(0)))
+	p := sized(t, acme, "rec-1", 800, 0, at(0))
+	quota := 1000 + docLen(t, p)
+	p.Quota = quota
+	done := create(t, s, p)
 	claim(t, s, "w", at(time.Second))
 	real := artifact("export.gpkg")
 	real.Size = 700
@@ -60,15 +63,15 @@ func testDismissFreesQuota(t *testing.T, s exporttask.Store) {
 		Artifacts: []exporttask.Artifact{real}, Retention: 24 * time.Hour}, at(2*time.Second))
 	require.NoError(t, err)
 
-	_, _, err = s.Create(ctx(t), sized(t, acme, "rec-2", 400, 1000, at(3*time.Second)))
+	_, _, err = s.Create(ctx(t), sized(t, acme, "rec-2", 400, quota, at(3*time.Second)))
 	var qe *exporttask.QuotaError
-	require.ErrorAs(t, err, &qe, "the completed task's 700 bytes leave 300")
+	require.ErrorAs(t, err, &qe, "the completed task's 700 bytes and its document leave 300")
 	assert.Equal(t, int64(300), qe.Remaining)
 
 	require.NoError(t, s.Dismiss(ctx(t), acme, done.ID))
-	create(t, s, sized(t, acme, "rec-2", 1000, 1000, at(4*time.Second)))
-	_, _, err = s.Create(ctx(t), sized(t, acme, "rec-3", 1, 1000, at(4*time.Second)))
-	require.ErrorAs(t, err, &qe, "the dismissal freed exactly 700 bytes, never more")
+	create(t, s, fit(t, sized(t, acme, "rec-2", 0, quota, at(4*time.Second)), quota))
+	_, _, err = s.Create(ctx(t), sized(t, acme, "rec-3", 1, quota, at(4*time.Second)))
+	require.ErrorAs(t, err, &qe, "the dismissal freed exactly its 700 bytes and its document, never more")
 	assert.Equal(t, int64(0), qe.Remaining)
 }
 

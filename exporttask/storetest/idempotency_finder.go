@@ -13,7 +13,9 @@ import (
 
 // testIdempotencyKeyFinder checks TaskByIdempotencyKey of a store that
 // implements [exporttask.IdempotencyKeyFinder]: the task a key named at
-// Create, per customer, ErrNotFound for an unknown key.
+// Create, per customer, for the request it was recorded with; an
+// *IdempotencyKeyReusedError for another request; ErrNotFound for an
+// unknown key.
 func testIdempotencyKeyFinder(t *testing.T, s exporttask.Store) {
 	f, ok := s.(exporttask.IdempotencyKeyFinder)
 	if !ok {
@@ -23,9 +25,13 @@ func testIdempotencyKeyFinder(t *testing.T, s exporttask.Store) {
 	p.IdempotencyKey = "key-1"
 	first := create(t, s, p)
 
-	got, err := f.TaskByIdempotencyKey(ctx(t), acme, "key-1")
+	got, err := f.TaskByIdempotencyKey(ctx(t), acme, "key-1", p.Request)
 	require.NoError(t, err)
 	assert.Equal(t, first, got)
+	_, err = f.TaskByIdempotencyKey(ctx(t), acme, "key-1", request("rec-2"))
+	var ke *exporttask.IdempotencyKeyReusedError
+	require.ErrorAs(t, err, &ke)
+	assert.Equal(t, first.ID, ke.TaskID)
 
 	// A key sent with a duplicate names the duplicate.
 	d := params(t, acme, request("rec-1"), at(time.Minute))
@@ -33,7 +39,7 @@ func testIdempotencyKeyFinder(t *testing.T, s exporttask.Store) {
 	_, replayed, err := s.Create(ctx(t), d)
 	require.NoError(t, err)
 	require.True(t, replayed)
-	got, err = f.TaskByIdempotencyKey(ctx(t), acme, "key-2")
+	got, err = f.TaskByIdempotencyKey(ctx(t), acme, "key-2", d.Request)
 	require.NoError(t, err)
 	assert.Equal(t, first.ID, got.ID)
 
@@ -41,7 +47,7 @@ func testIdempotencyKeyFinder(t *testing.T, s exporttask.Store) {
 		{acme, "key-3"},   // never used
 		{globex, "key-1"}, // another customer's
 	} {
-		_, err := f.TaskByIdempotencyKey(ctx(t), tc.customer, tc.key)
+		_, err := f.TaskByIdempotencyKey(ctx(t), tc.customer, tc.key, p.Request)
 		assert.True(t, errors.Is(err, exporttask.ErrNotFound), "%s %s: %v", tc.customer, tc.key, err)
 	}
 }

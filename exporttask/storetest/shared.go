@@ -65,7 +65,8 @@ func testSharedQuota(t *testing.T, ss []exporttask.Store) {
 	ps := make([]exporttask.CreateParams, creates)
 	dupPs := make([]exporttask.CreateParams, creates)
 	for i := range creates {
-		ps[i] = sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 1000, at(0))
+		ps[i] = sized(t, acme, fmt.Sprintf("rec-%02d", i), 100, 0, at(0))
+		ps[i].Quota = 10 * need(t, ps[i]) // ids of one length: every task needs as much
 		// MaxWebhooks URLs, subscribed to one event per create.
 		url := fmt.Sprintf("https://hooks.example.com/%d", i%exporttask.MaxWebhooks)
 		ev := exporttask.Events()[i/exporttask.MaxWebhooks]

@@ -66,6 +66,7 @@ func Run(t *testing.T, open func(t *testing.T) exporttask.Store) {
 		{"FinishCompleted", testFinishCompleted},
 		{"FinishFailed", testFinishFailed},
 		{"Expire", testExpire},
+		{"Purge", testPurge},
 		{"OutboxDeliveryPerURL", testOutboxDeliveryPerURL},
 		{"OutboxOrdering", testOutboxOrdering},
 		{"OutboxLease", testOutboxLease},

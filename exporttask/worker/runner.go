@@ -50,7 +50,14 @@ type RunnerConfig struct {
 	// the task's expiredAt is its finishedAt plus Retention. Default
 	// [exporttask.DefaultRetention].
 	Retention time.Duration
-	// SweepInterval is how often expired tasks are moved to EXPIRED. Default
+	// FinalRetention is how long an ABORTED, FAILED or EXPIRED task stays
+	// stored, from its finishedAt (ABORTED, FAILED) or expiredAt
+	// (EXPIRED), before the sweeper removes it with its deliveries and
+	// Idempotency-Keys (see [exporttask.Store.Purge]). Default
+	// [DefaultFinalRetention].
+	FinalRetention time.Duration
+	// SweepInterval is how often expired tasks are moved to EXPIRED, and
+	// final tasks past FinalRetention removed. Default
 	// [DefaultSweepInterval].
 	SweepInterval time.Duration
 	// ID names this runner in the store's leases; each worker's name is ID
@@ -76,7 +83,8 @@ type RunnerConfig struct {
 // Runner runs the export tasks of a [exporttask.Store] with an
 // [exporttask.Exporter]: a pool of workers claims tasks from the store's
 // queue, runs them, reports their progress and records their outcome, and a
-// sweeper expires completed tasks once their retention is over.
+// sweeper expires completed tasks once their retention is over and removes
+// final tasks once their final retention is over.
 //
 // Crash safety rests on leases. A claimed task is leased to one worker, and
 // the worker renews the lease while the export runs; the task is claimed
@@ -94,6 +102,7 @@ type Runner struct {
 	lease         time.Duration
 	poll          time.Duration
 	retention     time.Duration
+	finalRetain   time.Duration
 	maxAttempts   int
 	retryDelay    time.Duration
 	sweepInterval time.Duration
@@ -124,6 +133,7 @@ func NewRunner(cfg RunnerConfig) *Runner {
 		lease:         cfg.Lease,
 		poll:          cfg.PollInterval,
 		retention:     cfg.Retention,
+		finalRetain:   cfg.FinalRetention,
 		maxAttempts:   cfg.MaxAttempts,
 		retryDelay:    cfg.RetryDelay,
 		sweepInterval: cfg.SweepInterval,
@@ -149,6 +159,9 @@ func NewRunner(cfg RunnerConfig) *Runner {
 	}
 	if r.retention <= 0 {
 		r.retention = exporttask.DefaultRetention
+	}
+	if r.finalRetain <= 0 {
+		r.finalRetain = DefaultFinalRetention
 	}
 	if r.sweepInterval <= 0 {
 		r.sweepInterval = DefaultSweepInterval

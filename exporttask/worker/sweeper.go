@@ -5,22 +5,35 @@ import (
 	"time"
 )
 
-// sweepBatch is how many tasks one Store.Expire call may move.
+// sweepBatch is how many tasks one Store.Expire or Store.Purge call may
+// move or remove.
 const sweepBatch = 100
 
-// sweep expires completed tasks whose retention is over: once at start, then
-// every SweepInterval, until ctx is done.
+// sweep expires completed tasks whose retention is over and removes final
+// tasks whose final retention is over: once at start, then every
+// SweepInterval, until ctx is done.
 func (r *Runner) sweep(ctx context.Context) {
 	tick := time.NewTicker(r.sweepInterval)
 	defer tick.Stop()
 	for {
-		r.expireDue(ctx)
+		r.SweepOnce(ctx)
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
 		}
 	}
+}
+
+// SweepOnce does what the sweeper does every SweepInterval, once, and
+// returns when it is done: it moves the COMPLETED tasks past their
+// expiredAt to EXPIRED and deletes their files, then removes the ABORTED,
+// FAILED and EXPIRED tasks final for longer than FinalRetention (see
+// [exporttask.Store.Purge]) and deletes whatever files they have left.
+// Store failures are logged; the next sweep tries again.
+func (r *Runner) SweepOnce(ctx context.Context) {
+	r.expireDue(ctx)
+	r.purgeDue(ctx)
 }
 
 // expireDue calls Store.Expire in batches until no due task is left, and
@@ -41,6 +54,31 @@ func (r *Runner) expireDue(ctx context.Context) {
 		}
 		if len(ids) > 0 {
 			r.log.InfoContext(ctx, "exporttask: tasks expired", "count", len(ids))
+		}
+		if len(ids) < sweepBatch {
+			return
+		}
+	}
+}
+
+// purgeDue calls Store.Purge in batches until no final task past its
+// final retention is left, and deletes the files the removed tasks may
+// still have (an aborted export's, say). A failure is logged; the next
+// sweep tries again.
+func (r *Runner) purgeDue(ctx context.Context) {
+	for ctx.Err() == nil {
+		ids, err := r.store.Purge(ctx, r.now().Add(-r.finalRetain), sweepBatch)
+		for _, id := range ids {
+			r.deleteArtifacts(ctx, r.log.With("task", id), id)
+		}
+		if len(ids) > 0 {
+			r.log.InfoContext(ctx, "exporttask: final tasks removed", "count", len(ids))
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				r.log.ErrorContext(ctx, "exporttask: removing final tasks", "error", err)
+			}
+			return
 		}
 		if len(ids) < sweepBatch {
 			return

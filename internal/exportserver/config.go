@@ -77,6 +77,11 @@ type Config struct {
 	// Retention is how long completed tasks keep their artifacts
 	// (-retention, EXPORTTASK_RETENTION). Default 720h (30 days).
 	Retention time.Duration
+	// FinalRetention is how long ABORTED, FAILED and EXPIRED tasks stay
+	// stored before the sweeper removes them (-final-retention,
+	// EXPORTTASK_FINAL_RETENTION). Default
+	// [worker.DefaultFinalRetention] (168h, 7 days).
+	FinalRetention time.Duration
 	// SweepInterval is how often tasks whose retention is over are moved to
 	// EXPIRED and their files deleted (-sweep-interval,
 	// EXPORTTASK_SWEEP_INTERVAL). Default [worker.DefaultSweepInterval].
@@ -139,6 +144,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		trustFwd = fs.Bool("trust-forwarded", false, "build download URLs from X-Forwarded-Proto/-Host (only behind a proxy that sets them)")
 		duration = fs.Duration("task-duration", 30*time.Second, "simulated export `duration` (-exporter simulate)")
 		retain   = fs.Duration("retention", exporttask.DefaultRetention, "how long completed tasks keep their artifacts")
+		final    = fs.Duration("final-retention", worker.DefaultFinalRetention, "how long ABORTED, FAILED and EXPIRED tasks stay stored before they are removed")
 		sweep    = fs.Duration("sweep-interval", worker.DefaultSweepInterval, "how often expired tasks are moved to EXPIRED and their files deleted")
 		secret   = fs.String("webhook-secret", "", "HMAC `secret` that signs webhooks (default: generated and printed)")
 		instance = fs.String("instance", hostname(), "this server's stable `name` across restarts, unique among the servers sharing the database")
@@ -169,7 +175,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, CreateRate: *rate, CreateBurst: *burst,
-		TaskDuration: *duration, Retention: *retain, SweepInterval: *sweep, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
+		TaskDuration: *duration, Retention: *retain, FinalRetention: *final, SweepInterval: *sweep, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
 		Artifacts: *arts, S3PathStyle: *s3path, RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd,
 		Instance: *instance, MaxRunning: *running, WriteTimeout: *writeTO, DownloadIdleTimeout: *dlIdle}
 	var err error
@@ -190,6 +196,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("-task-duration must be positive, got %s", cfg.TaskDuration)
 	case cfg.Retention <= 0:
 		return Config{}, fmt.Errorf("-retention must be positive, got %s", cfg.Retention)
+	case cfg.FinalRetention <= 0:
+		return Config{}, fmt.Errorf("-final-retention must be positive, got %s", cfg.FinalRetention)
 	case cfg.MaxRunning < 0:
 		return Config{}, fmt.Errorf("-max-running must not be negative, got %d", cfg.MaxRunning)
 	case strings.Contains(cfg.Instance, "/"):

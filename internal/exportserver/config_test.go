@@ -25,7 +25,7 @@ func TestParseConfigDefaults(t *testing.T) {
 	host, err := os.Hostname()
 	require.NoError(t, err)
 	assert.Equal(t, Config{Addr: ":8080", DB: "exporttask.db", CreateBurst: server.DefaultCreateBurst, TaskDuration: 30 * time.Second,
-		Retention: exporttask.DefaultRetention, SweepInterval: worker.DefaultSweepInterval, Exporter: "real", Catalog: "exporttask-catalog", Instance: host,
+		Retention: exporttask.DefaultRetention, FinalRetention: worker.DefaultFinalRetention, SweepInterval: worker.DefaultSweepInterval, Exporter: "real", Catalog: "exporttask-catalog", Instance: host,
 		WriteTimeout: 30 * time.Second, DownloadIdleTimeout: server.DefaultDownloadIdleTimeout}, cfg,
 		"the default instance is the host name")
 }
@@ -39,6 +39,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 		"EXPORTTASK_TASK_DURATION":         "5s",
 		"EXPORTTASK_RETENTION":             "48h",
 		"EXPORTTASK_SWEEP_INTERVAL":        "5s",
+		"EXPORTTASK_FINAL_RETENTION":       "36h",
 		"EXPORTTASK_WEBHOOK_SECRET":        "from-env",
 		"EXPORTTASK_WEBHOOK_ALLOW":         "127.0.0.0/8, 10.1.2.3",
 		"EXPORTTASK_EXPORTER":              "simulate",
@@ -61,7 +62,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 			{Key: "k1", Customer: "acme", Scopes: server.ScopeRead},
 			{Key: "k2", Customer: "globex", Scopes: server.ScopeAll},
 		},
-		Quota: 1000000, CreateRate: 2.5, CreateBurst: server.DefaultCreateBurst, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, SweepInterval: 5 * time.Second, WebhookSecret: "from-env",
+		Quota: 1000000, CreateRate: 2.5, CreateBurst: server.DefaultCreateBurst, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, FinalRetention: 36 * time.Hour, SweepInterval: 5 * time.Second, WebhookSecret: "from-env",
 		Instance: "replica-2", MaxRunning: 3, WriteTimeout: 10 * time.Second, DownloadIdleTimeout: time.Minute,
 		WebhookAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
 		Exporter:     "simulate", Catalog: "/srv/catalog", Artifacts: "s3://bucket/exports", S3PathStyle: true,
@@ -95,6 +96,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{name: "zero create burst", args: []string{"-create-burst", "0"}, want: "-create-burst"},
 		{name: "zero duration", args: []string{"-task-duration", "0s"}, want: "-task-duration"},
 		{name: "zero retention", args: []string{"-retention", "0s"}, want: "-retention"},
+		{name: "zero final retention", args: []string{"-final-retention", "0s"}, want: "-final-retention"},
 		{name: "zero sweep interval", args: []string{"-sweep-interval", "0s"}, want: "-sweep-interval"},
 		{name: "zero write timeout", args: []string{"-write-timeout", "0s"}, want: "-write-timeout"},
 		{name: "negative download idle timeout", args: []string{"-download-idle-timeout", "-1s"}, want: "-download-idle-timeout"},

@@ -71,6 +71,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		CreateRate:          cfg.CreateRate,
 		CreateBurst:         cfg.CreateBurst,
 		Retention:           cfg.Retention,
+		FinalRetention:      cfg.FinalRetention,
 		SweepInterval:       cfg.SweepInterval,
 		WebhookSecret:       []byte(secret),
 		WebhookAllow:        cfg.WebhookAllow,

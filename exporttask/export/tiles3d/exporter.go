@@ -73,7 +73,8 @@ func sourceDir(rec exporttask.Record) (string, error) {
 
 func (e *Exporter) plan(ctx context.Context, j export.Job) (*plan, error) {
 	if j.Box.Empty() || j.Box.Width() == 0 || j.Box.Height() == 0 {
-		return nil, exporttask.Permanent("the exported area has no extent", fmt.Errorf("box %+v", j.Box))
+		return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
+			Message: "meets the record only along its edge or at a corner: the area to export has no extent"})
 	}
 	limit, err := levelLimit(j.Record, j.Request.Parameters)
 	if err != nil {
@@ -96,8 +97,8 @@ func (e *Exporter) plan(ctx context.Context, j export.Job) (*plan, error) {
 		return nil, wrap(err)
 	}
 	if !ok {
-		return nil, exporttask.Permanent("the region of interest does not meet the 3D record's tileset",
-			fmt.Errorf("box %+v", j.Box))
+		return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
+			Message: fmt.Sprintf("meets none of the tiles of the 3D record's tileset (the area to export is %s)", boxText(j.Box))})
 	}
 	return &plan{dir: src.dir, src: src, sel: sel}, nil
 }
@@ -252,3 +253,8 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 // wrap adds the package's name to an error, keeping permanent errors
 // recognisable through errors.As.
 func wrap(err error) error { return fmt.Errorf("tiles3d: %w", err) }
+
+// boxText writes b for people: longitudes, then latitudes.
+func boxText(b geom.BBox) string {
+	return fmt.Sprintf("lon %g..%g, lat %g..%g", b.West, b.East, b.South, b.North)
+}

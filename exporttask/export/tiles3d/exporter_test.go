@@ -300,12 +300,17 @@ func TestWriteDemoSourceRejectsBadLevels(t *testing.T) {
 	}
 }
 
-func TestAreaWithoutExtentIsPermanent(t *testing.T) {
+// TestAreaWithoutExtentIsRefused: an area with no width is the client's
+// region, refused at /ROI (export.Exporter turns it into a permanent
+// failure at export time), and nothing is written.
+func TestAreaWithoutExtentIsRefused(t *testing.T) {
 	rec := demoRecord(t)
 	j := job(t, rec, nil)
 	j.Box.East = j.Box.West // a line
 	_, err := New(Options{}).Estimate(context.Background(), j)
-	assert.True(t, exporttask.IsPermanent(err), "%v", err)
+	var ve *exporttask.ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "/ROI", ve.Problems[0].Pointer)
 	dir := t.TempDir()
 	_, err = New(Options{}).Export(context.Background(), j, testout.New(dir))
 	assert.ErrorContains(t, err, "no extent")

@@ -8,14 +8,22 @@ import (
 )
 
 // Create carries out [exporttask.Store.Create] in one transaction of
-// write: it replays the task named by the Idempotency-Key when the request
-// repeats its own (else an *exporttask.IdempotencyKeyError), else merges the
+// write: it replays the task named by the Idempotency-Key (or refuses a
+// request other than the one the key was recorded with), else merges the
 // request's webhooks into a live equivalent task, else checks the quota and
 // inserts a new PENDING task.
 func Create(ctx context.Context, write Write, p exporttask.CreateParams) (t exporttask.Task, replayed bool, err error) {
+	// The fingerprint is computed before the transaction, which may be
+	// the only one writing (SQLite).
+	var fp string
+	if p.IdempotencyKey != "" {
+		if fp, err = exporttask.RequestFingerprint(p.Request); err != nil {
+			return exporttask.Task{}, false, err
+		}
+	}
 	err = write(ctx, func(tx Tx) error {
 		var err error
-		t, replayed, err = create(ctx, tx, p)
+		t, replayed, err = create(ctx, tx, p, fp)
 		return err
 	})
 	if err != nil {
@@ -24,7 +32,9 @@ func Create(ctx context.Context, write Write, p exporttask.CreateParams) (t expo
 	return t, replayed, nil
 }
 
-func create(ctx context.Context, tx Tx, p exporttask.CreateParams) (exporttask.Task, bool, error) {
+// create is Create's transaction; fp is the request's fingerprint (empty
+// without an Idempotency-Key).
+func create(ctx context.Context, tx Tx, p exporttask.CreateParams, fp string) (exporttask.Task, bool, error) {
 	found, err := tx.LookUp(ctx, p)
 	if err != nil {
 		return exporttask.Task{}, false, err
@@ -35,12 +45,8 @@ func create(ctx context.Context, tx Tx, p exporttask.CreateParams) (exporttask.T
 		if err != nil {
 			return exporttask.Task{}, false, err
 		}
-		same, err := exporttask.SameRequest(t, p.Request)
-		if err != nil {
+		if err := exporttask.CheckIdempotentRequest(p.IdempotencyKey, t, found.KeyFingerprint, fp, p.Request); err != nil {
 			return exporttask.Task{}, false, err
-		}
-		if !same {
-			return exporttask.Task{}, false, &exporttask.IdempotencyKeyError{Key: p.IdempotencyKey, TaskID: t.ID}
 		}
 		return t, true, nil
 	}
@@ -51,18 +57,11 @@ func create(ctx context.Context, tx Tx, p exporttask.CreateParams) (exporttask.T
 			return exporttask.Task{}, false, err
 		}
 		if p.IdempotencyKey != "" {
-			if err := tx.RememberKey(ctx, p.Customer, p.IdempotencyKey, t.ID); err != nil {
+			if err := tx.RememberKey(ctx, p.Customer, p.IdempotencyKey, fp, t.ID); err != nil {
 				return exporttask.Task{}, false, err
 			}
 		}
 		return t, true, nil
-	}
-
-	if p.Quota > 0 {
-		if remaining := p.Quota - found.Used; p.EstimatedSize > remaining {
-			return exporttask.Task{}, false, &exporttask.QuotaError{
-				Quota: p.Quota, Remaining: max(remaining, 0), Requested: p.EstimatedSize}
-		}
 	}
 
 	t := NewTask(p)
@@ -70,7 +69,14 @@ func create(ctx context.Context, tx Tx, p exporttask.CreateParams) (exporttask.T
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}
-	id, err := tx.InsertTask(ctx, p, t, doc)
+	if p.Quota > 0 {
+		needed := p.EstimatedSize + int64(len(doc))
+		if remaining := p.Quota - found.Used; needed > remaining {
+			return exporttask.Task{}, false, &exporttask.QuotaError{
+				Quota: p.Quota, Remaining: max(remaining, 0), Requested: needed}
+		}
+	}
+	id, err := tx.InsertTask(ctx, p, t, doc, fp)
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}

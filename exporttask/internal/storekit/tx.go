@@ -26,9 +26,19 @@ type Leased struct {
 // Existing is what a create finds before it inserts anything; see
 // [Tx.LookUp].
 type Existing struct {
-	KeyTask   int64            // the task the Idempotency-Key names, or 0
-	Duplicate *exporttask.Task // the live equivalent task, locked, or nil
-	Used      int64            // the customer's storage in use, bytes
+	KeyTask int64 // the task the Idempotency-Key names, or 0
+	// KeyFingerprint is the request fingerprint recorded with the
+	// Idempotency-Key (see [exporttask.RequestFingerprint]); empty for a
+	// key recorded before fingerprints were.
+	KeyFingerprint string
+	Duplicate      *exporttask.Task // the live equivalent task, locked, or nil
+	Used           int64            // the customer's storage in use, bytes
+}
+
+// Final is a task that [Tx.Purgeable] found.
+type Final struct {
+	ID       int64
+	Customer string
 }
 
 // Tx is one write transaction of a store: the statements the functions of
@@ -48,25 +58,38 @@ type Tx interface {
 	// one at a time, or a unique index refuses the insert (or the
 	// Idempotency-Key) of a create that raced another, and the store runs
 	// that create again. It reads:
-	// when p.IdempotencyKey is set, the task it names; otherwise, or when
+	// when p.IdempotencyKey is set, the task it names and the fingerprint
+	// recorded with it; otherwise, or when
 	// it names none, when p.DedupKey is set, the newest task of the
 	// customer with that key that is PENDING, IN_PROGRESS, or COMPLETED
 	// and not expired at p.Now; and when p.Quota > 0, the customer's
 	// storage in use. It may skip what the earlier findings make moot.
 	LookUp(ctx context.Context, p exporttask.CreateParams) (Existing, error)
-	// InsertTask stores the new task t (document doc) for p, adds its
-	// estimated size to the customer's usage, records p.IdempotencyKey
-	// (when not empty) as naming it, and returns its id.
-	InsertTask(ctx context.Context, p exporttask.CreateParams, t exporttask.Task, doc []byte) (int64, error)
-	// UpdateTask writes t's row (status, expiry, lease, document doc) and
-	// returns the task's customer.
+	// InsertTask stores the new task t (document doc, whose length it
+	// records as the task's document bytes) for p, adds its estimated
+	// size plus len(doc) to the customer's usage, records
+	// p.IdempotencyKey (when not empty) with fingerprint fp as naming it,
+	// and returns its id.
+	InsertTask(ctx context.Context, p exporttask.CreateParams, t exporttask.Task, doc []byte, fp string) (int64, error)
+	// UpdateTask writes t's row (status, expiry, lease, document doc, and
+	// the time it became final, see [FinalAt]) and returns the task's
+	// customer.
 	UpdateTask(ctx context.Context, t exporttask.Task, doc []byte, l Lease) (customer string, err error)
+	// DeleteTask deletes task id with its deliveries and the
+	// Idempotency-Keys that name it, and returns the document bytes
+	// recorded at its insert; exporttask.ErrNotFound when there is no
+	// task id. It does not change the usage.
+	DeleteTask(ctx context.Context, id int64) (docBytes int64, err error)
+	// Purgeable reads up to limit tasks that are ABORTED, FAILED or
+	// EXPIRED and became so (see [FinalAt]) at or before before, oldest
+	// first.
+	Purgeable(ctx context.Context, before int64, limit int) ([]Final, error)
 	// AddUsage adds delta bytes to the customer's storage in use; nothing
 	// when delta is 0.
 	AddUsage(ctx context.Context, customer string, delta int64) error
-	// RememberKey records the customer's Idempotency-Key key as naming
-	// task id.
-	RememberKey(ctx context.Context, customer, key string, id int64) error
+	// RememberKey records the customer's Idempotency-Key key, with
+	// request fingerprint fp, as naming task id.
+	RememberKey(ctx context.Context, customer, key, fp string, id int64) error
 
 	// Claimable reads the next task to claim, among the tasks that are
 	// PENDING, or IN_PROGRESS with a lease that ended before now: the
