@@ -14,6 +14,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/export/dem"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 	"github.com/openapi-viewer/viewer/exporttask/export/tiles3d"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
@@ -55,12 +56,19 @@ func exportEveryDomain(t *testing.T) []domainExport {
 	}{
 		{exporttask.Record{ID: rasterID, Domain: exporttask.DomainRaster, Title: "Demo relief", MinZoom: 5, MaxZoom: 9},
 			raster.WriteDemoSource, raster.New(raster.Options{TempDir: t.TempDir()})},
+		{exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Title: "Demo DEM", Resolution: 1.0 / 1200},
+			dem.WriteDemoSource, dem.New(dem.Options{TempDir: t.TempDir()})},
 		{exporttask.Record{ID: "c0ffee00-3d3d-4d3d-8d3d-0123456789ab", Domain: exporttask.Domain3D, Title: "Demo 3D",
 			MinZoom: 7, MaxZoom: 10}, tiles3d.WriteDemoSource, tiles3d.New(tiles3d.Options{})},
 	} {
 		rec := d.rec
 		rec.Footprint, rec.Location = jobtest.DemoFootprint(), t.TempDir()
 		require.NoError(t, d.write(rec.Location, rec), rec.Domain)
+		if rec.Domain == exporttask.DomainDEM {
+			got, err := dem.Inspect(context.Background(), exporttask.RecordSource{Path: filepath.Join(rec.Location, dem.DemoFile)})
+			require.NoError(t, err)
+			rec.Source = got.Source
+		}
 		dir := t.TempDir()
 		arts, err := d.x.Export(context.Background(), jobtest.Job(t, rec, roi), testout.New(dir))
 		require.NoError(t, err, rec.Domain)

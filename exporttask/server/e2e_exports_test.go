@@ -174,6 +174,7 @@ func TestRealExportsOverHTTP(t *testing.T) {
 		_, err = exporttask.DecodeCreateRequest(strings.NewReader(`{"catalogRecordID":"` + demRecord +
 			`","domain":"DEM","artifactCRS":"4326","webhook":[{"url":"https://example.com/h","events":["TASK_COMPLETED"]}],"ROI":` + string(b) + `}`))
 		assert.NoError(t, err, "the ROI artifact is a valid region of interest")
+		checkMetadata(t, dir, done, []float64{34.3, 31.2, 34.7, 31.6})
 	})
 	t.Run("3D", func(t *testing.T) {
 		task := h.create(t, h.exportRequest(modelRecord, exporttask.Domain3D, roi))

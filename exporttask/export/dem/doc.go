@@ -51,8 +51,19 @@
 //     types);
 //   - ROI "roi.geojson": the region exported, the request's ROI or the
 //     footprint when the request has none;
-//   - METADATA "metadata.json": the record, the ROI, the grid, the sample
-//     type and each other artifact's name, size and SHA-256.
+//   - METADATA "metadata.json": a STAC 1.0.0 Item (built by the shared
+//     exportio.NewItem) whose geometry and bbox are the exported area,
+//     whose datetime is the time the export was made, and whose assets are
+//     the GeoTIFF (with the projection extension's proj:shape and
+//     proj:transform) and the ROI, with their sizes and SHA-256 checksums
+//     (the Item cannot hold its own). Its DEM properties are
+//     "exporttask:width" and "exporttask:height" (the grid in pixels),
+//     "exporttask:resolution" and "exporttask:pixelHeight" (pixel width
+//     and height in degrees), "exporttask:gridBBox" (the GeoTIFF's extent,
+//     [west, south, east, north], snapped to the source's pixels, so a
+//     little beyond the exported box), "exporttask:sampleType",
+//     "exporttask:noData" (see [NoDataValue]), "exporttask:dataPixels"
+//     (the pixels holding an elevation) and "exporttask:compression".
 //
 // No LEGEND artifact is written: the GeoTIFF holds heights, not classes or
 // colours, and GDAL and GIS tools derive their own colour scale from its

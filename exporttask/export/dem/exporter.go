@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
@@ -230,7 +231,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		return nil, fmt.Errorf("dem: %w", err)
 	}
 	arts := []exporttask.Artifact{model, roiArt}
-	meta, err := exportio.WriteJSON(ctx, out, "metadata.json", exporttask.ArtifactMetadata, p.metadata(j, roi, inside, arts))
+	meta, err := exportio.WriteJSON(ctx, out, "metadata.json", exporttask.ArtifactMetadata, p.metadata(j, inside, arts, time.Now()))
 	if err != nil {
 		return nil, fmt.Errorf("dem: %w", err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/stactest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/terrain"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -93,13 +94,28 @@ func TestExportTriangleROI(t *testing.T) {
 	assert.Equal(t, -32768.0, at(34.45, 31.4), "beyond the hypotenuse")
 
 	// METADATA and ROI.
-	var meta Metadata
-	readJSON(t, filepath.Join(dir, arts[2].Name), &meta)
-	assert.Equal(t, demoID, meta.Record.ID)
-	assert.Equal(t, 360, meta.Width)
-	assert.InDelta(t, float64(360*300)/2, float64(meta.DataPixels), 360*2, "half the box is in the triangle")
-	require.Len(t, meta.Artifacts, 2)
-	assert.Equal(t, arts[0].SHA256, meta.Artifacts[0].SHA256)
+	raw, err := os.ReadFile(filepath.Join(dir, arts[2].Name))
+	require.NoError(t, err)
+	meta := stactest.Check(t, raw, arts[:2])
+	assert.Equal(t, demoID, meta.Property(t, "recordID"))
+	assert.Equal(t, "DEM", meta.Property(t, "domain"))
+	assert.Equal(t, []float64{34.2, 31.2, 34.5, 31.45}, meta.BBox, "the triangle's box")
+	assert.JSONEq(t, `{"type":"Polygon","coordinates":[[[34.2,31.2],[34.5,31.2],[34.2,31.45],[34.2,31.2]]]}`,
+		string(meta.Geometry), "the triangle, inside the footprint")
+	assert.EqualValues(t, 360, meta.Property(t, "width"))
+	assert.EqualValues(t, 300, meta.Property(t, "height"))
+	assert.InDelta(t, res, meta.Property(t, "resolution"), 1e-15)
+	assert.Equal(t, "Float32", meta.Property(t, "sampleType"), "the demo source's")
+	assert.EqualValues(t, -32768, meta.Property(t, "noData"))
+	assert.InDelta(t, float64(360*300)/2, meta.Property(t, "dataPixels"), 360*2, "half the box is in the triangle")
+	model := meta.Assets[arts[0].Name]
+	assert.Equal(t, []string{"data"}, model.Roles)
+	assert.Equal(t, []int{300, 360}, model.ProjShape)
+	gb, ok := meta.Property(t, "gridBBox").([]any)
+	require.True(t, ok)
+	require.Len(t, gb, 4)
+	assert.Equal(t, []float64{res, 0, gb[0].(float64), 0, -res, gb[3].(float64)}, model.ProjTransform)
+	assert.Equal(t, []string{"metadata"}, meta.Assets[arts[1].Name].Roles, "the ROI")
 	var roi exporttask.FeatureCollection
 	readJSON(t, filepath.Join(dir, arts[1].Name), &roi)
 	require.Len(t, roi.Features, 1)

@@ -3,6 +3,7 @@ package dem
 import (
 	"encoding/json"
 	"math"
+	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
@@ -10,31 +11,9 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 )
 
-// Metadata is the content of the METADATA artifact.
-type Metadata struct {
-	Record exportio.MetadataRecord       `json:"record"`
-	ROI    *exporttask.FeatureCollection `json:"roi"`
-	// BBox is the GeoTIFF's extent, [west, south, east, north] in degrees.
-	BBox exportio.BBox `json:"bbox"`
-	CRS  string        `json:"crs"`
-	// Resolution is the pixel width in degrees; PixelHeight the pixel
-	// height (equal to it for square pixels).
-	Resolution  float64 `json:"resolution"`
-	PixelHeight float64 `json:"pixelHeight"`
-	Width       int     `json:"width"`
-	Height      int     `json:"height"`
-	// SampleType is the GeoTIFF's sample type, the source's: Int8, Byte,
-	// Int16, UInt16, Int32, UInt32, Float32 or Float64.
-	SampleType string `json:"sampleType"`
-	// DataPixels counts the pixels with an elevation; the others hold NoData.
-	DataPixels  int64                       `json:"dataPixels"`
-	NoData      NoDataValue                 `json:"noData"`
-	Compression string                      `json:"compression"`
-	Artifacts   []exportio.MetadataArtifact `json:"artifacts"`
-}
-
-// NoDataValue is a nodata value in METADATA: a JSON number, or the string
-// "NaN" for a floating-point source whose nodata is NaN (JSON has no NaN).
+// NoDataValue is a nodata value in METADATA ("exporttask:noData"): a JSON
+// number, or the string "NaN" for a floating-point source whose nodata is
+// NaN (JSON has no NaN).
 type NoDataValue float64
 
 // MarshalJSON writes the number, or "NaN".
@@ -59,20 +38,31 @@ func (v *NoDataValue) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (p *plan) metadata(j export.Job, roi *exporttask.FeatureCollection, inside int64, arts []exporttask.Artifact) Metadata {
+// metadata returns the METADATA artifact, a STAC Item (see
+// [exportio.NewItem]) made at now whose assets are arts, the export's
+// other files; inside counts the GeoTIFF's pixels holding an elevation.
+// Its DEM properties are listed in the package documentation.
+func (p *plan) metadata(j export.Job, inside int64, arts []exporttask.Artifact, now time.Time) exportio.STACItem {
 	img := p.img
 	nd, _ := geotiff.ParseNoData(img.NoData)
-	return Metadata{
-		Record: exportio.MetadataRecord{ID: j.Record.ID, Domain: j.Record.Domain, Title: j.Record.Title},
-		ROI:    roi,
-		BBox: exportio.BBox{img.West, img.North - float64(img.Height)*img.PixelHeight,
-			img.West + float64(img.Width)*img.PixelWidth, img.North},
-		CRS:        exporttask.CRS4326,
-		Resolution: img.PixelWidth, PixelHeight: img.PixelHeight, Width: img.Width, Height: img.Height,
-		SampleType: string(p.src.typ),
-		DataPixels: inside, NoData: NoDataValue(nd), Compression: "deflate",
-		Artifacts: exportio.MetadataArtifacts(arts),
-	}
+	south, east := img.North-float64(img.Height)*img.PixelHeight, img.West+float64(img.Width)*img.PixelWidth
+	return exportio.NewItem(exportio.ItemParams{
+		Record: j.Record, Area: j.Area(), BBox: exportio.BBox{j.Box.West, j.Box.South, j.Box.East, j.Box.North},
+		Time: now, Artifacts: arts,
+		Grid: &exportio.Grid{Width: img.Width, Height: img.Height, West: img.West, North: img.North,
+			PixelWidth: img.PixelWidth, PixelHeight: img.PixelHeight},
+		Properties: map[string]any{
+			"width":       img.Width,
+			"height":      img.Height,
+			"resolution":  img.PixelWidth,
+			"pixelHeight": img.PixelHeight,
+			"gridBBox":    exportio.BBox{img.West, south, east, img.North},
+			"sampleType":  string(p.src.typ),
+			"noData":      NoDataValue(nd),
+			"dataPixels":  inside,
+			"compression": "deflate",
+		},
+	})
 }
 
 // roiSize is the length of the ROI's JSON as the ROI artifact writes it.

@@ -74,30 +74,6 @@ func ROI(req exporttask.CreateRequest, rec exporttask.Record) *exporttask.Featur
 	}
 }
 
-// MetadataArtifact is one artifact's entry in a METADATA file.
-type MetadataArtifact struct {
-	Name   string                  `json:"name"`
-	Type   exporttask.ArtifactType `json:"type"`
-	Size   int64                   `json:"size"`
-	SHA256 string                  `json:"sha256"`
-}
-
-// MetadataArtifacts lists arts for a METADATA file.
-func MetadataArtifacts(arts []exporttask.Artifact) []MetadataArtifact {
-	out := make([]MetadataArtifact, len(arts))
-	for i, a := range arts {
-		out[i] = MetadataArtifact{Name: a.Name, Type: a.Type, Size: a.Size, SHA256: a.SHA256}
-	}
-	return out
-}
-
-// MetadataRecord is the record's entry in a METADATA file.
-type MetadataRecord struct {
-	ID     string            `json:"id"`
-	Domain exporttask.Domain `json:"domain"`
-	Title  string            `json:"title,omitempty"`
-}
-
 // BBox is a box as a METADATA file writes it: [west, south, east, north].
 type BBox [4]float64
 
