@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -123,6 +124,26 @@ func TestMetadataIsOneSTACItemShapeForEveryDomain(t *testing.T) {
 	}
 	for i := 1; i < len(keys); i++ {
 		assert.ElementsMatch(t, keys[0], keys[i], "every domain's Item has the same members")
+	}
+}
+
+// TestMetadataMatchesTheOpenAPISchema validates the METADATA of a real
+// export of each domain against openapi.yaml's MetadataItem schema, formats
+// included, so the documented Item is the one written.
+func TestMetadataMatchesTheOpenAPISchema(t *testing.T) {
+	doc, err := openapi3.NewLoader().LoadFromData(exporttask.OpenAPI())
+	require.NoError(t, err)
+	ref, ok := doc.Components.Schemas["MetadataItem"]
+	require.True(t, ok, "openapi.yaml has no MetadataItem schema")
+	for _, e := range exportEveryDomain(t) {
+		t.Run(string(e.domain), func(t *testing.T) {
+			meta, _ := split(t, e.arts)
+			raw, err := os.ReadFile(filepath.Join(e.dir, meta.Name))
+			require.NoError(t, err)
+			var v any
+			require.NoError(t, json.Unmarshal(raw, &v))
+			assert.NoError(t, ref.Value.VisitJSON(v, openapi3.EnableFormatValidation(), openapi3.MultiErrors()))
+		})
 	}
 }
 
