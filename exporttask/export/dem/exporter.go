@@ -90,8 +90,13 @@ func (e *Exporter) plan(j export.Job) (*plan, error) {
 	win, ok := src.windowOf(j.Box)
 	if !ok {
 		src.Close()
-		return nil, exporttask.Permanent("the region of interest does not meet the DEM's grid",
-			fmt.Errorf("dem: box %+v outside the grid of %s", j.Box, src.path))
+		// The area has an extent (export.NewJob refuses one without) but
+		// covers no whole source pixel: a sliver along the grid's edge, or
+		// a region smaller than a pixel.
+		dx, dy := src.res()
+		return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
+			Message: fmt.Sprintf("is smaller than one pixel of the DEM (%g × %g degrees) where it meets the record: "+
+				"the area to export covers no pixel of its grid", dx, dy)})
 	}
 	rd, err := src.tif.Window(win.col, win.row, win.width, win.height)
 	if err != nil { // openSource checked the file: not expected
