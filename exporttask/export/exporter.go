@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
@@ -16,13 +18,25 @@ import (
 type Exporter struct {
 	cat     exporttask.Catalog
 	domains map[exporttask.Domain]Domain
+	scratch string
+}
+
+// Option configures an [Exporter].
+type Option func(*Exporter)
+
+// WithScratchDir gives each export a scratch directory of its own under
+// dir, named task-ID-attempt-N (see [Job.ScratchDir]), and removes it when
+// the export returns, whatever the outcome. dir must exist. Default: none,
+// each domain writes its scratch files where its options say.
+func WithScratchDir(dir string) Option {
+	return func(e *Exporter) { e.scratch = dir }
 }
 
 // New returns an Exporter over cat that exports the records of each domain
 // in domains with its Domain. Records of a domain missing from the map
 // cannot be exported. New panics when cat is nil, as that is a programming
 // mistake.
-func New(cat exporttask.Catalog, domains map[exporttask.Domain]Domain) *Exporter {
+func New(cat exporttask.Catalog, domains map[exporttask.Domain]Domain, opts ...Option) *Exporter {
 	if cat == nil {
 		panic("export: New needs a catalog")
 	}
@@ -30,7 +44,11 @@ func New(cat exporttask.Catalog, domains map[exporttask.Domain]Domain) *Exporter
 	for d, x := range domains {
 		m[d] = x
 	}
-	return &Exporter{cat: cat, domains: m}
+	e := &Exporter{cat: cat, domains: m}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
 }
 
 // Estimate checks r against its catalog record and forecasts the export.
@@ -65,6 +83,18 @@ func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask
 			return nil, exporttask.Permanent(ve.Error(), err)
 		}
 		return nil, err
+	}
+	if e.scratch != "" {
+		dir := filepath.Join(e.scratch, fmt.Sprintf("task-%d-attempt-%d", t.ID, t.Attempts))
+		// A directory left by a crash of this very attempt is stale.
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, fmt.Errorf("export: clearing the scratch directory: %w", err)
+		}
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("export: making the scratch directory: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		j.ScratchDir = dir
 	}
 	arts, err := d.Export(ctx, j, out)
 	var ve *exporttask.ValidationError

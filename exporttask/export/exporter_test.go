@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -193,4 +195,49 @@ func TestDomainRefusalAtExportIsPermanent(t *testing.T) {
 	_, err = x.Export(context.Background(), exporttask.Task{CreateRequest: req}, nil)
 	assert.True(t, exporttask.IsPermanent(err), "%v", err)
 	assert.ErrorContains(t, err, "meets no data")
+}
+
+// scratcher is a Domain that writes a file into its job's scratch
+// directory and reports where, then fails when told to.
+type scratcher struct {
+	dir  string
+	fail error
+}
+
+func (s *scratcher) Estimate(context.Context, export.Job) (exporttask.Estimate, error) {
+	return exporttask.Estimate{Size: 1, Time: 1}, nil
+}
+
+func (s *scratcher) Export(_ context.Context, j export.Job, _ exporttask.Output) ([]exporttask.Artifact, error) {
+	s.dir = j.ScratchDir
+	if err := os.WriteFile(filepath.Join(j.ScratchDir, "part.gpkg"), []byte("x"), 0o600); err != nil {
+		return nil, err
+	}
+	return nil, s.fail
+}
+
+// TestScratchDirPerTaskAndAttempt: each export gets an empty directory
+// named after its task and attempt, removed when it returns, failed or
+// not; one left by a crash of the same attempt is cleared first.
+func TestScratchDirPerTaskAndAttempt(t *testing.T) {
+	root := t.TempDir()
+	cat := mapCatalog{rasterID: {ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32)}}
+	d := &scratcher{}
+	x := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: d}, export.WithScratchDir(root))
+	task := exporttask.Task{ID: 7, Attempts: 2, CreateRequest: exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}}
+
+	stale := filepath.Join(root, "task-7-attempt-2")
+	require.NoError(t, os.MkdirAll(stale, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(stale, "old.gpkg"), []byte("x"), 0o600))
+	_, err := x.Export(context.Background(), task, nil)
+	require.NoError(t, err)
+	assert.Equal(t, stale, d.dir)
+	assert.NoDirExists(t, stale, "removed after the export")
+
+	d.fail = errors.New("boom")
+	_, err = x.Export(context.Background(), task, nil)
+	require.ErrorIs(t, err, d.fail)
+	entries, err := os.ReadDir(root)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "removed after a failed export too")
 }

@@ -32,6 +32,11 @@ type Job struct {
 	// Box is the bounding box of the exported area: the ROI's box
 	// intersected with the footprint's.
 	Box geom.BBox
+	// ScratchDir is an empty directory of this export's own (this task and
+	// attempt) where a domain writes its scratch files during Export; the
+	// [Exporter] removes it afterwards. Empty when the Exporter has no
+	// scratch directory: the domain then uses its own default.
+	ScratchDir string
 
 	area *area // set by NewJob
 }

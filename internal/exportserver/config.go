@@ -55,6 +55,16 @@ type Config struct {
 	// Default: the directory "exporttask-artifacts" next to the SQLite
 	// file, or in the working directory for :memory: and PostgreSQL.
 	Artifacts string
+	// Scratch is where exports build their files before they are stored
+	// (-scratch, EXPORTTASK_SCRATCH): each export gets its own
+	// directory under <Scratch>/<Instance>/, removed when it ends, and a
+	// server removes everything under its own <Scratch>/<Instance>/ at
+	// start, the leftovers of a crash. Keep it on a local disk with room
+	// for the largest export in progress (a RASTER GeoPackage is built
+	// whole there), also with S3 artifacts. Default: the directory
+	// "exporttask-scratch" next to the SQLite file, or in the working
+	// directory for :memory: and PostgreSQL.
+	Scratch string
 	// S3PathStyle forces path-style S3 addressing (-s3-path-style,
 	// EXPORTTASK_S3_PATH_STYLE), as self-hosted S3 services need.
 	S3PathStyle bool
@@ -138,6 +148,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		exporter = fs.String("exporter", "real", "`real` (exports of the -catalog records) or simulate (stand-in files after -task-duration)")
 		cat      = fs.String("catalog", "exporttask-catalog", "catalog `DIR`; the demo records are written there on first start")
 		arts     = fs.String("artifacts", "", "where exported files go: a `DIR` or s3://bucket/prefix (default: exporttask-artifacts next to the -db file)")
+		scratch  = fs.String("scratch", "", "`DIR` where exports build their files (default: exporttask-scratch next to the -db file)")
 		s3path   = fs.Bool("s3-path-style", false, "path-style S3 addressing (self-hosted S3 services)")
 		redirect = fs.Bool("redirect-downloads", false, "redirect downloads from S3 to short-lived presigned URLs")
 		public   = fs.String("public-url", "", "base `URL` of download links, e.g. https://exports.example.com (default: from each request)")
@@ -176,7 +187,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	}
 	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, CreateRate: *rate, CreateBurst: *burst,
 		TaskDuration: *duration, Retention: *retain, FinalRetention: *final, SweepInterval: *sweep, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
-		Artifacts: *arts, S3PathStyle: *s3path, RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd,
+		Artifacts: *arts, Scratch: *scratch, S3PathStyle: *s3path, RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd,
 		Instance: *instance, MaxRunning: *running, WriteTimeout: *writeTO, DownloadIdleTimeout: *dlIdle}
 	var err error
 	if cfg.Keys, err = server.ParseKeys(*keys); err != nil {

@@ -81,9 +81,42 @@ func newExporter(cfg Config, out io.Writer) (exporttask.Exporter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-catalog %s: %w", cfg.Catalog, err)
 	}
+	scratch, err := openScratch(cfg)
+	if err != nil {
+		return nil, err
+	}
 	return export.New(cat, map[exporttask.Domain]export.Domain{
-		exporttask.DomainRaster: raster.New(raster.Options{}),
-		exporttask.DomainDEM:    dem.New(dem.Options{}),
+		exporttask.DomainRaster: raster.New(raster.Options{TempDir: scratch}),
+		exporttask.DomainDEM:    dem.New(dem.Options{TempDir: scratch}),
 		exporttask.Domain3D:     tiles3d.New(tiles3d.Options{}),
-	}), nil
+	}, export.WithScratchDir(scratch)), nil
+}
+
+// scratchDir is the name of the default scratch directory.
+const scratchDir = "exporttask-scratch"
+
+// openScratch returns this server's scratch directory,
+// <Scratch>/<Instance>, emptied of what a crashed run left there: at start
+// the server holds no export, so nothing in it is in use. Other servers'
+// directories beside it are left alone.
+func openScratch(cfg Config) (string, error) {
+	root := cfg.Scratch
+	if root == "" {
+		root = scratchDir
+		if isSQLiteFile(cfg.DB) {
+			root = filepath.Join(filepath.Dir(cfg.DB), scratchDir)
+		}
+	}
+	name := cfg.Instance
+	if name == "" || name == "." || name == ".." {
+		name = "default"
+	}
+	dir := filepath.Join(root, name)
+	if err := os.RemoveAll(dir); err != nil {
+		return "", fmt.Errorf("-scratch: removing the leftovers in %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("-scratch: %w", err)
+	}
+	return dir, nil
 }

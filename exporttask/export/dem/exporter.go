@@ -25,7 +25,8 @@ type Options struct {
 	// 20; most of the CPU time is the COG's Deflate compression.
 	BytesPerSecond float64
 	// TempDir holds the COG writer's scratch files during an export
-	// (about the compressed size of the export). Default: os.TempDir().
+	// (about the compressed size of the export) when the job has no
+	// ScratchDir of its own. Default: os.TempDir().
 	TempDir string
 	// Open opens a record's source file for reading. Default: os.Open.
 	// A benchmark wraps it to count the bytes an export reads.
@@ -212,6 +213,10 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		return nil, err
 	}
 	var inside int64 // pixels with data
+	scratch := e.tempDir
+	if j.ScratchDir != "" {
+		scratch = j.ScratchDir
+	}
 	model, err := exportio.Write(ctx, out, base+".tif", exporttask.ArtifactModel, func(w io.Writer) error {
 		rows := p.rows(j, &inside)
 		_, err := cog.Write(ctx, w, p.img, func(y int, buf []byte) error {
@@ -221,7 +226,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 				}
 			}
 			return rows(y, buf)
-		}, e.tempDir, nil)
+		}, scratch, nil)
 		if err != nil {
 			return err
 		}

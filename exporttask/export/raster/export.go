@@ -35,7 +35,11 @@ func (x *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		return nil, unreadable(j.Record, err)
 	}
 
-	tmp, err := os.CreateTemp(x.tempDir, "raster-export-*.gpkg")
+	dir := x.tempDir
+	if j.ScratchDir != "" {
+		dir = j.ScratchDir
+	}
+	tmp, err := os.CreateTemp(dir, "raster-export-*.gpkg")
 	if err != nil {
 		return nil, fmt.Errorf("raster: %w", err)
 	}

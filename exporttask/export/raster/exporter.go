@@ -18,7 +18,8 @@ const DefaultTilesPerSecond = 2000
 // Options configure an [Exporter].
 type Options struct {
 	// TempDir is where the GeoPackage is built before it is streamed to
-	// the output. Default: os.TempDir().
+	// the output, when the job has no ScratchDir of its own. Default:
+	// os.TempDir().
 	TempDir string
 	// TilesPerSecond is the speed Estimate's time assumes. Default:
 	// DefaultTilesPerSecond.
