@@ -55,7 +55,7 @@
 // with one line on stderr naming the file, the problem and what to do,
 // exit status 1, and nothing is written. Its flags: -domain RASTER|DEM|3D
 // (required), -id UUID (default: random), -title TEXT (default: the
-// source's name), -footprint FILE.geojson (replaces the data's footprint),
+// data's title if it has one, else the source's name), -footprint FILE.geojson (replaces the data's footprint),
 // -copy (copy the source into the record instead of referencing it by
 // absolute path), -table NAME (the tile table of a GeoPackage), -scheme
 // tms|xyz (the row order of a tile directory, default tms). list prints

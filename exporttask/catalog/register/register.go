@@ -34,7 +34,9 @@ type Options struct {
 	// ID is the record's id, a UUID in either case (stored in lower case).
 	// Default: a random UUID (version 4).
 	ID string
-	// Title names the record for people. Default: the source's base name.
+	// Title names the record for people. Default: the title the data
+	// holds, if its domain's Inspect finds one (a GeoPackage table's
+	// identifier, a tile map's Title), else the source's base name.
 	Title string
 	// Footprint replaces the footprint read from the data: a Polygon or
 	// MultiPolygon in WGS 84 longitude/latitude. Default: the data's
@@ -137,7 +139,9 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 	}
 	rec := found
 	rec.ID, rec.Domain, rec.Location = id, opts.Domain, ""
-	rec.Title = opts.Title
+	if opts.Title != "" {
+		rec.Title = opts.Title
+	}
 	if rec.Title == "" {
 		rec.Title = filepath.Base(abs)
 	}

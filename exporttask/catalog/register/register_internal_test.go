@@ -52,7 +52,11 @@ func (f *fakeInspect) inspect(ctx context.Context, src exporttask.RecordSource) 
 	}
 	out := src
 	out.Size, out.ModTime = st.Size(), st.ModTime()
-	return exporttask.Record{Footprint: fakeFootprint(), MinZoom: 2, MaxZoom: 5, Source: &out}, nil
+	title := ""
+	if strings.HasPrefix(string(b), "titled") {
+		title = "Title in the data"
+	}
+	return exporttask.Record{Title: title, Footprint: fakeFootprint(), MinZoom: 2, MaxZoom: 5, Source: &out}, nil
 }
 
 func fakeRegistrar() (registrar, *fakeInspect) {
@@ -153,6 +157,22 @@ func TestAddRelativeSourceIsStoredAbsolute(t *testing.T) {
 	assert.Equal(t, filepath.Join(dir, "a.tif"), rec.Source.Path)
 	assert.Equal(t, filepath.Join(dir, "cat", rec.ID), rec.Location)
 	assert.Equal(t, "My DEM", rec.Title)
+}
+
+func TestAddTitles(t *testing.T) {
+	r, _ := fakeRegistrar()
+	root := t.TempDir()
+	plain := writeFile(t, t.TempDir(), "plain.gpkg", "good")
+	titled := writeFile(t, t.TempDir(), "titled.gpkg", "titled")
+	for _, c := range []struct{ src, title, want string }{
+		{plain, "", "plain.gpkg"},
+		{titled, "", "Title in the data"},
+		{titled, "Mine", "Mine"},
+	} {
+		rec, err := r.add(t.Context(), root, c.src, Options{Domain: exporttask.DomainRaster, Title: c.title})
+		require.NoError(t, err)
+		assert.Equal(t, c.want, rec.Title)
+	}
 }
 
 func TestAddGivenIDAndDuplicate(t *testing.T) {
