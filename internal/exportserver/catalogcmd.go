@@ -185,7 +185,7 @@ func catalogAdd(ctx context.Context, fs *flag.FlagSet, root *string, args []stri
 	if err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(rec, "", "  ")
+	b, err := json.MarshalIndent(viewOf(rec), "", "  ")
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func catalogList(ctx context.Context, fs *flag.FlagSet, root *string, args []str
 	}
 	enc := json.NewEncoder(stdout)
 	for _, rec := range recs {
-		if err := enc.Encode(rec); err != nil {
+		if err := enc.Encode(viewOf(rec)); err != nil {
 			return err
 		}
 	}
@@ -244,6 +244,31 @@ func catalogRemove(ctx context.Context, fs *flag.FlagSet, root *string, args []s
 		return err
 	}
 	return cat.Remove(ctx, pos[0])
+}
+
+// recordView is a record as the catalog command prints it: the JSON of
+// [exporttask.Record], except that a RASTER or 3D record always shows
+// minZoom and maxZoom (0 included), and a DEM its resolution.
+type recordView struct {
+	ID         string                   `json:"id"`
+	Domain     exporttask.Domain        `json:"domain"`
+	Title      string                   `json:"title,omitempty"`
+	Footprint  *exporttask.Geometry     `json:"footprint"`
+	MinZoom    *int                     `json:"minZoom,omitempty"`
+	MaxZoom    *int                     `json:"maxZoom,omitempty"`
+	Resolution *float64                 `json:"resolution,omitempty"`
+	Source     *exporttask.RecordSource `json:"source,omitempty"`
+}
+
+// viewOf returns the view of rec.
+func viewOf(rec exporttask.Record) recordView {
+	v := recordView{ID: rec.ID, Domain: rec.Domain, Title: rec.Title, Footprint: rec.Footprint, Source: rec.Source}
+	if rec.Domain == exporttask.DomainDEM {
+		v.Resolution = &rec.Resolution
+	} else {
+		v.MinZoom, v.MaxZoom = &rec.MinZoom, &rec.MaxZoom
+	}
+	return v
 }
 
 // oneLine joins the lines of s, so that an error is one line at the

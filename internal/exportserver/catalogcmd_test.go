@@ -115,6 +115,16 @@ func TestCatalogListAndRemove(t *testing.T) {
 	assert.Equal(t, ids[1], first.ID, "sorted by id")
 	assert.Equal(t, "record "+ids[1], first.Title)
 	assert.Contains(t, lines[1], `"id":"`+ids[0]+`"`)
+	assert.Contains(t, lines[0], `"resolution":0.001`, "a DEM shows its resolution")
+	assert.NotContains(t, lines[0], "Zoom")
+	raster := testRecord(t, "8b867544-2dab-43a1-be6e-f23ec83c19b4")
+	raster.Domain, raster.Resolution, raster.MaxZoom = exporttask.DomainRaster, 0, 3
+	require.NoError(t, catalog.WriteRecord(cat, raster, nil))
+	code, out, _ = runCatalog(t, env, "list")
+	require.Equal(t, ExitOK, code)
+	assert.Contains(t, out, `"minZoom":0,"maxZoom":3}`, "minZoom 0 is shown")
+	code, _, errOut = runCatalog(t, env, "remove", raster.ID)
+	require.Equal(t, ExitOK, code, errOut)
 
 	code, out, errOut = runCatalog(t, env, "remove", strings.ToUpper(ids[0]))
 	require.Equal(t, ExitOK, code, errOut)
