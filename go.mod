@@ -17,6 +17,7 @@ require (
 	github.com/stretchr/testify v1.12.1
 	github.com/swaggo/files/v2 v2.0.2
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/image v0.31.0
 	modernc.org/sqlite v1.46.1
 )
 

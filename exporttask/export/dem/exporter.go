@@ -2,69 +2,75 @@ package dem
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
+	"os"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/internal/cog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 )
 
 // Options configure an [Exporter].
 type Options struct {
-	// Deflate compresses the GeoTIFF (Deflate with the floating-point
-	// predictor): 0.42 of the size on the demo terrain, less where NoData
-	// fills the box, for ten times the encoding work, and the estimate
-	// becomes approximate. Default false: uncompressed, and the GeoTIFF's
-	// estimated size is exact.
-	Deflate bool
-	// BytesPerSecond is the throughput the time estimate assumes, in
-	// uncompressed GeoTIFF bytes per second. Default 40 MB/s, or 5 MB/s
-	// with Deflate: BenchmarkExport measured 53 and 5.1 MB/s for the whole
-	// demo record (5.8 MB) on the shared 2-core development machine under
+	// BytesPerSecond is the throughput the time estimate assumes, in bytes
+	// of the window's samples (decoded, at the source's sample size) plus
+	// the stored bytes read for them. Default 30 MB/s: BenchmarkExport
+	// measured 40-60 MB/s on the shared 2-core development machine under
 	// load.
 	BytesPerSecond float64
+	// TempDir holds the COG writer's scratch files during an export
+	// (about the compressed size of the export). Default: os.TempDir().
+	TempDir string
 }
 
-// deflateRatio and deflateNoDataRatio are the compressed/uncompressed sizes
-// of the demo terrain and of NoData runs with Deflate and predictor 3, as
-// TestDeflateEstimate measures them; estimates use them.
-const (
-	deflateRatio       = 0.42
-	deflateNoDataRatio = 0.005
-)
+// uncompressedRatio is the compressed/decoded size the estimate assumes for
+// the COG's data when the source is stored uncompressed, so its own ratio
+// says nothing: Deflate with a predictor on smooth terrain (0.42 on the
+// demo terrain in Float32).
+const uncompressedRatio = 0.5
 
-// metadataAllowance is the bytes the estimate allows for the ROI and
-// METADATA files beyond the ROI's own JSON.
-const metadataAllowance = 2048
+// noDataRatio is the compressed/decoded size of nodata runs.
+const noDataRatio = 0.005
+
+// metadataAllowance is the bytes the estimate allows for the COG's header
+// and for the ROI and METADATA files beyond the ROI's own JSON.
+const metadataAllowance = 4096
+
+// progressRows is how often an export reports progress, in rows read.
+const progressRows = 32
 
 // Exporter exports DEM records; see the package documentation for what it
 // writes.
 type Exporter struct {
-	opts Options
+	bytesPerSecond float64
+	tempDir        string
 }
 
 var _ export.Domain = (*Exporter)(nil)
 
 // New returns an Exporter with the options' defaults filled in.
 func New(opts Options) *Exporter {
-	if !(opts.BytesPerSecond > 0) {
-		opts.BytesPerSecond = 40e6
-		if opts.Deflate {
-			opts.BytesPerSecond = 5e6
-		}
+	x := &Exporter{bytesPerSecond: opts.BytesPerSecond, tempDir: opts.TempDir}
+	if !(x.bytesPerSecond > 0) || math.IsInf(x.bytesPerSecond, 0) {
+		x.bytesPerSecond = 30e6
 	}
-	return &Exporter{opts: opts}
+	if x.tempDir == "" {
+		x.tempDir = os.TempDir()
+	}
+	return x
 }
 
-// plan is what an export of a job writes.
+// plan is what an export of a job reads and writes.
 type plan struct {
-	src *source
-	win window
-	img geotiff.Image
+	src    *source
+	win    window
+	img    cog.Image
+	noData [8]byte // img.NoData as one little-endian sample
+	read   *geotiff.Window
 }
 
 func (e *Exporter) plan(j export.Job) (*plan, error) {
@@ -76,62 +82,123 @@ func (e *Exporter) plan(j export.Job) (*plan, error) {
 	if !ok {
 		src.Close()
 		return nil, exporttask.Permanent("the region of interest does not meet the DEM's grid",
-			fmt.Errorf("box %+v outside grid %+v", j.Box, src.box))
+			fmt.Errorf("dem: box %+v outside the grid of %s", j.Box, src.path))
 	}
-	img := geotiff.Image{
+	rd, err := src.tif.Window(win.col, win.row, win.width, win.height)
+	if err != nil { // openSource checked the file: not expected
+		src.Close()
+		return nil, exporttask.Permanent("the DEM record's source cannot be read", fmt.Errorf("dem: %w", err))
+	}
+	dx, dy := src.res()
+	p := &plan{src: src, win: win, read: rd, img: cog.Image{
 		Width: win.width, Height: win.height,
-		West:      src.box.West + float64(win.col)*src.res,
-		North:     src.box.North - float64(win.row)*src.res,
-		PixelSize: src.res, NoData: NoData, RowsPerStrip: 16,
-	}
-	if e.opts.Deflate {
-		img.Compression = geotiff.Deflate
-	}
-	return &plan{src: src, win: win, img: img}, nil
+		BitsPerSample: src.tif.BitsPerSample, SampleFormat: src.tif.SampleFormat,
+		West:       src.gt[0] + float64(win.col)*dx,
+		North:      src.gt[3] - float64(win.row)*dy,
+		PixelWidth: dx, PixelHeight: dy,
+	}}
+	p.img.NoData = exportNoData(src)
+	geotiff.EncodeValue(src.typ, p.img.NoData, p.noData[:])
+	return p, nil
 }
 
-// Estimate forecasts the export from the grid window the job selects: the
-// GeoTIFF's size (exact when uncompressed) plus the ROI and METADATA files.
+// exportNoData returns the nodata text of an export of src: the source's
+// GDAL_NODATA when its sample type can hold it, else the type's lowest
+// value (signed integers and floats) or highest (unsigned integers).
+func exportNoData(src *source) string {
+	var b [8]byte
+	if src.tif.HasNoData && geotiff.EncodeValue(src.typ, src.tif.NoData, b[:]) {
+		return src.tif.NoData
+	}
+	return DefaultNoData(src.typ)
+}
+
+// DefaultNoData returns the nodata value an export of a source of type t
+// without a usable GDAL_NODATA declares (and writes outside the region of
+// interest): the lowest value of signed integer and floating-point types,
+// the highest of unsigned ones.
+func DefaultNoData(t geotiff.SampleType) string {
+	switch t {
+	case geotiff.Int8:
+		return "-128"
+	case geotiff.UInt8:
+		return "255"
+	case geotiff.Int16:
+		return "-32768"
+	case geotiff.UInt16:
+		return "65535"
+	case geotiff.Int32:
+		return "-2147483648"
+	case geotiff.UInt32:
+		return "4294967295"
+	case geotiff.Float32:
+		return "-3.4028234663852886e+38"
+	}
+	return "-1.7976931348623157e+308"
+}
+
+func (p *plan) close() { p.src.Close() }
+
+// Estimate forecasts the export from the grid window the job selects. Its
+// time counts the stored bytes of the source blocks the window meets and
+// the window's decoded samples; its size the COG (the window's samples at
+// the source's compression ratio inside the exported area, next to nothing
+// for nodata, a third more for overviews) plus the ROI and METADATA files.
 func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimate, error) {
 	p, err := e.plan(j)
 	if err != nil {
 		return exporttask.Estimate{}, err
 	}
-	p.src.Close()
-	size, err := geotiff.Size(p.img)
-	if err != nil {
-		return exporttask.Estimate{}, fmt.Errorf("dem: %w", err)
+	defer p.close()
+	stored := p.read.StoredBytes()
+	decoded := float64(p.img.Width) * float64(p.img.Height) * float64(p.img.BitsPerSample/8)
+	ratio := uncompressedRatio
+	if f := p.src.tif; f.Compression != 1 {
+		// The decoded bytes of the blocks met, without the padding of
+		// tiles beyond the image's edges (it compresses to nothing).
+		var pixels int64
+		for by := p.win.row / f.BlockHeight; by <= (p.win.row+p.win.height-1)/f.BlockHeight; by++ {
+			h := min((by+1)*f.BlockHeight, f.Height) - by*f.BlockHeight
+			for bx := p.win.col / f.BlockWidth; bx <= (p.win.col+p.win.width-1)/f.BlockWidth; bx++ {
+				pixels += int64(h) * int64(min((bx+1)*f.BlockWidth, f.Width)-bx*f.BlockWidth)
+			}
+		}
+		ratio = min(1, float64(stored)/float64(pixels*int64(f.SampleBytes())))
 	}
-	secs := int64(math.Ceil(float64(size) / e.opts.BytesPerSecond))
-	if e.opts.Deflate {
-		pixels := 4 * float64(p.img.Width) * float64(p.img.Height)
-		head := float64(size) - pixels
-		in := insideFraction(j, p)
-		size = int64(head + pixels*(in*deflateRatio+(1-in)*deflateNoDataRatio))
-	}
-	size += 2*roiSize(j) + metadataAllowance // the ROI is written twice: its file and METADATA
-	return exporttask.Estimate{Size: size, Time: max(secs, 1)}, nil
+	in := insideFraction(j, p)
+	size := decoded*(in*ratio+(1-in)*noDataRatio)*overviewFactor(p.img.Width, p.img.Height) +
+		metadataAllowance + 2*float64(roiSize(j))
+	secs := int64(math.Ceil((float64(stored) + decoded) / e.bytesPerSecond))
+	return exporttask.Estimate{Size: int64(size), Time: max(secs, 1)}, nil
 }
 
-// Export writes the GeoTIFF, the ROI and the METADATA.
+// Export writes the COG, the ROI and the METADATA.
 func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
 	p, err := e.plan(j)
 	if err != nil {
 		return nil, err
 	}
-	defer p.src.Close()
+	defer p.close()
 	base := exportio.FileBase(j.Record.ID)
 	total := int64(p.img.Height)
 	if err := out.Progress(0, total); err != nil {
 		return nil, err
 	}
-	inside := make([]int32, p.img.Height) // pixels with data, per row
+	var inside int64 // pixels with data
 	model, err := exportio.Write(ctx, out, base+".tif", exporttask.ArtifactModel, func(w io.Writer) error {
-		rows := p.rows(ctx, j, inside)
-		_, err := geotiff.Encode(w, p.img, rows, func(done int) error {
-			return out.Progress(int64(done), total)
-		})
-		return err
+		rows := p.rows(j, &inside)
+		_, err := cog.Write(ctx, w, p.img, func(y int, buf []byte) error {
+			if y > 0 && y%progressRows == 0 {
+				if err := out.Progress(int64(y), total); err != nil {
+					return err
+				}
+			}
+			return rows(y, buf)
+		}, e.tempDir, nil)
+		if err != nil {
+			return err
+		}
+		return out.Progress(total, total)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dem: %w", err)
@@ -142,48 +209,52 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		return nil, fmt.Errorf("dem: %w", err)
 	}
 	arts := []exporttask.Artifact{model, roiArt}
-	meta, err := exportio.WriteJSON(ctx, out, "metadata.json", exporttask.ArtifactMetadata, p.metadata(j, roi, sum(inside), arts))
+	meta, err := exportio.WriteJSON(ctx, out, "metadata.json", exporttask.ArtifactMetadata, p.metadata(j, roi, inside, arts))
 	if err != nil {
 		return nil, fmt.Errorf("dem: %w", err)
 	}
 	return append(arts, meta), nil
 }
 
-// rows returns the GeoTIFF's row source: the window's source rows with
-// NoData at pixel centres outside the job's area. It counts each row's
-// pixels with data in inside (set, not added: Deflate reads rows twice).
-func (p *plan) rows(ctx context.Context, j export.Job, inside []int32) geotiff.Rows {
-	buf := make([]byte, 4*p.win.width)
+// rows returns the COG's row source: the window's source rows with the
+// nodata value at pixel centres outside the job's area. It adds the
+// pixels with data to inside.
+func (p *plan) rows(j export.Job, inside *int64) cog.Rows {
 	in := make([]bool, p.win.width)
-	return func(y int, row []float32) error {
-		if err := ctx.Err(); err != nil {
-			return err
+	valid := p.src.tif.Valid()
+	size := p.img.BitsPerSample / 8
+	nd := p.noData[:size]
+	dx, _ := p.src.res()
+	return func(y int, buf []byte) error {
+		if err := p.read.Row(y, buf); err != nil {
+			return exporttask.Permanent("the DEM record's source cannot be read",
+				fmt.Errorf("dem: %s: %w", p.src.path, err))
 		}
 		r := p.win.row + y
-		if err := p.src.readRow(r, p.win.col, buf); err != nil {
-			return err
-		}
-		j.InsideRow(p.src.lat(r), p.src.lon(p.win.col), p.src.res, in)
-		inside[y] = 0
-		for x := range row {
-			v := math.Float32frombits(binary.LittleEndian.Uint32(buf[4*x:]))
-			if v == NoData || !in[x] {
-				row[x] = NoData
-				continue
+		j.InsideRow(p.src.lat(r), p.src.lon(p.win.col), dx, in)
+		for x, ok := range in {
+			if !ok {
+				copy(buf[x*size:], nd)
+			} else if valid(buf, x) {
+				*inside++
 			}
-			row[x] = v
-			inside[y]++
 		}
 		return nil
 	}
 }
 
-func sum(v []int32) int64 {
-	var n int64
-	for _, x := range v {
-		n += int64(x)
+// overviewFactor is the pixels of a COG of w×h pixels with its overviews
+// (halved until they fit one 512-pixel tile, as the COG writer does) over
+// those of the full resolution.
+func overviewFactor(w, h int) float64 {
+	total, full := 0.0, float64(w)*float64(h)
+	for {
+		total += float64(w) * float64(h)
+		if w <= cog.DefaultBlockSize && h <= cog.DefaultBlockSize {
+			return total / full
+		}
+		w, h = max(1, w/2), max(1, h/2)
 	}
-	return n
 }
 
 // insideFraction estimates the share of the window's pixels whose centre is

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,8 +47,7 @@ func TestExportTriangleROI(t *testing.T) {
 	for _, a := range arts {
 		total += a.Size
 	}
-	assert.InEpsilon(t, total, est.Size, 0.05, "estimate %d, real %d", est.Size, total)
-	assert.Equal(t, arts[0].Size, total-arts[1].Size-arts[2].Size)
+	assert.InEpsilon(t, total, est.Size, 0.5, "estimate %d, real %d", est.Size, total)
 
 	// Progress: rows, ending at all of them, never going back.
 	reps := out.Reports()
@@ -63,6 +63,7 @@ func TestExportTriangleROI(t *testing.T) {
 	tif := filepath.Join(dir, arts[0].Name)
 	d := gdaltest.Info(t, tif, "-stats")
 	assert.Equal(t, "GTiff", d.DriverShortName)
+	assert.Contains(t, gdaltest.Run(t, gdaltest.Require(t, "gdalinfo"), tif), "LAYOUT=COG")
 	assert.Contains(t, d.CoordinateSystem.WKT, `ID["EPSG",4326]`)
 	assert.Equal(t, []int{360, 300}, d.Size, "0.3° × 0.25° at 1/1200°")
 	assert.InDeltaSlice(t, []float64{34.2, 31.45}, d.CornerCoordinates.UpperLeft, res)
@@ -121,40 +122,22 @@ func TestExportWithoutROIIsTheFootprint(t *testing.T) {
 	assert.Equal(t, rec.Footprint.Polygon, roi.Features[0].Geometry.Polygon)
 }
 
-func TestDeflateEstimate(t *testing.T) {
-	rec := demoRecord(t, res)
-	for name, roi := range map[string]*exporttask.FeatureCollection{"triangle": jobtest.Triangle(), "whole": nil} {
-		t.Run(name, func(t *testing.T) {
-			j := job(t, rec, roi)
-			e := New(Options{Deflate: true})
-			est, err := e.Estimate(context.Background(), j)
-			require.NoError(t, err)
-			dir := t.TempDir()
-			arts, err := e.Export(context.Background(), j, testout.New(dir))
-			require.NoError(t, err)
-			var total int64
-			for _, a := range arts {
-				total += a.Size
-			}
-			plain, err := New(Options{}).Estimate(context.Background(), j)
-			require.NoError(t, err)
-			t.Logf("deflate: %d bytes, estimate %d, uncompressed %d (ratio %.2f)", total, est.Size, plain.Size, float64(total)/float64(plain.Size))
-			assert.InEpsilon(t, total, est.Size, 0.25)
-			d := gdaltest.Info(t, filepath.Join(dir, arts[0].Name), "-stats")
-			require.Len(t, d.Bands, 1)
-			require.NotNil(t, d.Bands[0].Maximum)
-			assert.Greater(t, *d.Bands[0].Maximum, 500.0)
-		})
-	}
-}
-
 func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
 	cases := map[string]func(rec *exporttask.Record){
-		"missing": func(rec *exporttask.Record) { os.Remove(filepath.Join(rec.Location, SourceFile)) },
+		"missing": func(rec *exporttask.Record) { os.Remove(filepath.Join(rec.Location, DemoFile)) },
 		"truncated": func(rec *exporttask.Record) {
-			require.NoError(t, os.Truncate(filepath.Join(rec.Location, SourceFile), 1000))
+			p := filepath.Join(rec.Location, DemoFile)
+			require.NoError(t, os.Truncate(p, 1000))
+			rec.Source.Size = 1000 // as if registered truncated
+			st, err := os.Stat(p)
+			require.NoError(t, err)
+			rec.Source.ModTime = st.ModTime()
 		},
-		"no resolution": func(rec *exporttask.Record) { rec.Resolution = 0 },
+		"changed": func(rec *exporttask.Record) {
+			p := filepath.Join(rec.Location, DemoFile)
+			require.NoError(t, os.Chtimes(p, time.Now(), rec.Source.ModTime.Add(time.Second)))
+		},
+		"no source": func(rec *exporttask.Record) { rec.Source = nil },
 	}
 	for name, spoil := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -167,6 +150,9 @@ func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
 			_, err = New(Options{}).Export(context.Background(), j, testout.New(dir))
 			require.Error(t, err)
 			assert.True(t, exporttask.IsPermanent(err), "%v", err)
+			if name == "changed" {
+				assert.ErrorContains(t, err, "changed after it was registered")
+			}
 			assert.Empty(t, files(t, dir))
 		})
 	}

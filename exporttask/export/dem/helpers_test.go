@@ -1,6 +1,7 @@
 package dem
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -27,6 +28,9 @@ func demoRecord(t testing.TB, res float64) exporttask.Record {
 		Location:   t.TempDir(),
 	}
 	require.NoError(t, WriteDemoSource(rec.Location, rec))
+	got, err := Inspect(context.Background(), exporttask.RecordSource{Path: filepath.Join(rec.Location, DemoFile)})
+	require.NoError(t, err)
+	rec.Source = got.Source
 	return rec
 }
 

@@ -6,45 +6,164 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 )
 
-// SourceFile is the name of the elevation grid in a record's directory.
-const SourceFile = "elevation.f32"
+// Format is the RecordSource.Format of a DEM source.
+const Format = "GTiff"
 
-// NoData is the value of pixels without data, in the source and in exports.
-const NoData = -32768
-
-// grid is the geometry of a record's source grid.
-type grid struct {
-	box           geom.BBox // the footprint's bounding box
-	res           float64   // degrees per pixel
-	width, height int
+// source is an open, checked GeoTIFF source.
+type source struct {
+	path string
+	file *os.File
+	tif  *geotiff.File
+	gt   [6]float64 // GDAL's geotransform, north-up: gt[2] = gt[4] = 0, gt[5] < 0
+	typ  geotiff.SampleType
 }
 
-// gridOf derives the source grid from the record: its footprint's box and
-// resolution.
-func gridOf(rec exporttask.Record) (grid, error) {
-	fp, err := geom.FromGeometry(rec.Footprint)
+// openGeoTIFF opens path as a DEM source and checks that this package can
+// read it, returning a *export.SourceError when it cannot.
+func openGeoTIFF(path string) (*source, error) {
+	fh, err := os.Open(path)
 	if err != nil {
-		return grid{}, fmt.Errorf("record %s footprint: %w", rec.ID, err)
+		fix := "check the path"
+		if errors.Is(err, os.ErrPermission) {
+			fix = "make it readable by this process"
+		}
+		return nil, &export.SourceError{File: path, Problem: "cannot be opened (" + errText(err) + ")", Fix: fix, Err: err}
 	}
-	box := fp.BBox()
-	if box.Empty() {
-		return grid{}, fmt.Errorf("record %s footprint is empty", rec.ID)
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, &export.SourceError{File: path, Problem: "cannot be read (" + errText(err) + ")", Err: err}
 	}
-	if !(rec.Resolution > 0) || math.IsInf(rec.Resolution, 0) {
-		return grid{}, fmt.Errorf("record %s resolution %v is not a positive number of degrees", rec.ID, rec.Resolution)
+	if st.IsDir() {
+		fh.Close()
+		return nil, &export.SourceError{File: path, Problem: "is a directory, not a GeoTIFF file",
+			Fix: "give the .tif file of the elevation model"}
 	}
-	w := math.Round(box.Width() / rec.Resolution)
-	h := math.Round(box.Height() / rec.Resolution)
-	if w < 1 || h < 1 || w*h > 1<<31 {
-		return grid{}, fmt.Errorf("record %s grid of %.0fx%.0f pixels is out of range", rec.ID, w, h)
+	tif, err := geotiff.Open(fh, st.Size())
+	if err != nil {
+		fh.Close()
+		return nil, unreadable(path, err)
 	}
-	return grid{box: box, res: rec.Resolution, width: int(w), height: int(h)}, nil
+	s := &source{path: path, file: fh, tif: tif}
+	if serr := s.check(); serr != nil {
+		fh.Close()
+		return nil, serr
+	}
+	return s, nil
 }
+
+// errText is err's message without the package prefix of the geotiff
+// reader, for one-line messages.
+func errText(err error) string {
+	return strings.TrimPrefix(err.Error(), "geotiff: ")
+}
+
+// unreadable turns a reading error into a SourceError.
+func unreadable(path string, err error) *export.SourceError {
+	msg := errText(err)
+	fix := "rewrite it with `gdal_translate -of COG -co COMPRESS=DEFLATE " + filepath.Base(path) + " dem.tif`"
+	if strings.Contains(msg, "truncated") || strings.Contains(msg, "past the end") || strings.Contains(msg, "want") {
+		fix = "the file is incomplete or damaged: copy or download it again"
+	}
+	if strings.Contains(msg, "not a TIFF file") {
+		fix = "convert it to a GeoTIFF with `gdal_translate -of COG " + filepath.Base(path) + " dem.tif`"
+	}
+	return &export.SourceError{File: path, Problem: "is not a readable GeoTIFF: " + msg, Fix: fix, Err: err}
+}
+
+// check returns why the file cannot be a DEM source, nil when it can.
+func (s *source) check() *export.SourceError {
+	f, path := s.tif, s.path
+	name := filepath.Base(path)
+	bad := func(problem, fix string) *export.SourceError {
+		return &export.SourceError{File: path, Problem: problem, Fix: fix}
+	}
+	if f.SamplesPerPixel > 1 {
+		kind := ""
+		if f.Photometric == 2 {
+			kind = " (RGB)"
+		}
+		problem := fmt.Sprintf("it has %d bands%s", f.SamplesPerPixel, kind)
+		if f.PlanarConfig == 2 {
+			problem += " stored band by band (PlanarConfiguration 2)"
+		}
+		return bad(problem, "a DEM has one band of heights: extract it with `gdal_translate -b 1 "+name+" dem.tif`, "+
+			"or make a DEM from elevation data (an RGB picture holds colours, not heights)")
+	}
+	if f.Photometric == 3 {
+		return bad("it is a paletted (colour-mapped) image, not heights",
+			"a DEM has one band of heights: register the elevation data, not a picture of it")
+	}
+	if _, err := f.SampleType(); err != nil {
+		return bad(errText(err), "convert the heights with `gdal_translate -ot Float32 "+name+" dem.tif`")
+	}
+	if err := f.Decodable(); err != nil {
+		fix := "rewrite it with `gdal_translate -co COMPRESS=DEFLATE -co TILED=YES " + name + " dem.tif`"
+		return bad(errText(err)+" (this reader takes none, LZW, Deflate and PackBits, predictors 1-3)", fix)
+	}
+	reproject := "reproject it with `gdalwarp -t_srs EPSG:4326 " + name + " dem.tif`"
+	switch g := f.Geo; {
+	case g.Code(geotiff.KeyModelType) == geotiff.ModelTypeProjected:
+		return bad("the CRS is "+g.String()+", not EPSG:4326 longitude/latitude", reproject)
+	case g.Code(geotiff.KeyModelType) == 0 && g.Code(geotiff.KeyGeodeticCRS) == 0:
+		return bad("it has no CRS (no GeoKeys)",
+			"if its coordinates are WGS 84 longitude/latitude, set it with `gdal_edit.py -a_srs EPSG:4326 "+name+"`; otherwise "+reproject)
+	case !g.IsWGS84():
+		return bad("the CRS is "+g.String()+", not EPSG:4326 (WGS 84)", reproject)
+	}
+	gt, err := f.Geo.GeoTransform()
+	if err != nil {
+		return bad(errText(err), reproject)
+	}
+	switch {
+	case gt[2] != 0 || gt[4] != 0:
+		return bad(fmt.Sprintf("the grid is rotated (geotransform %v)", gt), reproject+" to make it north-up")
+	case !(gt[1] > 0) || !(gt[5] < 0):
+		return bad(fmt.Sprintf("the grid is not north-up (pixel size %g × %g)", gt[1], gt[5]), reproject+" to make it north-up")
+	}
+	west, north := gt[0], gt[3]
+	east, south := west+float64(f.Width)*gt[1], north+float64(f.Height)*gt[5]
+	const slack = 1e-6 // degrees: rounding in the georeferencing
+	if west < -180-slack-gt[1] || east > 180+slack+gt[1] || south < -90-slack+gt[5] || north > 90+slack-gt[5] {
+		return bad(fmt.Sprintf("its extent (west %g, south %g, east %g, north %g) is not within longitude ±180°, latitude ±90°",
+			west, south, east, north), "check its georeferencing; "+reproject)
+	}
+	s.gt = gt
+	s.typ, _ = f.SampleType()
+	return nil
+}
+
+// openSource opens a record's registered source for an export. Every
+// error is permanent: retrying cannot fix the data.
+func openSource(rec exporttask.Record) (*source, error) {
+	if rec.Source == nil {
+		return nil, exporttask.Permanent("catalog record "+rec.ID+" has no registered source; register its GeoTIFF with catalog add",
+			fmt.Errorf("dem: record %s has no source", rec.ID))
+	}
+	path, err := export.SourcePath(rec, "")
+	if err != nil {
+		return nil, err
+	}
+	s, err := openGeoTIFF(path)
+	if err != nil {
+		return nil, exporttask.Permanent("the source of catalog record "+rec.ID+" cannot be exported: "+err.Error(),
+			fmt.Errorf("dem: %w", err))
+	}
+	return s, nil
+}
+
+func (s *source) Close() error { return s.file.Close() }
+
+// res returns the pixel width and height in degrees, both positive.
+func (s *source) res() (float64, float64) { return s.gt[1], -s.gt[5] }
 
 // window is the part of the source grid an export writes.
 type window struct {
@@ -52,75 +171,31 @@ type window struct {
 	width, height int
 }
 
-// windowOf returns the whole source pixels that cover box, or false when box
-// misses the grid.
-func (g grid) windowOf(box geom.BBox) (window, bool) {
-	const eps = 1e-9 // a box edge on a pixel edge takes no pixel beyond it
-	c0 := max(0, int(math.Floor((box.West-g.box.West)/g.res+eps)))
-	c1 := min(g.width, int(math.Ceil((box.East-g.box.West)/g.res-eps)))
-	r0 := max(0, int(math.Floor((g.box.North-box.North)/g.res+eps)))
-	r1 := min(g.height, int(math.Ceil((g.box.North-box.South)/g.res-eps)))
-	if box.Empty() || c1 <= c0 || r1 <= r0 {
+// windowOf returns the source pixels `gdal_translate -projwin west north
+// east south` cuts for box (GDAL 3.6, nearest resampling): the first
+// column is floor((west-x0)/dx + 0.001), the width floor((east-west)/dx +
+// 0.5), and likewise for rows. The window is then clipped to the grid
+// (GDAL would fill the part outside with zeros or nodata) and made at least
+// one pixel wide and high (GDAL refuses an empty window). It reports false
+// when box misses the grid.
+func (s *source) windowOf(box geom.BBox) (window, bool) {
+	if box.Empty() {
 		return window{}, false
 	}
-	return window{col: c0, row: r0, width: c1 - c0, height: r1 - r0}, true
+	dx, dy := s.res()
+	c0 := math.Floor((box.West-s.gt[0])/dx + 0.001)
+	r0 := math.Floor((s.gt[3]-box.North)/dy + 0.001)
+	w := math.Max(1, math.Floor((box.East-box.West)/dx+0.5))
+	h := math.Max(1, math.Floor((box.North-box.South)/dy+0.5))
+	c1, r1 := c0+w, r0+h
+	c0, r0 = math.Max(c0, 0), math.Max(r0, 0)
+	c1, r1 = math.Min(c1, float64(s.tif.Width)), math.Min(r1, float64(s.tif.Height))
+	if c1 <= c0 || r1 <= r0 {
+		return window{}, false
+	}
+	return window{col: int(c0), row: int(r0), width: int(c1 - c0), height: int(r1 - r0)}, true
 }
 
 // lon and lat return the centre of source column c and row r.
-func (g grid) lon(c int) float64 { return g.box.West + (float64(c)+0.5)*g.res }
-func (g grid) lat(r int) float64 { return g.box.North - (float64(r)+0.5)*g.res }
-
-// source is an open elevation grid.
-type source struct {
-	grid
-	f *os.File
-}
-
-// openSource opens the record's grid and checks its size against the
-// geometry. Every error is permanent: retrying cannot fix the data.
-func openSource(rec exporttask.Record) (*source, error) {
-	g, err := gridOf(rec)
-	if err != nil {
-		return nil, exporttask.Permanent("the DEM record is misconfigured", err)
-	}
-	path := filepath.Join(rec.Location, SourceFile)
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, exporttask.Permanent("the DEM record's elevation data is missing", err)
-		}
-		return nil, exporttask.Permanent("the DEM record's elevation data cannot be read", err)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, exporttask.Permanent("the DEM record's elevation data cannot be read", err)
-	}
-	if want := 4 * int64(g.width) * int64(g.height); st.Size() != want {
-		f.Close()
-		return nil, exporttask.Permanent("the DEM record's elevation data is corrupt",
-			fmt.Errorf("%s holds %d bytes, want %d for %dx%d float32", path, st.Size(), want, g.width, g.height))
-	}
-	return &source{grid: g, f: f}, nil
-}
-
-// readRow reads len(dst)/4 samples of source row r from column c into dst.
-func (s *source) readRow(r, c int, dst []byte) error {
-	off := (int64(r)*int64(s.width) + int64(c)) * 4
-	if _, err := s.f.ReadAt(dst, off); err != nil {
-		return exporttask.Permanent("the DEM record's elevation data cannot be read",
-			fmt.Errorf("%s row %d: %w", s.f.Name(), r, err))
-	}
-	return nil
-}
-
-func (s *source) Close() error { return s.f.Close() }
-
-// footprintOf converts the record's footprint.
-func footprintOf(rec exporttask.Record) (geom.MultiPolygon, error) {
-	fp, err := geom.FromGeometry(rec.Footprint)
-	if err != nil {
-		return nil, fmt.Errorf("record %s footprint: %w", rec.ID, err)
-	}
-	return fp, nil
-}
+func (s *source) lon(c int) float64 { return s.gt[0] + (float64(c)+0.5)*s.gt[1] }
+func (s *source) lat(r int) float64 { return s.gt[3] + (float64(r)+0.5)*s.gt[5] }

@@ -2,7 +2,9 @@ package raster
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"os"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
@@ -15,10 +17,10 @@ const progressSteps = 100
 
 // buildGeoPackage writes the export GeoPackage to path (a new, empty
 // file): the GeoPackage tables for ts, then the selected tiles copied from
-// the source file srcPath as stored (no decoding), in one transaction.
-// Progress goes to out as tiles written out of sel.Tiles(); an error from
-// it, or ctx ending, stops the copy.
-func buildGeoPackage(ctx context.Context, path, srcPath string, ts tileSet, sel selection, out exporttask.Output) error {
+// src as stored (no decoding), in one transaction. Progress goes to out as
+// tiles written out of sel.Tiles(); an error from it, or ctx ending, stops
+// the copy.
+func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, sel selection, out exporttask.Output) error {
 	db, err := openWrite(path)
 	if err != nil {
 		return err
@@ -32,40 +34,26 @@ func buildGeoPackage(ctx context.Context, path, srcPath string, ts tileSet, sel 
 		return err
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, "file:"+srcPath+"?mode=ro"); err != nil {
-		return fmt.Errorf("attaching the source %s: %w", srcPath, err)
+	var c tileCopier
+	if src.db != nil {
+		c, err = attachSource(ctx, conn, src)
+	} else {
+		c, err = fileCopier(ctx, conn, src)
 	}
-	// Read the source through a memory map: the copy reads each tile's
-	// pages once, and a map saves a system call per page.
-	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA src.mmap_size = %d`, sourceMmapBytes)); err != nil {
-		return err
-	}
-	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile_data)
-		SELECT zoom_level, tile_column, tile_row, tile_data FROM src.tiles
-		WHERE zoom_level = ? AND tile_row BETWEEN ? AND ? AND tile_column BETWEEN ? AND ?`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
+	defer c.close()
 
 	total := sel.Tiles()
 	step := max(total/progressSteps, 1)
 	var done, reported int64
 	for _, l := range sel.Levels {
 		for _, r := range blocks(l.runs) {
-			res, err := stmt.ExecContext(ctx, l.Zoom, r.Row0, r.Row1, r.Col0, r.Col1)
+			n, err := c.copy(ctx, l.Zoom, r)
 			if err != nil {
 				return fmt.Errorf("copying the tiles of level %d, columns %d..%d, rows %d..%d: %w",
 					l.Zoom, r.Col0, r.Col1, r.Row0, r.Row1, err)
-			}
-			n, err := res.RowsAffected()
-			if err != nil {
-				return err
 			}
 			done += n
 			if done-reported >= step {
@@ -79,16 +67,101 @@ func buildGeoPackage(ctx context.Context, path, srcPath string, ts tileSet, sel 
 	if done != total {
 		return fmt.Errorf("copied %d tiles of the %d selected: the source changed during the export", done, total)
 	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	if _, err := conn.ExecContext(ctx, `DETACH DATABASE src`); err != nil {
+	if err := c.commit(ctx); err != nil {
 		return err
 	}
 	if err := conn.Close(); err != nil {
 		return err
 	}
 	return db.Close()
+}
+
+// tileCopier copies blocks of tiles into the export's tile table within
+// one transaction.
+type tileCopier struct {
+	// copy copies the tiles of block r of level z and returns how many.
+	copy   func(ctx context.Context, z int, r tileRange) (int64, error)
+	commit func(ctx context.Context) error
+	close  func()
+}
+
+// attachSource copies from a GeoPackage source: SQLite copies the rows of
+// the attached source's tile table, a block per statement.
+func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, error) {
+	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, "file:"+src.path+"?mode=ro"); err != nil {
+		return tileCopier{}, fmt.Errorf("attaching the source %s: %w", src.path, err)
+	}
+	// Read the source through a memory map: the copy reads each tile's
+	// pages once, and a map saves a system call per page.
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA src.mmap_size = %d`, sourceMmapBytes)); err != nil {
+		return tileCopier{}, err
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return tileCopier{}, err
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile_data)
+		SELECT zoom_level, tile_column, tile_row, tile_data FROM src.`+quoteIdent(src.table)+`
+		WHERE zoom_level = ? AND tile_row BETWEEN ? AND ? AND tile_column BETWEEN ? AND ?`)
+	if err != nil {
+		tx.Rollback()
+		return tileCopier{}, err
+	}
+	return tileCopier{
+		copy: func(ctx context.Context, z int, r tileRange) (int64, error) {
+			res, err := stmt.ExecContext(ctx, z, r.Row0, r.Row1, r.Col0, r.Col1)
+			if err != nil {
+				return 0, err
+			}
+			return res.RowsAffected()
+		},
+		commit: func(ctx context.Context) error {
+			stmt.Close()
+			if err := tx.Commit(); err != nil {
+				return err
+			}
+			_, err := conn.ExecContext(ctx, `DETACH DATABASE src`)
+			return err
+		},
+		close: func() { stmt.Close(); tx.Rollback() },
+	}, nil
+}
+
+// fileCopier copies from a directory source: each tile file is read and
+// inserted as it is.
+func fileCopier(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, error) {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return tileCopier{}, err
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		tx.Rollback()
+		return tileCopier{}, err
+	}
+	return tileCopier{
+		copy: func(ctx context.Context, z int, r tileRange) (int64, error) {
+			var n int64
+			for row := r.Row0; row <= r.Row1; row++ {
+				for col := r.Col0; col <= r.Col1; col++ {
+					b, err := os.ReadFile(src.tilePath(z, col, row))
+					if err != nil {
+						return n, fmt.Errorf("the source changed during the export: %w", err)
+					}
+					if _, err := stmt.ExecContext(ctx, z, col, row, b); err != nil {
+						return n, err
+					}
+					n++
+				}
+			}
+			return n, nil
+		},
+		commit: func(context.Context) error {
+			stmt.Close()
+			return tx.Commit()
+		},
+		close: func() { stmt.Close(); tx.Rollback() },
+	}, nil
 }
 
 // blocks merges runs of consecutive rows that span the same columns into

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
@@ -54,4 +55,34 @@ func Example() {
 	// THUMBNAILS_MEDIUM thumbnail-medium.png
 	// THUMBNAILS_LARGE thumbnail-large.png
 	// METADATA metadata.json
+}
+
+func ExampleInspect() {
+	dir, err := os.MkdirTemp("", "raster-inspect-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	// A source to register: here the demo relief, levels 6 to 8. Any
+	// GeoPackage on the InspireCRS84Quad grid, or gdal2tiles directory
+	// (Format "TMS" or "XYZ"), does as well.
+	demo := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster,
+		Footprint: square(34, 31, 35, 32), MinZoom: 6, MaxZoom: 8}
+	if err := raster.WriteDemoSource(dir, demo); err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	rec, err := raster.Inspect(context.Background(), exporttask.RecordSource{
+		Path: filepath.Join(dir, raster.SourceName), Format: raster.FormatGPKG, Table: raster.TilesTable})
+	if err != nil {
+		fmt.Println(err) // a *export.SourceError: "FILE: PROBLEM; FIX"
+		return
+	}
+	fmt.Println(rec.Domain, rec.Source.Format, rec.Source.Table, rec.MinZoom, rec.MaxZoom)
+	fmt.Println(rec.Footprint.Type, rec.Footprint.Polygon)
+	// Output:
+	// RASTER GPKG tiles 6 8
+	// Polygon [[[34 31] [35 31] [35 32] [34 32] [34 31]]]
 }

@@ -61,12 +61,12 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 	}
 	done := make(chan drawn, 1)
 	go func() {
-		pngs, err := drawThumbnails(thumbCtx, src, j, minZoom, maxZoom)
+		pngs, err := drawThumbnails(thumbCtx, src, j, sel)
 		done <- drawn{pngs, err}
 	}()
 	ts := tileSet{Identifier: exportIdentifier(j.Record), Description: "export of catalog record " + j.Record.ID,
 		Extent: j.Box, MinZoom: minZoom, MaxZoom: maxZoom}
-	err := buildGeoPackage(ctx, path, src.path, ts, sel, out)
+	err := buildGeoPackage(ctx, path, src, ts, sel, out)
 	if err != nil {
 		cancel()
 	}

@@ -17,10 +17,11 @@ const (
 	ApplicationID = 0x47504B47
 	// UserVersion is PRAGMA user_version of a GeoPackage 1.2.
 	UserVersion = 10200
-	// TilesTable is the name of the tile table in sources and exports.
+	// TilesTable is the name of the tile table of exports, and of the
+	// source of a record without a registered Source.
 	TilesTable = "tiles"
-	// SourceName is the file name of a RASTER record's tiles in its
-	// directory.
+	// SourceName is the file name of the tiles of a RASTER record without
+	// a registered Source, in the record's directory.
 	SourceName = "tiles.gpkg"
 )
 

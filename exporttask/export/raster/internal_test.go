@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
 func TestBlocksMergeRowsOfTheSameSpan(t *testing.T) {
@@ -43,4 +45,26 @@ func TestRangeOfLeavesTouchingTilesOut(t *testing.T) {
 	r := rangeOf(gridBox.Intersect(tileBox(2, 4, 1)), 2)
 	assert.Equal(t, tileRange{Col0: 4, Col1: 4, Row0: 1, Row1: 1}, r)
 	assert.Equal(t, int64(8*4), rangeOf(gridBox, 2).Count())
+}
+
+func TestGeodeticGridsTellGdal2tilesGridsApart(t *testing.T) {
+	// Data over lon 34–35, lat 31.25–32 at level 5: gdal2tiles writes
+	// column 38, TMS row 21 with --tmscompatible (5.625° tiles), column
+	// 19, row 10 without (11.25° tiles).
+	box := geom.BBox{West: 34, South: 31.25, East: 35, North: 32}
+	assert.Equal(t, []int{gridTMSCompatible}, geodeticGrids(box, 5, 38, 38, 21, 21))
+	assert.Equal(t, []int{gridOneTileAtZero}, geodeticGrids(box, 5, 19, 19, 10, 10))
+	assert.Empty(t, geodeticGrids(box, 5, 40, 40, 21, 21))
+	// In the south-west corner tile both grids number the tile 0, 0.
+	corner := geom.BBox{West: -179.9, South: -89.9, East: -179.8, North: -89.8}
+	assert.Len(t, geodeticGrids(corner, 3, 0, 0, 0, 0), 2)
+}
+
+func TestTileFormatByMagic(t *testing.T) {
+	assert.Equal(t, "png", tileFormat([]byte("\x89PNG\r\n\x1a\n....")))
+	assert.Equal(t, "jpeg", tileFormat([]byte{0xFF, 0xD8, 0xFF, 0xE0}))
+	assert.Equal(t, "webp", tileFormat([]byte("RIFF\x10\x00\x00\x00WEBPVP8 ")))
+	assert.Empty(t, tileFormat([]byte("GIF89a")))
+	assert.Empty(t, tileFormat(nil))
+	assert.ErrorContains(t, checkTile([]byte("GIF89a")), "not a PNG, JPEG or WebP")
 }

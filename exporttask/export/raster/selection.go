@@ -56,32 +56,21 @@ func selectTiles(ctx context.Context, src *source, j export.Job, minZoom, maxZoo
 
 func selectLevel(ctx context.Context, src *source, j export.Job, z int) (level, error) {
 	l := level{Zoom: z}
-	r := rangeOf(j.Box, z)
-	if r.Count() == 0 {
-		return l, nil
-	}
-	rows, err := src.db.QueryContext(ctx, `SELECT tile_row, tile_column, length(tile_data) FROM tiles
-		WHERE zoom_level = ? AND tile_row BETWEEN ? AND ? AND tile_column BETWEEN ? AND ?
-		ORDER BY tile_row, tile_column`, z, r.Row0, r.Row1, r.Col0, r.Col1)
+	tiles, err := src.list(ctx, z, rangeOf(j.Box, z))
 	if err != nil {
 		return level{}, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var row, col, size int64
-		if err := rows.Scan(&row, &col, &size); err != nil {
-			return level{}, err
-		}
-		if !j.IntersectsBox(tileBox(z, col, row)) {
+	for _, t := range tiles {
+		if !j.IntersectsBox(tileBox(z, t.col, t.row)) {
 			continue
 		}
 		l.Tiles++
-		l.Bytes += size
-		if n := len(l.runs); n > 0 && l.runs[n-1].row == row && l.runs[n-1].col1 == col-1 {
-			l.runs[n-1].col1 = col
+		l.Bytes += t.size
+		if n := len(l.runs); n > 0 && l.runs[n-1].row == t.row && l.runs[n-1].col1 == t.col-1 {
+			l.runs[n-1].col1 = t.col
 		} else {
-			l.runs = append(l.runs, run{row: row, col0: col, col1: col})
+			l.runs = append(l.runs, run{row: t.row, col0: t.col, col1: t.col})
 		}
 	}
-	return l, rows.Err()
+	return l, nil
 }

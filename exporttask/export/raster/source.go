@@ -6,23 +6,109 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
-// source is a record's open tiles.gpkg.
+// The source formats (exporttask.RecordSource.Format) this package reads.
+const (
+	// FormatGPKG is a GeoPackage file; RecordSource.Table names its tile
+	// table.
+	FormatGPKG = "GPKG"
+	// FormatTMS is a directory of z/x/y tiles with TMS rows (row 0 at the
+	// bottom), as gdal2tiles writes it, with a tilemapresource.xml.
+	FormatTMS = "TMS"
+	// FormatXYZ is a directory of z/x/y tiles with XYZ rows (row 0 at the
+	// top), as gdal2tiles --xyz writes it.
+	FormatXYZ = "XYZ"
+)
+
+// TileMapResource is the index file of a TMS directory, which a
+// registered TMS source (and an XYZ source that has one) is checked by.
+const TileMapResource = "tilemapresource.xml"
+
+// tileExtensions are the file extensions of tiles in a directory source.
+var tileExtensions = []string{"png", "jpg", "jpeg", "webp"}
+
+// source is a record's open tile pyramid: a GeoPackage tile table, or a
+// directory of z/x/y tiles.
 type source struct {
-	db   *sql.DB
-	path string
+	path   string // the GeoPackage file or the tile directory
+	format string // FormatGPKG, FormatTMS or FormatXYZ
+	table  string // GPKG: the tile table
+	db     *sql.DB
+	ext    string // TMS and XYZ: the tiles' file extension, without the dot
 }
 
-// openSource opens and checks rec's source: the file exists, is a
-// GeoPackage, and its tile matrix has the grid of this package at every
-// level of rec. Any failure is an exporttask.PermanentError: retrying
-// cannot fix a record's data.
+// openSource opens and checks rec's source: the registered one (which
+// must not have changed since it was registered, see export.SourcePath),
+// or for a record without a Source, <record directory>/tiles.gpkg with
+// its table "tiles". Any failure is an exporttask.PermanentError:
+// retrying cannot fix a record's data.
 func openSource(ctx context.Context, rec exporttask.Record) (*source, error) {
+	if rec.Source == nil {
+		return openLegacy(ctx, rec)
+	}
+	switch f := rec.Source.Format; f {
+	case FormatGPKG:
+		p, err := export.SourcePath(rec, "")
+		if err != nil {
+			return nil, err
+		}
+		db, err := openRead(p)
+		if err != nil {
+			return nil, unreadable(rec, err)
+		}
+		table := rec.Source.Table
+		if table == "" {
+			table, err = onlyTileTable(ctx, db)
+		}
+		if err == nil {
+			err = checkMatrix(ctx, db, table)
+		}
+		if err != nil {
+			db.Close()
+			return nil, unreadable(rec, fmt.Errorf("%s: %w", p, err))
+		}
+		return &source{path: p, format: f, table: table, db: db}, nil
+	case FormatTMS, FormatXYZ:
+		index := TileMapResource
+		if f == FormatXYZ {
+			dir := rec.Source.Path
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(rec.Location, dir)
+			}
+			if _, err := os.Stat(filepath.Join(dir, TileMapResource)); err != nil {
+				index = "" // the directory itself is the index, see Inspect
+			}
+		}
+		p, err := export.SourcePath(rec, index)
+		if err != nil {
+			return nil, err
+		}
+		s := &source{path: p, format: f}
+		if s.ext, err = dirExtension(p); err != nil {
+			return nil, unreadable(rec, fmt.Errorf("%s: %w", p, err))
+		}
+		return s, nil
+	default:
+		return nil, exporttask.Permanent(fmt.Sprintf("the source of catalog record %s has format %q, "+
+			"which RASTER exports do not read (GPKG, TMS or XYZ)", rec.ID, f),
+			fmt.Errorf("raster: record %s: source format %q", rec.ID, f))
+	}
+}
+
+// openLegacy opens <record directory>/tiles.gpkg, the source of a record
+// registered before records named their source, and checks that its
+// tile matrix has every level of rec.
+func openLegacy(ctx context.Context, rec exporttask.Record) (*source, error) {
 	path := filepath.Join(rec.Location, SourceName)
 	st, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -38,47 +124,326 @@ func openSource(ctx context.Context, rec exporttask.Record) (*source, error) {
 	if err != nil {
 		return nil, unreadable(rec, err)
 	}
-	if err := checkSource(ctx, db, rec); err != nil {
+	err = checkMatrix(ctx, db, TilesTable)
+	if err == nil {
+		err = requireLevels(ctx, db, TilesTable, rec.MinZoom, rec.MaxZoom)
+	}
+	if err != nil {
 		db.Close()
 		return nil, unreadable(rec, fmt.Errorf("%s: %w", path, err))
 	}
-	return &source{db: db, path: path}, nil
+	return &source{path: path, format: FormatGPKG, table: TilesTable, db: db}, nil
 }
 
-// checkSource compares the source's tile matrix with the grid.
-func checkSource(ctx context.Context, db *sql.DB, rec exporttask.Record) error {
-	rows, err := db.QueryContext(ctx, `SELECT zoom_level, matrix_width, matrix_height, tile_width, tile_height
-		FROM gpkg_tile_matrix WHERE table_name = ?`, TilesTable)
+// checkMatrix compares the levels gpkg_tile_matrix lists for table with
+// the grid: at level z, 2^(z+1) × 2^z tiles of TileSize pixels.
+func checkMatrix(ctx context.Context, db *sql.DB, table string) error {
+	rows, err := db.QueryContext(ctx, `SELECT zoom_level, matrix_width, matrix_height, tile_width, tile_height,
+		pixel_x_size, pixel_y_size FROM gpkg_tile_matrix WHERE table_name = ?`, table)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	seen := map[int]bool{}
+	n := 0
 	for rows.Next() {
 		var z int
 		var w, h, tw, th int64
-		if err := rows.Scan(&z, &w, &h, &tw, &th); err != nil {
+		var px, py float64
+		if err := rows.Scan(&z, &w, &h, &tw, &th, &px, &py); err != nil {
 			return err
 		}
+		n++
 		if z < 0 || z > MaxLevel {
 			continue
 		}
 		mw, mh := matrixSize(z)
 		if w != mw || h != mh || tw != TileSize || th != TileSize {
-			return fmt.Errorf("gpkg_tile_matrix level %d is %dx%d tiles of %dx%d pixels, want %dx%d of %dx%d",
-				z, w, h, tw, th, mw, mh, TileSize, TileSize)
+			return fmt.Errorf("gpkg_tile_matrix level %d of table %q is %dx%d tiles of %dx%d pixels, want %dx%d of %dx%d",
+				z, table, w, h, tw, th, mw, mh, TileSize, TileSize)
 		}
-		seen[z] = true
+		if p := pixelDegrees(z); math.Abs(px-p) > p*1e-6 || math.Abs(py-p) > p*1e-6 {
+			return fmt.Errorf("gpkg_tile_matrix level %d of table %q has pixels of %g×%g degrees, want %g",
+				z, table, px, py, p)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	for z := rec.MinZoom; z <= rec.MaxZoom; z++ {
-		if !seen[z] {
+	if n == 0 {
+		return fmt.Errorf("gpkg_tile_matrix lists no level of table %q", table)
+	}
+	return nil
+}
+
+// requireLevels checks that gpkg_tile_matrix lists every level from
+// minZoom to maxZoom for table.
+func requireLevels(ctx context.Context, db *sql.DB, table string, minZoom, maxZoom int) error {
+	for z := minZoom; z <= maxZoom; z++ {
+		var n int
+		err := db.QueryRowContext(ctx, `SELECT count(*) FROM gpkg_tile_matrix WHERE table_name = ? AND zoom_level = ?`,
+			table, z).Scan(&n)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
 			return fmt.Errorf("gpkg_tile_matrix has no level %d", z)
 		}
 	}
 	return nil
 }
 
-func (s *source) Close() error { return s.db.Close() }
+// tileTables returns the tile tables gpkg_contents lists, by name.
+func tileTables(ctx context.Context, db *sql.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT table_name FROM gpkg_contents WHERE data_type = 'tiles' ORDER BY table_name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		names = append(names, n)
+	}
+	return names, rows.Err()
+}
+
+// onlyTileTable returns the GeoPackage's tile table when it has one only.
+func onlyTileTable(ctx context.Context, db *sql.DB) (string, error) {
+	names, err := tileTables(ctx, db)
+	if err != nil {
+		return "", err
+	}
+	if len(names) != 1 {
+		return "", fmt.Errorf("the GeoPackage has %d tile tables (%s) and the record names none", len(names),
+			strings.Join(names, ", "))
+	}
+	return names[0], nil
+}
+
+// quoteIdent quotes an SQL identifier.
+func quoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// tileEntry is a tile of a level: its column and row on the grid (row 0
+// at the top) and its encoded size.
+type tileEntry struct {
+	col, row, size int64
+}
+
+// list returns the tiles of level z within r that the source holds, in
+// the order of rows then columns, with their sizes: from the tile table
+// of a GeoPackage, from the file system (names and os.Stat, no tile is
+// read) for a directory.
+func (s *source) list(ctx context.Context, z int, r tileRange) ([]tileEntry, error) {
+	if r.Count() == 0 {
+		return nil, nil
+	}
+	if s.db == nil {
+		return s.listDir(z, r)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT tile_column, tile_row, length(tile_data) FROM `+quoteIdent(s.table)+`
+		WHERE zoom_level = ? AND tile_row BETWEEN ? AND ? AND tile_column BETWEEN ? AND ?
+		ORDER BY tile_row, tile_column`, z, r.Row0, r.Row1, r.Col0, r.Col1)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []tileEntry
+	for rows.Next() {
+		var e tileEntry
+		if err := rows.Scan(&e.col, &e.row, &e.size); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// read returns the encoded tile (col, row) of level z.
+func (s *source) read(ctx context.Context, z int, col, row int64) ([]byte, error) {
+	if s.db == nil {
+		return os.ReadFile(s.tilePath(z, col, row))
+	}
+	var b []byte
+	err := s.db.QueryRowContext(ctx, `SELECT tile_data FROM `+quoteIdent(s.table)+`
+		WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?`, z, col, row).Scan(&b)
+	if err != nil {
+		return nil, fmt.Errorf("tile %d/%d/%d: %w", z, col, row, err)
+	}
+	return b, nil
+}
+
+// flipRow converts a grid row (0 at the top) of level z to the row of the
+// directory's file names, and back.
+func (s *source) flipRow(z int, row int64) int64 {
+	if s.format == FormatTMS {
+		_, h := matrixSize(z)
+		return h - 1 - row
+	}
+	return row
+}
+
+// tilePath is the file of tile (col, row) of level z in a directory.
+func (s *source) tilePath(z int, col, row int64) string {
+	return filepath.Join(s.path, strconv.Itoa(z), strconv.FormatInt(col, 10),
+		strconv.FormatInt(s.flipRow(z, row), 10)+"."+s.ext)
+}
+
+// listDir lists the tiles of level z within r in a directory.
+func (s *source) listDir(z int, r tileRange) ([]tileEntry, error) {
+	var out []tileEntry
+	err := s.walkLevel(z, func(col, fileRow int64, path string) error {
+		row := s.flipRow(z, fileRow)
+		if col < r.Col0 || col > r.Col1 || row < r.Row0 || row > r.Row1 {
+			return nil
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			return err
+		}
+		out = append(out, tileEntry{col: col, row: row, size: st.Size()})
+		return nil
+	}, func(col int64) bool { return col >= r.Col0 && col <= r.Col1 })
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].row != out[j].row {
+			return out[i].row < out[j].row
+		}
+		return out[i].col < out[j].col
+	})
+	return out, err
+}
+
+// walkLevel calls fn for each tile file of level z (named
+// z/column/row.ext) in the columns wantCol accepts, in no particular
+// order. A missing level directory has no tiles.
+func (s *source) walkLevel(z int, fn func(col, fileRow int64, path string) error, wantCol func(int64) bool) error {
+	levelDir := filepath.Join(s.path, strconv.Itoa(z))
+	cols, err := os.ReadDir(levelDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	suffix := "." + s.ext
+	for _, c := range cols {
+		col, ok := number64(c.Name())
+		if !ok || !wantCol(col) || !isDir(levelDir, c) {
+			continue
+		}
+		colDir := filepath.Join(levelDir, c.Name())
+		files, err := os.ReadDir(colDir)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			stem, found := strings.CutSuffix(f.Name(), suffix)
+			if !found {
+				continue
+			}
+			fileRow, ok := number64(stem)
+			if !ok {
+				continue
+			}
+			if err := fn(col, fileRow, filepath.Join(colDir, f.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// isDir reports whether the entry e of directory parent is a directory,
+// or a symbolic link to one.
+func isDir(parent string, e fs.DirEntry) bool {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e.IsDir()
+	}
+	st, err := os.Stat(filepath.Join(parent, e.Name()))
+	return err == nil && st.IsDir()
+}
+
+// number64 parses a file name made of decimal digits only.
+func number64(name string) (int64, bool) {
+	if name == "" || len(name) > 18 || strings.TrimLeft(name, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(name, 10, 64)
+	return n, err == nil
+}
+
+// dirLevels returns the levels of a tile directory: its subdirectories
+// named by a number, in increasing order.
+func dirLevels(dir string) ([]int, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var levels []int
+	for _, e := range entries {
+		if n, ok := number64(e.Name()); ok && n <= 1<<20 && isDir(dir, e) {
+			levels = append(levels, int(n))
+		}
+	}
+	sort.Ints(levels)
+	return levels, nil
+}
+
+// dirExtension returns the file extension of the tiles of a directory:
+// the one tilemapresource.xml names when there is one, else that of the
+// first tile file found (png, jpg, jpeg or webp).
+func dirExtension(dir string) (string, error) {
+	if tm, err := readTileMap(filepath.Join(dir, TileMapResource)); err == nil {
+		return tm.TileFormat.Extension, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	levels, err := dirLevels(dir)
+	if err != nil {
+		return "", err
+	}
+	for _, z := range levels {
+		levelDir := filepath.Join(dir, strconv.Itoa(z))
+		cols, err := os.ReadDir(levelDir)
+		if err != nil {
+			return "", err
+		}
+		for _, c := range cols {
+			if _, ok := number64(c.Name()); !ok || !isDir(levelDir, c) {
+				continue
+			}
+			files, err := os.ReadDir(filepath.Join(levelDir, c.Name()))
+			if err != nil {
+				return "", err
+			}
+			for _, f := range files {
+				stem, ext, _ := strings.Cut(f.Name(), ".")
+				if _, ok := number64(stem); ok && isTileExtension(ext) {
+					return ext, nil
+				}
+			}
+		}
+	}
+	return "", errors.New("no tile file (z/x/y.png, .jpg, .jpeg or .webp) found")
+}
+
+func isTileExtension(ext string) bool {
+	for _, e := range tileExtensions {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// Close releases the source.
+func (s *source) Close() error {
+	if s.db == nil {
+		return nil
+	}
+	return s.db.Close()
+}

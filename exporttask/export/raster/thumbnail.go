@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	_ "image/jpeg" // tiles may be JPEG
 	"image/png"
 	"math"
 
@@ -40,15 +39,21 @@ const (
 	canvasLimit = 1024
 )
 
-// thumbnailLevel picks the level to draw thumbnails from: the first one at
-// which the exported box is thumbnailDetail pixels long, else the deepest.
-func thumbnailLevel(j export.Job, minZoom, maxZoom int) int {
-	for z := minZoom; z <= maxZoom; z++ {
-		if math.Max(j.Box.Width(), j.Box.Height())/pixelDegrees(z) >= thumbnailDetail {
-			return z
+// thumbnailLevel picks the level of sel to draw thumbnails from: the
+// first one holding tiles at which the exported box is thumbnailDetail
+// pixels long, else the deepest holding tiles (else the deepest).
+func thumbnailLevel(j export.Job, sel selection) level {
+	var pick level
+	for i, l := range sel.Levels {
+		if l.Tiles == 0 && (pick.Tiles > 0 || i < len(sel.Levels)-1) {
+			continue
+		}
+		pick = l
+		if math.Max(j.Box.Width(), j.Box.Height())/pixelDegrees(l.Zoom) >= thumbnailDetail {
+			break
 		}
 	}
-	return maxZoom
+	return pick
 }
 
 // canvas is the exported area drawn at one level: premultiplied RGBA
@@ -62,12 +67,13 @@ type canvas struct {
 	count  []uint32
 }
 
-// drawThumbnails composites the exported area from the source tiles of a
-// suitable level, clears what lies outside the area, and returns each
-// thumbnail as PNG, in the order of thumbnails().
-func drawThumbnails(ctx context.Context, src *source, j export.Job, minZoom, maxZoom int) ([][]byte, error) {
-	c := newCanvas(j, thumbnailLevel(j, minZoom, maxZoom))
-	if err := c.drawTiles(ctx, src, j); err != nil {
+// drawThumbnails composites the exported area from the selected source
+// tiles of a suitable level, clears what lies outside the area, and
+// returns each thumbnail as PNG, in the order of thumbnails().
+func drawThumbnails(ctx context.Context, src *source, j export.Job, sel selection) ([][]byte, error) {
+	l := thumbnailLevel(j, sel)
+	c := newCanvas(j, l.Zoom)
+	if err := c.drawTiles(ctx, src, l); err != nil {
 		return nil, err
 	}
 	img := c.image(j)
@@ -96,36 +102,25 @@ func newCanvas(j export.Job, z int) *canvas {
 	return c
 }
 
-// drawTiles adds every source tile of the canvas's level that meets the
-// job's area.
-func (c *canvas) drawTiles(ctx context.Context, src *source, j export.Job) error {
-	r := rangeOf(j.Box, c.z)
-	if r.Count() == 0 {
-		return nil
-	}
-	rows, err := src.db.QueryContext(ctx, `SELECT tile_column, tile_row, tile_data FROM tiles
-		WHERE zoom_level = ? AND tile_row BETWEEN ? AND ? AND tile_column BETWEEN ? AND ?`,
-		c.z, r.Row0, r.Row1, r.Col0, r.Col1)
-	if err != nil {
-		return fmt.Errorf("reading level %d for the thumbnails: %w", c.z, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var col, row int64
-		var data []byte
-		if err := rows.Scan(&col, &row, &data); err != nil {
-			return err
+// drawTiles adds the selected tiles of level l (PNG, JPEG or WebP).
+func (c *canvas) drawTiles(ctx context.Context, src *source, l level) error {
+	for _, r := range l.runs {
+		for col := r.col0; col <= r.col1; col++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			data, err := src.read(ctx, l.Zoom, col, r.row)
+			if err != nil {
+				return fmt.Errorf("reading level %d for the thumbnails: %w", l.Zoom, err)
+			}
+			img, _, err := image.Decode(bytes.NewReader(data))
+			if err != nil {
+				return fmt.Errorf("decoding tile %d/%d/%d: %w", l.Zoom, col, r.row, err)
+			}
+			c.add(img, col*TileSize, r.row*TileSize)
 		}
-		if !j.IntersectsBox(tileBox(c.z, col, row)) {
-			continue
-		}
-		img, _, err := image.Decode(bytes.NewReader(data))
-		if err != nil {
-			return fmt.Errorf("decoding tile %d/%d/%d: %w", c.z, col, row, err)
-		}
-		c.add(img, col*TileSize, row*TileSize)
 	}
-	return rows.Err()
+	return nil
 }
 
 // add accumulates img, whose top-left pixel is the level's pixel (gx, gy).

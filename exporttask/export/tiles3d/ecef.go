@@ -24,15 +24,18 @@ func fromECEF(p [3]float64) (lon, lat, h float64) {
 	lon = math.Atan2(p[1], p[0])
 	r := math.Hypot(p[0], p[1])
 	φ := math.Atan2(p[2], r*(1-wgs84E2))
+	// height is the distance along the normal at latitude φ; this form
+	// holds at the poles too, where cos φ is 0.
+	height := func(φ float64) (h, n float64) {
+		s, c := math.Sincos(φ)
+		w := math.Sqrt(1 - wgs84E2*s*s)
+		return r*c + p[2]*s - wgs84A*w, wgs84A / w
+	}
 	for range 5 {
-		s := math.Sin(φ)
-		n := wgs84A / math.Sqrt(1-wgs84E2*s*s)
-		h = r/math.Cos(φ) - n
+		h, n := height(φ)
 		φ = math.Atan2(p[2], r*(1-wgs84E2*n/(n+h)))
 	}
-	s := math.Sin(φ)
-	n := wgs84A / math.Sqrt(1-wgs84E2*s*s)
-	h = r/math.Cos(φ) - n
+	h, _ = height(φ)
 	return lon * 180 / math.Pi, φ * 180 / math.Pi, h
 }
 

@@ -3,7 +3,7 @@ package tiles3d
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
@@ -14,6 +14,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
 // Options configure an [Exporter].
@@ -54,42 +55,65 @@ func New(opts Options) *Exporter {
 
 // plan is what an export of a job writes.
 type plan struct {
-	dir    string   // the source tileset directory
-	subset Tileset  // the tileset to write
-	uris   []string // its contents, coarse first
-	tiles  int      // tiles in the subset
+	dir string     // the source tileset directory
+	src *source    // the source
+	sel *selection // what the export keeps of it
 }
 
-func (e *Exporter) plan(j export.Job) (*plan, error) {
+// sourceDir returns the tileset directory of rec: its registered source,
+// checked to be unchanged, or for a record without one the demo layout's
+// Location/tileset.
+func sourceDir(rec exporttask.Record) (string, error) {
+	if rec.Source == nil {
+		return filepath.Join(rec.Location, SourceDir), nil
+	}
+	return export.SourcePath(rec, TilesetFile)
+}
+
+func (e *Exporter) plan(ctx context.Context, j export.Job) (*plan, error) {
 	if j.Box.Empty() || j.Box.Width() == 0 || j.Box.Height() == 0 {
 		return nil, exporttask.Permanent("the exported area has no extent", fmt.Errorf("box %+v", j.Box))
 	}
-	dir := filepath.Join(j.Record.Location, SourceDir)
-	ts, err := loadTileset(dir)
+	limit, err := levelLimit(j.Record, j.Request.Parameters)
 	if err != nil {
 		return nil, err
 	}
-	root, ok := subset(&ts.Root, j.IntersectsBox)
+	dir, err := sourceDir(j.Record)
+	if err != nil {
+		return nil, err
+	}
+	src, err := loadSource(ctx, dir)
+	if err != nil {
+		var se *export.SourceError
+		if errors.As(err, &se) {
+			return nil, exporttask.Permanent("the 3D record's tileset cannot be exported: "+se.Error(), se.Err)
+		}
+		return nil, wrap(err)
+	}
+	sel, ok, err := src.selectTiles(j.IntersectsBox, limit)
+	if err != nil {
+		return nil, wrap(err)
+	}
 	if !ok {
 		return nil, exporttask.Permanent("the region of interest does not meet the 3D record's tileset",
 			fmt.Errorf("box %+v", j.Box))
 	}
-	sub := *ts
-	sub.Root = root
-	return &plan{dir: dir, subset: sub, uris: contents(&root), tiles: countTiles(&root)}, nil
+	return &plan{dir: src.dir, src: src, sel: sel}, nil
 }
 
-// Estimate forecasts the export from the tiles the job selects: their
-// content sizes plus the zip's headers, the tileset JSON, the thumbnails
-// (by their opaque area) and the METADATA.
-func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimate, error) {
-	p, err := e.plan(j)
+// Estimate forecasts the export from the tiles the job selects: the bytes
+// of their content files (from the file system) plus the zip's headers,
+// the cut tileset JSON files, the thumbnails (by their opaque area) and
+// the METADATA. A bad maxZoom parameter is a *exporttask.ValidationError
+// naming it.
+func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estimate, error) {
+	p, err := e.plan(ctx, j)
 	if err != nil {
 		return exporttask.Estimate{}, err
 	}
 	var content int64
 	size := int64(zipEnd)
-	for _, u := range p.uris {
+	for _, u := range p.sel.files {
 		st, err := os.Stat(filepath.Join(p.dir, filepath.FromSlash(u)))
 		if err != nil {
 			return exporttask.Estimate{}, exporttask.Permanent("the 3D record's tile content is missing", err)
@@ -98,16 +122,10 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 		size += zipOverhead + 2*int64(len(u))
 	}
 	size += content
-	js, err := json.Marshal(p.subset)
-	if err != nil {
-		return exporttask.Estimate{}, fmt.Errorf("tiles3d: %w", err)
+	for _, js := range p.sel.jsons {
+		size += zipOverhead + 2*int64(len(js.name)) + int64(float64(len(js.data))*tilesetDeflateRatio)
 	}
-	size += zipOverhead + 2*int64(len(TilesetFile)) + int64(float64(len(js))*tilesetDeflateRatio)
-	inside := insideFraction(j)
-	for _, long := range []int{thumbSmall, thumbMedium, thumbLarge} {
-		w, h := thumbSize(j.Box, long)
-		size += int64(float64(w*h)*inside*pngBytesPerPixel) + 100
-	}
+	size += thumbnailEstimate(j, p.sel.leaves)
 	roi, err := exportio.MarshalIndent(exportio.ROI(j.Request, j.Record))
 	if err != nil {
 		return exporttask.Estimate{}, fmt.Errorf("tiles3d: %w", err)
@@ -117,18 +135,44 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 	return exporttask.Estimate{Size: size, Time: max(secs, 1)}, nil
 }
 
-// insideFraction estimates the share of j's box inside its area from a
-// 32×32 grid of samples.
-func insideFraction(j export.Job) float64 {
+// thumbnailEstimate forecasts the bytes of the three thumbnails: their
+// pixels that are drawn (inside the area and inside a leaf tile's region)
+// at pngBytesPerPixel, measured on the demo's hillshaded terrain; flatter
+// content compresses better, so this is an upper bound for most tilesets.
+func thumbnailEstimate(j export.Job, leaves []*node) int64 {
+	drawn := drawnFraction(j, leaves)
+	var size int64
+	for _, long := range []int{thumbSmall, thumbMedium, thumbLarge} {
+		w, h := thumbSize(j.Box, long)
+		size += int64(float64(w*h)*drawn*pngBytesPerPixel) + 100
+	}
+	return size
+}
+
+// drawnFraction estimates the share of j's box inside its area and inside
+// some leaf's region from a 32×32 grid of samples.
+func drawnFraction(j export.Job, leaves []*node) float64 {
 	const n = 32
 	in := 0
 	inside := make([]bool, n)
 	step := j.Box.Width() / n
+	boxes := make([]geom.BBox, len(leaves))
+	for i, l := range leaves {
+		boxes[i] = l.region.box()
+	}
 	for y := range n {
-		j.InsideRow(j.Box.North-(float64(y)+0.5)*j.Box.Height()/n, j.Box.West+0.5*step, step, inside)
-		for _, ok := range inside {
-			if ok {
-				in++
+		lat := j.Box.North - (float64(y)+0.5)*j.Box.Height()/n
+		j.InsideRow(lat, j.Box.West+0.5*step, step, inside)
+		for x, ok := range inside {
+			if !ok {
+				continue
+			}
+			lon := j.Box.West + (float64(x)+0.5)*step
+			for _, b := range boxes {
+				if b.ContainsPoint(lon, lat) {
+					in++
+					break
+				}
 			}
 		}
 	}
@@ -138,18 +182,22 @@ func insideFraction(j export.Job) float64 {
 // Export writes the zipped tileset subset, the three thumbnails and the
 // METADATA. Progress counts zip entries, then thumbnails.
 func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
-	p, err := e.plan(j)
+	p, err := e.plan(ctx, j)
 	if err != nil {
+		var ve *exporttask.ValidationError
+		if errors.As(err, &ve) {
+			return nil, exporttask.Permanent(err.Error(), err)
+		}
 		return nil, err
 	}
 	base := exportio.FileBase(j.Record.ID)
-	entries := int64(len(p.uris) + 1)
+	entries := int64(len(p.sel.jsons) + len(p.sel.files))
 	total := entries + 3
 	if err := out.Progress(0, total); err != nil {
 		return nil, err
 	}
 	model, err := exportio.Write(ctx, out, base+".zip", exporttask.Artifact3DModel, func(w io.Writer) error {
-		return writeZip(ctx, w, p.dir, &p.subset, p.uris, func(done int) error {
+		return writeZip(ctx, w, p.dir, p.sel, func(done int) error {
 			return out.Progress(int64(done), total)
 		})
 	})
@@ -157,9 +205,9 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		return nil, wrap(err)
 	}
 	arts := []exporttask.Artifact{model}
-	tris, err := loadTriangles(p.dir, leaves(&p.subset.Root))
+	tris, meshes, err := p.triangles()
 	if err != nil {
-		return nil, exporttask.Permanent("the 3D record's tile content is corrupt", err)
+		return nil, exporttask.Permanent("the 3D record's tile content cannot be read", err)
 	}
 	for i, th := range []struct {
 		long int
@@ -174,7 +222,11 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 			return nil, err
 		}
 		var buf bytes.Buffer
-		if err := png.Encode(&buf, render(j, tris, th.long)); err != nil {
+		img := renderFootprint(j, p.sel.leaves, th.long)
+		if meshes {
+			img = render(j, tris, th.long)
+		}
+		if err := png.Encode(&buf, img); err != nil {
 			return nil, fmt.Errorf("tiles3d: thumbnail: %w", err)
 		}
 		a, err := exportio.Write(ctx, out, th.name, th.typ, func(w io.Writer) error {

@@ -117,24 +117,24 @@ func TestExportTriangleROI(t *testing.T) {
 	ts, contentTiles := checkZip(t, filepath.Join(dir, arts[0].Name))
 	// Every tile kept meets the triangle's box, and every source tile that
 	// meets the triangle is kept.
-	src, err := loadTileset(filepath.Join(rec.Location, SourceDir))
+	src, err := loadSource(context.Background(), filepath.Join(rec.Location, SourceDir))
 	require.NoError(t, err)
 	want := 0
-	var count func(tl *Tile)
-	count = func(tl *Tile) {
-		if !j.IntersectsBox(shrink(tl.BoundingVolume.box())) {
+	var count func(n *node)
+	count = func(n *node) {
+		if !j.IntersectsBox(shrink(n.region.box())) {
 			return
 		}
-		if tl.Content != nil {
+		if len(n.contents) > 0 {
 			want++
 		}
-		for i := range tl.Children {
-			count(&tl.Children[i])
+		for _, c := range n.children {
+			count(c)
 		}
 	}
-	count(&src.Root)
+	count(src.main.root)
 	assert.Equal(t, want, contentTiles)
-	assert.Less(t, contentTiles, len(contents(&src.Root)), "a subset, not everything")
+	assert.Less(t, contentTiles, contentCount(src.main.root), "a subset, not everything")
 	assert.Greater(t, contentTiles, 4)
 	assert.Len(t, ts.Root.Children, 1, "one zoom-7 tile covers the footprint")
 
@@ -181,9 +181,9 @@ func TestExportWholeRecord(t *testing.T) {
 	require.NoError(t, err)
 	dir, arts, _ := exported(t, j)
 	_, contentTiles := checkZip(t, filepath.Join(dir, arts[0].Name))
-	src, err := loadTileset(filepath.Join(rec.Location, SourceDir))
+	src, err := loadSource(context.Background(), filepath.Join(rec.Location, SourceDir))
 	require.NoError(t, err)
-	assert.Equal(t, len(contents(&src.Root)), contentTiles, "no ROI exports every tile")
+	assert.Equal(t, contentCount(src.main.root), contentTiles, "no ROI exports every tile")
 	var total int64
 	for _, a := range arts {
 		total += a.Size
@@ -197,8 +197,12 @@ func TestDemoMeshFollowsTheTerrain(t *testing.T) {
 	require.NoError(t, err)
 	m, err := glb.Decode(b)
 	require.NoError(t, err)
-	tris, err := loadTriangles(filepath.Join(rec.Location, SourceDir), []string{"tiles/10/1219/333.glb"})
+	root, err := os.OpenRoot(filepath.Join(rec.Location, SourceDir))
 	require.NoError(t, err)
+	defer root.Close()
+	tris, ok, err := tileTriangles(root, &node{xform: identity, contents: []content{{file: "tiles/10/1219/333.glb", kind: "glb"}}}, "Y")
+	require.NoError(t, err)
+	require.True(t, ok, "the demo's meshes can be placed")
 	require.Len(t, tris, 2*(gridVertices-1)*(gridVertices-1))
 	assert.Len(t, m.Normals, len(m.Positions))
 	// Each vertex, back in degrees, sits on the landscape; the first is
@@ -226,17 +230,17 @@ func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
 		spoil func(rec exporttask.Record)
 		want  string
 	}{
-		"missing tileset": {func(rec exporttask.Record) { os.RemoveAll(filepath.Join(rec.Location, SourceDir)) }, "missing"},
-		"corrupt json":    {func(rec exporttask.Record) { setJSON(rec, "{") }, "corrupt"},
+		"missing tileset": {func(rec exporttask.Record) { os.RemoveAll(filepath.Join(rec.Location, SourceDir)) }, "not a readable directory"},
+		"corrupt json":    {func(rec exporttask.Record) { setJSON(rec, "{") }, "malformed JSON at line 1"},
 		"escaping uri": {func(rec exporttask.Record) {
 			setJSON(rec, `{"asset":{"version":"1.1"},"geometricError":1,"root":{"boundingVolume":{"region":[0.59,0.54,0.62,0.56,0,1000]},"geometricError":1,"content":{"uri":"../../etc/passwd"}}}`)
 		}, "/root/content/uri"},
-		"box volume": {func(rec exporttask.Record) {
-			setJSON(rec, `{"asset":{"version":"1.1"},"geometricError":1,"root":{"boundingVolume":{"box":[0,0,0,1,0,0,0,1,0,0,0,1]},"geometricError":1}}`)
-		}, "/root/boundingVolume/region"},
+		"implicit tiling": {func(rec exporttask.Record) {
+			setJSON(rec, `{"asset":{"version":"1.1"},"geometricError":1,"root":{"boundingVolume":{"region":[0.59,0.54,0.62,0.56,0,1000]},"geometricError":1,"implicitTiling":{"subdivisionScheme":"QUADTREE","subtreeLevels":2,"availableLevels":2,"subtrees":{"uri":"s/{level}.subtree"}}}}`)
+		}, "/root/implicitTiling: implicit tiling is not supported"},
 		"missing content": {func(rec exporttask.Record) {
 			os.RemoveAll(filepath.Join(rec.Location, SourceDir, "tiles", "10"))
-		}, "content"},
+		}, "does not exist"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -303,4 +307,16 @@ func TestAreaWithoutExtentIsPermanent(t *testing.T) {
 	_, err = New(Options{}).Export(context.Background(), j, testout.New(dir))
 	assert.ErrorContains(t, err, "no extent")
 	assert.Empty(t, files(t, dir))
+}
+
+// contentCount counts the tiles with contents under n, n included.
+func contentCount(n *node) int {
+	c := 0
+	if len(n.contents) > 0 {
+		c++
+	}
+	for _, ch := range n.children {
+		c += contentCount(ch)
+	}
+	return c
 }

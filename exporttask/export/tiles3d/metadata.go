@@ -13,28 +13,35 @@ type Metadata struct {
 	// BBox is the exported area's box, [west, south, east, north] in
 	// degrees; the tiles reach beyond it to their own edges.
 	BBox exportio.BBox `json:"bbox"`
-	// TilesetBBox is the subset root's region in degrees.
-	TilesetBBox   exportio.BBox               `json:"tilesetBBox"`
+	// TilesetBBox is the main root's region in degrees (for a box or
+	// sphere volume, the region that holds it).
+	TilesetBBox exportio.BBox `json:"tilesetBBox"`
+	// MinZoom and MaxZoom are the record's first level and the deepest
+	// level exported, in the record's terms (see [ParamMaxZoom]).
 	MinZoom       int                         `json:"minZoom"`
 	MaxZoom       int                         `json:"maxZoom"`
-	Tiles         int                         `json:"tiles"`         // tiles in the subset, the content-less root included
-	ContentTiles  int                         `json:"contentTiles"`  // tiles with a .glb
-	TilesetFormat string                      `json:"tilesetFormat"` // "3D Tiles <version>"
+	Tiles         int                         `json:"tiles"`         // tiles in the subset, content-less ones included, in every tileset JSON file
+	ContentTiles  int                         `json:"contentTiles"`  // tiles with a content that is not a tileset
+	TilesetFormat string                      `json:"tilesetFormat"` // "3D Tiles <version>" of the main tileset JSON
 	Artifacts     []exportio.MetadataArtifact `json:"artifacts"`
 }
 
 func (p *plan) metadata(j export.Job, arts []exporttask.Artifact) Metadata {
-	rb := p.subset.Root.BoundingVolume.box()
+	rb := p.sel.root.box()
+	offset := 0
+	if j.Record.Source == nil {
+		offset = 1
+	}
 	return Metadata{
 		Record:        exportio.MetadataRecord{ID: j.Record.ID, Domain: j.Record.Domain, Title: j.Record.Title},
 		ROI:           exportio.ROI(j.Request, j.Record),
 		BBox:          exportio.BBox{j.Box.West, j.Box.South, j.Box.East, j.Box.North},
 		TilesetBBox:   exportio.BBox{rb.West, rb.South, rb.East, rb.North},
 		MinZoom:       j.Record.MinZoom,
-		MaxZoom:       j.Record.MaxZoom,
-		Tiles:         p.tiles,
-		ContentTiles:  len(p.uris),
-		TilesetFormat: "3D Tiles " + p.subset.Asset.Version,
+		MaxZoom:       p.sel.maxLevel + j.Record.MinZoom - offset,
+		Tiles:         p.sel.tiles,
+		ContentTiles:  p.sel.contentTiles,
+		TilesetFormat: "3D Tiles " + p.sel.version,
 		Artifacts:     exportio.MetadataArtifacts(arts),
 	}
 }

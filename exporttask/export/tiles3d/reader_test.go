@@ -66,6 +66,8 @@ type readerReport struct {
 	Vertices     int      `json:"vertices"`
 	GLTFErrors   int      `json:"gltfErrors"`
 	GLTFWarnings int      `json:"gltfWarnings"`
+	Named        []string `json:"named"`
+	Entries      []string `json:"entries"`
 	Errors       []string `json:"errors"`
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -24,31 +25,94 @@ const (
 // triangle is one mesh triangle in degrees and meters.
 type triangle [3][3]float64 // (lon, lat, h) each
 
-// loadTriangles decodes the contents into geographic triangles.
-func loadTriangles(dir string, uris []string) ([]triangle, error) {
+// triangles decodes the meshes of the selection's leaf tiles into
+// geographic triangles. It returns false, and no triangles, when some leaf
+// content is not a mesh this package can place: the thumbnails then show
+// the tiles' regions (see renderFootprint). A content is placed when it is
+// a .glb, or a .b3dm holding one, whose glTF has a single node carrying at
+// most a translation and a single triangle primitive with indices; its
+// positions go from glTF's +Y up to 3D Tiles' +Z up (unless the main
+// tileset's asset.gltfUpAxis says Z), then by the b3dm's RTC_CENTER and
+// the tile's transforms into ECEF.
+func (p *plan) triangles() ([]triangle, bool, error) {
+	upAxis := "Y"
+	var asset struct {
+		GLTFUpAxis string `json:"gltfUpAxis"`
+	}
+	if err := decodeField(p.src.main.top, "asset", &asset); err == nil && asset.GLTFUpAxis != "" {
+		upAxis = asset.GLTFUpAxis
+	}
+	if upAxis != "Y" && upAxis != "Z" {
+		return nil, false, nil
+	}
+	root, err := os.OpenRoot(p.dir)
+	if err != nil {
+		return nil, false, err
+	}
+	defer root.Close()
 	var out []triangle
-	for _, u := range uris {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(u)))
+	for _, n := range p.sel.leaves {
+		tris, ok, err := tileTriangles(root, n, upAxis)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		out = append(out, tris...)
+	}
+	return out, len(out) > 0, nil
+}
+
+// tileTriangles decodes the contents of tile n (see [plan.triangles]), or
+// returns false when one cannot be placed.
+func tileTriangles(root *os.Root, n *node, upAxis string) ([]triangle, bool, error) {
+	var out []triangle
+	for _, c := range n.contents {
+		if c.kind != "glb" && c.kind != "b3dm" {
+			return nil, false, nil
+		}
+		b, err := readFile(root, c.file)
 		if err != nil {
-			return nil, err
+			return nil, false, err
+		}
+		var rtc [3]float64
+		if c.kind == "b3dm" {
+			if b, rtc, err = b3dmGLB(b); err != nil {
+				return nil, false, fmt.Errorf("%s: %w", c.file, err)
+			}
+		}
+		if !placeable(b) {
+			return nil, false, nil
 		}
 		m, err := glb.Decode(b)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", u, err)
+			return nil, false, nil
 		}
 		out = slices.Grow(out, len(m.Indices)/3)
-		t := fromGLTF(m.Translation)
 		geo := make([][3]float64, len(m.Positions)/3)
 		for i := range geo {
-			off := fromGLTF([3]float64{float64(m.Positions[3*i]), float64(m.Positions[3*i+1]), float64(m.Positions[3*i+2])})
-			lon, lat, h := fromECEF([3]float64{t[0] + off[0], t[1] + off[1], t[2] + off[2]})
+			v := [3]float64{m.Translation[0] + float64(m.Positions[3*i]), m.Translation[1] + float64(m.Positions[3*i+1]),
+				m.Translation[2] + float64(m.Positions[3*i+2])}
+			if upAxis == "Y" {
+				v = fromGLTF(v)
+			}
+			v = n.xform.point([3]float64{v[0] + rtc[0], v[1] + rtc[1], v[2] + rtc[2]})
+			lon, lat, h := fromECEF(v)
 			geo[i] = [3]float64{lon, lat, h}
 		}
 		for i := 0; i+2 < len(m.Indices); i += 3 {
 			out = append(out, triangle{geo[m.Indices[i]], geo[m.Indices[i+1]], geo[m.Indices[i+2]]})
 		}
 	}
-	return out, nil
+	return out, true, nil
+}
+
+// readFile reads the file p of the tileset directory.
+func readFile(root *os.Root, p string) ([]byte, error) {
+	f, err := root.Open(filepath.FromSlash(p))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // thumbSize returns the image size whose longest side is long for box b.
@@ -162,4 +226,44 @@ func tint(h float64) (r, g, b float64) {
 	}
 	s := stops[len(stops)-1]
 	return s.r, s.g, s.b
+}
+
+// renderFootprint draws the regions of the leaf tiles over j's box, the
+// longest side long pixels: each filled with the height tint of its
+// region's top, outlined darker, transparent where no tile is and outside
+// j's area. Finer tiles draw over coarser ones.
+func renderFootprint(j export.Job, leaves []*node, long int) *image.NRGBA {
+	b := j.Box
+	w, h := thumbSize(b, long)
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	ordered := slices.Clone(leaves)
+	slices.SortStableFunc(ordered, func(a, c *node) int { return a.level - c.level })
+	for _, n := range ordered {
+		rb := n.region.box()
+		x0 := int(math.Floor((rb.West - b.West) / b.Width() * float64(w)))
+		x1 := int(math.Ceil((rb.East - b.West) / b.Width() * float64(w)))
+		y0 := int(math.Floor((b.North - rb.North) / b.Height() * float64(h)))
+		y1 := int(math.Ceil((b.North - rb.South) / b.Height() * float64(h)))
+		r, g, bl := tint(n.region.hi)
+		for y := max(y0, 0); y < min(y1, h); y++ {
+			for x := max(x0, 0); x < min(x1, w); x++ {
+				k := 1.0
+				if x == x0 || x == x1-1 || y == y0 || y == y1-1 {
+					k = 0.6
+				}
+				img.SetNRGBA(x, y, color.NRGBA{uint8(r * k), uint8(g * k), uint8(bl * k), 255})
+			}
+		}
+	}
+	inside := make([]bool, w)
+	step := b.Width() / float64(w)
+	for y := range h {
+		j.InsideRow(b.North-(float64(y)+0.5)*b.Height()/float64(h), b.West+0.5*step, step, inside)
+		for x := range w {
+			if !inside[x] {
+				img.SetNRGBA(x, y, color.NRGBA{})
+			}
+		}
+	}
+	return img
 }

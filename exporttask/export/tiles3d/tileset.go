@@ -2,15 +2,11 @@ package tiles3d
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"maps"
 	"math"
-	"os"
-	"path"
-	"path/filepath"
-	"strings"
+	"slices"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
@@ -21,9 +17,9 @@ const TilesetFile = "tileset.json"
 // SourceDir is the directory in a record's Location that holds the tileset.
 const SourceDir = "tileset"
 
-// Tileset is the part of the 3D Tiles tileset JSON this package writes and
-// reads; other properties of a source tileset (extensions, extras,
-// metadata, implicit tiling) are not carried into an export.
+// Tileset is the part of the 3D Tiles tileset JSON that [WriteDemoSource]
+// writes. Exports do not decode tilesets into it: they keep every property
+// of the source's tileset JSON files (see the package documentation).
 type Tileset struct {
 	Asset          Asset   `json:"asset"`
 	GeometricError float64 `json:"geometricError"`
@@ -40,14 +36,13 @@ type Tile struct {
 	BoundingVolume BoundingVolume `json:"boundingVolume"`
 	GeometricError float64        `json:"geometricError"`
 	Refine         string         `json:"refine,omitempty"`
-	// Transform is kept as the source has it (column-major 4×4); regions
-	// are not transformed, so the subset does not depend on it.
+	// Transform is a column-major 4×4 matrix; the demo writes none.
 	Transform []float64 `json:"transform,omitempty"`
 	Content   *Content  `json:"content,omitempty"`
 	Children  []Tile    `json:"children,omitempty"`
 }
 
-// BoundingVolume is a tile's volume; this package uses regions only:
+// BoundingVolume is a tile's volume; the demo writes regions only:
 // [west, south, east, north, minimum height, maximum height], angles in
 // radians, heights in meters above the WGS 84 ellipsoid.
 type BoundingVolume struct {
@@ -59,136 +54,171 @@ type Content struct {
 	URI string `json:"uri"`
 }
 
-// box returns the region's extent in degrees.
-func (v BoundingVolume) box() geom.BBox {
-	r := v.Region
-	d := 180 / math.Pi
-	return geom.BBox{West: r[0] * d, South: r[1] * d, East: r[2] * d, North: r[3] * d}
-}
-
 func regionOf(b geom.BBox, lo, hi float64) BoundingVolume {
 	r := math.Pi / 180
 	return BoundingVolume{Region: []float64{b.West * r, b.South * r, b.East * r, b.North * r, lo, hi}}
 }
 
-// loadTileset reads and checks a record's tileset JSON. dir is the tileset
-// directory. Every problem is a permanent error naming the JSON Pointer.
-func loadTileset(dir string) (*Tileset, error) {
-	p := filepath.Join(dir, TilesetFile)
-	b, err := os.ReadFile(p)
+// selection is the part of a source that an export writes.
+type selection struct {
+	jsons        []jsonEntry // the tileset JSON files cut to the selection, tileset.json first
+	files        []string    // the files copied as stored, each once, in tree order
+	tiles        int         // tiles selected, in every tileset JSON file
+	contentTiles int         // of which with a content that is not a tileset
+	leaves       []*node     // selected tiles with no selected child
+	root         region      // the main root's region
+	maxLevel     int         // the deepest level selected
+	version      string      // the main tileset's asset.version
+}
+
+// jsonEntry is a tileset JSON file of an export.
+type jsonEntry struct {
+	name string
+	data []byte
+}
+
+// selector cuts a source to the tiles an export keeps.
+type selector struct {
+	meets func(geom.BBox) bool
+	limit int // the deepest level kept
+	sel   *selection
+	files map[string]bool
+}
+
+// selectTiles returns the tiles whose regions meet the area (by meets),
+// with their ancestors, down to level limit; false when the main root
+// misses the area. The root of an external tileset is kept whenever the
+// tile that names it is, so that the name resolves.
+func (s *source) selectTiles(meets func(geom.BBox) bool, limit int) (*selection, bool, error) {
+	x := &selector{meets: meets, limit: limit, sel: &selection{root: s.main.root.region, version: s.main.version},
+		files: map[string]bool{}}
+	data, ok, err := x.file(s.main, false)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	x.sel.jsons = append([]jsonEntry{{name: TilesetFile, data: data}}, x.sel.jsons...)
+	return x.sel, true, nil
+}
+
+// addFile lists a file to copy, once.
+func (x *selector) addFile(p string) {
+	if !x.files[p] {
+		x.files[p] = true
+		x.sel.files = append(x.sel.files, p)
+	}
+}
+
+// file returns the tileset JSON file f cut to the selection.
+func (x *selector) file(f *tilesetFile, force bool) ([]byte, bool, error) {
+	root, ok, err := x.tile(f.root, force)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	top := maps.Clone(f.top)
+	top["root"] = root
+	if f.schema != "" {
+		x.addFile(f.schema)
+	}
+	data, err := json.Marshal(top)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, exporttask.Permanent("the 3D record's tileset is missing", err)
-		}
-		return nil, exporttask.Permanent("the 3D record's tileset cannot be read", err)
+		return nil, false, fmt.Errorf("tiles3d: %s: %w", f.name, err)
 	}
-	var ts Tileset
-	if err := json.Unmarshal(b, &ts); err != nil {
-		return nil, exporttask.Permanent("the 3D record's tileset is corrupt", fmt.Errorf("%s: %w", p, err))
-	}
-	if ts.Asset.Version != "1.0" && ts.Asset.Version != "1.1" {
-		return nil, exporttask.Permanent("the 3D record's tileset is corrupt",
-			fmt.Errorf("%s: /asset/version %q is not 1.0 or 1.1", p, ts.Asset.Version))
-	}
-	if err := checkTile(&ts.Root, "/root"); err != nil {
-		return nil, exporttask.Permanent("the 3D record's tileset is corrupt", fmt.Errorf("%s: %w", p, err))
-	}
-	return &ts, nil
+	return data, true, nil
 }
 
-// checkTile checks t and its descendants: a region of six numbers, west ≤
-// east, south ≤ north, and content URIs that stay inside the tileset.
-func checkTile(t *Tile, ptr string) error {
-	r := t.BoundingVolume.Region
-	if len(r) != 6 {
-		return fmt.Errorf("%s/boundingVolume/region: want 6 numbers, have %d (only regions are supported)", ptr, len(r))
+// tile returns tile n cut to the selection, or false when it is not kept;
+// force keeps n itself whatever its region.
+func (x *selector) tile(n *node, force bool) (json.RawMessage, bool, error) {
+	if n.level > x.limit || (!force && !x.meets(shrink(n.region.box()))) {
+		return nil, false, nil
 	}
-	if r[0] > r[2] || r[1] > r[3] || r[4] > r[5] {
-		return fmt.Errorf("%s/boundingVolume/region: %v is inverted", ptr, r)
+	x.sel.tiles++
+	x.sel.maxLevel = max(x.sel.maxLevel, n.level)
+	out := maps.Clone(n.raw)
+	delete(out, "children")
+	var dropped []int // contents left out: external tilesets below the level limit
+	hasChild, hasContent := false, false
+	for i, c := range n.contents {
+		if c.external == nil {
+			hasContent = true
+			x.addFile(c.file)
+			for _, e := range c.extra {
+				x.addFile(e)
+			}
+			continue
+		}
+		if n.level+1 > x.limit {
+			dropped = append(dropped, i)
+			continue
+		}
+		data, _, err := x.file(c.external, true)
+		if err != nil {
+			return nil, false, err
+		}
+		x.sel.jsons = append(x.sel.jsons, jsonEntry{name: c.external.name, data: data})
+		hasChild = true
 	}
-	if t.Content != nil {
-		if err := checkURI(t.Content.URI); err != nil {
-			return fmt.Errorf("%s/content/uri: %w", ptr, err)
+	if hasContent {
+		x.sel.contentTiles++
+	}
+	if len(dropped) > 0 {
+		if err := dropContents(out, dropped); err != nil {
+			return nil, false, fmt.Errorf("tiles3d: %s: %w", n.ptr, err)
 		}
 	}
-	for i := range t.Children {
-		if err := checkTile(&t.Children[i], fmt.Sprintf("%s/children/%d", ptr, i)); err != nil {
-			return err
+	var children []json.RawMessage
+	for _, c := range n.children {
+		ct, ok, err := x.tile(c, false)
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			children = append(children, ct)
 		}
 	}
+	if len(children) > 0 {
+		b, err := json.Marshal(children)
+		if err != nil {
+			return nil, false, fmt.Errorf("tiles3d: %s: %w", n.ptr, err)
+		}
+		out["children"] = b
+		hasChild = true
+	}
+	if !hasChild {
+		x.sel.leaves = append(x.sel.leaves, n)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, false, fmt.Errorf("tiles3d: %s: %w", n.ptr, err)
+	}
+	return b, true, nil
+}
+
+// dropContents removes the contents at the given indexes from a tile's
+// properties: its content, or entries of its contents.
+func dropContents(t map[string]json.RawMessage, drop []int) error {
+	if _, ok := t["content"]; ok {
+		delete(t, "content")
+		return nil
+	}
+	var cs []json.RawMessage
+	if err := json.Unmarshal(t["contents"], &cs); err != nil {
+		return err
+	}
+	var keep []json.RawMessage
+	for i, c := range cs {
+		if !slices.Contains(drop, i) {
+			keep = append(keep, c)
+		}
+	}
+	if len(keep) == 0 {
+		delete(t, "contents")
+		return nil
+	}
+	b, err := json.Marshal(keep)
+	if err != nil {
+		return err
+	}
+	t["contents"] = b
 	return nil
-}
-
-// checkURI accepts relative slash paths that stay inside the tileset.
-func checkURI(u string) error {
-	switch {
-	case u == "":
-		return errors.New("empty")
-	case strings.Contains(u, ":") || strings.HasPrefix(u, "/") || strings.Contains(u, `\`):
-		return fmt.Errorf("%q is not a relative path", u)
-	case path.Clean(u) != u || u == ".." || strings.HasPrefix(u, "../"):
-		return fmt.Errorf("%q is not a clean path inside the tileset", u)
-	case u == TilesetFile:
-		return fmt.Errorf("%q is the tileset itself", u)
-	}
-	return nil
-}
-
-// subset returns the part of t whose bounding volumes meet the area
-// (with their ancestors, which contain them), or false when t misses it.
-func subset(t *Tile, meets func(geom.BBox) bool) (Tile, bool) {
-	if !meets(shrink(t.BoundingVolume.box())) {
-		return Tile{}, false
-	}
-	out := *t
-	out.Children = nil
-	for i := range t.Children {
-		if c, ok := subset(&t.Children[i], meets); ok {
-			out.Children = append(out.Children, c)
-		}
-	}
-	return out, true
-}
-
-// contents lists the content URIs of t and its descendants, breadth first
-// (coarse levels before fine ones).
-func contents(t *Tile) []string {
-	var out []string
-	queue := []*Tile{t}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c.Content != nil {
-			out = append(out, c.Content.URI)
-		}
-		for i := range c.Children {
-			queue = append(queue, &c.Children[i])
-		}
-	}
-	return out
-}
-
-// countTiles counts t and its descendants.
-func countTiles(t *Tile) int {
-	n := 1
-	for i := range t.Children {
-		n += countTiles(&t.Children[i])
-	}
-	return n
-}
-
-// leaves lists the content URIs of the tiles under t that have no children:
-// with REPLACE refinement they cover all that t's subset shows.
-func leaves(t *Tile) []string {
-	if len(t.Children) == 0 {
-		if t.Content == nil {
-			return nil
-		}
-		return []string{t.Content.URI}
-	}
-	var out []string
-	for i := range t.Children {
-		out = append(out, leaves(&t.Children[i])...)
-	}
-	return out
 }

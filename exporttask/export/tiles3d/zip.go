@@ -3,7 +3,6 @@ package tiles3d
 import (
 	"archive/zip"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -21,35 +20,41 @@ const zipOverhead = 30 + 16 + 46 + 2*9
 // zipEnd is the end-of-central-directory record.
 const zipEnd = 22
 
-// writeZip writes the subset tileset and its contents into w: tileset.json
-// first (deflated), then each content file stored as it is, all dated now.
-// It reports
-// progress after each entry through progress.
-func writeZip(ctx context.Context, w io.Writer, dir string, ts *Tileset, uris []string, progress func(done int) error) error {
+// writeZip writes the selection into w: the cut tileset JSON files first
+// (deflated, tileset.json the first of all), then each file of sel.files
+// from the tileset directory dir, stored as it is, all dated now. It
+// reports progress after each entry through progress.
+func writeZip(ctx context.Context, w io.Writer, dir string, sel *selection, progress func(done int) error) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return exporttask.Permanent("the 3D record's tileset cannot be read", err)
+	}
+	defer root.Close()
 	zw := zip.NewWriter(w)
 	now := time.Now()
-	js, err := json.Marshal(ts)
-	if err != nil {
-		return fmt.Errorf("encoding %s: %w", TilesetFile, err)
+	done := 0
+	for _, js := range sel.jsons {
+		f, err := zw.CreateHeader(&zip.FileHeader{Name: js.name, Method: zip.Deflate, Modified: now})
+		if err != nil {
+			return fmt.Errorf("zip: %w", err)
+		}
+		if _, err := f.Write(js.data); err != nil {
+			return fmt.Errorf("zip: %w", err)
+		}
+		done++
+		if err := progress(done); err != nil {
+			return err
+		}
 	}
-	f, err := zw.CreateHeader(&zip.FileHeader{Name: TilesetFile, Method: zip.Deflate, Modified: now})
-	if err != nil {
-		return fmt.Errorf("zip: %w", err)
-	}
-	if _, err := f.Write(js); err != nil {
-		return fmt.Errorf("zip: %w", err)
-	}
-	if err := progress(1); err != nil {
-		return err
-	}
-	for i, u := range uris {
+	for _, u := range sel.files {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := copyEntry(zw, dir, u, now); err != nil {
+		if err := copyEntry(zw, root, u, now); err != nil {
 			return err
 		}
-		if err := progress(i + 2); err != nil {
+		done++
+		if err := progress(done); err != nil {
 			return err
 		}
 	}
@@ -59,9 +64,9 @@ func writeZip(ctx context.Context, w io.Writer, dir string, ts *Tileset, uris []
 	return nil
 }
 
-// copyEntry stores the content file u of the tileset in dir as it is.
-func copyEntry(zw *zip.Writer, dir, u string, modified time.Time) error {
-	f, err := os.Open(filepath.Join(dir, filepath.FromSlash(u)))
+// copyEntry stores the file u of the tileset directory as it is.
+func copyEntry(zw *zip.Writer, root *os.Root, u string, modified time.Time) error {
+	f, err := root.Open(filepath.FromSlash(u))
 	if err != nil {
 		return exporttask.Permanent("the 3D record's tile content cannot be read", err)
 	}

@@ -1,0 +1,58 @@
+// Package cog writes single-band Cloud Optimized GeoTIFFs in EPSG:4326 in
+// pure Go, as a stream: [Write] pulls the rows of an [Image] from a callback
+// one at a time, so a grid of many gigabytes never sits in memory.
+//
+// The file is what GDAL's COG driver writes with COMPRESS=DEFLATE,
+// PREDICTOR=YES and RESAMPLING=AVERAGE, and gdalinfo reports it as
+// LAYOUT=COG:
+//
+//   - the TIFF header, then GDAL's structural metadata (the "ghost area":
+//     LAYOUT=IFDS_BEFORE_DATA, BLOCK_ORDER=ROW_MAJOR,
+//     BLOCK_LEADER=SIZE_AS_UINT4, BLOCK_TRAILER=LAST_4_BYTES_REPEATED,
+//     KNOWN_INCOMPATIBLE_EDITION=NO);
+//   - every IFD, full resolution first, each followed by its values; the
+//     overviews are reduced-resolution subfiles (NewSubfileType 1) and carry
+//     GDAL_NODATA but not the georeferencing;
+//   - the tiles, smallest overview first down to full resolution, row-major
+//     within a level, each preceded by its byte count as a 4-byte
+//     little-endian integer and followed by a copy of its last 4 bytes.
+//
+// Tiles are BlockSize square (512 by default); partial tiles at the right
+// and bottom edges are padded with zeros, as GDAL pads them. Each tile is a
+// zlib stream (Compression 8, level 6 as GDAL's default) after the
+// horizontal-differencing predictor for integers (Predictor 2) or the
+// floating-point predictor for floats (Predictor 3), the choice GDAL makes
+// for PREDICTOR=YES.
+//
+// # Overviews
+//
+// When the image is wider or taller than one tile, overview levels follow:
+// each halves the one before, rounding down, until a level fits in one tile,
+// so a 1100×700 image with 256-pixel tiles gets 550×350, 275×175 and
+// 137×87, the sizes GDAL chooses. Each level is computed from the level
+// above it as GDAL's AVERAGE resampling does: an overview pixel is the
+// weighted mean of the source pixels its area covers, leaving out nodata
+// pixels (and NaN when NoData is "nan"); it is nodata only when all of them
+// are. The mean is rounded half away from zero for the integer types; a
+// mean that lands on the nodata value is moved off it by GDAL's rule. Mean
+// elevation suits terrain better than the nearest sample, which aliases
+// ridges and valleys.
+//
+// # Scratch files and memory
+//
+// Tile sizes are known only after compression, and the IFDs, which hold
+// them, come first; so Write compresses each level's tiles into a scratch
+// file as their rows arrive, then writes the header and IFDs to w and copies
+// the levels after them. Memory holds one row of tiles per level plus the
+// two or three rows each overview is being averaged from. The file is a
+// BigTIFF only when it would pass 4 GiB.
+//
+// # Use
+//
+//	img := cog.Image{Width: w, Height: h, BitsPerSample: 16, SampleFormat: 2,
+//		West: 34, North: 32, PixelWidth: 1.0 / 3600, PixelHeight: 1.0 / 3600,
+//		NoData: "-32768"}
+//	n, err := cog.Write(ctx, out, img, func(y int, buf []byte) error {
+//		return readRow(y, buf) // little-endian Int16 samples
+//	}, os.TempDir(), nil)
+package cog

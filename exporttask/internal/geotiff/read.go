@@ -1,0 +1,504 @@
+package geotiff
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// Tags the reader needs beyond those the writer has.
+const (
+	tagNewSubfileType     = 254
+	tagTileWidth          = 322
+	tagTileLength         = 323
+	tagTileOffsets        = 324
+	tagTileByteCounts     = 325
+	tagModelTransform     = 34264
+	tagGeoDoubleParams    = 34736
+	tagGeoASCIIParams     = 34737
+	maxIFDEntries         = 4096     // a real IFD has a few dozen
+	maxIFDs               = 64       // full resolution, masks, overviews
+	maxBlocks             = 1 << 24  // 16 M strips or tiles
+	maxValueBytes         = 1 << 27  // one tag's values: 128 MiB
+	MaxBlockBytes         = 64 << 20 // one decoded strip or tile
+	maxDimension          = 1 << 30  // pixels per side
+	typeByte, typeSByte   = 1, 6     // 8-bit integers
+	typeUndefined         = 7        // bytes
+	typeSShort            = 8        // signed 16-bit
+	typeSLong             = 9        // signed 32-bit
+	typeRational          = 5        // two longs
+	typeSRational         = 10       // two signed longs
+	typeFloat             = 11       // IEEE 32-bit
+	typeLong8, typeSLong8 = 16, 17   // BigTIFF 64-bit integers
+	typeIFD8              = 18       // BigTIFF 64-bit offset
+	typeIFD               = 13       // 32-bit offset
+	subfileReduced        = 1        // NewSubfileType: an overview
+	subfileMask           = 4        // NewSubfileType: a transparency mask
+	bigTIFFVersion        = 43       // the header's version for BigTIFF
+	classicTIFFVersion    = 42       // the header's version for classic TIFF
+	compressionNone       = 1        // TIFF Compression values
+	compressionLZW        = 5        //
+	compressionDeflate    = 8        //
+	compressionOldJPEG    = 6        //
+	compressionJPEG       = 7        //
+	compressionPackBits   = 32773    //
+	compressionDeflateOld = 32946    //
+)
+
+// File is the full-resolution image of a TIFF file opened for reading by
+// [Open]: its layout, sample type, compression and georeferencing, read
+// from the first IFD that is neither an overview nor a mask. Its blocks
+// (strips or tiles) are read on demand, so opening a multi-GB file reads
+// only its IFDs.
+type File struct {
+	r     io.ReaderAt
+	size  int64
+	order binary.ByteOrder
+
+	// BigTIFF is true for a BigTIFF (version 43) file.
+	BigTIFF bool
+	// BigEndian is true for a Motorola ("MM") file.
+	BigEndian bool
+	// Width and Height are the image's size in pixels.
+	Width, Height int
+	// SamplesPerPixel is the number of bands.
+	SamplesPerPixel int
+	// BitsPerSample is the size of one sample (of the first band).
+	BitsPerSample int
+	// SampleFormat is TIFF's SampleFormat: 1 unsigned integer, 2 signed
+	// integer, 3 IEEE floating point.
+	SampleFormat int
+	// PlanarConfig is 1 (chunky: the bands of a pixel together) or 2
+	// (planar: one block set per band).
+	PlanarConfig int
+	// Photometric is TIFF's PhotometricInterpretation (1 BlackIsZero, 2
+	// RGB, ...).
+	Photometric int
+	// Compression is TIFF's Compression value.
+	Compression int
+	// Predictor is TIFF's Predictor: 1 none, 2 horizontal differencing, 3
+	// floating point.
+	Predictor int
+	// Tiled is true when the image is stored in tiles, false for strips.
+	Tiled bool
+	// BlockWidth and BlockHeight are the size of a tile, or the width and
+	// rows per strip of a strip.
+	BlockWidth, BlockHeight int
+	// Overviews counts the reduced-resolution IFDs after the full image.
+	Overviews int
+	// NoData is the GDAL_NODATA tag's text, trimmed; HasNoData says whether
+	// the tag is present.
+	NoData    string
+	HasNoData bool
+	// Geo holds the georeferencing tags and GeoKeys.
+	Geo Geo
+
+	offsets, counts []uint64
+	blocksAcross    int
+	blocksDown      int
+}
+
+// entry is one IFD entry as stored: its value is either inline (the raw
+// bytes in inline) or at offset.
+type entry struct {
+	typ    uint16
+	count  uint64
+	inline []byte
+	offset uint64
+}
+
+// typeSize returns the bytes of one value of a TIFF field type, 0 for an
+// unknown type.
+func typeSize(t uint16) int {
+	switch t {
+	case typeByte, typeASCII, typeSByte, typeUndefined:
+		return 1
+	case typeShort, typeSShort:
+		return 2
+	case typeLong, typeSLong, typeFloat, typeIFD:
+		return 4
+	case typeRational, typeSRational, typeDouble, typeLong8, typeSLong8, typeIFD8:
+		return 8
+	}
+	return 0
+}
+
+// errorf returns an error of this package.
+func errorf(format string, args ...any) error {
+	return fmt.Errorf("geotiff: "+format, args...)
+}
+
+// Open reads the TIFF header and IFDs of the file r holds (size bytes) and
+// returns its full-resolution image. It checks the structure (each block
+// lies inside the file, sizes are in range) but not whether this package
+// can decode the compression or sample type: [File.Decodable] says that.
+// A truncated or malformed file is an error naming what is wrong.
+func Open(r io.ReaderAt, size int64) (*File, error) {
+	f := &File{r: r, size: size}
+	var head [16]byte
+	if size < 8 {
+		return nil, errorf("the file holds %d bytes, too few for a TIFF header", size)
+	}
+	if err := f.readAt(head[:8], 0); err != nil {
+		return nil, err
+	}
+	switch string(head[:2]) {
+	case "II":
+		f.order = binary.LittleEndian
+	case "MM":
+		f.order = binary.BigEndian
+		f.BigEndian = true
+	default:
+		return nil, errorf("not a TIFF file (it starts with %q, not II or MM)", head[:2])
+	}
+	var ifd uint64
+	switch v := f.order.Uint16(head[2:]); v {
+	case classicTIFFVersion:
+		ifd = uint64(f.order.Uint32(head[4:]))
+	case bigTIFFVersion:
+		f.BigTIFF = true
+		if err := f.readAt(head[:16], 0); err != nil {
+			return nil, err
+		}
+		if f.order.Uint16(head[4:]) != 8 || f.order.Uint16(head[6:]) != 0 {
+			return nil, errorf("BigTIFF header has offset size %d, want 8", f.order.Uint16(head[4:]))
+		}
+		ifd = f.order.Uint64(head[8:])
+	default:
+		return nil, errorf("not a TIFF file (version %d, want 42 or 43)", v)
+	}
+	found := false
+	seen := map[uint64]bool{}
+	for n := 0; ifd != 0; n++ {
+		if n == maxIFDs {
+			return nil, errorf("more than %d IFDs", maxIFDs)
+		}
+		if seen[ifd] {
+			return nil, errorf("IFD at offset %d is listed twice (a loop)", ifd)
+		}
+		seen[ifd] = true
+		entries, next, err := f.readIFD(ifd)
+		if err != nil {
+			return nil, err
+		}
+		sub, err := f.uintValue(entries, tagNewSubfileType, 0)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case sub&subfileMask != 0:
+		case sub&subfileReduced != 0:
+			f.Overviews++
+		case !found:
+			if err := f.parseImage(entries); err != nil {
+				return nil, err
+			}
+			found = true
+		}
+		ifd = next
+	}
+	if !found {
+		return nil, errorf("no full-resolution image (every IFD is an overview or a mask)")
+	}
+	return f, nil
+}
+
+// readAt reads len(b) bytes at off, or fails naming what is past the end.
+func (f *File) readAt(b []byte, off uint64) error {
+	if off > uint64(f.size) || uint64(len(b)) > uint64(f.size)-off {
+		return errorf("%d bytes at offset %d lie past the end of the file (%d bytes): the file is truncated or corrupt",
+			len(b), off, f.size)
+	}
+	n, err := f.r.ReadAt(b, int64(off))
+	if n == len(b) {
+		return nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return errorf("reading %d bytes at offset %d: %w", len(b), off, err)
+}
+
+// readIFD reads the IFD at off: its entries by tag and the next IFD's
+// offset.
+func (f *File) readIFD(off uint64) (map[uint16]entry, uint64, error) {
+	countSize, entrySize, inlineSize := 2, 12, 4
+	if f.BigTIFF {
+		countSize, entrySize, inlineSize = 8, 20, 8
+	}
+	var cb [8]byte
+	if err := f.readAt(cb[:countSize], off); err != nil {
+		return nil, 0, fmt.Errorf("%w (reading the IFD at %d)", err, off)
+	}
+	var n uint64
+	if f.BigTIFF {
+		n = f.order.Uint64(cb[:])
+	} else {
+		n = uint64(f.order.Uint16(cb[:]))
+	}
+	if n == 0 || n > maxIFDEntries {
+		return nil, 0, errorf("IFD at offset %d has %d entries", off, n)
+	}
+	buf := make([]byte, int(n)*entrySize+inlineSize)
+	if err := f.readAt(buf, off+uint64(countSize)); err != nil {
+		return nil, 0, fmt.Errorf("%w (reading the IFD at %d)", err, off)
+	}
+	entries := make(map[uint16]entry, n)
+	for i := range int(n) {
+		b := buf[i*entrySize:]
+		tag := f.order.Uint16(b)
+		e := entry{typ: f.order.Uint16(b[2:])}
+		val := b[8:]
+		if f.BigTIFF {
+			e.count = f.order.Uint64(b[4:])
+			val = b[12:]
+		} else {
+			e.count = uint64(f.order.Uint32(b[4:]))
+		}
+		ts := typeSize(e.typ)
+		if ts == 0 {
+			continue // an unknown type: TIFF readers skip the entry
+		}
+		if e.count > maxValueBytes/uint64(ts) {
+			return nil, 0, errorf("tag %d holds %d values, too many", tag, e.count)
+		}
+		if int(e.count)*ts <= inlineSize {
+			e.inline = val[:int(e.count)*ts]
+		} else if f.BigTIFF {
+			e.offset = f.order.Uint64(val)
+		} else {
+			e.offset = uint64(f.order.Uint32(val))
+		}
+		entries[tag] = e
+	}
+	next := buf[int(n)*entrySize:]
+	if f.BigTIFF {
+		return entries, f.order.Uint64(next), nil
+	}
+	return entries, uint64(f.order.Uint32(next)), nil
+}
+
+// raw returns the bytes of e's values.
+func (f *File) raw(e entry) ([]byte, error) {
+	if e.inline != nil {
+		return e.inline, nil
+	}
+	n := e.count * uint64(typeSize(e.typ))
+	if e.offset > uint64(f.size) || n > uint64(f.size)-e.offset {
+		return nil, errorf("%d bytes of values at offset %d lie past the end of the file (%d bytes): the file is truncated or corrupt",
+			n, e.offset, f.size)
+	}
+	b := make([]byte, n)
+	if err := f.readAt(b, e.offset); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// uints returns the values of tag as unsigned integers (nil when absent).
+func (f *File) uints(entries map[uint16]entry, tag uint16) ([]uint64, error) {
+	e, ok := entries[tag]
+	if !ok {
+		return nil, nil
+	}
+	b, err := f.raw(e)
+	if err != nil {
+		return nil, fmt.Errorf("%w (tag %d)", err, tag)
+	}
+	v := make([]uint64, e.count)
+	for i := range v {
+		switch e.typ {
+		case typeByte, typeUndefined:
+			v[i] = uint64(b[i])
+		case typeShort:
+			v[i] = uint64(f.order.Uint16(b[2*i:]))
+		case typeLong, typeIFD:
+			v[i] = uint64(f.order.Uint32(b[4*i:]))
+		case typeLong8, typeIFD8:
+			v[i] = f.order.Uint64(b[8*i:])
+		default:
+			return nil, errorf("tag %d has type %d, want an unsigned integer", tag, e.typ)
+		}
+	}
+	return v, nil
+}
+
+// uintValue returns the first value of tag, or def when it is absent.
+func (f *File) uintValue(entries map[uint16]entry, tag uint16, def uint64) (uint64, error) {
+	v, err := f.uints(entries, tag)
+	if err != nil {
+		return 0, err
+	}
+	if len(v) == 0 {
+		return def, nil
+	}
+	return v[0], nil
+}
+
+// floats returns the values of tag as float64 (nil when absent).
+func (f *File) floats(entries map[uint16]entry, tag uint16) ([]float64, error) {
+	e, ok := entries[tag]
+	if !ok {
+		return nil, nil
+	}
+	b, err := f.raw(e)
+	if err != nil {
+		return nil, fmt.Errorf("%w (tag %d)", err, tag)
+	}
+	v := make([]float64, e.count)
+	for i := range v {
+		switch e.typ {
+		case typeDouble:
+			v[i] = math.Float64frombits(f.order.Uint64(b[8*i:]))
+		case typeFloat:
+			v[i] = float64(math.Float32frombits(f.order.Uint32(b[4*i:])))
+		default:
+			return nil, errorf("tag %d has type %d, want DOUBLE", tag, e.typ)
+		}
+	}
+	return v, nil
+}
+
+// text returns the ASCII value of tag without its NUL terminator.
+func (f *File) text(entries map[uint16]entry, tag uint16) (string, bool, error) {
+	e, ok := entries[tag]
+	if !ok {
+		return "", false, nil
+	}
+	if e.typ != typeASCII {
+		return "", false, errorf("tag %d has type %d, want ASCII", tag, e.typ)
+	}
+	b, err := f.raw(e)
+	if err != nil {
+		return "", false, fmt.Errorf("%w (tag %d)", err, tag)
+	}
+	return string(b), true, nil
+}
+
+// parseImage reads the full-resolution IFD's tags.
+func (f *File) parseImage(entries map[uint16]entry) error {
+	one := func(tag uint16, def uint64, name string, lo, hi uint64) (int, error) {
+		v, err := f.uintValue(entries, tag, def)
+		if err != nil {
+			return 0, err
+		}
+		if v < lo || v > hi {
+			return 0, errorf("%s is %d, out of range [%d, %d]", name, v, lo, hi)
+		}
+		return int(v), nil
+	}
+	var err error
+	if _, ok := entries[tagImageWidth]; !ok {
+		return errorf("the image has no ImageWidth tag")
+	}
+	if _, ok := entries[tagImageLength]; !ok {
+		return errorf("the image has no ImageLength tag")
+	}
+	if f.Width, err = one(tagImageWidth, 0, "ImageWidth", 1, maxDimension); err != nil {
+		return err
+	}
+	if f.Height, err = one(tagImageLength, 0, "ImageLength", 1, maxDimension); err != nil {
+		return err
+	}
+	if f.SamplesPerPixel, err = one(tagSamplesPerPixel, 1, "SamplesPerPixel", 1, 1024); err != nil {
+		return err
+	}
+	if f.BitsPerSample, err = one(tagBitsPerSample, 1, "BitsPerSample", 1, 128); err != nil {
+		return err
+	}
+	if f.SampleFormat, err = one(tagSampleFormat, 1, "SampleFormat", 1, 6); err != nil {
+		return err
+	}
+	if f.PlanarConfig, err = one(tagPlanarConfig, 1, "PlanarConfiguration", 1, 2); err != nil {
+		return err
+	}
+	if f.Photometric, err = one(tagPhotometric, 1, "PhotometricInterpretation", 0, 65535); err != nil {
+		return err
+	}
+	if f.Compression, err = one(tagCompression, 1, "Compression", 1, 65535); err != nil {
+		return err
+	}
+	if f.Predictor, err = one(tagPredictor, 1, "Predictor", 1, 65535); err != nil {
+		return err
+	}
+	var offTag, countTag uint16
+	if _, ok := entries[tagTileWidth]; ok {
+		f.Tiled = true
+		if f.BlockWidth, err = one(tagTileWidth, 0, "TileWidth", 1, maxDimension); err != nil {
+			return err
+		}
+		if f.BlockHeight, err = one(tagTileLength, 0, "TileLength", 1, maxDimension); err != nil {
+			return err
+		}
+		offTag, countTag = tagTileOffsets, tagTileByteCounts
+	} else {
+		f.BlockWidth = f.Width
+		rps, err := f.uintValue(entries, tagRowsPerStrip, uint64(f.Height))
+		if err != nil {
+			return err
+		}
+		if rps == 0 {
+			return errorf("RowsPerStrip is 0")
+		}
+		f.BlockHeight = int(min(rps, uint64(f.Height)))
+		offTag, countTag = tagStripOffsets, tagStripByteCounts
+	}
+	f.blocksAcross = (f.Width + f.BlockWidth - 1) / f.BlockWidth
+	f.blocksDown = (f.Height + f.BlockHeight - 1) / f.BlockHeight
+	want := uint64(f.blocksAcross) * uint64(f.blocksDown)
+	if f.PlanarConfig == 2 {
+		want *= uint64(f.SamplesPerPixel)
+	}
+	if want > maxBlocks {
+		return errorf("%d blocks, more than %d", want, maxBlocks)
+	}
+	if f.offsets, err = f.uints(entries, offTag); err != nil {
+		return err
+	}
+	if f.counts, err = f.uints(entries, countTag); err != nil {
+		return err
+	}
+	kind := map[bool]string{false: "strip", true: "tile"}[f.Tiled]
+	if uint64(len(f.offsets)) != want || uint64(len(f.counts)) != want {
+		return errorf("%d %s offsets and %d byte counts, want %d each for %dx%d pixels in %dx%d %ss",
+			len(f.offsets), kind, len(f.counts), want, f.Width, f.Height, f.BlockWidth, f.BlockHeight, kind)
+	}
+	for i, off := range f.offsets {
+		if c := f.counts[i]; off > uint64(f.size) || c > uint64(f.size)-off {
+			return errorf("%s %d (%d bytes at offset %d) ends past the end of the file (%d bytes): the file is truncated",
+				kind, i, c, off, f.size)
+		}
+	}
+	if s, ok, err := f.text(entries, tagGDALNoData); err != nil {
+		return err
+	} else if ok {
+		f.NoData, f.HasNoData = trimNoData(s), true
+	}
+	return f.parseGeo(entries)
+}
+
+// trimNoData strips the NUL terminator and spaces of a GDAL_NODATA value.
+func trimNoData(s string) string {
+	for len(s) > 0 && (s[len(s)-1] == 0 || s[len(s)-1] == ' ') {
+		s = s[:len(s)-1]
+	}
+	for len(s) > 0 && s[0] == ' ' {
+		s = s[1:]
+	}
+	return s
+}
+
+// BlocksAcross and BlocksDown return the grid of blocks (tiles or strips)
+// of the full-resolution image.
+func (f *File) BlocksAcross() int { return f.blocksAcross }
+
+// BlocksDown returns the number of block rows; see [File.BlocksAcross].
+func (f *File) BlocksDown() int { return f.blocksDown }
+
+// BlockBytes returns the stored (compressed) size of block (bx, by) of the
+// first band.
+func (f *File) BlockBytes(bx, by int) int64 {
+	return int64(f.counts[by*f.blocksAcross+bx])
+}
