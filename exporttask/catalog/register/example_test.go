@@ -67,4 +67,11 @@ func Example() {
 	fmt.Println(cat.Remove(ctx, rec.ID))
 	_, err = os.Stat(filepath.Join(dir, "tiles.gpkg"))
 	fmt.Println("source still there:", err == nil)
+	// Output:
+	// 0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05 RASTER Shaded relief 0 3
+	// true GPKG tiles
+	// true true
+	// 1 <nil>
+	// <nil>
+	// source still there: true
 }

@@ -29,7 +29,8 @@ const (
 type Options struct {
 	// Domain is the record's domain: [exporttask.DomainDEM] for a GeoTIFF,
 	// [exporttask.DomainRaster] for a GeoPackage or a tile directory,
-	// [exporttask.Domain3D] for a 3D Tiles tileset directory. Required.
+	// [exporttask.Domain3D] for a 3D Tiles tileset directory (or its
+	// tileset.json). Required.
 	Domain exporttask.Domain
 	// ID is the record's id, a UUID in either case (stored in lower case).
 	// Default: a random UUID (version 4).
@@ -143,7 +144,7 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 		rec.Title = opts.Title
 	}
 	if rec.Title == "" {
-		rec.Title = filepath.Base(abs)
+		rec.Title = filepath.Base(found.Source.Path)
 	}
 	if opts.Footprint != nil {
 		rec.Footprint = opts.Footprint
@@ -210,11 +211,7 @@ func formatOf(opts Options, abs string, isDir bool) (string, error) {
 		}
 		return "GTiff", nil
 	case exporttask.Domain3D:
-		if !isDir {
-			return "", fmt.Errorf("register: %w", &export.SourceError{File: abs,
-				Problem: "is a file, not a 3D Tiles tileset directory", Fix: "give the directory that holds tileset.json"})
-		}
-		return "3DTILES", nil
+		return "3DTILES", nil // a directory, or its tileset.json: tiles3d.Inspect tells
 	}
 	if !isDir {
 		if opts.Scheme == SchemeXYZ {

@@ -290,7 +290,6 @@ func TestAddRefusesBadSourcesAndLeavesTheCatalogAlone(t *testing.T) {
 		{"directory refused", badDir, Options{Domain: exporttask.Domain3D, Copy: true}, filepath.Join(badDir, fakeIndex)},
 		{"missing", filepath.Join(srcs, "nope.tif"), Options{Domain: exporttask.DomainDEM}, filepath.Join(srcs, "nope.tif")},
 		{"a directory as DEM", badDir, Options{Domain: exporttask.DomainDEM}, badDir},
-		{"a file as 3D", good, Options{Domain: exporttask.Domain3D}, good},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
