@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,6 +30,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/export/tiles3d"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
 	"github.com/openapi-viewer/viewer/internal/exportserver"
 )
 
@@ -452,4 +454,128 @@ func zipContents(t *testing.T, path string) map[string][]byte {
 		trimmed[strings.TrimPrefix(name, top+"/")] = b
 	}
 	return trimmed
+}
+
+// requireTilesTools returns node's path and the script that runs
+// 3d-tiles-tools (exporttask/export/tiles3d/testdata/tools/build.mjs), or
+// skips the test (fails it when VIEWER_TEST_REQUIRE_3DTILES=1, as CI sets).
+func requireTilesTools(t *testing.T) (node, script string) {
+	t.Helper()
+	tools, err := filepath.Abs(filepath.Join("..", "export", "tiles3d", "testdata", "tools"))
+	require.NoError(t, err)
+	missing := func(why string) {
+		if os.Getenv("VIEWER_TEST_REQUIRE_3DTILES") == "1" {
+			t.Fatalf("%s and VIEWER_TEST_REQUIRE_3DTILES=1", why)
+		}
+		t.Skipf("%s (set VIEWER_TEST_REQUIRE_3DTILES=1 to fail instead)", why)
+	}
+	node, err = exec.LookPath("node")
+	if err != nil {
+		missing("node not found")
+	}
+	if _, err := os.Stat(filepath.Join(tools, "node_modules", "3d-tiles-tools", "package.json")); err != nil {
+		missing("3d-tiles-tools is not installed (npm ci --prefix exporttask/export/tiles3d/testdata/tools --ignore-scripts)")
+	}
+	return node, filepath.Join(tools, "build.mjs")
+}
+
+// squareB3dmSteps returns the 3d-tiles-tools steps (see build.mjs) that
+// make a 3D Tiles 1.0 tileset in dir: two flat squares, 100 m a side and
+// 300 m apart, as glb files turned into b3dm by glbToB3dm, a tileset of
+// box volumes by createTilesetJson (its root transform placing them at
+// lon, lat), and upgrade to 1.0.
+func squareB3dmSteps(t *testing.T, dir string, lon, lat float64) []map[string]any {
+	t.Helper()
+	work := t.TempDir()
+	var steps []map[string]any
+	for i, east := range []float32{0, 300} {
+		m := &glb.Mesh{
+			Positions: []float32{east, 0, 0, east + 100, 0, 0, east + 100, 0, -100, east, 0, -100},
+			Normals:   []float32{0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0},
+			Indices:   []uint32{0, 1, 2, 0, 2, 3},
+			Color:     [4]float32{0.6, 0.5, 0.4, 1},
+		}
+		b, err := glb.Encode(m)
+		require.NoError(t, err)
+		g := filepath.Join(work, fmt.Sprintf("square%d.glb", i))
+		require.NoError(t, os.WriteFile(g, b, 0o644))
+		steps = append(steps, map[string]any{"cmd": "glbToB3dm", "input": g, "output": filepath.Join(work, "b3dm", fmt.Sprintf("square%d.b3dm", i))})
+	}
+	return append(steps,
+		map[string]any{"cmd": "createTilesetJson", "input": filepath.Join(work, "b3dm"), "output": filepath.Join(work, "b3dm", "tileset.json"),
+			"position": []float64{lon, lat, 100}},
+		map[string]any{"cmd": "upgrade", "input": filepath.Join(work, "b3dm", "tileset.json"), "output": dir})
+}
+
+// TestCatalogAddToolsTilesetsThenExport: 3D Tiles 1.0 tilesets made by
+// 3d-tiles-tools (b3dm content, box volumes, a root transform; and one
+// that holds the others as external tilesets) are registered with catalog
+// add, exported over HTTP, and their contents come back byte for byte.
+func TestCatalogAddToolsTilesetsThenExport(t *testing.T) {
+	node, script := requireTilesTools(t)
+	work := t.TempDir()
+	t.Chdir(work)
+	src := t.TempDir()
+	city, far, merged := filepath.Join(src, "city"), filepath.Join(src, "far"), filepath.Join(src, "merged")
+	steps := append(squareB3dmSteps(t, city, 34.5, 31.5), squareB3dmSteps(t, far, 34.6, 31.6)...)
+	steps = append(steps, map[string]any{"cmd": "merge", "inputs": []string{city, far}, "output": merged})
+	js, err := json.Marshal(steps)
+	require.NoError(t, err)
+	stepsFile := filepath.Join(t.TempDir(), "steps.json")
+	require.NoError(t, os.WriteFile(stepsFile, js, 0o644))
+	out, err := exec.Command(node, script, stepsFile).CombinedOutput()
+	require.NoError(t, err, "3d-tiles-tools: %s", out)
+
+	cityRec := addRecord(t, "-domain", "3D", city)
+	mergedRec := addRecord(t, "-domain", "3D", merged)
+	for _, rec := range []exporttask.Record{cityRec, mergedRec} {
+		require.NotNil(t, rec.Source)
+		assert.Equal(t, "3DTILES", rec.Source.Format)
+		require.NotNil(t, rec.Footprint)
+	}
+	s := startExampleServer(t)
+	for _, c := range []struct {
+		name string
+		rec  exporttask.Record
+		dir  string
+		n    int // contents expected
+	}{{"b3dm and box volumes", cityRec, city, 2}, {"external tilesets", mergedRec, merged, 4}} {
+		if c.name == "b3dm and box volumes" {
+			b, err := os.ReadFile(filepath.Join(city, "tileset.json"))
+			require.NoError(t, err)
+			var ts struct {
+				Asset struct {
+					Version string `json:"version"`
+				} `json:"asset"`
+			}
+			require.NoError(t, json.Unmarshal(b, &ts))
+			require.Equal(t, "1.0", ts.Asset.Version, "upgrade wrote 3D Tiles 1.0")
+		}
+		t.Run(c.name, func(t *testing.T) {
+			task, dir := s.export(t, c.rec, nil)
+			require.Equal(t, exporttask.StatusCompleted, task.Status, "errorReason: %s", task.ErrorReason)
+			got := zipContents(t, filepath.Join(dir, artifactOf(t, task, exporttask.Artifact3DModel)))
+			n := 0
+			for name, data := range got {
+				if filepath.Ext(name) != ".b3dm" {
+					continue
+				}
+				want, err := os.ReadFile(filepath.Join(c.dir, name))
+				require.NoError(t, err, "%s is a content of the source", name)
+				assert.True(t, bytes.Equal(want, data), "%s is copied byte for byte", name)
+				n++
+			}
+			assert.Equal(t, c.n, n, "every content of the whole tileset")
+			type tileset struct {
+				Asset map[string]any `json:"asset"`
+			}
+			var exported, source tileset
+			require.Contains(t, got, "tileset.json")
+			require.NoError(t, json.Unmarshal(got["tileset.json"], &exported))
+			b, err := os.ReadFile(filepath.Join(c.dir, "tileset.json"))
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(b, &source))
+			assert.Equal(t, source.Asset, exported.Asset, "the source's asset (version) is kept")
+		})
+	}
 }
