@@ -50,8 +50,8 @@
 //	go run ./examples/server catalog list
 //	go run ./examples/server catalog remove 0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05
 //
-// add prints the record as JSON (its id, footprint, levels or resolution,
-// and source) and exits 0; a source that cannot be exported is refused
+// add prints the record as one line of JSON (its id, domain, title,
+// footprint, minZoom and maxZoom or resolution, and source) and exits 0; a source that cannot be exported is refused
 // with one line on stderr naming the file, the problem and what to do,
 // exit status 1, and nothing is written. Its flags: -domain RASTER|DEM|3D
 // (required), -id UUID (default: random), -title TEXT (default: the

@@ -31,7 +31,7 @@ const catalogUsage = `usage:
   server catalog add [-catalog DIR] -domain RASTER|DEM|3D [-id UUID] [-title TEXT]
                      [-footprint FILE.geojson] [-copy] [-table NAME] [-scheme tms|xyz] SOURCE
       registers SOURCE (DEM: a GeoTIFF; RASTER: a GeoPackage or a tile directory;
-      3D: a 3D Tiles tileset directory) and prints the record as JSON
+      3D: a 3D Tiles tileset directory) and prints the record as one line of JSON
   server catalog list [-catalog DIR]
       prints each record as one line of JSON, sorted by id
   server catalog remove [-catalog DIR] ID
@@ -128,7 +128,8 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// catalogAdd is "catalog add": it registers a source and prints its record.
+// catalogAdd is "catalog add": it registers a source and prints its
+// record as one line of JSON, as catalog list does.
 func catalogAdd(ctx context.Context, fs *flag.FlagSet, root *string, args []string, stdout io.Writer) error {
 	var (
 		domain    = fs.String("domain", "", "the record's domain: `RASTER`, DEM or 3D (required)")
@@ -140,7 +141,7 @@ func catalogAdd(ctx context.Context, fs *flag.FlagSet, root *string, args []stri
 		scheme    = fs.String("scheme", register.SchemeTMS, "row order of a RASTER tile directory: `tms` (gdal2tiles.py) or xyz")
 	)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: server catalog add [flags] SOURCE\n\nregisters SOURCE and prints the record as JSON; flags:")
+		fmt.Fprintln(fs.Output(), "usage: server catalog add [flags] SOURCE\n\nregisters SOURCE and prints the record as one line of JSON; flags:")
 		fs.PrintDefaults()
 	}
 	pos, err := parseArgs(fs, args)
@@ -185,12 +186,7 @@ func catalogAdd(ctx context.Context, fs *flag.FlagSet, root *string, args []stri
 	if err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(viewOf(rec), "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "%s\n", b)
-	return err
+	return json.NewEncoder(stdout).Encode(viewOf(rec))
 }
 
 // catalogList is "catalog list": one line of JSON per record.

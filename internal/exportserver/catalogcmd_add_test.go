@@ -38,6 +38,7 @@ func TestCatalogAddPrintsTheRecord(t *testing.T) {
 	require.Equal(t, ExitOK, code, errOut)
 	assert.Empty(t, errOut)
 
+	oneLineOf(t, out)
 	var printed map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal([]byte(out), &printed))
 	keys := make([]string, 0, len(printed))
