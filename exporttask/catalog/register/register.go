@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
@@ -118,6 +119,16 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 		return exporttask.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: abs,
 			Problem: "cannot be read (" + pathErrText(err) + ")", Fix: "check the path", Err: err})
 	}
+	if within(abs, absRoot) {
+		return exporttask.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: abs,
+			Problem: "is inside the catalog " + absRoot + ", where removing a record could delete it",
+			Fix:     "keep the source outside the catalog, or register it from there with -copy"})
+	}
+	if opts.Copy && st.IsDir() && within(absRoot, abs) {
+		return exporttask.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: abs,
+			Problem: "holds the catalog " + absRoot + ", so it cannot be copied into it",
+			Fix:     "register it without -copy, or keep the catalog elsewhere"})
+	}
 	format, err := formatOf(opts, abs, st.IsDir())
 	if err != nil {
 		return exporttask.Record{}, err
@@ -226,6 +237,13 @@ func formatOf(opts Options, abs string, isDir bool) (string, error) {
 		return "XYZ", nil
 	}
 	return "TMS", nil
+}
+
+// within reports whether path is dir or lies under it (both absolute and
+// clean).
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // pathErrText is the reason of a file system error, without the path the

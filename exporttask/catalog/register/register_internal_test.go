@@ -303,6 +303,31 @@ func TestAddRefusesBadSourcesAndLeavesTheCatalogAlone(t *testing.T) {
 	}
 }
 
+// TestAddRefusesSourcesMixedWithTheCatalog: a source inside the catalog
+// (which removing a record could delete) and a directory copied into a
+// catalog inside it are refused.
+func TestAddRefusesSourcesMixedWithTheCatalog(t *testing.T) {
+	r, f := fakeRegistrar()
+	data := t.TempDir()
+	root := filepath.Join(data, "catalog")
+	inside := writeFile(t, root, "stray/a.tif", "good")
+	writeFile(t, data, fakeIndex, "good")
+	_, err := r.add(t.Context(), root, inside, Options{Domain: exporttask.DomainDEM})
+	assert.ErrorContains(t, err, "is inside the catalog")
+	_, err = r.add(t.Context(), root, data, Options{Domain: exporttask.Domain3D, Copy: true})
+	assert.ErrorContains(t, err, "holds the catalog")
+	assert.Empty(t, f.seen)
+	assert.Equal(t, []string{"stray"}, names(t, root))
+
+	// A sibling whose name starts like the catalog's is not inside it.
+	beside := writeFile(t, data, "catalog2/a.tif", "good")
+	_, err = r.add(t.Context(), root, beside, Options{Domain: exporttask.DomainDEM})
+	assert.NoError(t, err)
+	// Referenced (not copied), a directory holding the catalog is fine.
+	_, err = r.add(t.Context(), root, data, Options{Domain: exporttask.Domain3D})
+	assert.NoError(t, err)
+}
+
 func TestAddOptionErrors(t *testing.T) {
 	r, f := fakeRegistrar()
 	root := t.TempDir()
