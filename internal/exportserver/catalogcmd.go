@@ -107,7 +107,8 @@ func (e usageError) Error() string { return e.msg }
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
 // parseArgs parses flags placed before and after the positional
-// arguments, and returns the positional ones.
+// arguments, and returns the positional ones. After "--" every argument
+// is positional.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
@@ -117,14 +118,14 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 			}
 			return nil, usageError{}
 		}
-		args = fs.Args()
-		if len(args) == 0 {
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
 			return pos, nil
 		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos, args = append(pos, args[0]), args[1:]
+		pos, args = append(pos, rest[0]), rest[1:]
 	}
 }
 

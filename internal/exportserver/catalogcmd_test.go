@@ -3,6 +3,7 @@ package exportserver
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,6 +67,27 @@ func TestCatalogUsageErrorsExit2(t *testing.T) {
 		})
 	}
 	assert.NoDirExists(t, cat, "nothing written")
+}
+
+func TestParseArgs(t *testing.T) {
+	for _, c := range []struct {
+		args, pos []string
+		copy      bool
+	}{
+		{[]string{"a.tif"}, []string{"a.tif"}, false},
+		{[]string{"-copy", "a.tif"}, []string{"a.tif"}, true},
+		{[]string{"a.tif", "-copy"}, []string{"a.tif"}, true},
+		{[]string{"a.tif", "b.tif", "-copy", "c.tif"}, []string{"a.tif", "b.tif", "c.tif"}, true},
+		{[]string{"--", "-copy", "a.tif"}, []string{"-copy", "a.tif"}, false},
+		{[]string{"a.tif", "--", "-copy"}, []string{"a.tif", "-copy"}, false},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		cp := fs.Bool("copy", false, "")
+		pos, err := parseArgs(fs, c.args)
+		require.NoError(t, err, "%v", c.args)
+		assert.Equal(t, c.pos, pos, "%v", c.args)
+		assert.Equal(t, c.copy, *cp, "%v", c.args)
+	}
 }
 
 func TestCatalogHelpExits0(t *testing.T) {
