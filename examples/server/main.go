@@ -58,7 +58,8 @@
 // data's title if it has one, else the source's name), -footprint FILE.geojson (replaces the data's footprint),
 // -copy (copy the source into the record instead of referencing it by
 // absolute path), -table NAME (the tile table of a GeoPackage), -scheme
-// tms|xyz (the row order of a tile directory, default tms). list prints
+// tms|xyz (the row order of a tile directory, default tms), -replace (with
+// -id: register a moved or changed source again under its record's id). list prints
 // one record per line as JSON; remove deletes a record and a copied
 // source, never a referenced one. Usage errors exit with status 2; see
 // "go run ./examples/server catalog -h".

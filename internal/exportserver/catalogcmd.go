@@ -28,7 +28,7 @@ const (
 
 // catalogUsage is the help of the catalog command.
 const catalogUsage = `usage:
-  server catalog add [-catalog DIR] -domain RASTER|DEM|3D [-id UUID] [-title TEXT]
+  server catalog add [-catalog DIR] -domain RASTER|DEM|3D [-id UUID [-replace]] [-title TEXT]
                      [-footprint FILE.geojson] [-copy] [-table NAME] [-scheme tms|xyz] SOURCE
       registers SOURCE (DEM: a GeoTIFF; RASTER: a GeoPackage or a tile directory;
       3D: a 3D Tiles tileset directory) and prints the record as one line of JSON
@@ -140,6 +140,7 @@ func catalogAdd(ctx context.Context, fs *flag.FlagSet, root *string, args []stri
 		copySrc   = fs.Bool("copy", false, "copy the source into the record's directory (default: reference it where it is)")
 		table     = fs.String("table", "", "`NAME` of the tile table of a RASTER GeoPackage (needed when it holds several)")
 		scheme    = fs.String("scheme", register.SchemeTMS, "row order of a RASTER tile directory: `tms` (gdal2tiles.py) or xyz")
+		replace   = fs.Bool("replace", false, "replace the record -id names, e.g. after its source moved (the new source is checked first)")
 	)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: server catalog add [flags] SOURCE\n\nregisters SOURCE and prints the record as one line of JSON; flags:")
@@ -156,6 +157,10 @@ func catalogAdd(ctx context.Context, fs *flag.FlagSet, root *string, args []stri
 	if !opts.Domain.Valid() {
 		return usagef("-domain must be RASTER, DEM or 3D, got %q", *domain)
 	}
+	if *replace && *id == "" {
+		return usagef("-replace needs the -id of the record to replace")
+	}
+	opts.Replace = *replace
 	if *id != "" {
 		if _, err := catalog.ParseID(*id); err != nil {
 			return usagef("-id: %q is not a UUID such as 0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05", *id)

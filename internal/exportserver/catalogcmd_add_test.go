@@ -75,6 +75,13 @@ func TestCatalogAddPrintsTheRecord(t *testing.T) {
 	assert.Contains(t, oneLineOf(t, errOut), "is already in the catalog")
 	assert.Equal(t, before, treeOf(t, cat))
 
+	// -replace registers it again under the same id.
+	code, out, errOut = runCatalog(t, nil, "add", "-catalog", cat, "-domain", "RASTER", "-id", id, "-replace", src)
+	require.Equal(t, ExitOK, code, errOut)
+	assert.Contains(t, out, `"id":"`+strings.ToLower(id)+`"`)
+	assert.Contains(t, out, `"title":"tiles.gpkg"`, "the default title, now that -title is not given")
+	before = treeOf(t, cat)
+
 	// A bad footprint file: exit 1, naming the file and the pointer.
 	bad := writeGeoJSON(t, `{"type":"Polygon","coordinates":[[[34,31],[35,31],[35,95],[34,31]]]}`)
 	code, _, errOut = runCatalog(t, nil, "add", "-catalog", cat, "-domain", "RASTER", "-footprint", bad, src)

@@ -54,6 +54,7 @@ func TestCatalogUsageErrorsExit2(t *testing.T) {
 		{[]string{"add", "-catalog", cat, "-domain", "DEM", "-scheme", "xyz", src}, "-scheme applies to RASTER"},
 		{[]string{"add", "-catalog", cat, "-domain", "3D", "-table", "t", src}, "-table applies to RASTER"},
 		{[]string{"add", "-catalog", cat, "-bogus", src}, "flag provided but not defined: -bogus"},
+		{[]string{"add", "-catalog", cat, "-domain", "DEM", "-replace", src}, "-replace needs the -id"},
 		{[]string{"list", "-catalog", cat, "extra"}, "unexpected arguments: extra"},
 		{[]string{"remove", "-catalog", cat}, "one record ID is needed, got 0"},
 		{[]string{"remove", "-catalog", cat, "../x"}, `"../x" is not a UUID`},

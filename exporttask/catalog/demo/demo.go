@@ -119,15 +119,16 @@ func stateOf(ctx context.Context, root, id string) (state, error) {
 }
 
 // add writes rec's demo source into a temporary directory and registers a
-// copy of it as rec, first removing the outdated record of the same id
-// when replace is set.
+// copy of it as rec, replacing the outdated record of the same id when
+// replace is set.
 func add(ctx context.Context, root string, rec exporttask.Record, replace bool) (err error) {
 	tmp, err := os.MkdirTemp("", "exporttask-demo-")
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, os.RemoveAll(tmp)) }()
-	opts := register.Options{Domain: rec.Domain, ID: rec.ID, Title: rec.Title, Footprint: rec.Footprint, Copy: true}
+	opts := register.Options{Domain: rec.Domain, ID: rec.ID, Title: rec.Title, Footprint: rec.Footprint, Copy: true,
+		Replace: replace}
 	var (
 		write  func(dir string, rec exporttask.Record) error
 		source string
@@ -142,15 +143,6 @@ func add(ctx context.Context, root string, rec exporttask.Record, replace bool) 
 	}
 	if err := write(tmp, rec); err != nil {
 		return err
-	}
-	if replace {
-		cat, err := catalog.Open(root)
-		if err != nil {
-			return err
-		}
-		if err := cat.Remove(ctx, rec.ID); err != nil {
-			return err
-		}
 	}
 	_, err = register.Add(ctx, root, filepath.Join(tmp, source), opts)
 	return err

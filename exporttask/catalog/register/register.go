@@ -56,6 +56,14 @@ type Options struct {
 	// Scheme is the row order of a RASTER tile directory, [SchemeTMS] or
 	// [SchemeXYZ]. Default [SchemeTMS].
 	Scheme string
+	// Replace replaces the record ID names when the catalog holds it (to
+	// register a source again after it moved or changed): the source is
+	// read first, so a bad one leaves the old record in place; then the
+	// old record is removed (see [catalog.Catalog.Remove]) and the new one
+	// written, and an export created in between does not find it.
+	// Requires ID. Default false: an id already in the catalog is an
+	// error.
+	Replace bool
 }
 
 // inspectFunc reads a source and returns what a record of it holds; it is
@@ -88,8 +96,8 @@ func domainRegistrar() registrar {
 // a source its domain cannot export, or one that does not exist, is an
 // error wrapping a *[export.SourceError] (find it with errors.As; its
 // message is one line naming the file, the problem and what to do). An id
-// already in the catalog is an error wrapping [fs.ErrExist]; bad options
-// are errors naming the option.
+// already in the catalog is an error wrapping [fs.ErrExist], unless
+// opts.Replace is set; bad options are errors naming the option.
 func Add(ctx context.Context, root, source string, opts Options) (exporttask.Record, error) {
 	return domainRegistrar().add(ctx, root, source, opts)
 }
@@ -138,7 +146,9 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 			Problem: "its name is that of the record's manifest, so it cannot be copied beside it",
 			Fix:     "rename it, or register it without -copy"})
 	}
-	if _, err := os.Stat(filepath.Join(absRoot, id)); err == nil {
+	_, err = os.Stat(filepath.Join(absRoot, id))
+	exists := err == nil
+	if exists && !opts.Replace {
 		return exporttask.Record{}, fmt.Errorf("register: record %s is already in the catalog %s: %w", id, absRoot, fs.ErrExist)
 	}
 
@@ -169,6 +179,15 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 		src.Path = name
 		fill = func(dir string) error { return copyTree(ctx, from, filepath.Join(dir, name)) }
 	}
+	if exists {
+		cat, err := catalog.Open(absRoot)
+		if err != nil {
+			return exporttask.Record{}, fmt.Errorf("register: %w", err)
+		}
+		if err := cat.Remove(ctx, id); err != nil && !errors.Is(err, exporttask.ErrRecordNotFound) {
+			return exporttask.Record{}, fmt.Errorf("register: replacing record %s: %w", id, err)
+		}
+	}
 	if err := catalog.WriteRecord(absRoot, rec, fill); err != nil {
 		return exporttask.Record{}, fmt.Errorf("register: %w", err)
 	}
@@ -181,6 +200,9 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 func checkOptions(opts *Options) (string, error) {
 	if !opts.Domain.Valid() {
 		return "", fmt.Errorf("register: Domain: %q is not one of %v", opts.Domain, exporttask.Domains())
+	}
+	if opts.Replace && opts.ID == "" {
+		return "", errors.New("register: Replace: the ID of the record to replace is required")
 	}
 	id := catalog.NewID()
 	if opts.ID != "" {

@@ -196,6 +196,36 @@ func TestAddGivenIDAndDuplicate(t *testing.T) {
 	assert.Equal(t, before, snapshot(t, root))
 }
 
+func TestAddReplace(t *testing.T) {
+	r, _ := fakeRegistrar()
+	root := t.TempDir()
+	const id = "8b867544-2dab-43a1-be6e-f23ec83c19b4"
+	old := writeFile(t, t.TempDir(), "old.tif", "good")
+	_, err := r.add(t.Context(), root, old, Options{Domain: exporttask.DomainDEM, ID: id, Copy: true})
+	require.NoError(t, err)
+	before := snapshot(t, root)
+
+	// A bad source leaves the old record as it was.
+	bad := writeFile(t, t.TempDir(), "bad.tif", "bad")
+	_, err = r.add(t.Context(), root, bad, Options{Domain: exporttask.DomainDEM, ID: id, Replace: true})
+	var se *export.SourceError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, before, snapshot(t, root))
+
+	moved := writeFile(t, t.TempDir(), "moved.tif", "good, moved")
+	rec, err := r.add(t.Context(), root, moved, Options{Domain: exporttask.DomainDEM, ID: id, Replace: true})
+	require.NoError(t, err)
+	assert.Equal(t, moved, rec.Source.Path)
+	assert.Equal(t, []string{id}, names(t, root), "one record, no leftovers")
+	assert.Equal(t, []string{catalog.ManifestName}, names(t, rec.Location), "the old copy went with the old record")
+
+	// Replace of an id not in the catalog adds it; Replace needs an id.
+	_, err = r.add(t.Context(), root, moved, Options{Domain: exporttask.DomainDEM, ID: "3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60", Replace: true})
+	require.NoError(t, err)
+	_, err = r.add(t.Context(), root, moved, Options{Domain: exporttask.DomainDEM, Replace: true})
+	assert.ErrorContains(t, err, "Replace: the ID")
+}
+
 func TestAddCopiesAFile(t *testing.T) {
 	r, _ := fakeRegistrar()
 	root := t.TempDir()
