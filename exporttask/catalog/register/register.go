@@ -141,11 +141,6 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 	if err != nil {
 		return exporttask.Record{}, err
 	}
-	if opts.Copy && filepath.Base(abs) == catalog.ManifestName {
-		return exporttask.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: abs,
-			Problem: "its name is that of the record's manifest, so it cannot be copied beside it",
-			Fix:     "rename it, or register it without -copy"})
-	}
 	_, err = os.Stat(filepath.Join(absRoot, id))
 	exists := err == nil
 	if exists && !opts.Replace {
@@ -176,6 +171,11 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 	if opts.Copy {
 		from := src.Path
 		name := filepath.Base(from)
+		if name == catalog.ManifestName {
+			return exporttask.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: from,
+				Problem: "its name is that of the record's manifest, so it cannot be copied beside it",
+				Fix:     "rename it, or register it without -copy"})
+		}
 		src.Path = name
 		fill = func(dir string) error { return copyTree(ctx, from, filepath.Join(dir, name)) }
 	}
