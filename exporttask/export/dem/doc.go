@@ -1,29 +1,62 @@
-// Package dem exports DEM records as GeoTIFF files. Start with [New], which
-// returns an [Exporter] implementing the export.Domain contract; a record's
-// data is made by [WriteDemoSource].
+// Package dem exports DEM records as Cloud Optimized GeoTIFFs cut from the
+// GeoTIFF or COG the record was registered with. [Inspect] reads a source
+// file and returns what its record holds; [New] returns an [Exporter]
+// implementing the export.Domain contract; [WriteDemoSource] writes the
+// demo landscape as a GeoTIFF to register.
 //
-// # Source
+// # Sources
 //
-// A record's directory (Record.Location) holds elevation.f32: little-endian
-// float32 heights in meters, row-major, the first row at the north edge,
-// covering exactly the bounding box of the record's footprint at
-// Record.Resolution degrees per pixel (width round((east-west)/resolution),
-// height round((north-south)/resolution)), -32768 where there is no data.
+// A record's source is a GeoTIFF file referenced in place by
+// Record.Source (absolute path, size and modification time at
+// registration); an export whose source is missing or changed fails with a
+// permanent error asking to register it again. A record without a Source
+// cannot be exported. The file is read in pure Go, only the blocks a
+// window meets. It must be:
+//   - a classic TIFF or a BigTIFF, either byte order, in strips or tiles,
+//     with one band (a file of several bands, RGB or not, is refused:
+//     extract the elevation band with `gdal_translate -b 1`);
+//   - compressed with none, LZW, Deflate (Compression 8 or 32946) or
+//     PackBits, with predictor 1, 2 or 3 (3 on floating-point samples);
+//     JPEG, LERC, ZSTD, WebP and the rest are refused;
+//   - of sample type Int8, Byte, Int16, UInt16, Int32, UInt32, Float32 or
+//     Float64 (no complex or sub-byte types);
+//   - in EPSG:4326: GeoKeys with GeographicType 4326, or a user-defined
+//     geographic CRS on the WGS 84 datum or ellipsoid, in degrees, on
+//     Greenwich; a projected CRS or another datum is refused, with a
+//     `gdalwarp -t_srs EPSG:4326` to run;
+//   - georeferenced by ModelPixelScale and ModelTiepoint, or by a
+//     ModelTransformation without rotation, north-up. PixelIsPoint rasters
+//     are shifted half a pixel up and left, as GDAL reads them.
+//
+// Pixels equal to the GDAL_NODATA value (compared in the sample type), and
+// NaN in floating-point files, have no data. Internal masks are not read.
+// Overviews are ignored: the full-resolution image is read. Pixels need not
+// be square; Record.Resolution holds the pixel width.
+//
+// Every refusal is a *export.SourceError, one line "FILE: PROBLEM; FIX".
 //
 // # Artifacts
 //
 // An export writes three artifacts:
-//   - MODEL "<record id>.tif": a one-band Float32 GeoTIFF in EPSG:4326, the source
-//     grid cut to the job's box (whole source pixels), -32768 (GDAL_NODATA)
-//     at every pixel whose centre is outside the exported area;
+//   - MODEL "<record id>.tif": a one-band Cloud Optimized GeoTIFF in
+//     EPSG:4326 (tiled 512×512, Deflate with a predictor, overviews while
+//     larger than a tile) holding the source pixels that `gdal_translate
+//     -projwin west north east south` cuts for the job's box (first column
+//     floor((west-x0)/dx + 0.001), width floor((east-west)/dx + 0.5), and
+//     likewise for rows; clipped to the source, at least one pixel), in the
+//     source's sample type, with the nodata value at every pixel whose
+//     centre is outside the exported area. The nodata value (GDAL_NODATA)
+//     is the source's, or, for a source without one (or one its type cannot
+//     hold), [DefaultNoData]: the type's lowest value (highest for unsigned
+//     types);
 //   - ROI "roi.geojson": the region exported, the request's ROI or the
 //     footprint when the request has none;
-//   - METADATA "metadata.json": the record, the ROI, the grid and each
-//     other artifact's name, size and SHA-256.
+//   - METADATA "metadata.json": the record, the ROI, the grid, the sample
+//     type and each other artifact's name, size and SHA-256.
 //
 // No LEGEND artifact is written: the GeoTIFF holds heights, not classes or
 // colours, and GDAL and GIS tools derive their own colour scale from its
 // statistics.
 //
-// Progress is counted in GeoTIFF rows written.
+// Progress is counted in rows read from the source.
 package dem

@@ -36,7 +36,7 @@ func Inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Recor
 	if err != nil {
 		return exporttask.Record{}, &export.SourceError{File: path, Problem: "cannot be read (" + err.Error() + ")", Fix: "check the path", Err: err}
 	}
-	s, err := openGeoTIFF(path)
+	s, err := openGeoTIFF(path, openFile)
 	if err != nil {
 		return exporttask.Record{}, err
 	}

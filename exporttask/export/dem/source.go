@@ -3,6 +3,8 @@ package dem
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,10 +19,21 @@ import (
 // Format is the RecordSource.Format of a DEM source.
 const Format = "GTiff"
 
+// SourceFile is an open source file as the exporter reads it: *os.File is
+// one; [Options].Open may return another (a wrapper that counts reads).
+type SourceFile interface {
+	io.ReaderAt
+	io.Closer
+	Stat() (fs.FileInfo, error)
+}
+
+// openFile is the default [Options].Open.
+func openFile(path string) (SourceFile, error) { return os.Open(path) }
+
 // source is an open, checked GeoTIFF source.
 type source struct {
 	path string
-	file *os.File
+	file SourceFile
 	tif  *geotiff.File
 	gt   [6]float64 // GDAL's geotransform, north-up: gt[2] = gt[4] = 0, gt[5] < 0
 	typ  geotiff.SampleType
@@ -28,8 +41,8 @@ type source struct {
 
 // openGeoTIFF opens path as a DEM source and checks that this package can
 // read it, returning a *export.SourceError when it cannot.
-func openGeoTIFF(path string) (*source, error) {
-	fh, err := os.Open(path)
+func openGeoTIFF(path string, open func(string) (SourceFile, error)) (*source, error) {
+	fh, err := open(path)
 	if err != nil {
 		fix := "check the path"
 		if errors.Is(err, os.ErrPermission) {
@@ -143,7 +156,7 @@ func (s *source) check() *export.SourceError {
 
 // openSource opens a record's registered source for an export. Every
 // error is permanent: retrying cannot fix the data.
-func openSource(rec exporttask.Record) (*source, error) {
+func openSource(rec exporttask.Record, open func(string) (SourceFile, error)) (*source, error) {
 	if rec.Source == nil {
 		return nil, exporttask.Permanent("catalog record "+rec.ID+" has no registered source; register its GeoTIFF with catalog add",
 			fmt.Errorf("dem: record %s has no source", rec.ID))
@@ -152,7 +165,7 @@ func openSource(rec exporttask.Record) (*source, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := openGeoTIFF(path)
+	s, err := openGeoTIFF(path, open)
 	if err != nil {
 		return nil, exporttask.Permanent("the source of catalog record "+rec.ID+" cannot be exported: "+err.Error(),
 			fmt.Errorf("dem: %w", err))

@@ -11,8 +11,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // DefaultBlockSize is the tile width and height when Image.BlockSize is 0,
@@ -34,9 +36,12 @@ type Image struct {
 	West, North float64
 	// PixelWidth and PixelHeight are degrees per pixel, both positive.
 	PixelWidth, PixelHeight float64
-	// NoData is the GDAL_NODATA text, written as given; "" (the default)
-	// for none. It must parse as a number (nan allowed for floats), and be
-	// a whole number in range for the integer types.
+	// NoData is the GDAL_NODATA text, "" (the default) for none. It must
+	// parse as a number ("nan" and "inf" included). For the float types it
+	// is written as given (without surrounding spaces); for the integer
+	// types Write stores what GDAL's GeoTIFF writer stores for a value the
+	// type cannot hold: rounded to the nearest integer, halves up, clamped
+	// to the type's range, 0 for NaN (so "-9999" on Byte becomes "0").
 	NoData string
 	// BlockSize is the tile width and height, a multiple of 16 from 16 to
 	// 4096; 0 (the default) means DefaultBlockSize.
@@ -57,13 +62,37 @@ func (img Image) blockSize() int {
 	return img.BlockSize
 }
 
-// noData returns whether img has a nodata value and that value as the
-// sample type stores it.
+// noDataText is the GDAL_NODATA text Write writes, "" for none. For the
+// integer types it is the value GDAL's GeoTIFF writer would store: rounded
+// to the nearest integer (halves up), clamped to the type's range, 0 for
+// NaN; for the float types it is NoData without surrounding spaces.
+func (img Image) noDataText() string {
+	text := strings.TrimSpace(img.NoData)
+	k := img.kind()
+	if text == "" || k.float() {
+		return text
+	}
+	v, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return text
+	}
+	if math.IsNaN(v) {
+		v = 0
+	}
+	lo, hi := k.bounds()
+	v = math.Max(lo, math.Min(hi, math.Floor(v+0.5)))
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// noData returns whether img has a nodata value and that value as pixels
+// are compared with it (float32 pixels with the value as a float32, as
+// GDAL compares them).
 func (img Image) noData() (bool, float64) {
-	if img.NoData == "" {
+	text := img.noDataText()
+	if text == "" {
 		return false, 0
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(img.NoData), 64)
+	v, err := strconv.ParseFloat(text, 64)
 	if err != nil {
 		return false, 0
 	}
@@ -87,15 +116,8 @@ func (img Image) Validate() error {
 		return fmt.Errorf("cog: BlockSize %d: must be 0 or a multiple of 16 from 16 to 4096", img.BlockSize)
 	}
 	if img.NoData != "" {
-		v, err := strconv.ParseFloat(strings.TrimSpace(img.NoData), 64)
-		if err != nil {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(img.NoData), 64); err != nil {
 			return fmt.Errorf("cog: NoData %q is not a number", img.NoData)
-		}
-		if !k.float() {
-			lo, hi := k.bounds()
-			if v != math.Trunc(v) || v < lo || v > hi {
-				return fmt.Errorf("cog: NoData %q is not a whole number from %v to %v, as the sample type needs", img.NoData, lo, hi)
-			}
 		}
 	}
 	return nil
@@ -141,7 +163,8 @@ func MaxSize(img Image) int64 {
 	return total
 }
 
-// fields returns the IFD entries of level i (0 is full resolution).
+// fields returns the IFD entries of level i (0 is full resolution), sorted
+// by tag.
 func (img Image) fields(f format, i int, offs, counts []uint64) []field {
 	l := img.levels()[i]
 	bs := uint32(img.blockSize())
@@ -172,10 +195,10 @@ func (img Image) fields(f format, i int, offs, counts []uint64) []field {
 			shorts(tagGeoKeyDirectory, 1, 1, 0, 3, 1024, 0, 1, 2, 1025, 0, 1, 1, 2048, 0, 1, 4326),
 		)
 	}
-	if img.NoData != "" {
-		fs = append(fs, ascii(tagGDALNoData, img.NoData))
+	if text := img.noDataText(); text != "" {
+		fs = append(fs, ascii(tagGDALNoData, text))
 	}
-	return fs
+	return sortFields(fs)
 }
 
 // Write writes img as a Cloud Optimized GeoTIFF to w and returns the bytes
@@ -236,15 +259,13 @@ type pyramid struct {
 // file its finished tiles go to, each with leader and trailer.
 type level struct {
 	img     Image
-	index   int
 	w, h    int
 	tilesX  int
 	band    []byte // BlockSize rows of tilesX·BlockSize samples
 	rowLen  int    // bytes of one band row
-	tile    []byte
-	tmp     []byte
-	zbuf    bytes.Buffer
-	zw      *zlib.Writer
+	enc     []*encoder
+	data    [][]byte
+	errs    []error
 	file    *os.File
 	bw      *bufio.Writer
 	written int64
@@ -254,6 +275,43 @@ type level struct {
 	raw     []byte
 	down    *reducer
 	next    *level
+}
+
+// encoder compresses one tile at a time; a level has one per tile it
+// compresses in parallel.
+type encoder struct {
+	tile, tmp []byte
+	zbuf      bytes.Buffer
+	zw        *zlib.Writer
+}
+
+func newEncoder(img Image) *encoder {
+	bs, sample := img.blockSize(), img.BitsPerSample/8
+	e := &encoder{tile: make([]byte, bs*bs*sample), tmp: make([]byte, bs*sample)}
+	e.zw = zlib.NewWriter(&e.zbuf)
+	return e
+}
+
+// encode returns tile column tx of band (rows of rowLen bytes) after the
+// predictor and Deflate; the bytes are valid until the next call.
+func (e *encoder) encode(img Image, band []byte, rowLen, tx int) ([]byte, error) {
+	bs := img.blockSize()
+	k := img.kind()
+	tileRow := bs * img.BitsPerSample / 8
+	for r := range bs {
+		row := e.tile[r*tileRow : (r+1)*tileRow]
+		copy(row, band[r*rowLen+tx*tileRow:])
+		k.predict(row, e.tmp)
+	}
+	e.zbuf.Reset()
+	e.zw.Reset(&e.zbuf)
+	if _, err := e.zw.Write(e.tile); err != nil {
+		return nil, fmt.Errorf("cog: compressing a tile: %w", err)
+	}
+	if err := e.zw.Close(); err != nil {
+		return nil, fmt.Errorf("cog: compressing a tile: %w", err)
+	}
+	return e.zbuf.Bytes(), nil
 }
 
 func newPyramid(img Image, scratchDir string) (*pyramid, error) {
@@ -270,13 +328,16 @@ func newPyramid(img Image, scratchDir string) (*pyramid, error) {
 			return nil, fmt.Errorf("cog: creating a scratch file: %w", err)
 		}
 		l := &level{
-			img: img, index: i, w: s.w, h: s.h, tilesX: ceilDiv(s.w, bs),
+			img: img, w: s.w, h: s.h, tilesX: ceilDiv(s.w, bs),
 			file: f, bw: bufio.NewWriterSize(f, 1<<16),
-			tile: make([]byte, bs*bs*sample), tmp: make([]byte, bs*sample),
 		}
 		l.rowLen = l.tilesX * bs * sample
 		l.band = make([]byte, bs*l.rowLen)
-		l.zw = zlib.NewWriter(&l.zbuf)
+		workers := max(1, min(l.tilesX, runtime.GOMAXPROCS(0)))
+		l.data, l.errs = make([][]byte, workers), make([]error, workers)
+		for range workers {
+			l.enc = append(l.enc, newEncoder(img))
+		}
 		n := l.tilesX * ceilDiv(s.h, bs)
 		l.pos = make([]uint64, 0, n)
 		l.sizes = make([]uint64, 0, n)
@@ -336,39 +397,52 @@ func (l *level) addValues(y int, vals []float64) error {
 	return l.addRow(y, l.raw)
 }
 
-// flush compresses the band's tiles into the scratch file and clears the
-// band, so the padding of partial tiles is zero, as in GDAL's files.
+// flush compresses the band's tiles into the scratch file, up to
+// GOMAXPROCS tiles at a time, and clears the band, so the padding of
+// partial tiles is zero, as in GDAL's files.
 func (l *level) flush() error {
-	bs := l.img.blockSize()
-	k := l.img.kind()
-	tileRow := bs * l.img.BitsPerSample / 8
-	for tx := range l.tilesX {
-		for r := range bs {
-			row := l.tile[r*tileRow : (r+1)*tileRow]
-			copy(row, l.band[r*l.rowLen+tx*tileRow:])
-			k.predict(row, l.tmp)
+	workers := len(l.enc)
+	for start := 0; start < l.tilesX; start += workers {
+		n := min(workers, l.tilesX-start)
+		if n == 1 {
+			l.data[0], l.errs[0] = l.enc[0].encode(l.img, l.band, l.rowLen, start)
+		} else {
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					l.data[i], l.errs[i] = l.enc[i].encode(l.img, l.band, l.rowLen, start+i)
+				}()
+			}
+			wg.Wait()
 		}
-		l.zbuf.Reset()
-		l.zw.Reset(&l.zbuf)
-		if _, err := l.zw.Write(l.tile); err != nil {
-			return fmt.Errorf("cog: compressing a tile: %w", err)
-		}
-		if err := l.zw.Close(); err != nil {
-			return fmt.Errorf("cog: compressing a tile: %w", err)
-		}
-		data := l.zbuf.Bytes()
-		var leader [4]byte
-		binary.LittleEndian.PutUint32(leader[:], uint32(len(data)))
-		for _, b := range [][]byte{leader[:], data, data[len(data)-4:]} {
-			if _, err := l.bw.Write(b); err != nil {
-				return fmt.Errorf("cog: writing scratch file: %w", err)
+		for i := range n {
+			if l.errs[i] != nil {
+				return l.errs[i]
+			}
+			if err := l.writeTile(l.data[i]); err != nil {
+				return err
 			}
 		}
-		l.pos = append(l.pos, uint64(l.written)+4)
-		l.sizes = append(l.sizes, uint64(len(data)))
-		l.written += int64(len(data)) + 8
 	}
 	clear(l.band)
+	return nil
+}
+
+// writeTile appends a compressed tile to the scratch file with its leader
+// and trailer.
+func (l *level) writeTile(data []byte) error {
+	var leader [4]byte
+	binary.LittleEndian.PutUint32(leader[:], uint32(len(data)))
+	for _, b := range [][]byte{leader[:], data, data[len(data)-4:]} {
+		if _, err := l.bw.Write(b); err != nil {
+			return fmt.Errorf("cog: writing scratch file: %w", err)
+		}
+	}
+	l.pos = append(l.pos, uint64(l.written)+4)
+	l.sizes = append(l.sizes, uint64(len(data)))
+	l.written += int64(len(data)) + 8
 	return nil
 }
 
@@ -380,12 +454,7 @@ func (p *pyramid) writeTo(ctx context.Context, w io.Writer, big bool) (int64, er
 			return 0, fmt.Errorf("cog: writing scratch file: %w", err)
 		}
 	}
-	f := format{big: big}
-	head, ifds := p.layout(f)
-	if !big && head > math.MaxUint32 {
-		f.big = true
-		head, ifds = p.layout(f)
-	}
+	f, ifds := p.format(big)
 	out, first := f.header()
 	at := first
 	for i, fs := range ifds {
@@ -410,6 +479,18 @@ func (p *pyramid) writeTo(ctx context.Context, w io.Writer, big bool) (int64, er
 		}
 	}
 	return cw.n, nil
+}
+
+// format chooses classic TIFF, or BigTIFF when big is set or the file would
+// pass 4 GiB, and returns it with the IFDs' fields.
+func (p *pyramid) format(big bool) (format, [][]field) {
+	f := format{big: big}
+	end, ifds := p.layout(f)
+	if !big && end > math.MaxUint32 {
+		f.big = true
+		_, ifds = p.layout(f)
+	}
+	return f, ifds
 }
 
 // layout returns the offset just past the last byte of the file and each

@@ -31,21 +31,35 @@
 // so a 1100×700 image with 256-pixel tiles gets 550×350, 275×175 and
 // 137×87, the sizes GDAL chooses. Each level is computed from the level
 // above it as GDAL's AVERAGE resampling does: an overview pixel is the
-// weighted mean of the source pixels its area covers, leaving out nodata
-// pixels (and NaN when NoData is "nan"); it is nodata only when all of them
-// are. The mean is rounded half away from zero for the integer types; a
-// mean that lands on the nodata value is moved off it by GDAL's rule. Mean
-// elevation suits terrain better than the nearest sample, which aliases
-// ridges and valleys.
+// weighted mean of the source pixels its area covers (two by two when the
+// sizes halve exactly, with a sliver of a third row or column when a side
+// was odd), leaving out nodata pixels; it is nodata only when all of them
+// are, and a mean that lands on the nodata value is moved off it by GDAL's
+// rule. Mean elevation suits terrain better than the nearest sample, which
+// aliases ridges and valleys.
+//
+// The means are computed in float64. For the integer types they are
+// rounded half away from zero; for Int8, Int16, Int32 and UInt32 a mean
+// below 2^24 first passes through float32, which is what GDAL 3.6 computes
+// them in and costs nothing there, so those overviews equal GDAL's pixel for
+// pixel, as do UInt8, UInt16 and (with nodata) Float32 ones. GDAL 3.6
+// rounds Float64 means to float32, and Float32 means of whole 2×2 blocks
+// after each float32 addition; this package does not, so those pixels can
+// differ from GDAL's in the last float32 place.
+//
+// NoData is written as given for the float types; for the integer types it
+// is stored as GDAL's GeoTIFF writer stores it: rounded, clamped to the
+// type's range, 0 for NaN.
 //
 // # Scratch files and memory
 //
 // Tile sizes are known only after compression, and the IFDs, which hold
 // them, come first; so Write compresses each level's tiles into a scratch
-// file as their rows arrive, then writes the header and IFDs to w and copies
-// the levels after them. Memory holds one row of tiles per level plus the
-// two or three rows each overview is being averaged from. The file is a
-// BigTIFF only when it would pass 4 GiB.
+// file as their rows arrive (the tiles of a row on up to GOMAXPROCS
+// goroutines), then writes the header and IFDs to w and copies the levels
+// after them. Memory holds one row of tiles per level, a compressor per
+// goroutine, and the two or three rows each overview is being averaged
+// from. The file is a BigTIFF only when it would pass 4 GiB.
 //
 // # Use
 //

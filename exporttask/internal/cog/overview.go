@@ -105,11 +105,10 @@ func (r *reducer) push(y int, row []float64, emit func(y int, row []float64) err
 		if r.next < len(r.ys) {
 			keep = r.ys[r.next].a
 		}
-		for len(r.rows) > 0 && r.first < keep {
-			r.spare = append(r.spare, r.rows[0])
-			r.rows = r.rows[1:]
-			r.first++
-		}
+		drop := min(max(keep-r.first, 0), len(r.rows))
+		r.spare = append(r.spare, r.rows[:drop]...)
+		r.rows = r.rows[:copy(r.rows, r.rows[drop:])]
+		r.first += drop
 	}
 	return nil
 }
@@ -140,10 +139,27 @@ func (r *reducer) reduce(sy span) {
 			r.out[x] = r.noData
 			continue
 		}
-		v := r.kind.quantize(total / weight)
+		v := r.kind.quantize(r.kind.viaFloat32(total / weight))
 		if r.hasNoData && v == r.noData {
 			v = r.kind.replacement(r.noData)
 		}
 		r.out[x] = v
 	}
+}
+
+// viaFloat32 rounds an overview mean of the signed and 32-bit integer kinds
+// to float32 when it is below 2^24 in magnitude. GDAL 3.6 computes those
+// means in float32 (its working type for every type but Byte and UInt16),
+// which decides a few means lying within float32's precision of a
+// half-integer the other way; below 2^24 float32 loses nothing else, so
+// doing the same costs no accuracy and gives GDAL's pixels. Larger means,
+// and the float kinds, keep float64's precision.
+func (k kind) viaFloat32(m float64) float64 {
+	switch k {
+	case kindInt8, kindInt16, kindInt32, kindUint32:
+		if math.Abs(m) < 1<<24 {
+			return float64(float32(m))
+		}
+	}
+	return m
 }

@@ -153,6 +153,12 @@ func (f format) align() int64 {
 
 func pad(n, a int64) int64 { return (n + a - 1) / a * a }
 
+// sortFields sorts fields by tag, the order of an IFD's entries.
+func sortFields(fields []field) []field {
+	sort.Slice(fields, func(i, j int) bool { return fields[i].tag < fields[j].tag })
+	return fields
+}
+
 // ifdSize is the number of bytes encodeIFD writes for fields.
 func (f format) ifdSize(fields []field) int64 {
 	n := f.countSize() + int64(len(fields))*f.entrySize() + f.offsetSize()
@@ -179,11 +185,11 @@ func (f format) putOffset(b []byte, v uint64) {
 	}
 }
 
-// encodeIFD appends to dst the IFD of fields placed at file offset at,
-// followed by its out-of-line values, each on an aligned boundary, and
-// padding up to ifdSize; next is the offset of the next IFD (0 for none).
+// encodeIFD appends to dst the IFD of fields (sorted by tag, as TIFF
+// requires) placed at file offset at, followed by its out-of-line values in
+// the same order, each on an aligned boundary, and padding up to ifdSize;
+// next is the offset of the next IFD (0 for none).
 func (f format) encodeIFD(dst []byte, at int64, fields []field, next uint64) []byte {
-	sort.Slice(fields, func(i, j int) bool { return fields[i].tag < fields[j].tag })
 	start := len(dst)
 	size := f.ifdSize(fields)
 	dst = append(dst, make([]byte, size)...)

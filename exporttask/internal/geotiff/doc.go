@@ -1,13 +1,36 @@
-// Package geotiff writes single-band float32 GeoTIFF files (TIFF 6.0 with
-// the GeoTIFF 1.1 tags) in EPSG:4326, as a stream: start with [Encode],
-// which takes the image's geometry in an [Image] and pulls the pixel rows
-// from a callback one strip at a time, so a large grid never sits in memory
-// whole.
+// Package geotiff reads GeoTIFF and COG files in place and writes
+// single-band float32 GeoTIFF files (TIFF 6.0 with the GeoTIFF 1.1 tags) in
+// EPSG:4326 as a stream.
 //
-// The file layout is header, IFD, the IFD's out-of-line values, then the
-// strips. Because the IFD comes first, every strip's size must be known
-// before the first strip is written: without compression it follows from the
-// geometry; with [Deflate] the strips are compressed twice, once to measure
-// and once to write. Deflate is deterministic, so both passes agree; the
-// writer checks it and fails rather than write a wrong offset.
+// # Reading
+//
+// [Open] takes an io.ReaderAt and the file's size and reads the header and
+// IFDs only: the [File] it returns describes the full-resolution image (the
+// first IFD that is neither an overview nor a mask) and its georeferencing
+// ([Geo]: model tags and GeoKeys) and GDAL_NODATA. Classic TIFF and
+// BigTIFF, either byte order, strips or tiles. [File.Decodable] says
+// whether the first band can be decoded: 8-, 16-, 32- and 64-bit integer or
+// floating-point samples (chunky files of several bands give their first
+// band; planar ones the first band's blocks), compression none, LZW (TIFF's
+// MSB-first code, decoded by golang.org/x/image/tiff/lzw), Deflate or
+// PackBits, predictor 1, 2 or 3. [File.Window] then reads rows of a pixel
+// window, decoding only the blocks the window meets, each once, and
+// [File.Blocks] whole blocks. Every sample comes out little-endian.
+//
+// Malformed input is an error, never a panic: every offset and count is
+// checked against the file's size before anything is allocated for it, a
+// decoded block is at most [MaxBlockBytes], and a stored block at most
+// about twice its decoded size.
+//
+// # Writing
+//
+// [Encode] takes the image's geometry in an [Image] and pulls the pixel
+// rows from a callback one strip at a time, so a large grid never sits in
+// memory whole. The file layout is header, IFD, the IFD's out-of-line
+// values, then the strips. Because the IFD comes first, every strip's size
+// must be known before the first strip is written: without compression it
+// follows from the geometry; with [Deflate] the strips are compressed
+// twice, once to measure and once to write. Deflate is deterministic, so
+// both passes agree; the writer checks it and fails rather than write a
+// wrong offset.
 package geotiff
