@@ -7,8 +7,9 @@
 // It builds a source GeoPackage once (real shaded-relief PNG tiles of the
 // demo terrain, reused across the grid), then runs interleaved rounds of
 // the export (the whole record: GeoPackage, thumbnails, metadata, streamed
-// to a directory output) and of two bare copies of the same rows in one
-// transaction, and prints the median of each.
+// to a directory output), of the export of the same tiles from a TMS
+// directory (as gdal2tiles lays them out), and of two bare copies of the
+// same rows in one transaction, and prints the median of each.
 package main
 
 import (
@@ -16,9 +17,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 )
 
 func main() {
@@ -68,14 +73,31 @@ func run(rounds int, size float64, keep string) error {
 	fmt.Printf("rasterexport: source %d tiles, %.1f MB, levels %d..%d, built in %v; GOMAXPROCS=%d\n",
 		tiles, mb(st.Size()), rec.MinZoom, rec.MaxZoom, time.Since(start).Round(time.Millisecond), runtime.GOMAXPROCS(0))
 
+	ctx := context.Background()
+	tmsDir := filepath.Join(srcDir, "tms")
+	if err := buildTMS(ctx, rec, tmsDir); err != nil {
+		return fmt.Errorf("building the TMS directory: %w", err)
+	}
+	_, inspectGPKG, err := register(ctx, rec, exporttask.RecordSource{Path: sourcePath(rec), Format: raster.FormatGPKG})
+	if err != nil {
+		return err
+	}
+	tms, inspectTMS, err := register(ctx, rec, exporttask.RecordSource{Path: tmsDir, Format: raster.FormatTMS})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("rasterexport: the same tiles as a TMS directory; raster.Inspect took %v (GeoPackage), %v (TMS)\n",
+		inspectGPKG.Round(time.Millisecond), inspectTMS.Round(time.Millisecond))
+
 	contenders := []contender{
 		{"export", func(ctx context.Context, dir string) (int64, int64, error) { return runExport(ctx, rec, dir) }},
+		{"export-tms", func(ctx context.Context, dir string) (int64, int64, error) { return runExport(ctx, tms, dir) }},
 		{"copy-rows", func(ctx context.Context, dir string) (int64, int64, error) {
 			return copyRows(ctx, sourcePath(rec), dir)
 		}},
 		{"copy-sql", func(ctx context.Context, dir string) (int64, int64, error) { return copySQL(ctx, sourcePath(rec), dir) }},
 	}
-	res, err := measure(context.Background(), work, contenders, rounds)
+	res, err := measure(ctx, work, contenders, rounds)
 	if err != nil {
 		return err
 	}

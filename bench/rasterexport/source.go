@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
@@ -72,4 +76,64 @@ func tilePool() ([][]byte, error) {
 		return nil, fmt.Errorf("the demo relief has no tiles")
 	}
 	return pool, rows.Err()
+}
+
+// buildTMS writes the tiles of rec's source as a TMS directory under dir
+// (z/x/y.png, row 0 at the bottom, with the tilemapresource.xml gdal2tiles
+// -p geodetic --tmscompatible writes).
+func buildTMS(ctx context.Context, rec exporttask.Record, dir string) error {
+	db, err := sql.Open("sqlite", "file:"+sourcePath(rec)+"?mode=ro")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, `SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var z, col, row int64
+		var b []byte
+		if err := rows.Scan(&z, &col, &row, &b); err != nil {
+			return err
+		}
+		colDir := filepath.Join(dir, strconv.FormatInt(z, 10), strconv.FormatInt(col, 10))
+		if err := os.MkdirAll(colDir, 0o755); err != nil {
+			return err
+		}
+		name := strconv.FormatInt(int64(1)<<z-1-row, 10) + ".png"
+		if err := os.WriteFile(filepath.Join(colDir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	fp := rec.Footprint.Polygon[0]
+	var sets strings.Builder
+	for z := rec.MinZoom; z <= rec.MaxZoom; z++ {
+		fmt.Fprintf(&sets, "    <TileSet href=\"%d\" units-per-pixel=\"%.14f\" order=\"%d\"/>\n", z, 0.703125/float64(int64(1)<<z), z)
+	}
+	xml := fmt.Sprintf(`<?xml version="1.0" encoding="utf-8"?>
+<TileMap version="1.0.0" tilemapservice="http://tms.osgeo.org/1.0.0">
+  <Title>bench</Title>
+  <SRS>EPSG:4326</SRS>
+  <BoundingBox minx="%f" miny="%f" maxx="%f" maxy="%f"/>
+  <TileFormat width="256" height="256" mime-type="image/png" extension="png"/>
+  <TileSets profile="geodetic">
+%s  </TileSets>
+</TileMap>
+`, fp[0][0], fp[0][1], fp[2][0], fp[2][1], sets.String())
+	return os.WriteFile(filepath.Join(dir, raster.TileMapResource), []byte(xml), 0o644)
+}
+
+// register inspects a source and returns its record, with rec's id, and
+// how long raster.Inspect took.
+func register(ctx context.Context, rec exporttask.Record, src exporttask.RecordSource) (exporttask.Record, time.Duration, error) {
+	start := time.Now()
+	r, err := raster.Inspect(ctx, src)
+	d := time.Since(start)
+	r.ID, r.Location = rec.ID, rec.Location
+	return r, d, err
 }

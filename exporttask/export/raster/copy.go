@@ -88,7 +88,7 @@ type tileCopier struct {
 // attachSource copies from a GeoPackage source: SQLite copies the rows of
 // the attached source's tile table, a block per statement.
 func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, error) {
-	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, "file:"+src.path+"?mode=ro"); err != nil {
+	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, fileURI(src.path, "mode=ro")); err != nil {
 		return tileCopier{}, fmt.Errorf("attaching the source %s: %w", src.path, err)
 	}
 	// Read the source through a memory map: the copy reads each tile's

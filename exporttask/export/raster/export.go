@@ -123,7 +123,10 @@ func write(ctx context.Context, out exporttask.Output, gpkgPath string, thumbs [
 }
 
 // unreadable is the permanent failure of a record whose tiles cannot be
-// read.
+// read. A context's end is no such failure and is returned as it is.
 func unreadable(rec exporttask.Record, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
 	return exporttask.Permanent("the tiles of catalog record "+rec.ID+" are unreadable", err)
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
 // gdal runs a GDAL tool, skipping the test when it is not installed (or
@@ -342,7 +343,16 @@ func TestGDALSources(t *testing.T) {
 		checkExports(t, rec, src)
 
 		// The same tiles as the TMS directory, rows flipped.
-		assert.Equal(t, readDir(t, makeTiles(t, dir, "tms2", img, "-p", "geodetic", "--tmscompatible"), true), src)
+		tms := makeTiles(t, dir, "tms2", img, "-p", "geodetic", "--tmscompatible")
+		assert.Equal(t, readDir(t, tms, true), src)
+
+		// With a tilemapresource.xml, that file is checked and is the index.
+		xml, err := os.ReadFile(filepath.Join(tms, raster.TileMapResource))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(path, raster.TileMapResource), xml, 0o644))
+		rec = inspect(t, exporttask.RecordSource{Path: path, Format: "XYZ"})
+		checkRecord(t, rec, src, path, "XYZ", "", raster.TileMapResource)
+		checkExports(t, rec, src)
 	})
 }
 
@@ -385,10 +395,12 @@ func TestGDALSourceChangedAfterInspect(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, f.Close())
 
-		_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(context.Background(), j, nil)
+		out := testout.New(t.TempDir())
+		_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(context.Background(), j, out)
 		var pe *exporttask.PermanentError
 		require.ErrorAs(t, err, &pe, c.path)
 		assert.Contains(t, pe.Reason, "changed after it was registered")
+		assert.Empty(t, dirEntries(t, out.Path))
 		_, err = raster.New(raster.Options{}).Estimate(context.Background(), j)
 		assert.ErrorAs(t, err, &pe)
 	}
@@ -489,7 +501,7 @@ func TestInspectRefuses(t *testing.T) {
 	})
 	t.Run("empty pyramid", func(t *testing.T) {
 		path := makeGPKG(t, dir, "empty", img)
-		db, err := sql.Open("sqlite", "file:"+path)
+		db, err := sql.Open("sqlite", path)
 		require.NoError(t, err)
 		_, err = db.Exec(`DELETE FROM empty`)
 		require.NoError(t, err)
@@ -530,6 +542,26 @@ func TestInspectRefuses(t *testing.T) {
 		refused(t, exporttask.RecordSource{Path: dir, Format: "GPKG"}, dir, "not a GeoPackage file")
 		refused(t, exporttask.RecordSource{Path: path, Format: "MBTiles"}, path, `"MBTiles"`, "GPKG, TMS or XYZ")
 		missing := filepath.Join(dir, "missing.gpkg")
-		refused(t, exporttask.RecordSource{Path: missing}, missing, "cannot be read")
+		refused(t, exporttask.RecordSource{Path: missing}, missing, "does not exist")
+		tms := makeTiles(t, dir, "kindtms", img, "-p", "geodetic", "--tmscompatible", "-z", "6")
+		refused(t, exporttask.RecordSource{Path: tms, Table: "out"}, tms, "for a GeoPackage only")
 	})
+}
+
+// TestSourcePathWithURICharacters: a source whose path holds the
+// characters SQLite URIs give a meaning is read where it is.
+func TestSourcePathWithURICharacters(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "maps #2 ?x=1 100%")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	legacy := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32),
+		MinZoom: 6, MaxZoom: 7, Location: dir}
+	require.NoError(t, raster.WriteDemoSource(dir, legacy))
+	path := filepath.Join(dir, raster.SourceName)
+	rec := inspect(t, exporttask.RecordSource{Path: path})
+	assert.Equal(t, path, rec.Source.Path)
+	out, arts := exportTo(t, job(t, rec, exporttask.CreateRequest{}))
+	want := readTable(t, path, raster.TilesTable)
+	require.NotEmpty(t, want)
+	assert.Equal(t, want, readTiles(t, artifactPath(t, out, arts, exporttask.ArtifactGPKG)))
+	assert.Equal(t, []string{raster.SourceName}, dirEntries(t, dir), "nothing written beside the source")
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"strings"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
@@ -67,7 +68,7 @@ func openWrite(path string) (*sql.DB, error) {
 	q.Add("_pragma", "synchronous(OFF)")
 	q.Add("_pragma", fmt.Sprintf("application_id(%d)", ApplicationID))
 	q.Add("_pragma", fmt.Sprintf("user_version(%d)", UserVersion))
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open("sqlite", fileURI(path, q.Encode()))
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
@@ -75,9 +76,28 @@ func openWrite(path string) (*sql.DB, error) {
 	return db, nil
 }
 
+// fileURI returns the SQLite URI of the file path with the query: the
+// characters a URI gives a meaning (%, ?, #) are escaped in the path, so
+// that a directory named "maps #2" is not cut short.
+func fileURI(path, query string) string {
+	var b strings.Builder
+	b.WriteString("file:")
+	for _, c := range []byte(path) {
+		switch c {
+		case '%', '?', '#':
+			fmt.Fprintf(&b, "%%%02X", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString("?")
+	b.WriteString(query)
+	return b.String()
+}
+
 // openRead opens the GeoPackage file path read-only.
 func openRead(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=query_only(1)")
+	db, err := sql.Open("sqlite", fileURI(path, "mode=ro&_pragma=query_only(1)"))
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}

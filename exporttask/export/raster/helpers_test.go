@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -62,7 +63,8 @@ func exportTo(t testing.TB, j export.Job) (*testout.Dir, []exporttask.Artifact) 
 // openGPKG opens a GeoPackage read-only for checks.
 func openGPKG(t testing.TB, path string) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	esc := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23") // test names with # make such paths
+	db, err := sql.Open("sqlite", "file:"+esc.Replace(path)+"?mode=ro")
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	return db

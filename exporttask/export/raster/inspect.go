@@ -78,6 +78,9 @@ func Inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Recor
 		return exporttask.Record{}, fmt.Errorf("raster: %w", err)
 	}
 	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return exporttask.Record{}, &export.SourceError{File: path, Problem: "does not exist", Fix: "check the path", Err: err}
+	}
 	if err != nil {
 		return exporttask.Record{}, &export.SourceError{File: path, Problem: "cannot be read: " + errText(err), Err: err}
 	}
@@ -103,8 +106,8 @@ func Inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Recor
 		}
 		if src.Table != "" {
 			return exporttask.Record{}, &export.SourceError{File: path,
-				Problem: fmt.Sprintf("is a tile directory, and a table (%q) names a table of a GeoPackage", src.Table),
-				Fix:     "give no table"}
+				Problem: fmt.Sprintf("is a tile directory, and a table (%q) is for a GeoPackage only", src.Table),
+				Fix:     "leave the table out"}
 		}
 		p, err = inspectDir(ctx, path, format)
 	default:

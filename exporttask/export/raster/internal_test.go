@@ -1,12 +1,16 @@
 package raster
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
@@ -67,4 +71,12 @@ func TestTileFormatByMagic(t *testing.T) {
 	assert.Empty(t, tileFormat([]byte("GIF89a")))
 	assert.Empty(t, tileFormat(nil))
 	assert.ErrorContains(t, checkTile([]byte("GIF89a")), "not a PNG, JPEG or WebP")
+}
+
+func TestUnreadableLeavesContextEndsAlone(t *testing.T) {
+	rec := exporttask.Record{ID: "r"}
+	stopped := fmt.Errorf("reading: %w", context.Canceled)
+	assert.Same(t, stopped, unreadable(rec, stopped))
+	assert.False(t, exporttask.IsPermanent(unreadable(rec, stopped)))
+	assert.True(t, exporttask.IsPermanent(unreadable(rec, errors.New("malformed"))))
 }

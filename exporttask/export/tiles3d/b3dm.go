@@ -99,7 +99,8 @@ func placeable(b []byte) bool {
 	}
 	nd := doc.Nodes[0]
 	same := func(a []float64, want ...float64) bool { return a == nil || slices.Equal(a, want) }
-	if !same(nd.Matrix, identity[:]...) || !same(nd.Rotation, 0, 0, 0, 1) || !same(nd.Scale, 1, 1, 1) || nd.Children != nil {
+	id := identity()
+	if !same(nd.Matrix, id[:]...) || !same(nd.Rotation, 0, 0, 0, 1) || !same(nd.Scale, 1, 1, 1) || nd.Children != nil {
 		return false
 	}
 	mode := doc.Meshes[0].Primitives[0].Mode

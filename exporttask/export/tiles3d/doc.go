@@ -15,7 +15,9 @@
 //   - every tile has a bounding volume region, box or sphere; box and
 //     sphere are in the tile's frame, the product of the transforms
 //     (column-major 4×4) from the main root down, which makes them ECEF
-//     (WGS 84) coordinates; region is not transformed;
+//     (WGS 84) coordinates; region is not transformed. A box or sphere
+//     smaller than the Earth but centred within 1,000 km of its centre is
+//     refused: the tileset is in local coordinates, not placed on Earth;
 //   - contents are given by content or contents (1.1), with uri or, as
 //     3D Tiles 1.0 tilesets in the wild still write, url; each is a
 //     relative path, resolved against the tileset JSON file that names it,
@@ -32,7 +34,8 @@
 // Each tile's volume is turned into a lon/lat region for selection. A
 // region across the antimeridian (west > east) is taken as every longitude.
 // A box (or, for a sphere, the cube around it aligned with east, north and
-// up at its centre) is converted conservatively: longitudes from its
+// up at its centre; its radius scaled by the transform's longest stretch)
+// is converted conservatively: longitudes from its
 // corners (on a plane face longitude is monotonic), latitudes and heights
 // from a grid of samples on its faces widened by a bound of how far the
 // face can bulge between samples. A box that meets the Earth's axis spans

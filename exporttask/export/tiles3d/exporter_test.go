@@ -200,7 +200,7 @@ func TestDemoMeshFollowsTheTerrain(t *testing.T) {
 	root, err := os.OpenRoot(filepath.Join(rec.Location, SourceDir))
 	require.NoError(t, err)
 	defer root.Close()
-	tris, ok, err := tileTriangles(root, &node{xform: identity, contents: []content{{file: "tiles/10/1219/333.glb", kind: "glb"}}}, "Y")
+	tris, ok, err := tileTriangles(root, &node{xform: identity(), contents: []content{{file: "tiles/10/1219/333.glb", kind: "glb"}}}, "Y")
 	require.NoError(t, err)
 	require.True(t, ok, "the demo's meshes can be placed")
 	require.Len(t, tris, 2*(gridVertices-1)*(gridVertices-1))

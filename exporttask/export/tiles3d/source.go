@@ -88,7 +88,7 @@ func loadSource(ctx context.Context, dir string) (*source, error) {
 	}
 	defer r.Close()
 	l := &loader{ctx: ctx, dir: abs, root: r, seen: map[string]string{}, src: &source{dir: abs}}
-	main, err := l.file(TilesetFile, identity, 0, 0, nil)
+	main, err := l.file(TilesetFile, identity(), 0, 0, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +118,9 @@ func (l *loader) readJSON(name string, v any) error {
 	}
 	if len(b) > maxJSONBytes {
 		return l.fail(name, fmt.Sprintf("larger than %d MB", maxJSONBytes>>20), "split it into external tilesets", nil)
+	}
+	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
+		return l.fail(name, "gzip-compressed", "decompress the tileset with npx 3d-tiles-tools ungzip", nil)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		var se *json.SyntaxError
@@ -359,19 +362,44 @@ func (l *loader) region(bv volume, m mat4) (region, error) {
 		u := m.vector([3]float64{b[3], b[4], b[5]})
 		v := m.vector([3]float64{b[6], b[7], b[8]})
 		w := m.vector([3]float64{b[9], b[10], b[11]})
+		if err := placed(c, len3v(u)+len3v(v)+len3v(w)); err != nil {
+			return region{}, fmt.Errorf("/box: %w", err)
+		}
 		return boxRegion(c, u, v, w), nil
 	case bv.Sphere != nil:
 		s := bv.Sphere
 		if len(s) != 4 || bad(s) || s[3] < 0 {
 			return region{}, fmt.Errorf("/sphere: want 4 numbers, the last a radius ≥ 0, have %v", s)
 		}
-		return sphereRegion(m.point([3]float64{s[0], s[1], s[2]}), s[3]*m.maxScale()), nil
+		c, r := m.point([3]float64{s[0], s[1], s[2]}), s[3]*m.maxScale()
+		if err := placed(c, r); err != nil {
+			return region{}, fmt.Errorf("/sphere: %w", err)
+		}
+		return sphereRegion(c, r), nil
 	}
 	return region{}, errors.New(": no region, box or sphere (other bounding volumes are not supported)")
 }
 
-// contentKinds are the content files this package copies.
-var contentKinds = map[string]bool{"b3dm": true, "i3dm": true, "pnts": true, "cmpt": true, "glb": true, "gltf": true, "json": true}
+// placed refuses a volume of centre c (ECEF meters) and size up to reach
+// meters from it that is smaller than the Earth yet centred near the
+// Earth's centre: a tileset in local coordinates, not placed on the Earth.
+func placed(c [3]float64, reach float64) error {
+	if d := len3v(c); d < 1e6 && reach < 1e6 {
+		return fmt.Errorf("centred %.0f m from the Earth's centre: the tileset is in local coordinates, not placed on the Earth "+
+			"(give its root a transform to Earth-centred coordinates, e.g. with npx 3d-tiles-tools createTilesetJson --cartographicPositionDegrees)", d)
+	}
+	return nil
+}
+
+// contentKind reports whether kind (a file extension) is a content this
+// package copies, or a tileset JSON.
+func contentKind(kind string) bool {
+	switch kind {
+	case "b3dm", "i3dm", "pnts", "cmpt", "glb", "gltf", "json":
+		return true
+	}
+	return false
+}
 
 // content checks one content URI of a tile in file f at pointer ptr.
 func (l *loader) content(f *tilesetFile, uri, ptr string, xform mat4, level, depth int, stack []string) (content, error) {
@@ -380,7 +408,7 @@ func (l *loader) content(f *tilesetFile, uri, ptr string, xform mat4, level, dep
 		return content{}, err
 	}
 	kind := strings.ToLower(strings.TrimPrefix(path.Ext(p), "."))
-	if !contentKinds[kind] {
+	if !contentKind(kind) {
 		return content{}, l.fail(f.name, fmt.Sprintf("%s: %q: content of type %q is not supported (b3dm, i3dm, pnts, cmpt, glb, gltf or an external tileset .json are)", ptr, uri, kind),
 			"convert it with npx 3d-tiles-tools", nil)
 	}
@@ -401,6 +429,9 @@ func (l *loader) content(f *tilesetFile, uri, ptr string, xform mat4, level, dep
 		}
 		if depth+1 > maxExternalDepth {
 			return content{}, l.fail(f.name, fmt.Sprintf("%s: external tilesets nest deeper than %d", ptr, maxExternalDepth), "", nil)
+		}
+		if err := l.exists(f.name, p, ptr); err != nil {
+			return content{}, err
 		}
 		l.seen[p] = f.name + "#" + ptr
 		ext, err := l.file(p, xform, level+1, depth+1, stack)

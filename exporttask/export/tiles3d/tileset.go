@@ -1,6 +1,7 @@
 package tiles3d
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -119,7 +120,7 @@ func (x *selector) file(f *tilesetFile, force bool) ([]byte, bool, error) {
 	if f.schema != "" {
 		x.addFile(f.schema)
 	}
-	data, err := json.Marshal(top)
+	data, err := marshal(top)
 	if err != nil {
 		return nil, false, fmt.Errorf("tiles3d: %s: %w", f.name, err)
 	}
@@ -177,7 +178,7 @@ func (x *selector) tile(n *node, force bool) (json.RawMessage, bool, error) {
 		}
 	}
 	if len(children) > 0 {
-		b, err := json.Marshal(children)
+		b, err := marshal(children)
 		if err != nil {
 			return nil, false, fmt.Errorf("tiles3d: %s: %w", n.ptr, err)
 		}
@@ -187,7 +188,7 @@ func (x *selector) tile(n *node, force bool) (json.RawMessage, bool, error) {
 	if !hasChild {
 		x.sel.leaves = append(x.sel.leaves, n)
 	}
-	b, err := json.Marshal(out)
+	b, err := marshal(out)
 	if err != nil {
 		return nil, false, fmt.Errorf("tiles3d: %s: %w", n.ptr, err)
 	}
@@ -215,10 +216,22 @@ func dropContents(t map[string]json.RawMessage, drop []int) error {
 		delete(t, "contents")
 		return nil
 	}
-	b, err := json.Marshal(keep)
+	b, err := marshal(keep)
 	if err != nil {
 		return err
 	}
 	t["contents"] = b
 	return nil
+}
+
+// marshal encodes v as compact JSON, leaving <, > and & in strings as
+// they are (json.Marshal would escape them).
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

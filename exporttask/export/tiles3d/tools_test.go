@@ -129,21 +129,24 @@ func TestToolsTilesets(t *testing.T) {
 	steps = append(steps, b3dmSteps(t, far, originLon+0.1, originLat+0.1)...)
 	steps = append(steps,
 		map[string]any{"cmd": "merge", "inputs": []string{city, far}, "output": filepath.Join(fixture, fixtureMerged)},
-		map[string]any{"cmd": "b3dmToGlb", "input": filepath.Join(city, "sw.b3dm"), "output": filepath.Join(fixture, fixtureGLB)})
+		map[string]any{"cmd": "b3dmToGlb", "input": filepath.Join(city, "sw.b3dm"), "output": filepath.Join(fixture, fixtureGLB)},
+		map[string]any{"cmd": "glbToI3dm", "input": filepath.Join(fixture, fixtureGLB), "output": filepath.Join(fixture, fixtureI3DM)})
 	build(t, steps)
 	t.Run("box volumes, 3D Tiles 1.0", func(t *testing.T) { testBoxTileset10(t, fixture) })
 	t.Run("external tileset", func(t *testing.T) { testExternalTileset(t, fixture) })
 	t.Run("sphere volumes", func(t *testing.T) { testSphereVolumes(t, fixture) })
 	t.Run("contents and url", func(t *testing.T) { testContentsAndURL(t, fixture) })
 	t.Run("thumbnail meshes", func(t *testing.T) { testThumbnailDrawsB3dmMeshes(t, fixture) })
+	t.Run("i3dm content", func(t *testing.T) { testI3dmContent(t, fixture) })
 }
 
 // Tilesets built once by TestToolsTilesets, under fixture's directory.
 const (
-	fixtureCity   = "city"   // b3dmSteps at the origin
-	fixtureFar    = "far"    // b3dmSteps 0.1° north-east
-	fixtureMerged = "merged" // merge of city and far
-	fixtureGLB    = "sw.glb" // b3dmToGlb of city/sw.b3dm
+	fixtureCity   = "city"    // b3dmSteps at the origin
+	fixtureFar    = "far"     // b3dmSteps 0.1° north-east
+	fixtureMerged = "merged"  // merge of city and far
+	fixtureGLB    = "sw.glb"  // b3dmToGlb of city/sw.b3dm
+	fixtureI3DM   = "sw.i3dm" // glbToI3dm of sw.glb
 )
 
 // copyDir copies the directory src to dst.
@@ -519,9 +522,10 @@ func TestInspectAcceptsTheDemo(t *testing.T) {
 	assert.InDelta(t, 31, b.South, 1e-9)
 	assert.InDelta(t, 32, b.North, 1e-9)
 
-	// The same export through the registered source, and maxZoom in the
-	// record's levels on both: 7..10 on the legacy record, 0..4 on the
-	// registered one; maxZoom 8 there is 1 here... keep 2 levels below the root.
+	// The same export through the registered source, with maxZoom in each
+	// record's levels: 7 to 10 on the legacy record, 0 to 4 on the
+	// registered one, so legacy 8 and registered 2 both stop two levels
+	// below the root.
 	got.ID, got.Location = rec.ID, t.TempDir()
 	legacy := job(t, rec, nil)
 	legacy.Request.Parameters = map[string]any{ParamMaxZoom: 8.0}
@@ -585,22 +589,24 @@ func TestInspectRefuses(t *testing.T) {
 		path  string // inside the directory; "" for the directory
 		want  []string
 	}{
-		"no tileset.json":  {files: map[string]string{"a.b3dm": "x"}, want: []string{"no tileset.json in the directory"}},
-		"not a directory":  {files: map[string]string{"root.json": ok, "a.b3dm": "x"}, path: "root.json", want: []string{"root.json: a 3D source is a tileset directory"}},
-		"missing":          {files: map[string]string{}, path: "nowhere", want: []string{"no such file or directory"}},
-		"malformed JSON":   {files: map[string]string{TilesetFile: "{\n  \"asset\": {\"version\": \"1.1\"},\n  \"root\": {,}\n}"}, want: []string{"tileset.json: malformed JSON at line 3, column 12", "fix the JSON"}},
-		"wrong type":       {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"children":{"a":1}`)}, want: []string{"/root/children", "fix the tileset JSON"}},
-		"version 0.0":      {files: map[string]string{TilesetFile: tilesetJSON("0.0", "")}, want: []string{`/asset/version "0.0" is not supported`, "3d-tiles-tools upgrade"}},
-		"version 2.0":      {files: map[string]string{TilesetFile: tilesetJSON("2.0", "")}, want: []string{`/asset/version "2.0" is not supported`}},
-		"implicit tiling":  {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"implicitTiling":{"subdivisionScheme":"QUADTREE"}`)}, want: []string{"/root/implicitTiling: implicit tiling is not supported"}},
-		"implicit (1.0)":   {files: map[string]string{TilesetFile: `{"asset":{"version":"1.0"},"extensionsRequired":["3DTILES_implicit_tiling"],"root":{}}`}, want: []string{"3DTILES_implicit_tiling"}},
-		"absolute path":    {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"content":{"uri":"/etc/passwd.b3dm"}`)}, want: []string{"/root/content/uri", "is an absolute path", "inside its tileset directory"}},
-		"parent directory": {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"children":[{"boundingVolume":{"sphere":[0,0,6378137,10]},"geometricError":0,"content":{"url":"../x.b3dm"}}]`)}, want: []string{"/root/children/0/content/url", "leaves the tileset directory"}},
-		"URL":              {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"contents":[{"uri":"a.b3dm"},{"uri":"https://example.com/b.b3dm"}]`), "a.b3dm": "x"}, want: []string{"/root/contents/1/uri", "is a URL"}},
-		"missing content":  {files: map[string]string{TilesetFile: ok}, want: []string{"/root/content/uri: content a.b3dm does not exist", "copy the missing file in"}},
-		"unknown content":  {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"content":{"uri":"a.vctr"}`), "a.vctr": "x"}, want: []string{`content of type "vctr" is not supported`}},
-		"no volume":        {files: map[string]string{TilesetFile: `{"asset":{"version":"1.0"},"root":{"geometricError":1}}`}, want: []string{"/root/boundingVolume: no region, box or sphere"}},
-		"bad box":          {files: map[string]string{TilesetFile: `{"asset":{"version":"1.0"},"root":{"boundingVolume":{"box":[1,2,3]}}}`}, want: []string{"/root/boundingVolume/box: want 12 numbers"}},
+		"no tileset.json":   {files: map[string]string{"a.b3dm": "x"}, want: []string{"no tileset.json in the directory"}},
+		"not a directory":   {files: map[string]string{"root.json": ok, "a.b3dm": "x"}, path: "root.json", want: []string{"root.json: a 3D source is a tileset directory"}},
+		"missing":           {files: map[string]string{}, path: "nowhere", want: []string{"no such file or directory"}},
+		"malformed JSON":    {files: map[string]string{TilesetFile: "{\n  \"asset\": {\"version\": \"1.1\"},\n  \"root\": {,}\n}"}, want: []string{"tileset.json: malformed JSON at line 3, column 12", "fix the JSON"}},
+		"wrong type":        {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"children":{"a":1}`)}, want: []string{"/root/children", "fix the tileset JSON"}},
+		"version 0.0":       {files: map[string]string{TilesetFile: tilesetJSON("0.0", "")}, want: []string{`/asset/version "0.0" is not supported`, "3d-tiles-tools upgrade"}},
+		"version 2.0":       {files: map[string]string{TilesetFile: tilesetJSON("2.0", "")}, want: []string{`/asset/version "2.0" is not supported`}},
+		"implicit tiling":   {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"implicitTiling":{"subdivisionScheme":"QUADTREE"}`)}, want: []string{"/root/implicitTiling: implicit tiling is not supported"}},
+		"implicit (1.0)":    {files: map[string]string{TilesetFile: `{"asset":{"version":"1.0"},"extensionsRequired":["3DTILES_implicit_tiling"],"root":{}}`}, want: []string{"3DTILES_implicit_tiling"}},
+		"absolute path":     {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"content":{"uri":"/etc/passwd.b3dm"}`)}, want: []string{"/root/content/uri", "is an absolute path", "inside its tileset directory"}},
+		"parent directory":  {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"children":[{"boundingVolume":{"sphere":[0,0,6378137,10]},"geometricError":0,"content":{"url":"../x.b3dm"}}]`)}, want: []string{"/root/children/0/content/url", "leaves the tileset directory"}},
+		"URL":               {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"contents":[{"uri":"a.b3dm"},{"uri":"https://example.com/b.b3dm"}]`), "a.b3dm": "x"}, want: []string{"/root/contents/1/uri", "is a URL"}},
+		"missing content":   {files: map[string]string{TilesetFile: ok}, want: []string{"/root/content/uri: content a.b3dm does not exist", "copy the missing file in"}},
+		"unknown content":   {files: map[string]string{TilesetFile: tilesetJSON("1.1", `"content":{"uri":"a.vctr"}`), "a.vctr": "x"}, want: []string{`content of type "vctr" is not supported`}},
+		"local coordinates": {files: map[string]string{TilesetFile: `{"asset":{"version":"1.0"},"root":{"boundingVolume":{"box":[0,0,10,50,0,0,0,50,0,0,0,10]}}}`}, want: []string{"/root/boundingVolume/box: centred 10 m from the Earth's centre", "cartographicPositionDegrees"}},
+		"gzipped":           {files: map[string]string{TilesetFile: "\x1f\x8b\x08\x00"}, want: []string{"tileset.json: gzip-compressed", "3d-tiles-tools ungzip"}},
+		"no volume":         {files: map[string]string{TilesetFile: `{"asset":{"version":"1.0"},"root":{"geometricError":1}}`}, want: []string{"/root/boundingVolume: no region, box or sphere"}},
+		"bad box":           {files: map[string]string{TilesetFile: `{"asset":{"version":"1.0"},"root":{"boundingVolume":{"box":[1,2,3]}}}`}, want: []string{"/root/boundingVolume/box: want 12 numbers"}},
 		"cycle": {files: map[string]string{
 			TilesetFile:  tilesetJSON("1.1", `"content":{"uri":"x/a.json"}`),
 			"x/a.json":   tilesetJSON("1.0", `"content":{"uri":"../y/b.json"}`),
@@ -716,4 +722,27 @@ func TestSchemaAndFootprintThumbnail(t *testing.T) {
 	assert.InDelta(t, tr, float64(r>>8), 1)
 	assert.InDelta(t, tg, float64(g>>8), 1)
 	assert.InDelta(t, tb, float64(b>>8), 1)
+}
+
+func testI3dmContent(t *testing.T, fixture string) {
+	src := filepath.Join(t.TempDir(), "i3dm")
+	copyDir(t, filepath.Join(fixture, fixtureCity), src)
+	copyFile(t, filepath.Join(fixture, fixtureI3DM), filepath.Join(src, "sw.i3dm"))
+	withJSON(t, src, func(ts map[string]any) {
+		for _, c := range ts["root"].(map[string]any)["children"].([]any) {
+			tl := c.(map[string]any)
+			if tl["content"].(map[string]any)["uri"] == "sw.b3dm" {
+				tl["content"] = map[string]any{"uri": "sw.i3dm"}
+			}
+		}
+	})
+	rec := testRecord(t, src)
+	entries := exportChecked(t, rec, roiAround(originLon, originLat, square/2, square/2, 60))
+	assert.ElementsMatch(t, []string{TilesetFile, "sw.i3dm"}, keys(entries))
+	// The thumbnails cannot draw an i3dm: they show the tile's region.
+	p, err := New(Options{}).plan(context.Background(), job(t, rec, roiAround(originLon, originLat, square/2, square/2, 60)))
+	require.NoError(t, err)
+	_, meshes, err := p.triangles()
+	require.NoError(t, err)
+	assert.False(t, meshes)
 }

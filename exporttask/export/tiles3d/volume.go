@@ -10,8 +10,8 @@ import (
 // mat4 is a 4×4 affine transform, column-major as in 3D Tiles' transform.
 type mat4 [16]float64
 
-// identity is the transform that leaves points where they are.
-var identity = mat4{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}
+// identity returns the transform that leaves points where they are.
+func identity() mat4 { return mat4{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1} }
 
 // mul returns m·n: n applied first.
 func (m mat4) mul(n mat4) mat4 {
@@ -46,16 +46,27 @@ func (m mat4) vector(v [3]float64) [3]float64 {
 	return out
 }
 
-// maxScale is the longest a unit vector can become under m's linear part
-// (bounded by the Frobenius norm, which is at least the spectral norm).
+// maxScale is the longest a unit vector can become under m's linear part:
+// the longest column when the columns are orthogonal (a rotation with
+// scales, as 3D Tiles transforms are), else the Frobenius norm, which is
+// at least that.
 func (m mat4) maxScale() float64 {
-	var s float64
+	var cols [3][3]float64
 	for c := range 3 {
-		for r := range 3 {
-			s += m[c*4+r] * m[c*4+r]
+		cols[c] = [3]float64{m[c*4], m[c*4+1], m[c*4+2]}
+	}
+	longest, frob := 0.0, 0.0
+	for _, c := range cols {
+		l := len3v(c)
+		longest, frob = math.Max(longest, l), frob+l*l
+	}
+	for i := range 3 {
+		a, b := cols[i], cols[(i+1)%3]
+		if math.Abs(a[0]*b[0]+a[1]*b[1]+a[2]*b[2]) > 1e-9*len3v(a)*len3v(b) {
+			return math.Sqrt(frob)
 		}
 	}
-	return math.Sqrt(s)
+	return longest
 }
 
 // region is a lon/lat region: angles in radians, heights in meters above
@@ -74,13 +85,15 @@ func regionFromArray(a []float64) region {
 	return region{a[0], a[1], a[2], a[3], a[4], a[5]}
 }
 
-// Samples along each edge of a box face: at least minFaceSamples, and
-// enough that they are at most maxSampleSpacing meters apart, up to
-// maxFaceSamples.
+// Samples along each edge of a box face: from 2 (the corners) to
+// maxFaceSamples, enough that the widening for what lies between samples
+// is at most latTolerance radians of latitude and heightTolerance meters,
+// and that samples are at most maxSampleSpacing meters apart.
 const (
-	minFaceSamples   = 5
 	maxFaceSamples   = 65
 	maxSampleSpacing = 20e3
+	latTolerance     = 1e-8 // about 6 cm
+	heightTolerance  = 0.05
 )
 
 // boxRegion returns a lon/lat region that contains the parallelepiped of
@@ -89,11 +102,11 @@ const (
 // Longitude on a plane face that does not meet the Earth's axis is
 // monotonic along every line, so its extremes are at the corners; the
 // extremes of latitude and height may lie inside a face, so every face is
-// sampled on a faceSamples² grid and the extent is widened by a bound of
-// how far the curved surfaces can bulge between samples (second order in
-// the sample spacing: centimetres for a kilometre box, under a hundred
-// metres for a thousand-kilometre one, whose faces are sampled every 20 km
-// at most). A box that meets the Earth's axis spans every longitude and
+// sampled on a grid and the extent is widened by a bound of how far the
+// curved surfaces can bulge between samples (second order in the sample
+// spacing, which is chosen to keep that under about 6 cm, with at most
+// 65×65 samples a face: under a hundred metres for a thousand-kilometre
+// box). A box that meets the Earth's axis spans every longitude and
 // reaches the pole on its side, or becomes the whole globe when it reaches
 // both sides of the equatorial plane; a box that straddles the
 // antimeridian is widened to every longitude; a box reaching within
@@ -116,8 +129,13 @@ func boxRegion(c, u, v, w [3]float64) region {
 		corners[i] = p
 	}
 	// Samples on the six faces, and the largest cell diagonal.
-	longest := 2 * max(len3v(u), len3v(v), len3v(w))
-	n := int(min(max(math.Ceil(longest/maxSampleSpacing)+1, minFaceSamples), maxFaceSamples))
+	lu, lv, lw := len3v(u), len3v(v), len3v(w)
+	faceDiag := 2 * max(math.Hypot(lu, lv), math.Hypot(lv, lw), math.Hypot(lu, lw))
+	spacing := maxSampleSpacing
+	if r, ρ := math.Hypot(c[0], c[1])-lu-lv-lw, len3v(c)-lu-lv-lw; r > 0 && ρ > 0 {
+		spacing = min(spacing, math.Sqrt(latTolerance*r*ρ/2), math.Sqrt(heightTolerance*ρ))
+	}
+	n := int(min(max(math.Ceil(faceDiag/spacing)+1, 2), maxFaceSamples))
 	var samples [][3]float64
 	var cell float64
 	for k := range 3 {

@@ -2,7 +2,7 @@
 // (each command line start loads the whole tool set, seconds on a busy
 // machine). STEPS.json is an array of steps, run in order, each the
 // arguments of the 3d-tiles-tools command of the same name:
-//   {"cmd": "glbToB3dm" | "b3dmToGlb", "input": F, "output": F}
+//   {"cmd": "glbToB3dm" | "glbToI3dm" | "b3dmToGlb", "input": F, "output": F}
 //   {"cmd": "createTilesetJson", "input": DIR, "output": F, "position": [lon, lat, h]}
 //   {"cmd": "upgrade", "input": F, "output": DIR, "targetVersion": "1.0"}
 //   {"cmd": "merge", "inputs": [DIR, ...], "output": DIR}
@@ -21,10 +21,13 @@ const { ToolsMain } = req(path.join(here, 'node_modules/3d-tiles-tools/build/src
 const steps = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 for (const s of steps) {
   // The file commands write into an existing directory.
-  if (['glbToB3dm', 'b3dmToGlb', 'createTilesetJson'].includes(s.cmd)) mkdirSync(path.dirname(s.output), { recursive: true });
+  if (['glbToB3dm', 'glbToI3dm', 'b3dmToGlb', 'createTilesetJson'].includes(s.cmd)) mkdirSync(path.dirname(s.output), { recursive: true });
   switch (s.cmd) {
     case 'glbToB3dm':
       await ToolsMain.glbToB3dm(s.input, s.output, true);
+      break;
+    case 'glbToI3dm':
+      await ToolsMain.glbToI3dm(s.input, s.output, true);
       break;
     case 'b3dmToGlb':
       await ToolsMain.b3dmToGlb(s.input, s.output, true);
