@@ -145,11 +145,15 @@ func TestListSortedByIDSkippingOtherEntries(t *testing.T) {
 	assert.Equal(t, "c0ffee00-3d3d-4d3d-8d3d-0123456789ab", recs[2].ID)
 	assert.Equal(t, filepath.Join(cat.Root(), rasterID), recs[1].Location)
 
-	// A malformed manifest is an error naming its file.
+	// A malformed manifest is an error naming its file; the others are
+	// listed.
 	bad := filepath.Join(root, rasterID, catalog.ManifestName)
 	require.NoError(t, os.WriteFile(bad, []byte("{"), 0o644))
-	_, err = cat.List(t.Context())
+	recs, err = cat.List(t.Context())
 	assert.ErrorContains(t, err, bad)
+	require.Len(t, recs, 2)
+	assert.Equal(t, "3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60", recs[0].ID)
+	assert.Equal(t, "c0ffee00-3d3d-4d3d-8d3d-0123456789ab", recs[1].ID)
 }
 
 func TestListEmpty(t *testing.T) {

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -13,23 +14,30 @@ import (
 // Location set. Entries of the root that are not a record directory (names
 // that are not a lower-case UUID, such as the hidden directories of a
 // record being written or removed) are skipped. A manifest that cannot be
-// read or is malformed is an error naming its file, as for [Catalog.Record].
+// read or is malformed does not hide the others: List returns the records
+// it could read with an error naming each such file, as [Catalog.Record]
+// does.
 func (c *Catalog) List(ctx context.Context) ([]exporttask.Record, error) {
 	entries, err := os.ReadDir(c.root)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
 	var recs []exporttask.Record
+	var errs []error
 	for _, e := range entries {
 		if canon, ok := canonicalID(e.Name()); !ok || canon != e.Name() || !e.IsDir() {
 			continue
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		rec, err := c.Record(ctx, e.Name())
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			continue
 		}
 		recs = append(recs, rec)
 	}
 	sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
-	return recs, nil
+	return recs, errors.Join(errs...)
 }

@@ -212,17 +212,14 @@ func catalogList(ctx context.Context, fs *flag.FlagSet, root *string, args []str
 	if err != nil {
 		return err
 	}
-	recs, err := cat.List(ctx)
-	if err != nil {
-		return err
-	}
+	recs, listErr := cat.List(ctx) // the records it could read, and what it could not
 	enc := json.NewEncoder(stdout)
 	for _, rec := range recs {
 		if err := enc.Encode(viewOf(rec)); err != nil {
 			return err
 		}
 	}
-	return nil
+	return listErr
 }
 
 // catalogRemove is "catalog remove ID".

@@ -161,6 +161,16 @@ func TestCatalogListAndRemove(t *testing.T) {
 	assert.Equal(t, ExitFailed, code)
 	assert.Equal(t, "catalog remove: catalog: record "+ids[0]+": catalog record not found", oneLineOf(t, errOut))
 
+	// A malformed record is reported; the others are listed.
+	bad := filepath.Join(cat, ids[1], catalog.ManifestName)
+	require.NoError(t, os.WriteFile(bad, []byte("{"), 0o644))
+	require.NoError(t, catalog.WriteRecord(cat, testRecord(t, ids[0]), nil))
+	code, out, errOut = runCatalog(t, env, "list")
+	assert.Equal(t, ExitFailed, code)
+	assert.Contains(t, out, ids[0])
+	assert.Equal(t, 1, strings.Count(out, "\n"))
+	assert.Contains(t, oneLineOf(t, errOut), bad)
+
 	code, _, errOut = runCatalog(t, nil, "list", "-catalog", filepath.Join(cat, "nope"))
 	assert.Equal(t, ExitFailed, code)
 	assert.Contains(t, oneLineOf(t, errOut), "no such file or directory")
