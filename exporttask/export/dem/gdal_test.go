@@ -314,6 +314,18 @@ func TestInspectRefusesWithAFix(t *testing.T) {
 	gdalRun(t, "gdal_create", "-q", "-of", "GTiff", "-outsize", "20", "10", "-ot", "Int16", "-burn", "-99", "-a_nodata", "-99",
 		"-a_srs", "EPSG:4326", "-a_ullr", "34", "32", "34.2", "31.9", allNoData)
 
+	// A rotated grid: GDAL writes a ModelTransformation for it.
+	rotatedVRT := filepath.Join(t.TempDir(), "rotated.vrt")
+	require.NoError(t, os.WriteFile(rotatedVRT, []byte(fmt.Sprintf(`<VRTDataset rasterXSize="%d" rasterYSize="%d">
+  <SRS>EPSG:4326</SRS>
+  <GeoTransform>34.1, 0.001, 0.0002, 31.4, 0.0002, -0.001</GeoTransform>
+  <VRTRasterBand dataType="Int16" band="1">
+    <SimpleSource><SourceFilename relativeToVRT="0">%s</SourceFilename><SourceBand>1</SourceBand></SimpleSource>
+  </VRTRasterBand>
+</VRTDataset>`, srcWidth, srcHeight, asc)), 0o644))
+	rotated := filepath.Join(t.TempDir(), "rotated.tif")
+	gdalRun(t, "gdal_translate", "-q", rotatedVRT, rotated)
+
 	cases := []struct {
 		name, path string
 		make       []string // gdal_translate arguments from the ASCII grid, when path is ""
@@ -333,6 +345,7 @@ func TestInspectRefusesWithAFix(t *testing.T) {
 			problem: "LERC compression", fix: "COMPRESS=DEFLATE"},
 		{name: "complex", make: []string{"-ot", "CInt16", "-a_srs", "EPSG:4326"}, problem: "complex integer", fix: "-ot Float32"},
 		{name: "no crs", make: []string{"-ot", "Int16", "-a_ullr", "34", "32", "34.3", "31.8"}, problem: "no CRS", fix: "gdal_edit.py -a_srs EPSG:4326"},
+		{name: "rotated", path: rotated, problem: "the grid is rotated", fix: "gdalwarp -t_srs EPSG:4326"},
 		{name: "truncated", path: truncated, problem: "truncated", fix: "copy or download it again"},
 		{name: "not a tiff", path: notTIFF, problem: "not a TIFF file", fix: "gdal_translate -of COG"},
 		{name: "missing", path: filepath.Join(t.TempDir(), "nope.tif"), problem: "cannot be read", fix: "check the path"},
@@ -349,6 +362,7 @@ func TestInspectRefusesWithAFix(t *testing.T) {
 			var se *export.SourceError
 			require.True(t, errors.As(err, &se), "%v", err)
 			msg := err.Error()
+			t.Log(msg)
 			assert.NotContains(t, msg, "\n", "one line")
 			assert.True(t, strings.HasPrefix(msg, path+": "), "names the file: %s", msg)
 			assert.Contains(t, se.Problem, c.problem, msg)
@@ -373,4 +387,48 @@ func TestSourceChangedAfterInspectFailsPermanently(t *testing.T) {
 	assert.True(t, exporttask.IsPermanent(err), "%v", err)
 	assert.ErrorContains(t, err, "changed after it was registered")
 	assert.Empty(t, files(t, dir))
+}
+
+// countingFile counts the bytes read through ReadAt.
+type countingFile struct {
+	*os.File
+	n *int64
+}
+
+func (f countingFile) ReadAt(b []byte, off int64) (int, error) {
+	n, err := f.File.ReadAt(b, off)
+	*f.n += int64(n)
+	return n, err
+}
+
+func TestValidBoxReadsOnlyTheBorderOfAFullSource(t *testing.T) {
+	src := makeSource(t, heightsGrid(t, "Int16", ""), "full.tif", "-ot", "Int16", "-co", "TILED=YES",
+		"-co", "BLOCKXSIZE=32", "-co", "BLOCKYSIZE=32", "-co", "COMPRESS=DEFLATE")
+	var read int64
+	s, err := openGeoTIFF(src, func(p string) (SourceFile, error) {
+		f, err := os.Open(p)
+		return countingFile{File: f, n: &read}, err
+	})
+	require.NoError(t, err)
+	defer s.Close()
+	f := s.tif
+	// The outer ring is visited first, the top and bottom tiles of each
+	// column in turn: the first column's two span every row, and each
+	// top tile then widens the box, so every bottom tile after the first
+	// and every other tile lies inside the box found.
+	var all, border int64
+	for by := range f.BlocksDown() {
+		for bx := range f.BlocksAcross() {
+			all += f.BlockBytes(bx, by)
+			if by == 0 || (by == f.BlocksDown()-1 && bx == 0) {
+				border += f.BlockBytes(bx, by)
+			}
+		}
+	}
+	read = 0
+	box, ok, err := s.validBox(context.Background())
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, pixelBox{0, 0, srcWidth - 1, srcHeight - 1}, box)
+	assert.Equal(t, border, read, "the top row of tiles and one bottom tile, each once (of %d bytes in all)", all)
 }

@@ -34,7 +34,7 @@ func Inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Recor
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return exporttask.Record{}, &export.SourceError{File: path, Problem: "cannot be read (" + err.Error() + ")", Fix: "check the path", Err: err}
+		return exporttask.Record{}, &export.SourceError{File: path, Problem: "cannot be read (" + pathErrText(err) + ")", Fix: "check the path", Err: err}
 	}
 	s, err := openGeoTIFF(path, openFile)
 	if err != nil {

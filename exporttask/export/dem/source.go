@@ -48,16 +48,16 @@ func openGeoTIFF(path string, open func(string) (SourceFile, error)) (*source, e
 		if errors.Is(err, os.ErrPermission) {
 			fix = "make it readable by this process"
 		}
-		return nil, &export.SourceError{File: path, Problem: "cannot be opened (" + errText(err) + ")", Fix: fix, Err: err}
+		return nil, &export.SourceError{File: path, Problem: "cannot be opened (" + pathErrText(err) + ")", Fix: fix, Err: err}
 	}
 	st, err := fh.Stat()
 	if err != nil {
 		fh.Close()
-		return nil, &export.SourceError{File: path, Problem: "cannot be read (" + errText(err) + ")", Err: err}
+		return nil, &export.SourceError{File: path, Problem: "cannot be read (" + pathErrText(err) + ")", Err: err}
 	}
 	if st.IsDir() {
 		fh.Close()
-		return nil, &export.SourceError{File: path, Problem: "is a directory, not a GeoTIFF file",
+		return nil, &export.SourceError{File: path, Problem: "a directory, not a GeoTIFF file",
 			Fix: "give the .tif file of the elevation model"}
 	}
 	tif, err := geotiff.Open(fh, st.Size())
@@ -79,17 +79,27 @@ func errText(err error) string {
 	return strings.TrimPrefix(err.Error(), "geotiff: ")
 }
 
+// pathErrText is the message of a file system error without the path
+// (the SourceError names the file).
+func pathErrText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
 // unreadable turns a reading error into a SourceError.
 func unreadable(path string, err error) *export.SourceError {
 	msg := errText(err)
-	fix := "rewrite it with `gdal_translate -of COG -co COMPRESS=DEFLATE " + filepath.Base(path) + " dem.tif`"
-	if strings.Contains(msg, "truncated") || strings.Contains(msg, "past the end") || strings.Contains(msg, "want") {
-		fix = "the file is incomplete or damaged: copy or download it again"
-	}
-	if strings.Contains(msg, "not a TIFF file") {
+	fix := "if GDAL reads it, rewrite it with `gdal_translate -of COG -co COMPRESS=DEFLATE " + filepath.Base(path) + " dem.tif`"
+	switch {
+	case strings.Contains(msg, "truncated"), strings.Contains(msg, "past the end"):
+		fix = "copy or download it again"
+	case strings.Contains(msg, "not a TIFF file"):
 		fix = "convert it to a GeoTIFF with `gdal_translate -of COG " + filepath.Base(path) + " dem.tif`"
 	}
-	return &export.SourceError{File: path, Problem: "is not a readable GeoTIFF: " + msg, Fix: fix, Err: err}
+	return &export.SourceError{File: path, Problem: "not a readable GeoTIFF (" + msg + ")", Fix: fix, Err: err}
 }
 
 // check returns why the file cannot be a DEM source, nil when it can.
@@ -108,8 +118,11 @@ func (s *source) check() *export.SourceError {
 		if f.PlanarConfig == 2 {
 			problem += " stored band by band (PlanarConfiguration 2)"
 		}
-		return bad(problem, "a DEM has one band of heights: extract it with `gdal_translate -b 1 "+name+" dem.tif`, "+
-			"or make a DEM from elevation data (an RGB picture holds colours, not heights)")
+		fix := "a DEM has one band of heights: extract it with `gdal_translate -b 1 " + name + " dem.tif`"
+		if f.Photometric == 2 {
+			fix += ", or register the elevation data the picture was made from (an RGB picture holds colours, not heights)"
+		}
+		return bad(problem, fix)
 	}
 	if f.Photometric == 3 {
 		return bad("it is a paletted (colour-mapped) image, not heights",

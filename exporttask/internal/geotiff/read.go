@@ -8,43 +8,62 @@ import (
 	"math"
 )
 
+// MaxBlockBytes is the largest decoded strip or tile (of all bands of a
+// chunky file) the reader accepts: a file whose blocks are larger is
+// refused by [File.Decodable] rather than read into memory.
+const MaxBlockBytes = 64 << 20
+
 // Tags the reader needs beyond those the writer has.
 const (
-	tagNewSubfileType     = 254
-	tagTileWidth          = 322
-	tagTileLength         = 323
-	tagTileOffsets        = 324
-	tagTileByteCounts     = 325
-	tagModelTransform     = 34264
-	tagGeoDoubleParams    = 34736
-	tagGeoASCIIParams     = 34737
-	maxIFDEntries         = 4096     // a real IFD has a few dozen
-	maxIFDs               = 64       // full resolution, masks, overviews
-	maxBlocks             = 1 << 24  // 16 M strips or tiles
-	maxValueBytes         = 1 << 27  // one tag's values: 128 MiB
-	MaxBlockBytes         = 64 << 20 // one decoded strip or tile
-	maxDimension          = 1 << 30  // pixels per side
-	typeByte, typeSByte   = 1, 6     // 8-bit integers
-	typeUndefined         = 7        // bytes
-	typeSShort            = 8        // signed 16-bit
-	typeSLong             = 9        // signed 32-bit
-	typeRational          = 5        // two longs
-	typeSRational         = 10       // two signed longs
-	typeFloat             = 11       // IEEE 32-bit
-	typeLong8, typeSLong8 = 16, 17   // BigTIFF 64-bit integers
-	typeIFD8              = 18       // BigTIFF 64-bit offset
-	typeIFD               = 13       // 32-bit offset
-	subfileReduced        = 1        // NewSubfileType: an overview
-	subfileMask           = 4        // NewSubfileType: a transparency mask
-	bigTIFFVersion        = 43       // the header's version for BigTIFF
-	classicTIFFVersion    = 42       // the header's version for classic TIFF
-	compressionNone       = 1        // TIFF Compression values
-	compressionLZW        = 5        //
-	compressionDeflate    = 8        //
-	compressionOldJPEG    = 6        //
-	compressionJPEG       = 7        //
-	compressionPackBits   = 32773    //
-	compressionDeflateOld = 32946    //
+	tagNewSubfileType  = 254
+	tagTileWidth       = 322
+	tagTileLength      = 323
+	tagTileOffsets     = 324
+	tagTileByteCounts  = 325
+	tagModelTransform  = 34264
+	tagGeoDoubleParams = 34736
+	tagGeoASCIIParams  = 34737
+)
+
+// Bounds on what a file may declare, so that malformed input cannot make
+// the reader allocate or loop without end.
+const (
+	maxIFDEntries = 4096    // a real IFD has a few dozen
+	maxIFDs       = 64      // full resolution, masks, overviews
+	maxBlocks     = 1 << 24 // 16 M strips or tiles
+	maxValueBytes = 1 << 27 // one tag's values: 128 MiB
+	maxDimension  = 1 << 30 // pixels per side
+)
+
+// TIFF field types beyond those the writer uses.
+const (
+	typeByte      = 1
+	typeRational  = 5 // two longs
+	typeSByte     = 6
+	typeUndefined = 7 // bytes
+	typeSShort    = 8
+	typeSLong     = 9
+	typeSRational = 10 // two signed longs
+	typeFloat     = 11 // IEEE 32-bit
+	typeIFD       = 13 // a 32-bit offset
+	typeLong8     = 16 // BigTIFF's 64-bit integers and offset
+	typeSLong8    = 17
+	typeIFD8      = 18
+)
+
+// Header versions, NewSubfileType bits and Compression values.
+const (
+	classicTIFFVersion    = 42
+	bigTIFFVersion        = 43
+	subfileReduced        = 1 // an overview
+	subfileMask           = 4 // a transparency mask
+	compressionNone       = 1
+	compressionLZW        = 5
+	compressionOldJPEG    = 6
+	compressionJPEG       = 7
+	compressionDeflate    = 8
+	compressionPackBits   = 32773
+	compressionDeflateOld = 32946
 )
 
 // File is the full-resolution image of a TIFF file opened for reading by

@@ -175,8 +175,12 @@ func (g Geo) String() string {
 // IsWGS84 reports whether the GeoKeys describe EPSG:4326 (WGS 84 longitude
 // and latitude in degrees): GeodeticCRS 4326, or a user-defined geographic
 // CRS whose datum is WGS 84 (6326) or whose ellipsoid is WGS 84 (7030, or
-// its axis and flattening), on Greenwich, in degrees.
+// its axis and flattening), on Greenwich, in degrees. A file without
+// GTModelType but with GeodeticCRS 4326 is taken as geographic.
 func (g Geo) IsWGS84() bool {
+	if g.Code(KeyModelType) == 0 && g.Code(KeyGeodeticCRS) == 4326 {
+		return true
+	}
 	if g.Code(KeyModelType) != ModelTypeGeographic {
 		return false
 	}

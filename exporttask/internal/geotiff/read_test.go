@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,12 +124,16 @@ func reference(t *testing.T, src string, args ...string) []byte {
 }
 
 func TestReadsWhatGDALWrites(t *testing.T) {
+	// Every type in every compression, the layout turning round so that
+	// each type and each compression meets every layout (the dem package's
+	// tests run the full product end to end).
+	layoutNames := []string{"striped", "tiled", "cog"}
 	layouts := map[string][]string{
 		"striped": {"-co", "BLOCKYSIZE=7"},
 		"tiled":   {"-co", "TILED=YES", "-co", "BLOCKXSIZE=32", "-co", "BLOCKYSIZE=16"},
 		"cog":     {"-of", "COG", "-co", "BLOCKSIZE=64"},
 	}
-	for _, typ := range allTypes {
+	for k, typ := range allTypes {
 		t.Run(typ, func(t *testing.T) {
 			t.Parallel()
 			ot, extra := gdalType(typ)
@@ -139,20 +144,25 @@ func TestReadsWhatGDALWrites(t *testing.T) {
 			if strings.HasPrefix(typ, "Float") {
 				pred = "3"
 			}
-			compressions := map[string][]string{
-				"none":     {"-co", "COMPRESS=NONE"},
-				"lzw":      {"-co", "COMPRESS=LZW", "-co", "PREDICTOR=" + pred},
-				"deflate":  {"-co", "COMPRESS=DEFLATE"},
-				"deflate2": {"-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=2"},
-				"packbits": {"-co", "COMPRESS=PACKBITS"},
+			compressions := []struct {
+				name string
+				opts []string
+			}{
+				{"none", []string{"-co", "COMPRESS=NONE"}},
+				{"lzw", []string{"-co", "COMPRESS=LZW", "-co", "PREDICTOR=" + pred}},
+				{"lzw1", []string{"-co", "COMPRESS=LZW"}},
+				{"deflate", []string{"-co", "COMPRESS=DEFLATE"}},
+				{"deflate2", []string{"-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=2"}},
+				{"packbits", []string{"-co", "COMPRESS=PACKBITS"}},
 			}
-			for cname, copts := range compressions {
-				for lname, lopts := range layouts {
-					if lname == "cog" && cname == "packbits" {
-						continue // the COG driver does not offer PackBits
-					}
-					if lname == "cog" && typ == "Int8" {
-						continue // GDAL 3.6's COG driver has no PIXELTYPE option
+			for i, c := range compressions {
+				cname, copts := c.name, c.opts
+				for _, lname := range []string{layoutNames[(i+k)%3]} {
+					lopts := layouts[lname]
+					if lname == "cog" && (cname == "packbits" || typ == "Int8") {
+						// The COG driver offers no PackBits, and in GDAL 3.6
+						// no PIXELTYPE: a tiled file instead.
+						lname, lopts = "tiled", layouts["tiled"]
 					}
 					args := append(append(append([]string{"-ot", ot}, extra...), copts...), lopts...)
 					p := translate(t, asc, cname+"-"+lname+".tif", args...)
@@ -304,6 +314,26 @@ func FuzzOpen(f *testing.F) {
 	_, err = Encode(&buf, img, ramp(img), nil)
 	require.NoError(f, err)
 	f.Add(buf.Bytes())
+	// Small files GDAL writes, when it is installed: tiles, LZW and
+	// PackBits, BigTIFF, big-endian, GeoKeys.
+	if bin, err := exec.LookPath("gdal_create"); err == nil {
+		dir := f.TempDir()
+		for i, args := range [][]string{
+			{"-ot", "Int16", "-co", "TILED=YES", "-co", "BLOCKXSIZE=16", "-co", "BLOCKYSIZE=16", "-co", "COMPRESS=LZW", "-co", "PREDICTOR=2"},
+			{"-ot", "Float32", "-co", "BIGTIFF=YES", "-co", "ENDIANNESS=BIG", "-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=3"},
+			{"-ot", "Byte", "-co", "COMPRESS=PACKBITS", "-a_nodata", "7", "-bands", "2"},
+		} {
+			p := filepath.Join(dir, fmt.Sprintf("seed%d.tif", i))
+			cmd := exec.Command(bin, append(append([]string{"-q", "-of", "GTiff", "-outsize", "20", "12", "-burn", "3", "-a_srs", "EPSG:4326",
+				"-a_ullr", "34", "32", "34.2", "31.9"}, args...), p)...)
+			if err := cmd.Run(); err != nil {
+				f.Fatalf("gdal_create %v: %v", args, err)
+			}
+			b, err := os.ReadFile(p)
+			require.NoError(f, err)
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		file, err := Open(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
@@ -335,4 +365,20 @@ func sameBytes(t *testing.T, want, got []byte, msgAndArgs ...any) bool {
 	}
 	return assert.Fail(t, fmt.Sprintf("%d bytes want, %d got, first difference at byte %d (%x vs %x)", len(want), len(got), i,
 		want[i:min(i+8, len(want))], got[i:min(i+8, len(got))]), msgAndArgs...)
+}
+
+func TestGeoTransformFromModelTransformation(t *testing.T) {
+	g := Geo{Transform: []float64{0.5, 0, 0, 34, 0, -0.25, 0, 32, 0, 0, 0, 0, 0, 0, 0, 1}}
+	gt, err := g.GeoTransform()
+	require.NoError(t, err)
+	assert.Equal(t, [6]float64{34, 0.5, 0, 32, 0, -0.25}, gt)
+	g.Keys = map[int]GeoKey{KeyRasterType: {Code: RasterPixelIsPoint}}
+	gt, err = g.GeoTransform()
+	require.NoError(t, err)
+	assert.Equal(t, [6]float64{33.75, 0.5, 0, 32.125, 0, -0.25}, gt, "half a pixel up and left")
+
+	_, err = Geo{Tiepoints: []float64{0, 0, 0, 34, 32, 0, 10, 10, 0, 35, 31, 0}}.GeoTransform()
+	assert.ErrorContains(t, err, "2 ground control points")
+	_, err = Geo{}.GeoTransform()
+	assert.ErrorContains(t, err, "no georeferencing")
 }
