@@ -39,6 +39,33 @@
 //	                                           servers sharing the database (default: the host name); a
 //	                                           restarted server resumes its own tasks at once
 //
+// # Your own data
+//
+// The catalog subcommand registers sources as records of the catalog
+// (-catalog, EXPORTTASK_CATALOG, default exporttask-catalog in the working
+// directory: the server started in the same directory finds them):
+//
+//	go run ./examples/server catalog add -domain DEM /data/elevation.tif
+//	go run ./examples/server catalog add -domain RASTER /data/tiles.gpkg
+//	go run ./examples/server catalog add -domain RASTER -scheme xyz /data/tiles/
+//	go run ./examples/server catalog add -domain 3D -title 'City mesh' /data/tileset/
+//	go run ./examples/server catalog list
+//	go run ./examples/server catalog remove 0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05
+//
+// add prints the record as one line of JSON (its id, domain, title,
+// footprint, minZoom and maxZoom or resolution, and source) and exits 0; a source that cannot be exported is refused
+// with one line on stderr naming the file, the problem and what to do,
+// exit status 1, and nothing is written. Its flags: -domain RASTER|DEM|3D
+// (required), -id UUID (default: random), -title TEXT (default: the
+// data's title if it has one, else the source's name), -footprint FILE.geojson (replaces the data's footprint),
+// -copy (copy the source into the record instead of referencing it by
+// absolute path), -table NAME (the tile table of a GeoPackage), -scheme
+// tms|xyz (the row order of a tile directory, default tms), -replace (with
+// -id: register a moved or changed source again under its record's id). list prints
+// one record per line as JSON; remove deletes a record and a copied
+// source, never a referenced one. Usage errors exit with status 2; see
+// "go run ./examples/server catalog -h".
+//
 // SIGINT or SIGTERM stops it gracefully: in-flight requests finish, workers
 // stop, and unfinished tasks resume at the next start.
 package main
@@ -57,6 +84,12 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "catalog" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := exportserver.RunCatalog(ctx, os.Args[2:], os.Getenv, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
 	cfg, err := exportserver.ParseConfig(os.Args[1:], os.Getenv, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return

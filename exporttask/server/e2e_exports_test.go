@@ -17,6 +17,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/catalog/register"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/dem"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
@@ -35,29 +36,28 @@ const (
 )
 
 // realExporter writes the small test catalog and returns the real
-// exporters over it.
+// exporters over it. Each record is registered as a team's own data is:
+// its domain's WriteDemoSource writes the source, and register.Add
+// references it where it is.
 func realExporter(t *testing.T) exporttask.Exporter {
 	t.Helper()
 	root := t.TempDir()
 	fp := exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}})
-	// The DEM record references its GeoTIFF where it was written, as
-	// catalog add registers it.
-	demRec := exporttask.Record{ID: demRecord, Domain: exporttask.DomainDEM, Footprint: fp, Resolution: 1.0 / 240}
-	demDir := t.TempDir()
-	require.NoError(t, dem.WriteDemoSource(demDir, demRec))
-	inspected, err := dem.Inspect(context.Background(), exporttask.RecordSource{Path: filepath.Join(demDir, dem.DemoFile)})
-	require.NoError(t, err)
-	demRec.Source = inspected.Source
 	recs := []struct {
-		rec  exporttask.Record
-		fill func(string, exporttask.Record) error
+		rec    exporttask.Record
+		fill   func(string, exporttask.Record) error
+		source string
 	}{
-		{exporttask.Record{ID: rasterRecord, Domain: exporttask.DomainRaster, Footprint: fp, MinZoom: 5, MaxZoom: 8}, raster.WriteDemoSource},
-		{demRec, func(string, exporttask.Record) error { return nil }},
-		{exporttask.Record{ID: modelRecord, Domain: exporttask.Domain3D, Footprint: fp, MinZoom: 7, MaxZoom: 8}, tiles3d.WriteDemoSource},
+		{exporttask.Record{ID: rasterRecord, Domain: exporttask.DomainRaster, Footprint: fp, MinZoom: 5, MaxZoom: 8}, raster.WriteDemoSource, raster.SourceName},
+		{exporttask.Record{ID: demRecord, Domain: exporttask.DomainDEM, Footprint: fp, Resolution: 1.0 / 240}, dem.WriteDemoSource, dem.DemoFile},
+		{exporttask.Record{ID: modelRecord, Domain: exporttask.Domain3D, Footprint: fp, MinZoom: 7, MaxZoom: 8}, tiles3d.WriteDemoSource, tiles3d.SourceDir},
 	}
 	for _, r := range recs {
-		require.NoError(t, catalog.WriteRecord(root, r.rec, func(dir string) error { return r.fill(dir, r.rec) }))
+		dir := t.TempDir()
+		require.NoError(t, r.fill(dir, r.rec))
+		_, err := register.Add(t.Context(), root, filepath.Join(dir, r.source),
+			register.Options{Domain: r.rec.Domain, ID: r.rec.ID, Footprint: r.rec.Footprint})
+		require.NoError(t, err)
 	}
 	cat, err := catalog.Open(root)
 	require.NoError(t, err)

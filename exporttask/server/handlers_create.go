@@ -142,7 +142,9 @@ func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (exporttas
 // estimateError answers an error of the Exporter's Estimate: 404 naming
 // /catalogRecordID for an unknown record, 400 with the problems of a
 // *ValidationError (wrong domain, ROI outside the footprint, bad
-// parameters), 500 (logged) for anything else.
+// parameters) or of an [exporttask.PermanentError] (a record whose source
+// moved or changed: the reason names it and says what to do, at
+// /catalogRecordID), 500 (logged) for anything else.
 func (s *Server) estimateError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, exporttask.ErrRecordNotFound) {
 		p := exporttask.NewProblem(http.StatusNotFound, "No catalog record with this catalogRecordID.")
@@ -153,6 +155,12 @@ func (s *Server) estimateError(w http.ResponseWriter, r *http.Request, err error
 	var ve *exporttask.ValidationError
 	if errors.As(err, &ve) {
 		s.writeProblem(w, r, ve.Problem())
+		return
+	}
+	var pe *exporttask.PermanentError
+	if errors.As(err, &pe) {
+		s.writeProblem(w, r, exporttask.NewValidationError(exporttask.FieldError{
+			Pointer: "/catalogRecordID", Message: pe.Reason}).Problem())
 		return
 	}
 	s.serverError(w, r, "estimating an export", err)

@@ -132,6 +132,10 @@ type Config struct {
 // envPrefix starts the name of every environment variable.
 const envPrefix = "EXPORTTASK_"
 
+// DefaultCatalog is the default catalog directory (-catalog), relative to
+// the working directory: the server and the catalog command use it alike.
+const DefaultCatalog = "exporttask-catalog"
+
 // ParseConfig reads the configuration from the command-line arguments (not
 // including the program name) and the environment, through getenv. Usage
 // and flag errors are written to output.
@@ -146,7 +150,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		rate     = fs.Float64("create-rate", 0, "creates per second each customer may make (0: no limit)")
 		burst    = fs.Int("create-burst", server.DefaultCreateBurst, "creates a customer may send at once, with -create-rate")
 		exporter = fs.String("exporter", "real", "`real` (exports of the -catalog records) or simulate (stand-in files after -task-duration)")
-		cat      = fs.String("catalog", "exporttask-catalog", "catalog `DIR`; the demo records are written there on first start")
+		cat      = fs.String("catalog", DefaultCatalog, "catalog `DIR`; the demo records are written there on first start")
 		arts     = fs.String("artifacts", "", "where exported files go: a `DIR` or s3://bucket/prefix (default: exporttask-artifacts next to the -db file)")
 		scratch  = fs.String("scratch", "", "`DIR` where exports build their files (default: exporttask-scratch next to the -db file)")
 		s3path   = fs.Bool("s3-path-style", false, "path-style S3 addressing (self-hosted S3 services)")
@@ -167,6 +171,11 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " [$" + envName(f.Name) + "]"
 	})
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: server [flags]                       runs the export task service\n"+
+			"       server catalog add|list|remove ...   manages the catalog's records (server catalog -h)\n\nflags:\n")
+		fs.PrintDefaults()
+	}
 	// Environment variables set the defaults; flags override them.
 	var envErrs []error
 	fs.VisitAll(func(f *flag.Flag) {
