@@ -22,7 +22,7 @@ import (
 // a pixel, to each domain of the example server. Each create is a 201 whose
 // task completes, or a 400 naming /ROI; never a 500.
 func TestROIsOnTheEdge(t *testing.T) {
-	s := startExampleServer(t, testkit.NewSpecChecker(t))
+	s := startDemoServer(t, testkit.NewSpecChecker(t))
 	box := func(w, s, e, n float64) string {
 		return fmt.Sprintf(`[[[%v,%v],[%v,%v],[%v,%v],[%v,%v],[%v,%v]]]`, w, s, e, s, e, n, w, n, w, s)
 	}

@@ -40,7 +40,7 @@ const (
 	exReadKey  = "examples-read-key-0123456789"
 )
 
-func startExampleServer(t *testing.T, checker *testkit.SpecChecker, args ...string) exampleServer {
+func startDemoServer(t *testing.T, checker *testkit.SpecChecker, args ...string) exampleServer {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, err := exportserver.ParseConfig(append([]string{"-addr", "127.0.0.1:0", "-db", filepath.Join(dir, "tasks.db"),
@@ -139,7 +139,7 @@ func normalDetail(s string) string {
 func TestEveryExampleIsTrue(t *testing.T) {
 	examples := loadExamples(t)
 	checker := testkit.NewSpecChecker(t)
-	s := startExampleServer(t, checker)
+	s := startDemoServer(t, checker)
 	covered := map[string]bool{}
 
 	// The create examples: 201, then COMPLETED.
@@ -220,7 +220,7 @@ func TestEveryExampleIsTrue(t *testing.T) {
 
 	// A quota of 1 byte and one create a minute: the first create finds
 	// the quota exhausted, the second the rate spent.
-	small := startExampleServer(t, checker, "-quota", "1", "-create-rate", "0.0167", "-create-burst", "1")
+	small := startDemoServer(t, checker, "-quota", "1", "-create-rate", "0.0167", "-create-burst", "1")
 	st, b = small.create(t, examples["CreateDEMWholeRecord"])
 	problem("ProblemQuota", st, nil, b)
 	st, b = small.create(t, examples["CreateDEMWholeRecord"])
