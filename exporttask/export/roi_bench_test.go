@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -124,6 +125,9 @@ func BenchmarkExportDEM(b *testing.B) {
 	rec := exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32),
 		Resolution: 1.0 / 1200, Location: b.TempDir()}
 	require.NoError(b, dem.WriteDemoSource(rec.Location, rec))
+	reg, err := dem.Inspect(context.Background(), exporttask.RecordSource{Path: filepath.Join(rec.Location, dem.DemoFile)})
+	require.NoError(b, err)
+	rec.Source = reg.Source
 	e := dem.New(dem.Options{})
 	for _, holes := range []bool{false, true} {
 		name := map[bool]string{false: "plain", true: "holes"}[holes]
@@ -229,6 +233,9 @@ func BenchmarkCreateHoles(b *testing.B) {
 	rec := exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32),
 		Resolution: 1.0 / 1200, Location: b.TempDir()}
 	require.NoError(b, dem.WriteDemoSource(rec.Location, rec))
+	reg, err := dem.Inspect(context.Background(), exporttask.RecordSource{Path: filepath.Join(rec.Location, dem.DemoFile)})
+	require.NoError(b, err)
+	rec.Source = reg.Source
 	e := dem.New(dem.Options{})
 	for _, holes := range []bool{false, true} {
 		name := map[bool]string{false: "plain", true: "holes"}[holes]
