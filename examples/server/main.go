@@ -38,6 +38,10 @@
 //	-instance       EXPORTTASK_INSTANCE        this server's stable name across restarts, unique among the
 //	                                           servers sharing the database (default: the host name); a
 //	                                           restarted server resumes its own tasks at once
+//	-scratch        EXPORTTASK_SCRATCH         where exports build their files, in DIR/INSTANCE/, emptied at
+//	                                           start (default exporttask-scratch next to the -db file)
+//
+// Run it with -h for every flag.
 //
 // # Your own data
 //
