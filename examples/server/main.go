@@ -19,14 +19,16 @@
 // To see signed webhooks on this machine, start it with -webhook-allow
 // 127.0.0.0/8 and run ./examples/webhook-receiver as the start-up text says.
 //
-// Flags, each with an environment variable (a flag wins):
+// The main flags, each with an environment variable (a flag wins); "go run
+// ./examples/server -h" lists every one (-exporter, -catalog, -artifacts,
+// -scratch, the S3, download and rate-limit flags, ...):
 //
 //	-addr           EXPORTTASK_ADDR            listen address (default :8080)
 //	-db             EXPORTTASK_DB              SQLite FILE, :memory:, or postgres://... (default exporttask.db)
 //	-keys           EXPORTTASK_KEYS            key=customer[:scopes],... scopes read, write joined by +
 //	                                           (default: a generated development key)
 //	-quota          EXPORTTASK_QUOTA           storage quota per customer, bytes (default 0: unlimited)
-//	-task-duration  EXPORTTASK_TASK_DURATION   simulated export time (default 30s)
+//	-task-duration  EXPORTTASK_TASK_DURATION   simulated export time, with -exporter simulate (default 30s)
 //	-retention      EXPORTTASK_RETENTION       how long artifacts stay available (default 720h)
 //	-final-retention EXPORTTASK_FINAL_RETENTION how long ABORTED, FAILED and EXPIRED tasks stay stored
 //	                                           before they are removed (default 168h)
@@ -40,8 +42,6 @@
 //	                                           restarted server resumes its own tasks at once
 //	-scratch        EXPORTTASK_SCRATCH         where exports build their files, in DIR/INSTANCE/, emptied at
 //	                                           start (default exporttask-scratch next to the -db file)
-//
-// Run it with -h for every flag.
 //
 // # Your own data
 //

@@ -15,6 +15,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/stactest"
@@ -327,4 +328,17 @@ func contentCount(n *node) int {
 		c += contentCount(ch)
 	}
 	return c
+}
+
+// TestShrinkKeepsAThinBoxTheRightWayRound: a tile whose region is a
+// nanodegree tall (a vertical face) still meets a box around it.
+func TestShrinkKeepsAThinBoxTheRightWayRound(t *testing.T) {
+	thin := geom.BBox{West: 34.7999, South: 31.27 - 5e-10, East: 34.8001, North: 31.27 + 5e-10}
+	s := shrink(thin)
+	assert.Less(t, s.South, s.North)
+	assert.Less(t, s.West, s.East)
+	assert.True(t, geom.BBox{West: 34.799, South: 31.269, East: 34.801, North: 31.271}.Intersects(s))
+	// An ordinary box still loses a nanodegree on each side.
+	assert.Equal(t, geom.BBox{West: 34 + 1e-9, South: 31 + 1e-9, East: 35 - 1e-9, North: 32 - 1e-9},
+		shrink(geom.BBox{West: 34, South: 31, East: 35, North: 32}))
 }

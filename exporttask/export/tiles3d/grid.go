@@ -44,8 +44,11 @@ func tilesCovering(z int, b geom.BBox) []tileID {
 }
 
 // shrink returns b moved inwards by a nanodegree on each side, so that boxes
-// which only share an edge do not count as meeting.
+// which only share an edge do not count as meeting. A box narrower than two
+// nanodegrees (a wall or a flat face seen from above) is moved in by a
+// quarter of its size instead, so that it never turns inside out.
 func shrink(b geom.BBox) geom.BBox {
 	const eps = 1e-9
-	return geom.BBox{West: b.West + eps, South: b.South + eps, East: b.East - eps, North: b.North - eps}
+	ex, ey := min(eps, b.Width()/4), min(eps, b.Height()/4)
+	return geom.BBox{West: b.West + ex, South: b.South + ey, East: b.East - ex, North: b.North - ey}
 }
