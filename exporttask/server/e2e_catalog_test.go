@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"archive/zip"
-	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -12,7 +11,6 @@ import (
 	"image/color"
 	"image/png"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -32,6 +30,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
 	"github.com/openapi-viewer/viewer/internal/exportserver"
+	"github.com/openapi-viewer/viewer/internal/exportservertest"
 )
 
 // The end-to-end path of a team's own data: sources made by GDAL,
@@ -78,34 +77,8 @@ func startExampleServer(t *testing.T) *e2eServer {
 	t.Helper()
 	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	t.Cleanup(sink.Close)
-	cfg, err := exportserver.ParseConfig([]string{"-addr", "127.0.0.1:0", "-db", ":memory:", "-artifacts", t.TempDir(),
-		"-keys", e2eKey + "=dev", "-webhook-allow", "127.0.0.0/8"}, func(string) string { return "" }, io.Discard)
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	out, w := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- exportserver.Run(ctx, cfg, w, slog.New(slog.NewJSONHandler(io.Discard, nil)))
-		_ = w.Close()
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			assert.NoError(t, err)
-		case <-time.After(20 * time.Second):
-			t.Error("the server did not stop within 20s")
-		}
-	})
-	sc := bufio.NewScanner(out)
-	var url string
-	for url == "" && sc.Scan() {
-		if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
-			url = strings.Fields(rest)[0]
-		}
-	}
-	require.NotEmpty(t, url, "the server printed its address")
-	go func() { _, _ = io.Copy(io.Discard, out) }()
+	url := exportservertest.Start(t, "-addr", "127.0.0.1:0", "-db", ":memory:", "-artifacts", t.TempDir(),
+		"-scratch", t.TempDir(), "-keys", e2eKey+"=dev", "-webhook-allow", "127.0.0.0/8")
 	c, err := client.New(url, e2eKey)
 	require.NoError(t, err)
 	return &e2eServer{url: url, client: c, sink: sink.URL + "/hook"}

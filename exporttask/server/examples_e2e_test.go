@@ -1,12 +1,10 @@
 package server_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"path/filepath"
 	"regexp"
@@ -22,7 +20,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
-	"github.com/openapi-viewer/viewer/internal/exportserver"
+	"github.com/openapi-viewer/viewer/internal/exportservertest"
 )
 
 // exampleServer is the example server, run in-process with the real
@@ -43,36 +41,8 @@ const (
 func startDemoServer(t *testing.T, checker *testkit.SpecChecker, args ...string) exampleServer {
 	t.Helper()
 	dir := t.TempDir()
-	cfg, err := exportserver.ParseConfig(append([]string{"-addr", "127.0.0.1:0", "-db", filepath.Join(dir, "tasks.db"),
-		"-catalog", filepath.Join(dir, "catalog"), "-keys", exWriteKey + "=acme," + exReadKey + "=acme:read"}, args...),
-		func(string) string { return "" }, io.Discard)
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	out, w := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- exportserver.Run(ctx, cfg, w, slog.New(slog.NewJSONHandler(io.Discard, nil)))
-		_ = w.Close()
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			assert.NoError(t, err)
-		case <-time.After(20 * time.Second):
-			t.Error("the server did not stop within 20s")
-		}
-	})
-	sc := bufio.NewScanner(out)
-	url := ""
-	for sc.Scan() {
-		if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
-			url = strings.Fields(rest)[0]
-			break
-		}
-	}
-	require.NotEmpty(t, url, "the server printed no address")
-	go func() { _, _ = io.Copy(io.Discard, out) }()
+	url := exportservertest.Start(t, append([]string{"-addr", "127.0.0.1:0", "-db", filepath.Join(dir, "tasks.db"),
+		"-catalog", filepath.Join(dir, "catalog"), "-keys", exWriteKey + "=acme," + exReadKey + "=acme:read"}, args...)...)
 	return exampleServer{url: url, hc: &http.Client{Transport: checker.Transport(http.DefaultTransport)}}
 }
 

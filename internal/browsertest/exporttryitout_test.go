@@ -1,21 +1,16 @@
 package browsertest
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/internal/exportserver"
+	"github.com/openapi-viewer/viewer/internal/exportservertest"
 )
 
 // tryKey is the API key of the example server the "Try it out" test runs.
@@ -26,34 +21,8 @@ const tryKey = "try-it-out-key-0123456789"
 func startExportServer(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	cfg, err := exportserver.ParseConfig([]string{"-addr", "127.0.0.1:0", "-db", filepath.Join(dir, "tasks.db"),
-		"-catalog", filepath.Join(dir, "catalog"), "-keys", tryKey + "=acme"}, func(string) string { return "" }, io.Discard)
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	out, w := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- exportserver.Run(ctx, cfg, w, slog.New(slog.NewJSONHandler(io.Discard, nil)))
-		_ = w.Close()
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			assert.NoError(t, err)
-		case <-time.After(20 * time.Second):
-			t.Error("the export server did not stop within 20s")
-		}
-	})
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
-			go func() { _, _ = io.Copy(io.Discard, out) }()
-			return strings.Fields(rest)[0]
-		}
-	}
-	require.FailNow(t, "the export server printed no address")
-	return ""
+	return exportservertest.Start(t, "-addr", "127.0.0.1:0", "-db", filepath.Join(dir, "tasks.db"),
+		"-catalog", filepath.Join(dir, "catalog"), "-keys", tryKey+"=acme")
 }
 
 // TestExportTryItOutTwice uses the export API's docs page as a new user
