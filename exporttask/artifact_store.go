@@ -3,23 +3,21 @@ package exporttask
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
 // ArtifactStore keeps the files that exports produce. Keys are slash-separated
-// paths; the files of task 42 live under the key prefix "42/" (see
-// [ArtifactKey]). Implementations: a directory on disk, or an S3-compatible
+// paths; the files of task 42 live under the key prefix "42/". Implementations: a directory on disk, or an S3-compatible
 // bucket. They must be safe for concurrent use.
 //
-// Every method checks its key or prefix with [CheckArtifactKey] or
-// [CheckArtifactPrefix] before touching storage, so a bad key is refused
-// the same way by every store.
+// Every method checks its key or prefix before touching storage, and
+// refuses a bad one with an error wrapping [ErrArtifactKey], so a bad key
+// is refused the same way by every store. A valid key is non-empty, at
+// most 1,024 bytes of valid UTF-8, made of slash-separated segments of at
+// most 200 bytes that are not empty and do not start with a dot, with no
+// leading or trailing slash, no backslash and no control character; a
+// valid prefix is empty or a valid key with an optional trailing slash.
 //
 // Writes are all or nothing: a file becomes visible to Open and List only
 // when its writer commits, so a crash, a full disk or an aborted export never
@@ -83,83 +81,5 @@ type ArtifactPresigner interface {
 var ErrArtifactNotFound = errors.New("artifact not found")
 
 // ErrArtifactKey is returned (wrapped, with the key) for a key or prefix
-// that [CheckArtifactKey] or [CheckArtifactPrefix] refuses.
+// that is not valid (see [ArtifactStore]).
 var ErrArtifactKey = errors.New("invalid artifact key")
-
-// Limits of an artifact key, in bytes: the whole key (S3's limit) and one
-// segment (so that every store can keep a segment as a file name, with room
-// for a temporary suffix).
-const (
-	MaxArtifactKeyLen     = 1024
-	MaxArtifactSegmentLen = 200
-)
-
-// CheckArtifactKey reports whether key can name a file in every
-// [ArtifactStore]: non-empty, at most [MaxArtifactKeyLen] bytes of valid
-// UTF-8, slash-separated segments of at most [MaxArtifactSegmentLen] bytes
-// that are not empty and do not start with a dot (so neither "." nor "..",
-// and dot names stay free for a store's own temporary files), no leading or
-// trailing slash, no backslash and no control character. The error wraps
-// [ErrArtifactKey] and says what is wrong.
-func CheckArtifactKey(key string) error {
-	if problem := artifactKeyProblem(key); problem != "" {
-		return fmt.Errorf("%w %q: %s", ErrArtifactKey, key, problem)
-	}
-	return nil
-}
-
-// CheckArtifactPrefix reports whether prefix can select files in List and
-// DeletePrefix: empty (every file), or a valid key, optionally followed by
-// one slash ("42/").
-func CheckArtifactPrefix(prefix string) error {
-	if prefix == "" {
-		return nil
-	}
-	if problem := artifactKeyProblem(strings.TrimSuffix(prefix, "/")); problem != "" {
-		return fmt.Errorf("%w: prefix %q: %s", ErrArtifactKey, prefix, problem)
-	}
-	return nil
-}
-
-func artifactKeyProblem(key string) string {
-	switch {
-	case key == "":
-		return "empty"
-	case len(key) > MaxArtifactKeyLen:
-		return fmt.Sprintf("longer than %d bytes", MaxArtifactKeyLen)
-	case !utf8.ValidString(key):
-		return "not valid UTF-8"
-	case strings.HasPrefix(key, "/"):
-		return "absolute (starts with a slash)"
-	case strings.HasSuffix(key, "/"):
-		return "ends with a slash"
-	case strings.ContainsRune(key, '\\'):
-		return "contains a backslash"
-	}
-	for _, r := range key {
-		if unicode.IsControl(r) {
-			return "contains a control character"
-		}
-	}
-	for seg := range strings.SplitSeq(key, "/") {
-		switch {
-		case seg == "":
-			return "has an empty segment (//)"
-		case strings.HasPrefix(seg, "."):
-			return fmt.Sprintf("segment %q starts with a dot", seg)
-		case len(seg) > MaxArtifactSegmentLen:
-			return fmt.Sprintf("a segment is longer than %d bytes", MaxArtifactSegmentLen)
-		}
-	}
-	return ""
-}
-
-// ArtifactKey returns the key of task id's file name: "<id>/<name>".
-func ArtifactKey(id int64, name string) string {
-	return ArtifactPrefix(id) + name
-}
-
-// ArtifactPrefix returns the key prefix under which task id's files live.
-func ArtifactPrefix(id int64) string {
-	return strconv.FormatInt(id, 10) + "/"
-}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -152,9 +154,9 @@ func TestDecodeCreateRequestLowerCasesTheUUID(t *testing.T) {
 
 			lower, err := exporttask.DecodeCreateRequest(strings.NewReader(minimalBody))
 			require.NoError(t, err)
-			k1, err := exporttask.DedupKey(req)
+			k1, err := taskstore.DedupKey(req)
 			require.NoError(t, err)
-			k2, err := exporttask.DedupKey(lower)
+			k2, err := taskstore.DedupKey(lower)
 			require.NoError(t, err)
 			assert.Equal(t, k2, k1, "the same record, whatever the case")
 		})
@@ -163,9 +165,9 @@ func TestDecodeCreateRequestLowerCasesTheUUID(t *testing.T) {
 		a := exporttask.CreateRequest{CatalogRecordID: upper, Domain: exporttask.DomainDEM, ArtifactCRS: "4326"}
 		b := a
 		b.CatalogRecordID = testUUID
-		ka, err := exporttask.DedupKey(a)
+		ka, err := taskstore.DedupKey(a)
 		require.NoError(t, err)
-		kb, err := exporttask.DedupKey(b)
+		kb, err := taskstore.DedupKey(b)
 		require.NoError(t, err)
 		assert.Equal(t, kb, ka)
 	})
@@ -225,7 +227,7 @@ func TestDedupKeyTellsNumbersApart(t *testing.T) {
 		t.Helper()
 		req, err := exporttask.DecodeCreateRequest(strings.NewReader(with(`"parameters": {"n": ` + n + `}`)))
 		require.NoError(t, err)
-		k, err := exporttask.DedupKey(req)
+		k, err := taskstore.DedupKey(req)
 		require.NoError(t, err)
 		return k
 	}

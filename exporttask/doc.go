@@ -12,11 +12,11 @@
 // server and its exporters: the request and task types ([CreateRequest],
 // [Task]), validation and strict decoding, the task state machine
 // ([Transition]), the error types and their [Problem] bodies, the limits,
-// the webhook payload and signature ([MarshalEvent], [SignWebhook],
+// the webhook payload and signature ([EventPayload], [SignWebhook],
 // [VerifyWebhook]), the OpenAPI description ([OpenAPI]) and the contracts
-// the other packages implement: [Store], [Exporter], [Catalog],
-// [ArtifactStore] and [Output]. It imports no HTTP server, no viewer and no
-// database driver; the implementations live in subpackages:
+// the other packages implement: [Exporter], [Catalog], [ArtifactStore] and
+// [Output]. It imports no HTTP server, no viewer and no database driver;
+// the implementations live in subpackages:
 //
 //	client           the Go client of the API
 //	server           the HTTP API: handlers, API keys, problems, docs
@@ -27,6 +27,7 @@
 //	export/simulate  the Simulator, an Exporter that writes stand-in files
 //	catalog          the file Catalog; catalog/demo writes the demo records
 //	artifact/...     the ArtifactStore on a directory (filestore) or S3 (s3store)
+//	taskstore        the contract of the task stores (Store) and their inputs
 //	sqlite, postgres the Store on SQLite and on PostgreSQL
 //	storetest        the conformance suite every Store passes
 //	exporttasktest   a running server for downstream tests

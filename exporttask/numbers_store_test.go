@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -25,9 +27,9 @@ func TestNumbersSurviveTheStore(t *testing.T) {
 		t.Helper()
 		req, err := exporttask.DecodeCreateRequest(strings.NewReader(with(`"parameters": {"seed": ` + n + `}`)))
 		require.NoError(t, err)
-		key, err := exporttask.DedupKey(req)
+		key, err := taskstore.DedupKey(req)
 		require.NoError(t, err)
-		task, replayed, err := db.Create(t.Context(), exporttask.CreateParams{
+		task, replayed, err := db.Create(t.Context(), taskstore.CreateParams{
 			Customer: "acme", Request: req, DedupKey: key, Now: time.Now(),
 		})
 		require.NoError(t, err)

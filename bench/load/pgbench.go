@@ -14,9 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/jackc/pgx/v5"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 )
 
@@ -111,11 +111,11 @@ func taskDoc(ctx context.Context, dsn string) (string, error) {
 	}
 	defer db.Close()
 	r := createRequest(newRunID(), 0)
-	key, err := exporttask.DedupKey(r)
+	key, err := taskstore.DedupKey(r)
 	if err != nil {
 		return "", err
 	}
-	t, _, err := db.Create(ctx, exporttask.CreateParams{Customer: "pgbench", Request: r, DedupKey: key,
+	t, _, err := db.Create(ctx, taskstore.CreateParams{Customer: "pgbench", Request: r, DedupKey: key,
 		EstimatedSize: 1 << 20, EstimatedTime: 30, Now: time.Now()})
 	if err != nil {
 		return "", fmt.Errorf("creating the pgbench task: %w", err)

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 const benchKey = "load-test-key"
@@ -85,7 +85,7 @@ func closeAlso(first, then func() error) func() error {
 
 // openStore opens the store db names: a PostgreSQL DSN (in a fresh schema)
 // or a SQLite file. closeStore closes it and drops the schema.
-func openStore(ctx context.Context, db string) (st exporttask.Store, closeStore func() error, err error) {
+func openStore(ctx context.Context, db string) (st taskstore.Store, closeStore func() error, err error) {
 	if !strings.HasPrefix(db, "postgres://") && !strings.HasPrefix(db, "postgresql://") {
 		s, err := sqlite.Open(ctx, db)
 		if err != nil {

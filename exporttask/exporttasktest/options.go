@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 )
@@ -40,7 +42,7 @@ const Customer = "test-customer"
 type Option func(*config)
 
 type config struct {
-	store        exporttask.Store
+	store        taskstore.Store
 	exporter     exporttask.Exporter
 	artifacts    exporttask.ArtifactStore
 	publicURL    string
@@ -90,7 +92,7 @@ func WithRedirectDownloads() Option {
 
 // WithStore runs the server on store instead of a new in-memory SQLite
 // database, e.g. to test against PostgreSQL. The caller closes it.
-func WithStore(store exporttask.Store) Option {
+func WithStore(store taskstore.Store) Option {
 	return func(c *config) { c.store = store }
 }
 

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/client"
@@ -27,7 +29,7 @@ type Server struct {
 	// Client is a client of the server that authenticates with Key.
 	Client *client.Client
 	// Store is the server's store.
-	Store exporttask.Store
+	Store taskstore.Store
 	// Artifacts keeps the exported files (by default in a temporary
 	// directory removed by [Server.Close]).
 	Artifacts exporttask.ArtifactStore

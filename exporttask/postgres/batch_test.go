@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,7 +26,7 @@ func contexts(n int, ctx context.Context) []context.Context {
 
 func TestBatchInsertsItsCreatesTogether(t *testing.T) {
 	db, conn := openWithConn(t)
-	ps := []exporttask.CreateParams{deduped(t, "rec-1"), testkit.CreateParams("bob", "rec-1"), deduped(t, "rec-2")}
+	ps := []taskstore.CreateParams{deduped(t, "rec-1"), testkit.CreateParams("bob", "rec-1"), deduped(t, "rec-2")}
 	ps[1].EstimatedSize = 7
 	got := postgres.InsertTogether(db, contexts(len(ps), t.Context()), ps)
 	for i, g := range got {
@@ -61,7 +63,7 @@ func TestBatchLeavesOutDuplicatesAndKnownKeys(t *testing.T) {
 
 	again := testkit.CreateParams("acme", "rec-other")
 	again.IdempotencyKey = "key-1"
-	ps := []exporttask.CreateParams{deduped(t, "rec-1"), deduped(t, "rec-1"), again, deduped(t, "rec-2")}
+	ps := []taskstore.CreateParams{deduped(t, "rec-1"), deduped(t, "rec-1"), again, deduped(t, "rec-2")}
 	got := postgres.InsertTogether(db, contexts(len(ps), t.Context()), ps)
 	for _, g := range got {
 		require.NoError(t, g.Err)
@@ -89,7 +91,7 @@ func TestBatchRefusedAsAWholeStoresNothing(t *testing.T) {
 	db, conn := openWithConn(t)
 	a, b := testkit.CreateParams("acme", "rec-a"), testkit.CreateParams("acme", "rec-b")
 	a.IdempotencyKey, b.IdempotencyKey = "same", "same"
-	got := postgres.InsertTogether(db, contexts(2, t.Context()), []exporttask.CreateParams{a, b})
+	got := postgres.InsertTogether(db, contexts(2, t.Context()), []taskstore.CreateParams{a, b})
 	for _, g := range got {
 		assert.NoError(t, g.Err)
 		assert.False(t, g.Inserted)
@@ -115,7 +117,7 @@ func TestBatchSkipsACreateWhoseContextEnded(t *testing.T) {
 	ended, cancel := context.WithCancel(t.Context())
 	cancel()
 	got := postgres.InsertTogether(db, []context.Context{t.Context(), ended},
-		[]exporttask.CreateParams{testkit.CreateParams("acme", "rec-1"), testkit.CreateParams("acme", "rec-2")})
+		[]taskstore.CreateParams{testkit.CreateParams("acme", "rec-1"), testkit.CreateParams("acme", "rec-2")})
 	require.NoError(t, got[0].Err)
 	assert.True(t, got[0].Inserted)
 	assert.ErrorIs(t, got[1].Err, context.Canceled)

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -16,7 +18,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
-// DB is an [exporttask.Store] on a PostgreSQL database. It is safe for
+// DB is an [taskstore.Store] on a PostgreSQL database. It is safe for
 // concurrent use, also by several processes. Create it with [Open].
 type DB struct {
 	pool *pgxpool.Pool
@@ -34,7 +36,7 @@ type DB struct {
 	fullDiskHold time.Duration
 }
 
-var _ exporttask.Store = (*DB)(nil)
+var _ taskstore.Store = (*DB)(nil)
 
 // defaultMaxConns is the pool size when the dsn sets no pool_max_conns.
 const defaultMaxConns = 16
@@ -114,7 +116,7 @@ func (db *DB) diskFull(err error) error {
 }
 
 // ReleaseLeases ends the leases of the IN_PROGRESS tasks whose worker's
-// name starts with prefix; see [exporttask.Store].
+// name starts with prefix; see [taskstore.Store].
 func (db *DB) ReleaseLeases(ctx context.Context, prefix string) (int, error) {
 	if prefix == "" {
 		return 0, errors.New("postgres: release leases: empty prefix")

@@ -9,7 +9,7 @@ import (
 )
 
 // Dismiss removes the customer's final task id, its Idempotency-Key and its
-// webhook deliveries, and frees its quota; see [exporttask.Store].
+// webhook deliveries, and frees its quota; see [taskstore.Store].
 func (db *DB) Dismiss(ctx context.Context, customer string, id int64) error {
 	if err := storekit.Dismiss(ctx, db.write, customer, id); err != nil {
 		return fmt.Errorf("postgres: dismiss task %d: %w", id, err)
@@ -18,7 +18,7 @@ func (db *DB) Dismiss(ctx context.Context, customer string, id int64) error {
 }
 
 // Purge removes up to limit final tasks whose retention is over; see
-// [exporttask.Store]. Tasks another transaction holds are left for the
+// [taskstore.Store]. Tasks another transaction holds are left for the
 // next sweep. The space of their rows is PostgreSQL's to reuse
 // (autovacuum), as for any deleted row.
 func (db *DB) Purge(ctx context.Context, before time.Time, limit int) ([]int64, error) {

@@ -1,4 +1,4 @@
-// Package postgres implements [exporttask.Store] on PostgreSQL, with
+// Package postgres implements [taskstore.Store] on PostgreSQL, with
 // github.com/jackc/pgx/v5 (pgxpool). It is the store for several replicas
 // of the server sharing one database.
 //

@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 )
@@ -22,7 +24,7 @@ func ExampleOpen() {
 	defer db.Close()
 
 	now := time.Now()
-	task, replayed, err := db.Create(ctx, exporttask.CreateParams{
+	task, replayed, err := db.Create(ctx, taskstore.CreateParams{
 		Customer: "acme",
 		Request: exporttask.CreateRequest{
 			CatalogRecordID: "8b867544-2dab-43a1-be6e-f23ec83c19b4",

@@ -3,6 +3,8 @@ package postgres
 import (
 	"context"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -11,7 +13,7 @@ import (
 
 // CreateHeld runs db's create of p up to its commit, then closes inside
 // and waits for release before committing: a create caught in flight.
-func CreateHeld(ctx context.Context, db *DB, p exporttask.CreateParams, inside chan<- struct{}, release <-chan struct{}) (exporttask.Task, bool, error) {
+func CreateHeld(ctx context.Context, db *DB, p taskstore.CreateParams, inside chan<- struct{}, release <-chan struct{}) (exporttask.Task, bool, error) {
 	return storekit.Create(ctx, func(ctx context.Context, fn func(storekit.Tx) error) error {
 		return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 			if err := fn(txn{tx: tx}); err != nil {
@@ -34,7 +36,7 @@ type Inserted struct {
 // InsertTogether hands the creates of ps (with their contexts) to the
 // inserter's run function as one batch, as if they had queued up
 // together, and returns each one's outcome.
-func InsertTogether(db *DB, ctxs []context.Context, ps []exporttask.CreateParams) []Inserted {
+func InsertTogether(db *DB, ctxs []context.Context, ps []taskstore.CreateParams) []Inserted {
 	calls := make([]*storekit.Call[*newTask], len(ps))
 	for i, p := range ps {
 		t := storekit.NewTask(p)
@@ -44,7 +46,7 @@ func InsertTogether(db *DB, ctxs []context.Context, ps []exporttask.CreateParams
 		}
 		var fp string
 		if p.IdempotencyKey != "" {
-			if fp, err = exporttask.RequestFingerprint(p.Request); err != nil {
+			if fp, err = storekit.RequestFingerprint(p.Request); err != nil {
 				panic(err)
 			}
 		}
@@ -65,7 +67,7 @@ const QInsertBatch = qInsertBatch
 
 // DocBytes is the length of the document stored for the task p creates,
 // which counts against the customer's quota.
-func DocBytes(p exporttask.CreateParams) int64 {
+func DocBytes(p taskstore.CreateParams) int64 {
 	doc, err := storekit.EncodeTask(storekit.NewTask(p))
 	if err != nil {
 		panic(err)

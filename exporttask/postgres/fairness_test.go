@@ -3,18 +3,18 @@ package postgres_test
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 	"github.com/openapi-viewer/viewer/exporttask/storetest"
+	"github.com/stretchr/testify/require"
 )
 
 func TestMaxRunning(t *testing.T) {
 	dsn := testDSN(t)
-	storetest.RunMaxRunning(t, func(t *testing.T, n int) []exporttask.Store {
+	storetest.RunMaxRunning(t, func(t *testing.T, n int) []taskstore.Store {
 		schema := freshSchema(t, dsn)
-		var ss []exporttask.Store
+		var ss []taskstore.Store
 		for range 3 {
 			db, err := postgres.Open(t.Context(), schema, postgres.WithMaxRunningPerCustomer(n))
 			require.NoError(t, err)

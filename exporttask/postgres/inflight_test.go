@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,7 +27,7 @@ type created struct {
 // holdCreate starts a create of p that stops before its commit, waits
 // until it got there, and returns the function that lets it commit and
 // returns its outcome.
-func holdCreate(t *testing.T, db *postgres.DB, p exporttask.CreateParams) func() created {
+func holdCreate(t *testing.T, db *postgres.DB, p taskstore.CreateParams) func() created {
 	t.Helper()
 	inside, release, done := make(chan struct{}), make(chan struct{}), make(chan created, 1)
 	go func() {
@@ -83,16 +85,16 @@ func TestCreateNotSerialisedWithoutQuota(t *testing.T) {
 	first := finish()
 	require.NoError(t, first.err)
 	assert.NotEqual(t, first.task.ID, second.ID)
-	list, _, err := db.List(t.Context(), exporttask.ListParams{Customer: "acme", Limit: 10})
+	list, _, err := db.List(t.Context(), taskstore.ListParams{Customer: "acme", Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, list, 3)
 }
 
 // deduped is a create of record by acme, without a quota, with its dedup
 // key.
-func deduped(t *testing.T, record string) exporttask.CreateParams {
+func deduped(t *testing.T, record string) taskstore.CreateParams {
 	p := testkit.CreateParams("acme", record)
-	key, err := exporttask.DedupKey(p.Request)
+	key, err := taskstore.DedupKey(p.Request)
 	require.NoError(t, err)
 	p.DedupKey = key
 	return p

@@ -6,15 +6,17 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
-// ClaimDeliveries leases due webhook deliveries; see [exporttask.Store].
+// ClaimDeliveries leases due webhook deliveries; see [taskstore.Store].
 // Rows another transaction is claiming are skipped, not waited for.
-func (db *DB) ClaimDeliveries(ctx context.Context, c exporttask.DeliveryClaim) ([]exporttask.Delivery, error) {
+func (db *DB) ClaimDeliveries(ctx context.Context, c taskstore.DeliveryClaim) ([]taskstore.Delivery, error) {
 	ds, err := storekit.ClaimDeliveries(ctx, db.write, c)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: claim deliveries: %w", err)
@@ -23,8 +25,8 @@ func (db *DB) ClaimDeliveries(ctx context.Context, c exporttask.DeliveryClaim) (
 }
 
 // DeliveryDone records the outcome of a delivery attempt; see
-// [exporttask.Store].
-func (db *DB) DeliveryDone(ctx context.Context, id int64, r exporttask.DeliveryResult) error {
+// [taskstore.Store].
+func (db *DB) DeliveryDone(ctx context.Context, id int64, r taskstore.DeliveryResult) error {
 	if err := storekit.DeliveryDone(ctx, db.write, id, r); err != nil {
 		return fmt.Errorf("postgres: delivery %d done: %w", id, err)
 	}
@@ -49,7 +51,7 @@ func (w txn) InsertDeliveries(ctx context.Context, taskID int64, ev exporttask.E
 
 // DueDeliveries reads and locks the due deliveries, skipping the rows
 // another transaction holds.
-func (w txn) DueDeliveries(ctx context.Context, q storekit.Due) ([]exporttask.Delivery, error) {
+func (w txn) DueDeliveries(ctx context.Context, q storekit.Due) ([]taskstore.Delivery, error) {
 	perHost := q.PerHost
 	if perHost <= 0 {
 		perHost = q.Limit
@@ -73,7 +75,7 @@ func (w txn) DueDeliveries(ctx context.Context, q storekit.Due) ([]exporttask.De
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (exporttask.Delivery, error) { return storekit.ScanDelivery(r) })
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (taskstore.Delivery, error) { return storekit.ScanDelivery(r) })
 }
 
 // LeaseDeliveries leases the deliveries ids until until.
@@ -101,7 +103,7 @@ func (w txn) RecordAttempt(ctx context.Context, id int64, o storekit.Outcome) er
 	return err
 }
 
-// PruneDeliveries removes finished deliveries; see [exporttask.Store].
+// PruneDeliveries removes finished deliveries; see [taskstore.Store].
 func (db *DB) PruneDeliveries(ctx context.Context, before time.Time, limit int) (int, error) {
 	n, err := storekit.PruneDeliveries(ctx, db.write, before, limit)
 	if err != nil {
@@ -110,8 +112,8 @@ func (db *DB) PruneDeliveries(ctx context.Context, before time.Time, limit int) 
 	return n, nil
 }
 
-// ListDeliveries lists a task's deliveries; see [exporttask.Store].
-func (db *DB) ListDeliveries(ctx context.Context, customer string, id, after int64, limit int) ([]exporttask.DeliveryRecord, error) {
+// ListDeliveries lists a task's deliveries; see [taskstore.Store].
+func (db *DB) ListDeliveries(ctx context.Context, customer string, id, after int64, limit int) ([]taskstore.DeliveryRecord, error) {
 	ds, err := storekit.ListDeliveries(ctx, db.write, customer, id, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list deliveries of task %d: %w", id, err)
@@ -119,11 +121,11 @@ func (db *DB) ListDeliveries(ctx context.Context, customer string, id, after int
 	return ds, nil
 }
 
-// Redeliver writes a new attempt at a delivery; see [exporttask.Store].
-func (db *DB) Redeliver(ctx context.Context, customer string, id, deliveryID int64, now time.Time) (exporttask.DeliveryRecord, error) {
+// Redeliver writes a new attempt at a delivery; see [taskstore.Store].
+func (db *DB) Redeliver(ctx context.Context, customer string, id, deliveryID int64, now time.Time) (taskstore.DeliveryRecord, error) {
 	d, err := storekit.Redeliver(ctx, db.write, customer, id, deliveryID, now)
 	if err != nil {
-		return exporttask.DeliveryRecord{}, fmt.Errorf("postgres: redeliver %d of task %d: %w", deliveryID, id, err)
+		return taskstore.DeliveryRecord{}, fmt.Errorf("postgres: redeliver %d of task %d: %w", deliveryID, id, err)
 	}
 	return d, nil
 }
@@ -142,14 +144,14 @@ func (w txn) PruneDeliveries(ctx context.Context, before int64, limit int) (int,
 }
 
 // TaskDeliveries reads a task's deliveries by id.
-func (w txn) TaskDeliveries(ctx context.Context, taskID, after int64, limit int) ([]exporttask.DeliveryRecord, error) {
+func (w txn) TaskDeliveries(ctx context.Context, taskID, after int64, limit int) ([]taskstore.DeliveryRecord, error) {
 	rows, err := w.tx.Query(ctx,
 		`SELECT id, task_id, url, event, state, attempts, last_error, created_at, next_attempt, done_at
 		 FROM deliveries WHERE task_id = $1 AND id > $2 ORDER BY id LIMIT $3`, taskID, after, limit)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (exporttask.DeliveryRecord, error) { return storekit.ScanDeliveryRecord(r) })
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (taskstore.DeliveryRecord, error) { return storekit.ScanDeliveryRecord(r) })
 }
 
 // CopyDelivery writes a new pending copy of a delivery.

@@ -8,12 +8,12 @@ import (
 	"os"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/stretchr/testify/require"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/jackc/pgx/v5"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 	"github.com/openapi-viewer/viewer/exporttask/storetest"
+	"github.com/stretchr/testify/require"
 )
 
 // testDSN returns the test server's dsn, or skips t when none is set.
@@ -62,7 +62,7 @@ func freshSchema(t testing.TB, dsn string) string {
 
 func TestConformance(t *testing.T) {
 	dsn := testDSN(t)
-	storetest.Run(t, func(t *testing.T) exporttask.Store {
+	storetest.Run(t, func(t *testing.T) taskstore.Store {
 		db, err := postgres.Open(t.Context(), freshSchema(t, dsn))
 		require.NoError(t, err)
 		return db
@@ -71,9 +71,9 @@ func TestConformance(t *testing.T) {
 
 func TestConformanceShared(t *testing.T) {
 	dsn := testDSN(t)
-	storetest.RunShared(t, func(t *testing.T) []exporttask.Store {
+	storetest.RunShared(t, func(t *testing.T) []taskstore.Store {
 		schema := freshSchema(t, dsn)
-		var ss []exporttask.Store
+		var ss []taskstore.Store
 		for range 3 {
 			db, err := postgres.Open(t.Context(), schema)
 			require.NoError(t, err)

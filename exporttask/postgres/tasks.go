@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -25,11 +27,11 @@ const customerLock = 0x65787074 // "expt"
 const foldEvery = 64
 
 // Create stores a new PENDING task unless the Idempotency-Key or the dedup
-// key names an existing one; see [exporttask.Store]. Without a quota,
+// key names an existing one; see [taskstore.Store]. Without a quota,
 // creates of one customer run side by side: a create that loses a race
 // for the same dedup key or Idempotency-Key fails on a unique index and
 // runs again, finding the winner.
-func (db *DB) Create(ctx context.Context, p exporttask.CreateParams) (exporttask.Task, bool, error) {
+func (db *DB) Create(ctx context.Context, p taskstore.CreateParams) (exporttask.Task, bool, error) {
 	if p.Quota == 0 {
 		t, ok, err := db.createNew(ctx, p)
 		if err != nil {
@@ -56,7 +58,7 @@ func (db *DB) Create(ctx context.Context, p exporttask.CreateParams) (exporttask
 // create that raced another (see [DB.writeCreate]). In the same round
 // trip it clears the dedup key of a COMPLETED twin past its expiry, which
 // is no longer a duplicate.
-func (w txn) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Existing, error) {
+func (w txn) LookUp(ctx context.Context, p taskstore.CreateParams) (storekit.Existing, error) {
 	var (
 		found storekit.Existing
 		b     pgx.Batch
@@ -118,7 +120,7 @@ func (w txn) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Ex
 // Otherwise, or when a concurrent create of the same export or key won
 // the unique index, it stores nothing and ok is false: the full create
 // finds what is there.
-func (db *DB) createNew(ctx context.Context, p exporttask.CreateParams) (t exporttask.Task, ok bool, err error) {
+func (db *DB) createNew(ctx context.Context, p taskstore.CreateParams) (t exporttask.Task, ok bool, err error) {
 	t = storekit.NewTask(p)
 	doc, err := storekit.EncodeTask(t)
 	if err != nil {
@@ -126,7 +128,7 @@ func (db *DB) createNew(ctx context.Context, p exporttask.CreateParams) (t expor
 	}
 	var fp string
 	if p.IdempotencyKey != "" {
-		if fp, err = exporttask.RequestFingerprint(p.Request); err != nil {
+		if fp, err = storekit.RequestFingerprint(p.Request); err != nil {
 			return exporttask.Task{}, false, err
 		}
 	}
@@ -195,7 +197,7 @@ func noRowsIsNil(err error) error {
 // request's fingerprint fp, in one statement; a
 // concurrent create of the same export or key makes it fail on a unique
 // index. Every foldEvery-th task folds the customer's usage ledger.
-func (w txn) InsertTask(ctx context.Context, p exporttask.CreateParams, t exporttask.Task, doc []byte, fp string) (int64, error) {
+func (w txn) InsertTask(ctx context.Context, p taskstore.CreateParams, t exporttask.Task, doc []byte, fp string) (int64, error) {
 	var id int64
 	err := w.tx.QueryRow(ctx,
 		`WITH task AS (
@@ -230,7 +232,7 @@ func (w txn) RememberKey(ctx context.Context, customer, key, fp string, id int64
 	return nil
 }
 
-// Get returns the customer's task id; see [exporttask.Store].
+// Get returns the customer's task id; see [taskstore.Store].
 func (db *DB) Get(ctx context.Context, customer string, id int64) (exporttask.Task, error) {
 	t, err := storekit.ScanFound(db.pool.QueryRow(ctx,
 		`SELECT id, doc FROM tasks WHERE id = $1 AND customer = $2`, id, customer), pgx.ErrNoRows)
@@ -241,8 +243,8 @@ func (db *DB) Get(ctx context.Context, customer string, id int64) (exporttask.Ta
 }
 
 // List returns a page of the customer's tasks, newest first; see
-// [exporttask.Store].
-func (db *DB) List(ctx context.Context, p exporttask.ListParams) ([]exporttask.Task, bool, error) {
+// [taskstore.Store].
+func (db *DB) List(ctx context.Context, p taskstore.ListParams) ([]exporttask.Task, bool, error) {
 	tasks, more, err := storekit.List(ctx, p, placeholder, db.query)
 	if err != nil {
 		return nil, false, fmt.Errorf("postgres: list tasks: %w", err)
@@ -250,7 +252,7 @@ func (db *DB) List(ctx context.Context, p exporttask.ListParams) ([]exporttask.T
 	return tasks, more, nil
 }
 
-// Abort moves the customer's task id to ABORTED; see [exporttask.Store].
+// Abort moves the customer's task id to ABORTED; see [taskstore.Store].
 func (db *DB) Abort(ctx context.Context, customer string, id int64, now time.Time) (exporttask.Task, error) {
 	t, err := storekit.Abort(ctx, db.write, customer, id, now)
 	if err != nil {

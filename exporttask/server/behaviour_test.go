@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -24,7 +26,7 @@ import (
 // flakyStore fails the API's store calls (not the workers') while broken
 // is set, with an error full of internals the client must never see.
 type flakyStore struct {
-	exporttask.Store
+	taskstore.Store
 	broken atomic.Bool
 }
 
@@ -37,7 +39,7 @@ func (s *flakyStore) fail() error {
 	return nil
 }
 
-func (s *flakyStore) Create(ctx context.Context, p exporttask.CreateParams) (exporttask.Task, bool, error) {
+func (s *flakyStore) Create(ctx context.Context, p taskstore.CreateParams) (exporttask.Task, bool, error) {
 	if err := s.fail(); err != nil {
 		return exporttask.Task{}, false, err
 	}
@@ -51,7 +53,7 @@ func (s *flakyStore) Get(ctx context.Context, customer string, id int64) (export
 	return s.Store.Get(ctx, customer, id)
 }
 
-func (s *flakyStore) List(ctx context.Context, p exporttask.ListParams) ([]exporttask.Task, bool, error) {
+func (s *flakyStore) List(ctx context.Context, p taskstore.ListParams) ([]exporttask.Task, bool, error) {
 	if err := s.fail(); err != nil {
 		return nil, false, err
 	}
@@ -120,7 +122,7 @@ func TestStoreFailures(t *testing.T) {
 
 // countingStore counts the store pings.
 type countingStore struct {
-	exporttask.Store
+	taskstore.Store
 	pings atomic.Int64
 }
 

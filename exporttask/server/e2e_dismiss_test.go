@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -81,7 +83,7 @@ func TestDeleteDismissesACompletedTaskAndFreesItsQuota(t *testing.T) {
 	require.Equal(t, 509, p.Status)
 
 	// Its files download before the dismissal and are gone after.
-	files, err := h.Artifacts.List(t.Context(), exporttask.ArtifactPrefix(done.ID))
+	files, err := h.Artifacts.List(t.Context(), artifactkey.Prefix(done.ID))
 	require.NoError(t, err)
 	require.Len(t, files, len(done.Artifacts))
 	path := h.pathOf(t, done.Artifacts[0])
@@ -94,7 +96,7 @@ func TestDeleteDismissesACompletedTaskAndFreesItsQuota(t *testing.T) {
 	h.assertGone(t, done.ID)
 	resp, _ = h.do(t, request{method: http.MethodGet, path: path, key: h.Key})
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "the artifact URL of a dismissed task")
-	files, err = h.Artifacts.List(t.Context(), exporttask.ArtifactPrefix(done.ID))
+	files, err = h.Artifacts.List(t.Context(), artifactkey.Prefix(done.ID))
 	require.NoError(t, err)
 	assert.Empty(t, files, "the dismissal deleted the files")
 
@@ -114,7 +116,7 @@ func TestDeleteDismissesAFailedTask(t *testing.T) {
 	resp, body = h.do(t, request{method: http.MethodDelete, path: taskPath(task.ID), key: h.Key})
 	require.Equal(t, http.StatusNoContent, resp.StatusCode, "%s", body)
 	h.assertGone(t, task.ID)
-	files, err := h.Artifacts.List(t.Context(), exporttask.ArtifactPrefix(task.ID))
+	files, err := h.Artifacts.List(t.Context(), artifactkey.Prefix(task.ID))
 	require.NoError(t, err)
 	assert.Empty(t, files)
 }
@@ -149,7 +151,7 @@ func TestDismissDeletesFilesFirst(t *testing.T) {
 	got, err := h.client.Get(t.Context(), done.ID)
 	require.NoError(t, err, "a failed dismissal keeps the task")
 	assert.Equal(t, exporttask.StatusCompleted, got.Status)
-	files, err := fs.List(t.Context(), exporttask.ArtifactPrefix(done.ID))
+	files, err := fs.List(t.Context(), artifactkey.Prefix(done.ID))
 	require.NoError(t, err)
 	assert.Len(t, files, len(done.Artifacts))
 
@@ -157,7 +159,7 @@ func TestDismissDeletesFilesFirst(t *testing.T) {
 	resp, body = h.do(t, request{method: http.MethodDelete, path: taskPath(done.ID), key: h.Key})
 	require.Equal(t, http.StatusNoContent, resp.StatusCode, "%s", body)
 	h.assertGone(t, done.ID)
-	files, err = fs.List(t.Context(), exporttask.ArtifactPrefix(done.ID))
+	files, err = fs.List(t.Context(), artifactkey.Prefix(done.ID))
 	require.NoError(t, err)
 	assert.Empty(t, files)
 }

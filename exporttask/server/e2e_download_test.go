@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -136,7 +138,7 @@ func TestDownloadAfterExpiry(t *testing.T) {
 	resp, body := h.do(t, request{method: http.MethodGet, path: path, key: h.Key})
 	assertProblem(t, resp, body, http.StatusGone, exporttask.ProblemTypeBlank)
 	require.Eventually(t, func() bool {
-		left, err := h.Artifacts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
+		left, err := h.Artifacts.List(context.Background(), artifactkey.Prefix(task.ID))
 		return err == nil && len(left) == 0
 	}, 10*time.Second, 10*time.Millisecond, "the sweeper deletes the files")
 }

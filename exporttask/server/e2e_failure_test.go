@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -62,7 +64,7 @@ func TestExportFailureOverHTTP(t *testing.T) {
 	assert.Equal(t, "the record's tiles cannot be read", done.ErrorReason, "the reason, without internals")
 	assert.Equal(t, 1, done.Attempts, "a permanent failure is not retried")
 	assert.Empty(t, done.Artifacts)
-	left, err := h.Artifacts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
+	left, err := h.Artifacts.List(context.Background(), artifactkey.Prefix(task.ID))
 	require.NoError(t, err)
 	assert.Empty(t, left, "nothing of the failed export stays in the artifact store")
 }
@@ -74,7 +76,7 @@ func TestExportRetryOverHTTP(t *testing.T) {
 	done := h.waitFinal(t, task.ID)
 	require.Equal(t, exporttask.StatusCompleted, done.Status, "errorReason: %s", done.ErrorReason)
 	assert.Equal(t, 2, done.Attempts)
-	files, err := h.Artifacts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
+	files, err := h.Artifacts.List(context.Background(), artifactkey.Prefix(task.ID))
 	require.NoError(t, err)
 	assert.Len(t, files, len(done.Artifacts), "the first attempt's partial file is gone")
 }

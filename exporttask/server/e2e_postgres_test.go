@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,7 +62,7 @@ func postgresSchema(t *testing.T) string {
 }
 
 // openPostgres opens a store on dsn, closed when the test ends.
-func openPostgres(t *testing.T, dsn string) exporttask.Store {
+func openPostgres(t *testing.T, dsn string) taskstore.Store {
 	t.Helper()
 	st, err := postgres.Open(t.Context(), dsn)
 	require.NoError(t, err)

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -107,7 +109,7 @@ func TestReplicasShareS3(t *testing.T) {
 	got := rc.waitFor(t, 30*time.Second, exporttask.EventCompleted)
 	assert.Equal(t, task.ID, got[0].payload.Data.ID, "the TASK_COMPLETED webhook")
 
-	objects, err := bucket.List(t.Context(), exporttask.ArtifactPrefix(task.ID))
+	objects, err := bucket.List(t.Context(), artifactkey.Prefix(task.ID))
 	require.NoError(t, err)
 	assert.Len(t, objects, len(done.Artifacts), "each artifact is one object in the bucket")
 
@@ -145,10 +147,10 @@ func TestReplicasShareS3(t *testing.T) {
 		}
 	}
 	require.Eventually(t, func() bool {
-		left, err := bucket.List(t.Context(), exporttask.ArtifactPrefix(task.ID))
+		left, err := bucket.List(t.Context(), artifactkey.Prefix(task.ID))
 		return err == nil && len(left) == 0
 	}, 30*time.Second, 100*time.Millisecond, "the task's objects are deleted")
-	uploads, err := bucket.Uploads(t.Context(), exporttask.ArtifactPrefix(task.ID))
+	uploads, err := bucket.Uploads(t.Context(), artifactkey.Prefix(task.ID))
 	require.NoError(t, err)
 	assert.Empty(t, uploads, "no multipart upload of the task is left")
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -112,7 +114,7 @@ func TestS3OutageDuringExport(t *testing.T) {
 		t.Fatal("the upload neither failed nor finished with the server down")
 	}
 	uploads := func() []string {
-		u, err := store.Uploads(t.Context(), exporttask.ArtifactPrefix(task.ID))
+		u, err := store.Uploads(t.Context(), artifactkey.Prefix(task.ID))
 		require.NoError(t, err)
 		return u
 	}
@@ -126,10 +128,10 @@ func TestS3OutageDuringExport(t *testing.T) {
 	require.Len(t, done.Artifacts, 1)
 	assert.Equal(t, int64(4*s3store.MinPartSize), done.Artifacts[0].Size)
 
-	objects, err := store.List(t.Context(), exporttask.ArtifactPrefix(task.ID))
+	objects, err := store.List(t.Context(), artifactkey.Prefix(task.ID))
 	require.NoError(t, err)
 	require.Len(t, objects, 1, "only the completed file is in the bucket")
-	assert.Equal(t, exporttask.ArtifactKey(task.ID, "data.bin"), objects[0].Key)
+	assert.Equal(t, artifactkey.Key(task.ID, "data.bin"), objects[0].Key)
 	assert.Empty(t, uploads(), "no multipart upload is left")
 
 	resp, body := h.do(t, request{method: http.MethodGet, path: h.pathOf(t, done.Artifacts[0]), key: h.Key})
@@ -172,7 +174,7 @@ func TestS3OutageUntilFailed(t *testing.T) {
 	assert.Empty(t, done.Artifacts)
 
 	require.NoError(t, srv.Versity.Restart(t.Context()))
-	objects, err := store.List(t.Context(), exporttask.ArtifactPrefix(task.ID))
+	objects, err := store.List(t.Context(), artifactkey.Prefix(task.ID))
 	require.NoError(t, err)
 	assert.Empty(t, objects, "no object of the failed task is in the bucket")
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/webhook"
 )
@@ -52,12 +54,12 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		s.estimateError(w, r, err)
 		return
 	}
-	dedup, err := exporttask.DedupKey(req)
+	dedup, err := taskstore.DedupKey(req)
 	if err != nil {
 		s.serverError(w, r, "computing the dedup key", err)
 		return
 	}
-	t, replayed, err := s.store.Create(r.Context(), exporttask.CreateParams{
+	t, replayed, err := s.store.Create(r.Context(), taskstore.CreateParams{
 		Customer:       customerOf(r),
 		Request:        req,
 		EstimatedSize:  est.Size,

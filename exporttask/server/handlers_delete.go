@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -45,7 +47,7 @@ func (s *Server) deleteTask(w http.ResponseWriter, r *http.Request) {
 // two steps), the task stays, perhaps with some of its files gone (their
 // downloads answer 404); repeating the DELETE finishes the dismissal.
 func (s *Server) dismiss(r *http.Request, id int64) error {
-	if err := s.artifacts.DeletePrefix(r.Context(), exporttask.ArtifactPrefix(id)); err != nil {
+	if err := s.artifacts.DeletePrefix(r.Context(), artifactkey.Prefix(id)); err != nil {
 		return fmt.Errorf("deleting the files of task %d: %w", id, err)
 	}
 	return s.store.Dismiss(r.Context(), customerOf(r), id)

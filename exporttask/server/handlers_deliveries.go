@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/apiparam"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -31,7 +34,7 @@ func parseDeliveryQuery(q url.Values) (deliveryQuery, []exporttask.FieldError) {
 		}
 	}
 	if v := q.Get("cursor"); v != "" {
-		after, err := exporttask.ParseDeliveryCursor(v)
+		after, err := apiparam.ParseDeliveryCursor(v)
 		if err != nil {
 			errs = append(errs, exporttask.ParameterError("cursor", err.Error()))
 		} else {
@@ -44,7 +47,7 @@ func parseDeliveryQuery(q url.Values) (deliveryQuery, []exporttask.FieldError) {
 // listDeliveries handles GET /export-tasks/{id}/deliveries: the task's
 // webhook deliveries, oldest first, with the next page in a Link header.
 func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request) {
-	id, idErr := exporttask.ParseTaskID(r.PathValue("id"))
+	id, idErr := apiparam.ParseTaskID(r.PathValue("id"))
 	dq, problems := parseDeliveryQuery(r.URL.Query())
 	if idErr != nil {
 		problems = append([]exporttask.FieldError{exporttask.ParameterError("id", idErr.Error())}, problems...)
@@ -70,7 +73,7 @@ func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request) {
 	if more {
 		q := url.Values{}
 		q.Set("limit", strconv.Itoa(dq.limit))
-		q.Set("cursor", exporttask.FormatDeliveryCursor(out[len(out)-1].ID))
+		q.Set("cursor", apiparam.FormatDeliveryCursor(out[len(out)-1].ID))
 		w.Header().Set("Link", "<"+deliveriesPath(id)+"?"+q.Encode()+`>; rel="next"`)
 	}
 	s.writeJSON(w, r, http.StatusOK, out)
@@ -82,11 +85,11 @@ func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request) {
 // the customer's redelivery rate (Config.CreateRate).
 func (s *Server) redeliver(w http.ResponseWriter, r *http.Request) {
 	var problems []exporttask.FieldError
-	id, err := exporttask.ParseTaskID(r.PathValue("id"))
+	id, err := apiparam.ParseTaskID(r.PathValue("id"))
 	if err != nil {
 		problems = append(problems, exporttask.ParameterError("id", err.Error()))
 	}
-	deliveryID, err := exporttask.ParseDeliveryID(r.PathValue("deliveryId"))
+	deliveryID, err := apiparam.ParseDeliveryID(r.PathValue("deliveryId"))
 	if err != nil {
 		problems = append(problems, exporttask.ParameterError("deliveryId", err.Error()))
 	}
@@ -105,7 +108,7 @@ func (s *Server) redeliver(w http.ResponseWriter, r *http.Request) {
 	}
 	d, err := s.store.Redeliver(r.Context(), customer, id, deliveryID, time.Now())
 	switch {
-	case errors.Is(err, exporttask.ErrDeliveryPending):
+	case errors.Is(err, taskstore.ErrDeliveryPending):
 		s.writeProblem(w, r, exporttask.DeliveryPendingProblem(deliveryID))
 		return
 	case errors.Is(err, exporttask.ErrNotFound):

@@ -7,6 +7,8 @@ import (
 	"path"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -47,7 +49,7 @@ func (s *Server) downloadArtifact(w http.ResponseWriter, r *http.Request) {
 		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound, "The task has no artifact with this name."))
 		return
 	}
-	key := exporttask.ArtifactKey(t.ID, art.Name)
+	key := artifactkey.Key(t.ID, art.Name)
 	if s.presigner != nil {
 		u, err := s.presigner.PresignGet(r.Context(), key, presignExpiry, art.Name)
 		if err != nil {

@@ -5,6 +5,9 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/apiparam"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -30,7 +33,7 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 		s.writeProblem(w, r, parameterProblem(problems))
 		return
 	}
-	tasks, more, err := s.store.List(r.Context(), exporttask.ListParams{
+	tasks, more, err := s.store.List(r.Context(), taskstore.ListParams{
 		Customer: customerOf(r), Status: lq.status, Before: lq.before, Limit: lq.limit,
 	})
 	if err != nil {
@@ -57,14 +60,14 @@ func nextPageURL(lq listQuery, last int64) string {
 	if lq.status != "" {
 		q.Set("status", string(lq.status))
 	}
-	q.Set("cursor", exporttask.FormatCursor(last))
+	q.Set("cursor", apiparam.FormatCursor(last))
 	return "/export-tasks?" + q.Encode()
 }
 
 // pathID reads the {id} path value, answering 400 when it is not a valid
 // task id.
 func (s *Server) pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	id, err := exporttask.ParseTaskID(r.PathValue("id"))
+	id, err := apiparam.ParseTaskID(r.PathValue("id"))
 	if err != nil {
 		s.writeProblem(w, r, parameterProblem([]exporttask.FieldError{exporttask.ParameterError("id", err.Error())}))
 		return 0, false

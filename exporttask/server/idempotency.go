@@ -11,15 +11,14 @@ import (
 // already used, before anything is estimated: with the stored task (201,
 // replayed) when req is the request the key was recorded with, with 422
 // otherwise. It returns false, having written nothing, when the key is new
-// or the store cannot look keys up. Either way [exporttask.Store.Create]
+// Either way [taskstore.Store.Create]
 // makes the same check in its transaction, which settles a race between
 // creates with one key.
 func (s *Server) replayIdempotent(w http.ResponseWriter, r *http.Request, key string, req exporttask.CreateRequest) bool {
-	finder, ok := s.store.(exporttask.IdempotencyKeyFinder)
-	if !ok || key == "" {
+	if key == "" {
 		return false
 	}
-	t, err := finder.TaskByIdempotencyKey(r.Context(), customerOf(r), key, req)
+	t, err := s.store.TaskByIdempotencyKey(r.Context(), customerOf(r), key, req)
 	if errors.Is(err, exporttask.ErrNotFound) {
 		return false
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -25,7 +27,7 @@ type metrics struct {
 	storeTime *prometheus.HistogramVec
 }
 
-func newMetrics(stats exporttask.Store) *metrics {
+func newMetrics(stats taskstore.Store) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -45,9 +47,7 @@ func newMetrics(stats exporttask.Store) *metrics {
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.storeTime,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	if sr, ok := stats.(exporttask.StatsReader); ok {
-		m.reg.MustRegister(&statsCollector{store: sr})
-	}
+	m.reg.MustRegister(&statsCollector{store: stats})
 	return m
 }
 
@@ -123,7 +123,7 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // up. Counting at scrape time keeps the numbers right across replicas and
 // restarts, at the cost of two counting queries per scrape.
 type statsCollector struct {
-	store exporttask.StatsReader
+	store taskstore.Store
 }
 
 var (

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/apiparam"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -38,7 +40,7 @@ func parseListQuery(q url.Values) (listQuery, []exporttask.FieldError) {
 		}
 	}
 	if v := q.Get("cursor"); v != "" {
-		before, err := exporttask.ParseCursor(v)
+		before, err := apiparam.ParseCursor(v)
 		if err != nil {
 			errs = append(errs, exporttask.ParameterError("cursor", err.Error()))
 		} else {

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/webhook"
 	"github.com/openapi-viewer/viewer/exporttask/worker"
@@ -23,7 +25,7 @@ import (
 type Config struct {
 	// Store keeps the tasks, the work queue and the webhook outbox.
 	// Required.
-	Store exporttask.Store
+	Store taskstore.Store
 	// Exporter estimates and runs the exports. Required.
 	Exporter exporttask.Exporter
 	// Artifacts keeps the exported files; the server serves them at
@@ -48,7 +50,7 @@ type Config struct {
 	// Quota is each customer's storage quota in bytes: a create whose
 	// estimated size plus its stored document does not fit in what the
 	// customer's stored tasks leave is refused with 509 (see
-	// [exporttask.Store.Create] for what a task holds). Default 0:
+	// [taskstore.Store.Create] for what a task holds). Default 0:
 	// unlimited.
 	Quota int64
 	// Retention is how long a completed task's artifacts stay available
@@ -135,7 +137,7 @@ type Config struct {
 // (see [Server.Run]). Several Servers may share one Store (replicas over
 // PostgreSQL); each task is processed once.
 type Server struct {
-	store     exporttask.Store
+	store     taskstore.Store
 	exporter  exporttask.Exporter
 	artifacts exporttask.ArtifactStore
 	urls      urlBuilder

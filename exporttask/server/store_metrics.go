@@ -2,8 +2,9 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
@@ -12,7 +13,7 @@ import (
 // server, its workers and its deliverer make. Methods that a later Store
 // interface adds pass through the embedded Store untimed.
 type timedStore struct {
-	exporttask.Store
+	taskstore.Store
 	m *metrics
 }
 
@@ -22,7 +23,7 @@ func (s timedStore) time(op string) func(*error) {
 	return func(err *error) { s.m.observeStore(op, start, *err) }
 }
 
-func (s timedStore) Create(ctx context.Context, p exporttask.CreateParams) (t exporttask.Task, replayed bool, err error) {
+func (s timedStore) Create(ctx context.Context, p taskstore.CreateParams) (t exporttask.Task, replayed bool, err error) {
 	defer s.time("create")(&err)
 	return s.Store.Create(ctx, p)
 }
@@ -32,7 +33,7 @@ func (s timedStore) Get(ctx context.Context, customer string, id int64) (t expor
 	return s.Store.Get(ctx, customer, id)
 }
 
-func (s timedStore) List(ctx context.Context, p exporttask.ListParams) (tasks []exporttask.Task, more bool, err error) {
+func (s timedStore) List(ctx context.Context, p taskstore.ListParams) (tasks []exporttask.Task, more bool, err error) {
 	defer s.time("list")(&err)
 	return s.Store.List(ctx, p)
 }
@@ -57,7 +58,7 @@ func (s timedStore) Progress(ctx context.Context, id int64, worker string, progr
 	return s.Store.Progress(ctx, id, worker, progress, now, lease)
 }
 
-func (s timedStore) Finish(ctx context.Context, id int64, worker string, r exporttask.FinishParams, now time.Time) (t exporttask.Task, err error) {
+func (s timedStore) Finish(ctx context.Context, id int64, worker string, r taskstore.FinishParams, now time.Time) (t exporttask.Task, err error) {
 	defer s.time("finish")(&err)
 	return s.Store.Finish(ctx, id, worker, r, now)
 }
@@ -72,12 +73,12 @@ func (s timedStore) Purge(ctx context.Context, before time.Time, limit int) (ids
 	return s.Store.Purge(ctx, before, limit)
 }
 
-func (s timedStore) ClaimDeliveries(ctx context.Context, c exporttask.DeliveryClaim) (ds []exporttask.Delivery, err error) {
+func (s timedStore) ClaimDeliveries(ctx context.Context, c taskstore.DeliveryClaim) (ds []taskstore.Delivery, err error) {
 	defer s.time("claim_deliveries")(&err)
 	return s.Store.ClaimDeliveries(ctx, c)
 }
 
-func (s timedStore) DeliveryDone(ctx context.Context, id int64, r exporttask.DeliveryResult) (err error) {
+func (s timedStore) DeliveryDone(ctx context.Context, id int64, r taskstore.DeliveryResult) (err error) {
 	defer s.time("delivery_done")(&err)
 	return s.Store.DeliveryDone(ctx, id, r)
 }
@@ -87,14 +88,7 @@ func (s timedStore) Ping(ctx context.Context) (err error) {
 	return s.Store.Ping(ctx)
 }
 
-// TaskByIdempotencyKey passes the lookup on when the wrapped store can
-// make it, and answers ErrNotFound otherwise (the server then leaves the
-// key to Create); see [exporttask.IdempotencyKeyFinder].
 func (s timedStore) TaskByIdempotencyKey(ctx context.Context, customer, key string, req exporttask.CreateRequest) (t exporttask.Task, err error) {
-	f, ok := s.Store.(exporttask.IdempotencyKeyFinder)
-	if !ok {
-		return exporttask.Task{}, fmt.Errorf("idempotency keys are not looked up: %w", exporttask.ErrNotFound)
-	}
 	defer s.time("task_by_idempotency_key")(&err)
-	return f.TaskByIdempotencyKey(ctx, customer, key, req)
+	return s.Store.TaskByIdempotencyKey(ctx, customer, key, req)
 }

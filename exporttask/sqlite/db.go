@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 
@@ -20,7 +22,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// DB is an [exporttask.Store] on a SQLite database. It is safe for
+// DB is an [taskstore.Store] on a SQLite database. It is safe for
 // concurrent use. Create it with [Open].
 type DB struct {
 	w *sql.DB // writes: a single connection
@@ -44,7 +46,7 @@ type DB struct {
 	dir string
 }
 
-var _ exporttask.Store = (*DB)(nil)
+var _ taskstore.Store = (*DB)(nil)
 
 // Memory is the dsn that asks [Open] for a private in-memory database.
 const Memory = ":memory:"
@@ -243,7 +245,7 @@ func (db *DB) Ping(ctx context.Context) error {
 }
 
 // ReleaseLeases ends the leases of the IN_PROGRESS tasks whose worker's
-// name starts with prefix; see [exporttask.Store].
+// name starts with prefix; see [taskstore.Store].
 func (db *DB) ReleaseLeases(ctx context.Context, prefix string) (int, error) {
 	if prefix == "" {
 		return 0, errors.New("sqlite: release leases: empty prefix")

@@ -1,4 +1,4 @@
-// Package sqlite implements [exporttask.Store] on SQLite, with the pure-Go
+// Package sqlite implements [taskstore.Store] on SQLite, with the pure-Go
 // driver modernc.org/sqlite (no cgo).
 //
 // Open takes a file path, or ":memory:" for a private in-memory database

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
@@ -25,12 +27,12 @@ func ExampleWithMaxRunningPerCustomer() {
 		{"acme", "rec-1"}, {"acme", "rec-2"}, {"acme", "rec-3"}, {"globex", "rec-4"},
 	} {
 		r := exporttask.CreateRequest{CatalogRecordID: c.record, Domain: exporttask.DomainRaster, ArtifactCRS: exporttask.CRS4326}
-		key, err := exporttask.DedupKey(r)
+		key, err := taskstore.DedupKey(r)
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		if _, _, err := db.Create(ctx, exporttask.CreateParams{Customer: c.customer, Request: r, DedupKey: key, Now: now}); err != nil {
+		if _, _, err := db.Create(ctx, taskstore.CreateParams{Customer: c.customer, Request: r, DedupKey: key, Now: now}); err != nil {
 			fmt.Println(err)
 			return
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 )
@@ -19,7 +21,7 @@ func ExampleOpen() {
 	defer db.Close()
 
 	now := time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
-	task, _, err := db.Create(ctx, exporttask.CreateParams{
+	task, _, err := db.Create(ctx, taskstore.CreateParams{
 		Customer: "acme",
 		Request: exporttask.CreateRequest{
 			CatalogRecordID: "8b867544-2dab-43a1-be6e-f23ec83c19b4",

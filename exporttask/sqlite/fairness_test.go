@@ -4,17 +4,17 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/require"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 	"github.com/openapi-viewer/viewer/exporttask/storetest"
+	"github.com/stretchr/testify/require"
 )
 
 func TestMaxRunningFile(t *testing.T) {
-	storetest.RunMaxRunning(t, func(t *testing.T, n int) []exporttask.Store {
+	storetest.RunMaxRunning(t, func(t *testing.T, n int) []taskstore.Store {
 		path := filepath.Join(t.TempDir(), "tasks.db")
-		var ss []exporttask.Store
+		var ss []taskstore.Store
 		for range 3 {
 			db, err := sqlite.Open(t.Context(), path, sqlite.WithMaxRunningPerCustomer(n))
 			require.NoError(t, err)
@@ -25,10 +25,10 @@ func TestMaxRunningFile(t *testing.T) {
 }
 
 func TestMaxRunningMemory(t *testing.T) {
-	storetest.RunMaxRunning(t, func(t *testing.T, n int) []exporttask.Store {
+	storetest.RunMaxRunning(t, func(t *testing.T, n int) []taskstore.Store {
 		db, err := sqlite.Open(t.Context(), sqlite.Memory, sqlite.WithMaxRunningPerCustomer(n))
 		require.NoError(t, err)
-		return []exporttask.Store{db}
+		return []taskstore.Store{db}
 	})
 }
 

@@ -6,14 +6,14 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-var _ exporttask.IdempotencyKeyFinder = (*DB)(nil)
-
 // TaskByIdempotencyKey returns the customer's task created with key when
 // req is the request the key was recorded with; see
-// [exporttask.IdempotencyKeyFinder].
+// [taskstore.Store].
 func (db *DB) TaskByIdempotencyKey(ctx context.Context, customer, key string, req exporttask.CreateRequest) (exporttask.Task, error) {
 	var (
 		id     int64
@@ -30,11 +30,11 @@ func (db *DB) TaskByIdempotencyKey(ctx context.Context, customer, key string, re
 	if err != nil {
 		return exporttask.Task{}, err
 	}
-	fp, err := exporttask.RequestFingerprint(req)
+	fp, err := storekit.RequestFingerprint(req)
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("sqlite: idempotency key: %w", err)
 	}
-	if err := exporttask.CheckIdempotentRequest(key, t, stored, fp, req); err != nil {
+	if err := storekit.CheckIdempotentRequest(key, t, stored, fp, req); err != nil {
 		return exporttask.Task{}, fmt.Errorf("sqlite: idempotency key: %w", err)
 	}
 	return t, nil

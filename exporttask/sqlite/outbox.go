@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
-// ClaimDeliveries leases due webhook deliveries; see [exporttask.Store].
-func (db *DB) ClaimDeliveries(ctx context.Context, c exporttask.DeliveryClaim) ([]exporttask.Delivery, error) {
+// ClaimDeliveries leases due webhook deliveries; see [taskstore.Store].
+func (db *DB) ClaimDeliveries(ctx context.Context, c taskstore.DeliveryClaim) ([]taskstore.Delivery, error) {
 	ds, err := storekit.ClaimDeliveries(ctx, db.write, c)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: claim deliveries: %w", err)
@@ -22,8 +24,8 @@ func (db *DB) ClaimDeliveries(ctx context.Context, c exporttask.DeliveryClaim) (
 }
 
 // DeliveryDone records the outcome of a delivery attempt; see
-// [exporttask.Store].
-func (db *DB) DeliveryDone(ctx context.Context, id int64, r exporttask.DeliveryResult) error {
+// [taskstore.Store].
+func (db *DB) DeliveryDone(ctx context.Context, id int64, r taskstore.DeliveryResult) error {
 	if err := storekit.DeliveryDone(ctx, db.write, id, r); err != nil {
 		return fmt.Errorf("sqlite: delivery %d done: %w", id, err)
 	}
@@ -42,7 +44,7 @@ func (w wtx) InsertDeliveries(ctx context.Context, taskID int64, ev exporttask.E
 
 // DueDeliveries reads the due deliveries. The rows are closed before it
 // returns, so the transaction's next statements can run.
-func (w wtx) DueDeliveries(ctx context.Context, q storekit.Due) ([]exporttask.Delivery, error) {
+func (w wtx) DueDeliveries(ctx context.Context, q storekit.Due) ([]taskstore.Delivery, error) {
 	skip, err := json.Marshal(append([]string{}, q.SkipHosts...)) // [] rather than null
 	if err != nil {
 		return nil, err
@@ -85,7 +87,7 @@ func (w wtx) RecordAttempt(ctx context.Context, id int64, o storekit.Outcome) er
 	return err
 }
 
-// PruneDeliveries removes finished deliveries; see [exporttask.Store].
+// PruneDeliveries removes finished deliveries; see [taskstore.Store].
 func (db *DB) PruneDeliveries(ctx context.Context, before time.Time, limit int) (int, error) {
 	n, err := storekit.PruneDeliveries(ctx, db.write, before, limit)
 	if err != nil {
@@ -94,8 +96,8 @@ func (db *DB) PruneDeliveries(ctx context.Context, before time.Time, limit int) 
 	return n, nil
 }
 
-// ListDeliveries lists a task's deliveries; see [exporttask.Store].
-func (db *DB) ListDeliveries(ctx context.Context, customer string, id, after int64, limit int) ([]exporttask.DeliveryRecord, error) {
+// ListDeliveries lists a task's deliveries; see [taskstore.Store].
+func (db *DB) ListDeliveries(ctx context.Context, customer string, id, after int64, limit int) ([]taskstore.DeliveryRecord, error) {
 	ds, err := storekit.ListDeliveries(ctx, db.write, customer, id, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: list deliveries of task %d: %w", id, err)
@@ -103,11 +105,11 @@ func (db *DB) ListDeliveries(ctx context.Context, customer string, id, after int
 	return ds, nil
 }
 
-// Redeliver writes a new attempt at a delivery; see [exporttask.Store].
-func (db *DB) Redeliver(ctx context.Context, customer string, id, deliveryID int64, now time.Time) (exporttask.DeliveryRecord, error) {
+// Redeliver writes a new attempt at a delivery; see [taskstore.Store].
+func (db *DB) Redeliver(ctx context.Context, customer string, id, deliveryID int64, now time.Time) (taskstore.DeliveryRecord, error) {
 	d, err := storekit.Redeliver(ctx, db.write, customer, id, deliveryID, now)
 	if err != nil {
-		return exporttask.DeliveryRecord{}, fmt.Errorf("sqlite: redeliver %d of task %d: %w", deliveryID, id, err)
+		return taskstore.DeliveryRecord{}, fmt.Errorf("sqlite: redeliver %d of task %d: %w", deliveryID, id, err)
 	}
 	return d, nil
 }
@@ -123,7 +125,7 @@ func (w wtx) PruneDeliveries(ctx context.Context, before int64, limit int) (int,
 }
 
 // TaskDeliveries reads a task's deliveries by id.
-func (w wtx) TaskDeliveries(ctx context.Context, taskID, after int64, limit int) ([]exporttask.DeliveryRecord, error) {
+func (w wtx) TaskDeliveries(ctx context.Context, taskID, after int64, limit int) ([]taskstore.DeliveryRecord, error) {
 	rows, err := w.query(ctx, qTaskDeliveries, taskID, after, limit)
 	if err != nil {
 		return nil, err

@@ -16,7 +16,7 @@ const vacuumStep = 1024
 
 // Purge removes up to limit final tasks whose retention is over, then
 // gives the free pages of the file back to the file system (see reclaim);
-// see [exporttask.Store].
+// see [taskstore.Store].
 func (db *DB) Purge(ctx context.Context, before time.Time, limit int) ([]int64, error) {
 	ids, err := storekit.Purge(ctx, db.write, before, limit)
 	if err != nil {

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
 // Claim leases the next claimable task to worker, customers taking turns;
-// see [exporttask.Store] and [WithMaxRunningPerCustomer].
+// see [taskstore.Store] and [WithMaxRunningPerCustomer].
 func (db *DB) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (exporttask.Task, bool, error) {
 	t, ok, err := storekit.Claim(ctx, db.write, worker, now, lease, db.maxRunning)
 	if err != nil {
@@ -21,7 +23,7 @@ func (db *DB) Claim(ctx context.Context, worker string, now time.Time, lease tim
 	return t, ok, nil
 }
 
-// Progress records a leased task's progress; see [exporttask.Store].
+// Progress records a leased task's progress; see [taskstore.Store].
 func (db *DB) Progress(ctx context.Context, id int64, worker string, progress int, now time.Time, lease time.Duration) (exporttask.Task, error) {
 	t, err := storekit.Progress(ctx, db.write, id, worker, progress, now, lease)
 	if err != nil {
@@ -30,8 +32,8 @@ func (db *DB) Progress(ctx context.Context, id int64, worker string, progress in
 	return t, nil
 }
 
-// Finish ends a leased task as COMPLETED or FAILED; see [exporttask.Store].
-func (db *DB) Finish(ctx context.Context, id int64, worker string, r exporttask.FinishParams, now time.Time) (exporttask.Task, error) {
+// Finish ends a leased task as COMPLETED or FAILED; see [taskstore.Store].
+func (db *DB) Finish(ctx context.Context, id int64, worker string, r taskstore.FinishParams, now time.Time) (exporttask.Task, error) {
 	t, err := storekit.Finish(ctx, db.write, id, worker, r, now)
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("sqlite: finish task %d: %w", id, err)
@@ -40,7 +42,7 @@ func (db *DB) Finish(ctx context.Context, id int64, worker string, r exporttask.
 }
 
 // Expire moves COMPLETED tasks past their expiredAt to EXPIRED; see
-// [exporttask.Store].
+// [taskstore.Store].
 func (db *DB) Expire(ctx context.Context, now time.Time, limit int) ([]int64, error) {
 	ids, err := storekit.Expire(ctx, db.write, now, limit)
 	if err != nil {

@@ -4,15 +4,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/require"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 	"github.com/openapi-viewer/viewer/exporttask/storetest"
+	"github.com/stretchr/testify/require"
 )
 
 func TestConformanceFile(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) exporttask.Store {
+	storetest.Run(t, func(t *testing.T) taskstore.Store {
 		db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "tasks.db"))
 		require.NoError(t, err)
 		return db
@@ -20,7 +20,7 @@ func TestConformanceFile(t *testing.T) {
 }
 
 func TestConformanceMemory(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) exporttask.Store {
+	storetest.Run(t, func(t *testing.T) taskstore.Store {
 		db, err := sqlite.Open(t.Context(), sqlite.Memory)
 		require.NoError(t, err)
 		return db
@@ -28,9 +28,9 @@ func TestConformanceMemory(t *testing.T) {
 }
 
 func TestConformanceShared(t *testing.T) {
-	storetest.RunShared(t, func(t *testing.T) []exporttask.Store {
+	storetest.RunShared(t, func(t *testing.T) []taskstore.Store {
 		path := filepath.Join(t.TempDir(), "tasks.db")
-		var ss []exporttask.Store
+		var ss []taskstore.Store
 		for range 3 {
 			db, err := sqlite.Open(t.Context(), path)
 			require.NoError(t, err)

@@ -4,18 +4,16 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
-var _ exporttask.StatsReader = (*DB)(nil)
-
 // Stats counts the tasks by status and the pending and given-up webhook
-// deliveries; see [exporttask.StatsReader].
-func (db *DB) Stats(ctx context.Context) (exporttask.StoreStats, error) {
+// deliveries; see [taskstore.Store].
+func (db *DB) Stats(ctx context.Context) (taskstore.Stats, error) {
 	st, err := storekit.Stats(ctx, db.query)
 	if err != nil {
-		return exporttask.StoreStats{}, fmt.Errorf("sqlite: %w", err)
+		return taskstore.Stats{}, fmt.Errorf("sqlite: %w", err)
 	}
 	return st, nil
 }

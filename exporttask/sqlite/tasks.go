@@ -7,13 +7,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
 // Create stores a new PENDING task unless the Idempotency-Key or the dedup
-// key names an existing one; see [exporttask.Store].
-func (db *DB) Create(ctx context.Context, p exporttask.CreateParams) (exporttask.Task, bool, error) {
+// key names an existing one; see [taskstore.Store].
+func (db *DB) Create(ctx context.Context, p taskstore.CreateParams) (exporttask.Task, bool, error) {
 	t, replayed, err := storekit.Create(ctx, db.write, p)
 	if err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("sqlite: create task: %w", err)
@@ -25,7 +27,7 @@ func (db *DB) Create(ctx context.Context, p exporttask.CreateParams) (exporttask
 // decides it: the task named by the Idempotency-Key, an equivalent live
 // task, the storage in use. The write transaction, one at a time, keeps
 // it true until the insert.
-func (w wtx) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Existing, error) {
+func (w wtx) LookUp(ctx context.Context, p taskstore.CreateParams) (storekit.Existing, error) {
 	var found storekit.Existing
 	if p.IdempotencyKey != "" {
 		err := w.queryRow(ctx, qIdempotencyKey, p.Customer, p.IdempotencyKey).Scan(&found.KeyTask, &found.KeyFingerprint)
@@ -58,7 +60,7 @@ func (w wtx) LookUp(ctx context.Context, p exporttask.CreateParams) (storekit.Ex
 // InsertTask stores the new task t, counts its size and its document's in
 // the customer's usage and records its Idempotency-Key, if any, with the
 // request's fingerprint fp.
-func (w wtx) InsertTask(ctx context.Context, p exporttask.CreateParams, t exporttask.Task, doc []byte, fp string) (int64, error) {
+func (w wtx) InsertTask(ctx context.Context, p taskstore.CreateParams, t exporttask.Task, doc []byte, fp string) (int64, error) {
 	res, err := w.exec(ctx, qInsertTask, p.Customer, t.Status, p.DedupKey, t.EstimatedSize, doc, len(doc))
 	if err != nil {
 		return 0, fmt.Errorf("inserting: %w", err)
@@ -87,7 +89,7 @@ func (w wtx) RememberKey(ctx context.Context, customer, key, fp string, id int64
 	return nil
 }
 
-// Get returns the customer's task id; see [exporttask.Store].
+// Get returns the customer's task id; see [taskstore.Store].
 func (db *DB) Get(ctx context.Context, customer string, id int64) (exporttask.Task, error) {
 	t, err := storekit.ScanFound(db.get.QueryRowContext(ctx, id, customer), sql.ErrNoRows)
 	if err != nil {
@@ -97,8 +99,8 @@ func (db *DB) Get(ctx context.Context, customer string, id int64) (exporttask.Ta
 }
 
 // List returns a page of the customer's tasks, newest first; see
-// [exporttask.Store].
-func (db *DB) List(ctx context.Context, p exporttask.ListParams) ([]exporttask.Task, bool, error) {
+// [taskstore.Store].
+func (db *DB) List(ctx context.Context, p taskstore.ListParams) ([]exporttask.Task, bool, error) {
 	tasks, more, err := storekit.List(ctx, p, placeholder, db.query)
 	if err != nil {
 		return nil, false, fmt.Errorf("sqlite: list tasks: %w", err)
@@ -106,7 +108,7 @@ func (db *DB) List(ctx context.Context, p exporttask.ListParams) ([]exporttask.T
 	return tasks, more, nil
 }
 
-// Abort moves the customer's task id to ABORTED; see [exporttask.Store].
+// Abort moves the customer's task id to ABORTED; see [taskstore.Store].
 func (db *DB) Abort(ctx context.Context, customer string, id int64, now time.Time) (exporttask.Task, error) {
 	t, err := storekit.Abort(ctx, db.write, customer, id, now)
 	if err != nil {

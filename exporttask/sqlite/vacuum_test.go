@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // bigTasks stores n aborted tasks of customer acme whose documents are
@@ -105,7 +105,7 @@ func TestOpenConvertsAFileWithoutAutoVacuum(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("reopening the converted %d-byte file took %s", size(t, path), time.Since(start))
 	defer db.Close()
-	list, _, err := db.List(t.Context(), exporttask.ListParams{Customer: "acme", Limit: 100})
+	list, _, err := db.List(t.Context(), taskstore.ListParams{Customer: "acme", Limit: 100})
 	require.NoError(t, err)
 	assert.Len(t, list, 50, "the tasks are kept")
 	ids, err := db.Purge(t.Context(), end, 1000)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -34,10 +36,10 @@ func parallel(n int, fn func(i int) error) []error {
 	return errs
 }
 
-func testConcurrentCreates(t *testing.T, s exporttask.Store) {
+func testConcurrentCreates(t *testing.T, s taskstore.Store) {
 	const goroutines, each = 16, 25
 	// Parameters are built here: require must not run on other goroutines.
-	ps := make([][]exporttask.CreateParams, goroutines)
+	ps := make([][]taskstore.CreateParams, goroutines)
 	for g := range goroutines {
 		for i := range each {
 			customer := []string{acme, globex}[g%2]
@@ -75,16 +77,16 @@ func testConcurrentCreates(t *testing.T, s exporttask.Store) {
 	}
 	assert.Len(t, seen, goroutines*each)
 	for customer, n := range perCustomer {
-		list, more, err := s.List(ctx(t), exporttask.ListParams{Customer: customer, Limit: 1000})
+		list, more, err := s.List(ctx(t), taskstore.ListParams{Customer: customer, Limit: 1000})
 		require.NoError(t, err)
 		assert.False(t, more)
 		assert.Len(t, list, n, "customer %s", customer)
 	}
 }
 
-func testConcurrentQuota(t *testing.T, s exporttask.Store) {
+func testConcurrentQuota(t *testing.T, s taskstore.Store) {
 	const goroutines = 40
-	ps := make([]exporttask.CreateParams, goroutines)
+	ps := make([]taskstore.CreateParams, goroutines)
 	for i := range ps {
 		// Ids of one length: every task needs as much.
 		ps[i] = sized(t, acme, fmt.Sprintf("rec-%02d", i), 100, 0, at(0))
@@ -110,17 +112,17 @@ func testConcurrentQuota(t *testing.T, s exporttask.Store) {
 	}
 	assert.Equal(t, 10, ok, "exactly the quota's worth of tasks is accepted")
 	assert.Equal(t, goroutines-10, refused)
-	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 100})
+	list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 100})
 	require.NoError(t, err)
 	assert.Len(t, list, 10)
 }
 
-func testConcurrentDedup(t *testing.T, s exporttask.Store) {
+func testConcurrentDedup(t *testing.T, s taskstore.Store) {
 	const goroutines = 2 * exporttask.MaxWebhooks
 	var mu sync.Mutex
 	ids := map[int64]int{}
 	fresh := 0
-	ps := make([]exporttask.CreateParams, goroutines)
+	ps := make([]taskstore.CreateParams, goroutines)
 	// MaxWebhooks URLs, each subscribed by two creates to one event each.
 	events := []exporttask.Event{exporttask.EventCompleted, exporttask.EventFailed}
 	for i := range ps {
@@ -154,7 +156,7 @@ func testConcurrentDedup(t *testing.T, s exporttask.Store) {
 	}
 }
 
-func testConcurrentClaims(t *testing.T, s exporttask.Store) {
+func testConcurrentClaims(t *testing.T, s taskstore.Store) {
 	const tasks, workers = 30, 8
 	want := map[int64]bool{}
 	for i := range tasks {

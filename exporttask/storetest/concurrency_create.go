@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -17,7 +19,7 @@ const racers = 32
 
 // createAll runs the creates ps at once and returns, for each, the task it
 // answered and whether it was replayed.
-func createAll(t *testing.T, s exporttask.Store, ps []exporttask.CreateParams) ([]exporttask.Task, []bool) {
+func createAll(t *testing.T, s taskstore.Store, ps []taskstore.CreateParams) ([]exporttask.Task, []bool) {
 	t.Helper()
 	// Reads at once first, so that a store with a connection pool has
 	// its connections open and the creates below do overlap.
@@ -45,7 +47,7 @@ func createAll(t *testing.T, s exporttask.Store, ps []exporttask.CreateParams) (
 
 // assertOneTask checks that the creates answered one task, stored once:
 // exactly one create is not a replay, and the customer has that one task.
-func assertOneTask(t *testing.T, s exporttask.Store, tasks []exporttask.Task, replayed []bool) {
+func assertOneTask(t *testing.T, s taskstore.Store, tasks []exporttask.Task, replayed []bool) {
 	t.Helper()
 	ids := map[int64]bool{}
 	fresh := 0
@@ -57,15 +59,15 @@ func assertOneTask(t *testing.T, s exporttask.Store, tasks []exporttask.Task, re
 	}
 	assert.Len(t, ids, 1, "every create answers the same task")
 	assert.Equal(t, 1, fresh, "exactly one create stores a task")
-	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 2 * racers})
+	list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 2 * racers})
 	require.NoError(t, err)
 	assert.Len(t, list, 1, "the customer has one task")
 }
 
 // Many identical creates at once, without a quota (nothing serialises
 // them in a store that runs creates side by side): one task.
-func testConcurrentSameDedupKey(t *testing.T, s exporttask.Store) {
-	ps := make([]exporttask.CreateParams, racers)
+func testConcurrentSameDedupKey(t *testing.T, s taskstore.Store) {
+	ps := make([]taskstore.CreateParams, racers)
 	for i := range ps {
 		ps[i] = params(t, acme, request("rec-1", hook(hookA, exporttask.EventCompleted)), at(0))
 	}
@@ -76,8 +78,8 @@ func testConcurrentSameDedupKey(t *testing.T, s exporttask.Store) {
 
 // Many creates with one Idempotency-Key at once: one task, and each
 // create's key names it.
-func testConcurrentSameIdempotencyKey(t *testing.T, s exporttask.Store) {
-	ps := make([]exporttask.CreateParams, racers)
+func testConcurrentSameIdempotencyKey(t *testing.T, s taskstore.Store) {
+	ps := make([]taskstore.CreateParams, racers)
 	for i := range ps {
 		ps[i] = params(t, acme, request("rec-1"), at(0))
 		ps[i].IdempotencyKey = "key-1"
@@ -86,7 +88,7 @@ func testConcurrentSameIdempotencyKey(t *testing.T, s exporttask.Store) {
 	assertOneTask(t, s, tasks, replayed)
 
 	// The same request with no dedup key to fall back on: still one task.
-	qs := make([]exporttask.CreateParams, racers)
+	qs := make([]taskstore.CreateParams, racers)
 	for i := range qs {
 		qs[i] = params(t, globex, request("rec-1"), at(0))
 		qs[i].IdempotencyKey, qs[i].DedupKey = "key-2", ""
@@ -106,9 +108,9 @@ func testConcurrentSameIdempotencyKey(t *testing.T, s exporttask.Store) {
 
 // Creates without a quota running at once keep the storage in use exact:
 // a later create with a quota sees every one of them.
-func testConcurrentUsage(t *testing.T, s exporttask.Store) {
+func testConcurrentUsage(t *testing.T, s taskstore.Store) {
 	const n = 3 * racers
-	ps := make([]exporttask.CreateParams, n)
+	ps := make([]taskstore.CreateParams, n)
 	for i := range ps {
 		ps[i] = sized(t, acme, fmt.Sprintf("rec-%d", i), 100, 0, at(0))
 	}
@@ -153,7 +155,7 @@ const keyReusers = 100
 // a quota too (the creates then take the customer's lock), without a dedup
 // key (nothing else ties them), and with requests that differ only in
 // their description (one export, one dedup key, other fingerprints).
-func testConcurrentIdempotencyKeyReuse(t *testing.T, s exporttask.Store) {
+func testConcurrentIdempotencyKeyReuse(t *testing.T, s taskstore.Store) {
 	for _, tc := range []struct {
 		name     string
 		customer string
@@ -167,7 +169,7 @@ func testConcurrentIdempotencyKeyReuse(t *testing.T, s exporttask.Store) {
 		{"description only", "umbrella", 0, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ps := make([]exporttask.CreateParams, keyReusers)
+			ps := make([]taskstore.CreateParams, keyReusers)
 			for i := range ps {
 				record := fmt.Sprintf("rec-%d", i)
 				if tc.describe {
@@ -208,7 +210,7 @@ func testConcurrentIdempotencyKeyReuse(t *testing.T, s exporttask.Store) {
 					assert.Equal(t, exporttask.IdempotencyKeyReusedError{Key: "reused-key", TaskID: tasks[winner].ID}, *ke, "create %d", i)
 				}
 			}
-			list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: tc.customer, Limit: 2 * keyReusers})
+			list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: tc.customer, Limit: 2 * keyReusers})
 			require.NoError(t, err)
 			require.Len(t, list, 1, "one task stored")
 			assert.Equal(t, tasks[winner].ID, list[0].ID)

@@ -5,13 +5,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-func testDedupMergesWebhooks(t *testing.T, s exporttask.Store) {
+func testDedupMergesWebhooks(t *testing.T, s taskstore.Store) {
 	first := create(t, s, params(t, acme, request("rec-1",
 		hook(hookA, exporttask.EventUpdated, exporttask.EventStarted)), at(0)))
 
@@ -46,12 +49,12 @@ func testDedupMergesWebhooks(t *testing.T, s exporttask.Store) {
 	assert.Equal(t, dup, again)
 	assert.Empty(t, drain(t, s, at(2*time.Minute)))
 
-	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, list, 1, "a duplicate stores no task")
 }
 
-func testDedupLiveStatuses(t *testing.T, s exporttask.Store) {
+func testDedupLiveStatuses(t *testing.T, s taskstore.Store) {
 	// IN_PROGRESS.
 	running := create(t, s, params(t, acme, request("rec-run"), at(0)))
 	claim(t, s, "w1", at(time.Second))
@@ -81,7 +84,7 @@ func testDedupLiveStatuses(t *testing.T, s exporttask.Store) {
 	assert.Equal(t, exporttask.StatusPending, fresh.Status)
 }
 
-func testDedupNotAfterEnd(t *testing.T, s exporttask.Store) {
+func testDedupNotAfterEnd(t *testing.T, s taskstore.Store) {
 	// ABORTED.
 	aborted := create(t, s, params(t, acme, request("rec-a"), at(0)))
 	_, err := s.Abort(ctx(t), acme, aborted.ID, at(time.Second))
@@ -96,7 +99,7 @@ func testDedupNotAfterEnd(t *testing.T, s exporttask.Store) {
 		finish(t, s, claimed.ID, "w1", at(3*time.Second))
 		claimed = claim(t, s, "w1", at(3*time.Second))
 	}
-	_, err = s.Finish(ctx(t), failed.ID, "w1", exporttask.FinishParams{ErrorReason: "boom"}, at(4*time.Second))
+	_, err = s.Finish(ctx(t), failed.ID, "w1", taskstore.FinishParams{ErrorReason: "boom"}, at(4*time.Second))
 	require.NoError(t, err)
 	again = create(t, s, params(t, acme, request("rec-f"), at(5*time.Second)))
 	assert.NotEqual(t, failed.ID, again.ID)
@@ -117,7 +120,7 @@ func testDedupNotAfterEnd(t *testing.T, s exporttask.Store) {
 	assert.NotEqual(t, expired.ID, again.ID)
 }
 
-func testDedupScope(t *testing.T, s exporttask.Store) {
+func testDedupScope(t *testing.T, s taskstore.Store) {
 	ours := create(t, s, params(t, acme, request("rec-1"), at(0)))
 
 	theirs := create(t, s, params(t, globex, request("rec-1"), at(0)))
@@ -134,7 +137,7 @@ func testDedupScope(t *testing.T, s exporttask.Store) {
 	assert.NotEqual(t, ours.ID, unkeyed.ID, "an empty dedup key matches nothing")
 }
 
-func testIdempotencyKey(t *testing.T, s exporttask.Store) {
+func testIdempotencyKey(t *testing.T, s taskstore.Store) {
 	p := params(t, acme, request("rec-1", hook(hookA, exporttask.EventUpdated)), at(0))
 	p.IdempotencyKey = "key-1"
 	first := create(t, s, p)
@@ -156,7 +159,7 @@ func testIdempotencyKey(t *testing.T, s exporttask.Store) {
 	described.Request.Description = "another description"
 	w := params(t, acme, request("rec-1", hook(hookA, exporttask.EventUpdated), hook(hookB, exporttask.EventFailed)), at(time.Minute))
 	w.IdempotencyKey = "key-1"
-	for _, other := range []exporttask.CreateParams{q, described, w} {
+	for _, other := range []taskstore.CreateParams{q, described, w} {
 		_, _, err = s.Create(ctx(t), other)
 		var ke *exporttask.IdempotencyKeyReusedError
 		require.ErrorAs(t, err, &ke)
@@ -165,7 +168,7 @@ func testIdempotencyKey(t *testing.T, s exporttask.Store) {
 		require.True(t, ok)
 		assert.Equal(t, 422, problem.Status)
 	}
-	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, list, 1, "a refused key stores nothing")
 	assert.Empty(t, drain(t, s, at(time.Minute)), "a refused key merges nothing")
@@ -198,13 +201,13 @@ func testIdempotencyKey(t *testing.T, s exporttask.Store) {
 	assert.True(t, replayed, "key-2 names the task the duplicate returned, even once it is aborted")
 	assert.Equal(t, theirs.ID, replay.ID)
 
-	list, _, err = s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	list, _, err = s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, list, 1)
 }
 
 // sized is a create of a distinct export of size bytes with quota.
-func sized(t *testing.T, customer, id string, size, quota int64, now time.Time) exporttask.CreateParams {
+func sized(t *testing.T, customer, id string, size, quota int64, now time.Time) taskstore.CreateParams {
 	p := params(t, customer, request(id), now)
 	p.EstimatedSize, p.Quota = size, quota
 	return p
@@ -213,10 +216,10 @@ func sized(t *testing.T, customer, id string, size, quota int64, now time.Time) 
 // docLen is the length of the document a store keeps for the task p
 // creates, which counts against the quota as long as the task is stored:
 // the task as created, encoded by Task.MarshalJSON without its id.
-func docLen(t *testing.T, p exporttask.CreateParams) int64 {
+func docLen(t *testing.T, p taskstore.CreateParams) int64 {
 	t.Helper()
 	r := p.Request
-	r.Webhook, _ = exporttask.MergeWebhooks(nil, r.Webhook)
+	r.Webhook, _ = storekit.MergeWebhooks(nil, r.Webhook)
 	task := exporttask.Task{CreateRequest: r, EstimatedSize: p.EstimatedSize, EstimatedTime: p.EstimatedTime,
 		Status: exporttask.StatusPending, CreatedAt: exporttask.NewTime(p.Now)}
 	b, err := task.MarshalJSON()
@@ -226,13 +229,13 @@ func docLen(t *testing.T, p exporttask.CreateParams) int64 {
 
 // need is what the task p creates holds against the quota while PENDING:
 // its estimate and its document.
-func need(t *testing.T, p exporttask.CreateParams) int64 {
+func need(t *testing.T, p taskstore.CreateParams) int64 {
 	t.Helper()
 	return p.EstimatedSize + docLen(t, p)
 }
 
 // fit sets p's estimate so that the task needs total bytes (see need).
-func fit(t *testing.T, p exporttask.CreateParams, total int64) exporttask.CreateParams {
+func fit(t *testing.T, p taskstore.CreateParams, total int64) taskstore.CreateParams {
 	t.Helper()
 	for range 5 {
 		for range 3 { // the estimate's digits are in the document
@@ -249,7 +252,7 @@ func fit(t *testing.T, p exporttask.CreateParams, total int64) exporttask.Create
 	return p
 }
 
-func testQuota(t *testing.T, s exporttask.Store) {
+func testQuota(t *testing.T, s taskstore.Store) {
 	p1, p2 := sized(t, acme, "rec-1", 400, 0, at(0)), sized(t, acme, "rec-2", 400, 0, at(0))
 	quota := need(t, p1) + need(t, p2) + 1000
 	p1.Quota, p2.Quota = quota, quota
@@ -262,7 +265,7 @@ func testQuota(t *testing.T, s exporttask.Store) {
 	require.ErrorAs(t, err, &qe)
 	assert.Equal(t, exporttask.QuotaError{Quota: quota, Remaining: 1000, Requested: need(t, p3)}, *qe,
 		"the estimate and the document count")
-	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, list, 2, "a refused create stores nothing")
 
@@ -292,7 +295,7 @@ func testQuota(t *testing.T, s exporttask.Store) {
 	assert.Equal(t, exporttask.QuotaError{Quota: 10, Remaining: 0, Requested: need(t, p9)}, *qe)
 }
 
-func testQuotaStatuses(t *testing.T, s exporttask.Store) {
+func testQuotaStatuses(t *testing.T, s taskstore.Store) {
 	// Four tasks estimated at 100 bytes: one stays PENDING, one
 	// IN_PROGRESS, one COMPLETED (with 60 bytes of files), one FAILED.
 	var docs int64
@@ -306,10 +309,10 @@ func testQuotaStatuses(t *testing.T, s exporttask.Store) {
 	failed := claim(t, s, "w", at(time.Second))
 	real := artifact("export.gpkg")
 	real.Size = 60
-	_, err := s.Finish(ctx(t), completed.ID, "w", exporttask.FinishParams{
+	_, err := s.Finish(ctx(t), completed.ID, "w", taskstore.FinishParams{
 		Artifacts: []exporttask.Artifact{real}, Retention: 24 * time.Hour}, at(2*time.Second))
 	require.NoError(t, err)
-	_, err = s.Finish(ctx(t), failed.ID, "w", exporttask.FinishParams{ErrorReason: "no"}, at(2*time.Second))
+	_, err = s.Finish(ctx(t), failed.ID, "w", taskstore.FinishParams{ErrorReason: "no"}, at(2*time.Second))
 	require.NoError(t, err)
 
 	// Every task counts its document; PENDING and IN_PROGRESS their
@@ -331,7 +334,7 @@ func testQuotaStatuses(t *testing.T, s exporttask.Store) {
 	create(t, s, fit(t, sized(t, acme, "big", 0, quota, at(25*time.Hour)), 300))
 }
 
-func testQuotaAfterDedup(t *testing.T, s exporttask.Store) {
+func testQuotaAfterDedup(t *testing.T, s taskstore.Store) {
 	p1 := sized(t, acme, "rec-1", 1000, 0, at(0))
 	p1.Quota = need(t, p1)
 	first := create(t, s, p1)

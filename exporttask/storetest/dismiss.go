@@ -4,13 +4,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-func testDismissFinal(t *testing.T, s exporttask.Store) {
+func testDismissFinal(t *testing.T, s taskstore.Store) {
 	aborted := create(t, s, params(t, acme, request("rec-1"), at(0)))
 	_, err := s.Abort(ctx(t), acme, aborted.ID, at(time.Second))
 	require.NoError(t, err)
@@ -19,7 +21,7 @@ func testDismissFinal(t *testing.T, s exporttask.Store) {
 	finish(t, s, done.ID, "w1", at(2*time.Second))
 	failed := create(t, s, params(t, acme, request("rec-3"), at(0)))
 	claim(t, s, "w1", at(3*time.Second))
-	_, err = s.Finish(ctx(t), failed.ID, "w1", exporttask.FinishParams{ErrorReason: "no"}, at(4*time.Second))
+	_, err = s.Finish(ctx(t), failed.ID, "w1", taskstore.FinishParams{ErrorReason: "no"}, at(4*time.Second))
 	require.NoError(t, err)
 	kept := create(t, s, params(t, acme, request("rec-4"), at(0)))
 
@@ -32,14 +34,14 @@ func testDismissFinal(t *testing.T, s exporttask.Store) {
 		assert.ErrorIs(t, s.Dismiss(ctx(t), acme, id), exporttask.ErrNotFound,
 			"a second dismissal finds nothing")
 	}
-	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
 	require.Len(t, list, 1, "only the undismissed task is listed")
 	assert.Equal(t, kept.ID, list[0].ID)
 	assert.ErrorIs(t, s.Dismiss(ctx(t), acme, 999999), exporttask.ErrNotFound)
 }
 
-func testDismissLiveConflict(t *testing.T, s exporttask.Store) {
+func testDismissLiveConflict(t *testing.T, s taskstore.Store) {
 	pending := create(t, s, params(t, acme, request("rec-1"), at(0)))
 	running := create(t, s, params(t, acme, request("rec-2"), at(0)))
 	claim(t, s, "w1", at(time.Second))
@@ -51,7 +53,7 @@ func testDismissLiveConflict(t *testing.T, s exporttask.Store) {
 	}
 }
 
-func testDismissFreesQuota(t *testing.T, s exporttask.Store) {
+func testDismissFreesQuota(t *testing.T, s taskstore.Store) {
 	p := sized(t, acme, "rec-1", 800, 0, at(0))
 	quota := 1000 + docLen(t, p)
 	p.Quota = quota
@@ -59,7 +61,7 @@ func testDismissFreesQuota(t *testing.T, s exporttask.Store) {
 	claim(t, s, "w", at(time.Second))
 	real := artifact("export.gpkg")
 	real.Size = 700
-	_, err := s.Finish(ctx(t), done.ID, "w", exporttask.FinishParams{
+	_, err := s.Finish(ctx(t), done.ID, "w", taskstore.FinishParams{
 		Artifacts: []exporttask.Artifact{real}, Retention: 24 * time.Hour}, at(2*time.Second))
 	require.NoError(t, err)
 
@@ -75,7 +77,7 @@ func testDismissFreesQuota(t *testing.T, s exporttask.Store) {
 	assert.Equal(t, int64(0), qe.Remaining)
 }
 
-func testDismissDropsDeliveries(t *testing.T, s exporttask.Store) {
+func testDismissDropsDeliveries(t *testing.T, s taskstore.Store) {
 	hooks := []exporttask.Webhook{hook(hookA, exporttask.Events()...)}
 	p := params(t, acme, request("rec-1", hooks...), at(0))
 	p.IdempotencyKey = "key-1"

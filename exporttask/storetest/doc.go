@@ -1,9 +1,9 @@
-// Package storetest is the conformance suite of [exporttask.Store]: every
+// Package storetest is the conformance suite of [taskstore.Store]: every
 // implementation runs it from its own tests, so they all keep the same
 // contract.
 //
 //	func TestConformance(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) exporttask.Store {
+//		storetest.Run(t, func(t *testing.T) taskstore.Store {
 //			db, err := sqlite.Open(t.Context(), sqlite.Memory)
 //			require.NoError(t, err)
 //			return db

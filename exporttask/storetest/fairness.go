@@ -5,16 +5,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // testClaimTurns: one customer's burst does not starve another. After 100
 // tasks of acme and then one of globex, globex's is among the first two
 // claims; within a customer the oldest task goes first.
-func testClaimTurns(t *testing.T, s exporttask.Store) {
+func testClaimTurns(t *testing.T, s taskstore.Store) {
 	var burst []int64
 	for i := range 100 {
 		burst = append(burst, create(t, s, params(t, acme, request(fmt.Sprintf("rec-%d", i)), at(0))).ID)
@@ -33,7 +33,7 @@ func testClaimTurns(t *testing.T, s exporttask.Store) {
 // testClaimTurnsRotate: the turns keep rotating among three customers,
 // whatever the order and number of their tasks, and a customer whose
 // queue ran empty drops out of the round without holding it up.
-func testClaimTurnsRotate(t *testing.T, s exporttask.Store) {
+func testClaimTurnsRotate(t *testing.T, s taskstore.Store) {
 	const initech = "initech"
 	ids := map[string][]int64{}
 	add := func(customer string, n int) {
@@ -78,11 +78,11 @@ func testClaimTurnsRotate(t *testing.T, s exporttask.Store) {
 // open returns one or more stores (as replicas would hold) over one fresh,
 // empty database, each opened with a limit of maxRunning IN_PROGRESS tasks
 // per customer; RunMaxRunning closes them when each subtest ends.
-func RunMaxRunning(t *testing.T, open func(t *testing.T, maxRunning int) []exporttask.Store) {
+func RunMaxRunning(t *testing.T, open func(t *testing.T, maxRunning int) []taskstore.Store) {
 	tests := []struct {
 		name  string
 		limit int
-		fn    func(t *testing.T, ss []exporttask.Store)
+		fn    func(t *testing.T, ss []taskstore.Store)
 	}{
 		{"OneRunning", 1, testOneRunning},
 		{"ConcurrentClaims", 2, testMaxRunningConcurrent},
@@ -102,7 +102,7 @@ func RunMaxRunning(t *testing.T, open func(t *testing.T, maxRunning int) []expor
 // testOneRunning, with a limit of 1: a customer with a running task gets
 // no second claim while another customer's task is claimable, nor when it
 // is alone; a finished task or an ended lease frees the place.
-func testOneRunning(t *testing.T, ss []exporttask.Store) {
+func testOneRunning(t *testing.T, ss []taskstore.Store) {
 	s := ss[0]
 	a1 := create(t, s, params(t, acme, request("rec-1"), at(0)))
 	a2 := create(t, s, params(t, acme, request("rec-2"), at(0)))
@@ -127,7 +127,7 @@ func testOneRunning(t *testing.T, ss []exporttask.Store) {
 
 // testMaxRunningConcurrent, with a limit of 2: workers claiming at once
 // through every store never lease more than 2 tasks of a customer.
-func testMaxRunningConcurrent(t *testing.T, ss []exporttask.Store) {
+func testMaxRunningConcurrent(t *testing.T, ss []taskstore.Store) {
 	customers := []string{acme, globex, "initech"}
 	owner := map[int64]string{}
 	for i := range 10 {

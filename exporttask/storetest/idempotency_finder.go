@@ -5,22 +5,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// testIdempotencyKeyFinder checks TaskByIdempotencyKey of a store that
-// implements [exporttask.IdempotencyKeyFinder]: the task a key named at
+// testIdempotencyKeyFinder checks TaskByIdempotencyKey: the task a key named at
 // Create, per customer, for the request it was recorded with; an
 // *IdempotencyKeyReusedError for another request; ErrNotFound for an
 // unknown key.
-func testIdempotencyKeyFinder(t *testing.T, s exporttask.Store) {
-	f, ok := s.(exporttask.IdempotencyKeyFinder)
-	if !ok {
-		t.Skip("the store does not implement exporttask.IdempotencyKeyFinder")
-	}
+func testIdempotencyKeyFinder(t *testing.T, s taskstore.Store) {
+	f := s
 	p := params(t, acme, request("rec-1", hook(hookA, exporttask.EventUpdated)), at(0))
 	p.IdempotencyKey = "key-1"
 	first := create(t, s, p)

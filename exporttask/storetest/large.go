@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -22,7 +24,7 @@ const LargeRequestWebhooks = exporttask.MaxWebhooks
 // (TASK_UPDATED), claim, three progress reports and completion. It returns the request's encoded size
 // and how many deliveries it left in the outbox, for a test of the
 // store to measure the outbox rows in its database.
-func LargeRequestLifecycle(t *testing.T, s exporttask.Store, roiBytes int) (requestBytes, deliveries int) {
+func LargeRequestLifecycle(t *testing.T, s taskstore.Store, roiBytes int) (requestBytes, deliveries int) {
 	t.Helper()
 	var hooks []exporttask.Webhook
 	for i := range LargeRequestWebhooks {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -15,7 +17,7 @@ import (
 // testDedupLateSubscriber: a duplicate that subscribes to an event that
 // already happened is sent it at once; subscribers that already had it are
 // not sent it again.
-func testDedupLateSubscriber(t *testing.T, s exporttask.Store) {
+func testDedupLateSubscriber(t *testing.T, s taskstore.Store) {
 	create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventCompleted)), at(0)))
 	_, _, completed := runTask(t, s)
 	drain(t, s, at(time.Minute))
@@ -36,7 +38,7 @@ func testDedupLateSubscriber(t *testing.T, s exporttask.Store) {
 
 // testDedupLateSubscriberInProgress: a late subscriber to a running task
 // that reported progress gets TASK_STARTED then TASK_IN_PROGRESS.
-func testDedupLateSubscriberInProgress(t *testing.T, s exporttask.Store) {
+func testDedupLateSubscriberInProgress(t *testing.T, s taskstore.Store) {
 	task := create(t, s, params(t, acme, request("rec-1"), at(0)))
 	claim(t, s, "w", at(time.Second))
 	_, err := s.Progress(ctx(t), task.ID, "w", 40, at(2*time.Second), time.Minute)
@@ -56,7 +58,7 @@ func testDedupLateSubscriberInProgress(t *testing.T, s exporttask.Store) {
 // testDedupMergeLimit: a duplicate whose merge would exceed MaxWebhooks
 // URLs is refused with a validation error naming /webhook, and changes
 // nothing.
-func testDedupMergeLimit(t *testing.T, s exporttask.Store) {
+func testDedupMergeLimit(t *testing.T, s taskstore.Store) {
 	hooks := func(from, n int) []exporttask.Webhook {
 		var hs []exporttask.Webhook
 		for i := from; i < from+n; i++ {

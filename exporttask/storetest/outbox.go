@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -12,22 +14,22 @@ import (
 )
 
 // claimDeliveries claims what is due at now, leased for a minute.
-func claimDeliveries(t *testing.T, s exporttask.Store, now time.Time, limit int) []exporttask.Delivery {
+func claimDeliveries(t *testing.T, s taskstore.Store, now time.Time, limit int) []taskstore.Delivery {
 	t.Helper()
-	ds, err := s.ClaimDeliveries(ctx(t), exporttask.DeliveryClaim{Now: now, Limit: limit, Lease: time.Minute})
+	ds, err := s.ClaimDeliveries(ctx(t), taskstore.DeliveryClaim{Now: now, Limit: limit, Lease: time.Minute})
 	require.NoError(t, err)
 	return ds
 }
 
 // delivered marks d delivered.
-func delivered(t *testing.T, s exporttask.Store, d exporttask.Delivery) {
+func delivered(t *testing.T, s taskstore.Store, d taskstore.Delivery) {
 	t.Helper()
-	require.NoError(t, s.DeliveryDone(ctx(t), d.ID, exporttask.DeliveryResult{Delivered: true}))
+	require.NoError(t, s.DeliveryDone(ctx(t), d.ID, taskstore.DeliveryResult{Delivered: true}))
 }
 
 // runTask claims the only pending task at 1s, reports 50% at 2s and
 // completes it at 3s; it returns the task after each step.
-func runTask(t *testing.T, s exporttask.Store) (started, halfway, completed exporttask.Task) {
+func runTask(t *testing.T, s taskstore.Store) (started, halfway, completed exporttask.Task) {
 	t.Helper()
 	started = claim(t, s, "w", at(time.Second))
 	halfway, err := s.Progress(ctx(t), started.ID, "w", 50, at(2*time.Second), time.Minute)
@@ -36,7 +38,7 @@ func runTask(t *testing.T, s exporttask.Store) (started, halfway, completed expo
 	return started, halfway, completed
 }
 
-func testOutboxDeliveryPerURL(t *testing.T, s exporttask.Store) {
+func testOutboxDeliveryPerURL(t *testing.T, s taskstore.Store) {
 	create(t, s, params(t, acme, request("rec-1",
 		hook(hookA, exporttask.EventStarted, exporttask.EventCompleted),
 		hook(hookB, exporttask.EventCompleted),
@@ -44,7 +46,7 @@ func testOutboxDeliveryPerURL(t *testing.T, s exporttask.Store) {
 	started, _, completed := runTask(t, s)
 
 	ds := drain(t, s, at(time.Minute))
-	perURL := map[string][]exporttask.Delivery{}
+	perURL := map[string][]taskstore.Delivery{}
 	seen := map[int64]bool{}
 	for _, d := range ds {
 		assert.False(t, seen[d.ID], "delivery %d handed out twice", d.ID)
@@ -61,7 +63,7 @@ func testOutboxDeliveryPerURL(t *testing.T, s exporttask.Store) {
 	assert.Len(t, ds, 3)
 }
 
-func testOutboxOrdering(t *testing.T, s exporttask.Store) {
+func testOutboxOrdering(t *testing.T, s taskstore.Store) {
 	create(t, s, params(t, acme, request("rec-1",
 		hook(hookA, exporttask.EventStarted, exporttask.EventInProgress, exporttask.EventCompleted),
 		hook(hookB, exporttask.EventCompleted)), at(0)))
@@ -70,7 +72,7 @@ func testOutboxOrdering(t *testing.T, s exporttask.Store) {
 	// Only the oldest undelivered event per task and URL is claimable.
 	ds := claimDeliveries(t, s, at(time.Minute), 10)
 	require.ElementsMatch(t, []string{hookA + " TASK_STARTED", hookB + " TASK_COMPLETED"}, sent(ds))
-	var a exporttask.Delivery
+	var a taskstore.Delivery
 	for _, d := range ds {
 		if d.URL == hookA {
 			a = d
@@ -95,7 +97,7 @@ func testOutboxOrdering(t *testing.T, s exporttask.Store) {
 	assert.NotEqual(t, next[0].TaskID, other[0].TaskID)
 }
 
-func testOutboxLease(t *testing.T, s exporttask.Store) {
+func testOutboxLease(t *testing.T, s taskstore.Store) {
 	create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventStarted)), at(0)))
 	claim(t, s, "w", at(0))
 
@@ -113,13 +115,13 @@ func testOutboxLease(t *testing.T, s exporttask.Store) {
 	assert.Empty(t, claimDeliveries(t, s, at(time.Hour), 10), "a delivered delivery is never claimed again")
 }
 
-func testOutboxRetry(t *testing.T, s exporttask.Store) {
+func testOutboxRetry(t *testing.T, s taskstore.Store) {
 	create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventStarted, exporttask.EventCompleted)), at(0)))
 	runTask(t, s)
 
 	ds := claimDeliveries(t, s, at(time.Minute), 10)
 	require.Equal(t, []string{hookA + " TASK_STARTED"}, sent(ds))
-	require.NoError(t, s.DeliveryDone(ctx(t), ds[0].ID, exporttask.DeliveryResult{
+	require.NoError(t, s.DeliveryDone(ctx(t), ds[0].ID, taskstore.DeliveryResult{
 		NextAttempt: at(5 * time.Minute), Error: "503 Service Unavailable",
 	}))
 
@@ -131,7 +133,7 @@ func testOutboxRetry(t *testing.T, s exporttask.Store) {
 	assert.Equal(t, 1, retry[0].Attempts)
 	assert.Equal(t, ds[0].Payload, retry[0].Payload)
 
-	require.NoError(t, s.DeliveryDone(ctx(t), retry[0].ID, exporttask.DeliveryResult{
+	require.NoError(t, s.DeliveryDone(ctx(t), retry[0].ID, taskstore.DeliveryResult{
 		NextAttempt: at(10 * time.Minute), Error: "timeout",
 	}))
 	retry = claimDeliveries(t, s, at(10*time.Minute), 10)
@@ -144,13 +146,13 @@ func testOutboxRetry(t *testing.T, s exporttask.Store) {
 	assert.Equal(t, 0, next[0].Attempts)
 }
 
-func testOutboxGiveUp(t *testing.T, s exporttask.Store) {
+func testOutboxGiveUp(t *testing.T, s taskstore.Store) {
 	create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventStarted, exporttask.EventCompleted)), at(0)))
 	runTask(t, s)
 
 	ds := claimDeliveries(t, s, at(time.Minute), 10)
 	require.Equal(t, []string{hookA + " TASK_STARTED"}, sent(ds))
-	require.NoError(t, s.DeliveryDone(ctx(t), ds[0].ID, exporttask.DeliveryResult{Error: "410 Gone"}))
+	require.NoError(t, s.DeliveryDone(ctx(t), ds[0].ID, taskstore.DeliveryResult{Error: "410 Gone"}))
 
 	next := claimDeliveries(t, s, at(time.Minute), 10)
 	require.Equal(t, []string{hookA + " TASK_COMPLETED"}, sent(next), "a given-up delivery no longer blocks the next")
@@ -158,7 +160,7 @@ func testOutboxGiveUp(t *testing.T, s exporttask.Store) {
 	assert.Empty(t, claimDeliveries(t, s, at(24*time.Hour), 10), "a given-up delivery is never claimed again")
 }
 
-func testOutboxLimit(t *testing.T, s exporttask.Store) {
+func testOutboxLimit(t *testing.T, s taskstore.Store) {
 	const tasks = 5
 	for i := range tasks {
 		create(t, s, params(t, acme, request(fmt.Sprintf("rec-%d", i), hook(hookA, exporttask.EventStarted)), at(0)))
@@ -176,8 +178,8 @@ func testOutboxLimit(t *testing.T, s exporttask.Store) {
 	assert.Len(t, seen, tasks)
 }
 
-func testDeliveryDoneErrors(t *testing.T, s exporttask.Store) {
-	err := s.DeliveryDone(ctx(t), 424242, exporttask.DeliveryResult{Delivered: true})
+func testDeliveryDoneErrors(t *testing.T, s taskstore.Store) {
+	err := s.DeliveryDone(ctx(t), 424242, taskstore.DeliveryResult{Delivered: true})
 	assert.ErrorIs(t, err, exporttask.ErrNotFound)
 
 	create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventStarted)), at(0)))
@@ -186,7 +188,7 @@ func testDeliveryDoneErrors(t *testing.T, s exporttask.Store) {
 	require.Len(t, ds, 1)
 	delivered(t, s, ds[0])
 
-	err = s.DeliveryDone(ctx(t), ds[0].ID, exporttask.DeliveryResult{NextAttempt: at(time.Hour)})
+	err = s.DeliveryDone(ctx(t), ds[0].ID, taskstore.DeliveryResult{NextAttempt: at(time.Hour)})
 	assert.ErrorIs(t, err, exporttask.ErrConflict, "the outcome of a finished delivery is already recorded")
 	assert.Empty(t, claimDeliveries(t, s, at(2*time.Hour), 10), "the refused outcome changed nothing")
 }

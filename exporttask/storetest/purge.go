@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -15,7 +17,7 @@ import (
 // (pending ones included) and Idempotency-Keys, and frees what they held
 // against the quota (their documents); it leaves every other task, and
 // those final later.
-func testPurge(t *testing.T, s exporttask.Store) {
+func testPurge(t *testing.T, s taskstore.Store) {
 	ids, err := s.Purge(ctx(t), at(time.Hour), 10)
 	require.NoError(t, err)
 	assert.Empty(t, ids, "nothing to remove")
@@ -35,11 +37,11 @@ func testPurge(t *testing.T, s exporttask.Store) {
 	require.NoError(t, err)
 	failed := mk("rec-failed", "key-failed")
 	claim(t, s, "w", at(0))
-	_, err = s.Finish(ctx(t), failed.ID, "w", exporttask.FinishParams{ErrorReason: "no"}, at(2*time.Second))
+	_, err = s.Finish(ctx(t), failed.ID, "w", taskstore.FinishParams{ErrorReason: "no"}, at(2*time.Second))
 	require.NoError(t, err)
 	expired := mk("rec-expired", "")
 	claim(t, s, "w", at(0))
-	_, err = s.Finish(ctx(t), expired.ID, "w", exporttask.FinishParams{
+	_, err = s.Finish(ctx(t), expired.ID, "w", taskstore.FinishParams{
 		Artifacts: []exporttask.Artifact{artifact("x.gpkg")}, Retention: 3 * time.Second}, at(0))
 	require.NoError(t, err)
 	expiredIDs, err := s.Expire(ctx(t), at(time.Hour), 10)

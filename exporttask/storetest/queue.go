@@ -4,13 +4,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-func testClaimOrder(t *testing.T, s exporttask.Store) {
+func testClaimOrder(t *testing.T, s taskstore.Store) {
 	noClaim(t, s, at(0))
 	first := create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventStarted)), at(0)))
 	second := create(t, s, params(t, globex, request("rec-2"), at(0)))
@@ -31,7 +33,7 @@ func testClaimOrder(t *testing.T, s exporttask.Store) {
 	noClaim(t, s, at(3*time.Second)) // the aborted one is never claimed
 }
 
-func testLeaseExpiry(t *testing.T, s exporttask.Store) {
+func testLeaseExpiry(t *testing.T, s taskstore.Store) {
 	task := create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventStarted, exporttask.EventInProgress)), at(0)))
 	assert.Zero(t, task.Attempts, "no attempt before the first claim")
 	first := claim(t, s, "w1", at(0)) // leased until 1m
@@ -51,7 +53,7 @@ func testLeaseExpiry(t *testing.T, s exporttask.Store) {
 
 	_, err := s.Progress(ctx(t), task.ID, "w1", 40, at(2*time.Minute), time.Minute)
 	assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
-	_, err = s.Finish(ctx(t), task.ID, "w1", exporttask.FinishParams{Retention: time.Hour}, at(2*time.Minute))
+	_, err = s.Finish(ctx(t), task.ID, "w1", taskstore.FinishParams{Retention: time.Hour}, at(2*time.Minute))
 	assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
 	assert.Equal(t, again, get(t, s, acme, task.ID), "the old worker changed nothing")
 	assert.Empty(t, drain(t, s, at(3*time.Minute)))
@@ -62,7 +64,7 @@ func testLeaseExpiry(t *testing.T, s exporttask.Store) {
 	noClaim(t, s, at(2*time.Minute+30*time.Second))
 }
 
-func testProgressExtendsLease(t *testing.T, s exporttask.Store) {
+func testProgressExtendsLease(t *testing.T, s taskstore.Store) {
 	task := create(t, s, params(t, acme, request("rec-1"), at(0)))
 	claim(t, s, "w1", at(0)) // until 1m
 	_, err := s.Progress(ctx(t), task.ID, "w1", 10, at(50*time.Second), time.Minute)
@@ -79,7 +81,7 @@ func testProgressExtendsLease(t *testing.T, s exporttask.Store) {
 	assert.Equal(t, 20, got.Progress)
 }
 
-func testProgress(t *testing.T, s exporttask.Store) {
+func testProgress(t *testing.T, s taskstore.Store) {
 	task := create(t, s, params(t, acme, request("rec-1",
 		hook(hookA, exporttask.EventInProgress), hook(hookB, exporttask.EventCompleted)), at(0)))
 
@@ -116,19 +118,19 @@ func testProgress(t *testing.T, s exporttask.Store) {
 	assertPayload(t, ds[1], exporttask.EventInProgress, p55, at(4*time.Second))
 }
 
-func testFinishCompleted(t *testing.T, s exporttask.Store) {
+func testFinishCompleted(t *testing.T, s taskstore.Store) {
 	task := create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventCompleted, exporttask.EventFailed)), at(0)))
 	claim(t, s, "w1", at(time.Second))
 	_, err := s.Progress(ctx(t), task.ID, "w1", 60, at(2*time.Second), time.Minute)
 	require.NoError(t, err)
 
-	_, err = s.Finish(ctx(t), task.ID, "w2", exporttask.FinishParams{}, at(3*time.Second))
+	_, err = s.Finish(ctx(t), task.ID, "w2", taskstore.FinishParams{}, at(3*time.Second))
 	assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
-	_, err = s.Finish(ctx(t), 424242, "w1", exporttask.FinishParams{}, at(3*time.Second))
+	_, err = s.Finish(ctx(t), 424242, "w1", taskstore.FinishParams{}, at(3*time.Second))
 	assert.ErrorIs(t, err, exporttask.ErrNotFound)
 
 	arts := []exporttask.Artifact{artifact("a.gpkg"), artifact("legend.png")}
-	done, err := s.Finish(ctx(t), task.ID, "w1", exporttask.FinishParams{Artifacts: arts, Retention: 72 * time.Hour}, at(3*time.Second))
+	done, err := s.Finish(ctx(t), task.ID, "w1", taskstore.FinishParams{Artifacts: arts, Retention: 72 * time.Hour}, at(3*time.Second))
 	require.NoError(t, err)
 	assert.Equal(t, exporttask.StatusCompleted, done.Status)
 	assert.Equal(t, 100, done.Progress)
@@ -145,18 +147,18 @@ func testFinishCompleted(t *testing.T, s exporttask.Store) {
 	// The lease is released: the task is not claimed again, and a second
 	// Finish is refused.
 	noClaim(t, s, at(time.Hour))
-	_, err = s.Finish(ctx(t), task.ID, "w1", exporttask.FinishParams{ErrorReason: "late"}, at(time.Hour))
+	_, err = s.Finish(ctx(t), task.ID, "w1", taskstore.FinishParams{ErrorReason: "late"}, at(time.Hour))
 	assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
 	assert.Equal(t, done, get(t, s, acme, task.ID))
 }
 
-func testFinishFailed(t *testing.T, s exporttask.Store) {
+func testFinishFailed(t *testing.T, s taskstore.Store) {
 	task := create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventCompleted, exporttask.EventFailed)), at(0)))
 	claim(t, s, "w1", at(time.Second))
 	_, err := s.Progress(ctx(t), task.ID, "w1", 30, at(2*time.Second), time.Minute)
 	require.NoError(t, err)
 
-	failed, err := s.Finish(ctx(t), task.ID, "w1", exporttask.FinishParams{
+	failed, err := s.Finish(ctx(t), task.ID, "w1", taskstore.FinishParams{
 		ErrorReason: "the source is unreachable", Retention: time.Hour,
 	}, at(3*time.Second))
 	require.NoError(t, err)
@@ -175,7 +177,7 @@ func testFinishFailed(t *testing.T, s exporttask.Store) {
 	noClaim(t, s, at(time.Hour))
 }
 
-func testExpire(t *testing.T, s exporttask.Store) {
+func testExpire(t *testing.T, s taskstore.Store) {
 	ids, err := s.Expire(ctx(t), at(0), 10)
 	require.NoError(t, err)
 	assert.Empty(t, ids)
@@ -185,7 +187,7 @@ func testExpire(t *testing.T, s exporttask.Store) {
 	for i, retention := range []time.Duration{time.Hour, time.Hour, 2 * time.Hour} {
 		task := create(t, s, params(t, acme, request(string(rune('a'+i)), hooks), at(0)))
 		claim(t, s, "w", at(0))
-		finished, err := s.Finish(ctx(t), task.ID, "w", exporttask.FinishParams{
+		finished, err := s.Finish(ctx(t), task.ID, "w", taskstore.FinishParams{
 			Artifacts: []exporttask.Artifact{artifact("x.gpkg"), artifact("y.json")},
 			Retention: retention,
 		}, at(0))
@@ -226,7 +228,7 @@ func testExpire(t *testing.T, s exporttask.Store) {
 
 	ds := drain(t, s, at(time.Hour))
 	require.Equal(t, []string{hookA + " TASK_EXPIRED", hookA + " TASK_EXPIRED"}, sent(ds))
-	byTask := map[int64]exporttask.Delivery{ds[0].TaskID: ds[0], ds[1].TaskID: ds[1]}
+	byTask := map[int64]taskstore.Delivery{ds[0].TaskID: ds[0], ds[1].TaskID: ds[1]}
 	for _, task := range expired {
 		assertPayload(t, byTask[task.ID], exporttask.EventExpired, task, at(time.Hour))
 	}

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -13,7 +15,7 @@ import (
 // testReleaseLeases: a restarted instance ends its own earlier leases and
 // claims those tasks at once; another instance's tasks, and one whose name
 // merely begins like it, wait for their leases.
-func testReleaseLeases(t *testing.T, s exporttask.Store) {
+func testReleaseLeases(t *testing.T, s taskstore.Store) {
 	// Created and claimed one at a time: each claim has one choice.
 	own := create(t, s, params(t, acme, request("rec-1"), at(0)))
 	require.Equal(t, own.ID, claim(t, s, "A/run1/1", at(0)).ID) // leased until 1m
@@ -43,7 +45,7 @@ func testReleaseLeases(t *testing.T, s exporttask.Store) {
 }
 
 // testPingWrites: Ping succeeds on a writable store, again and again.
-func testPingWrites(t *testing.T, s exporttask.Store) {
+func testPingWrites(t *testing.T, s taskstore.Store) {
 	for range 3 {
 		require.NoError(t, s.Ping(ctx(t)))
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -16,10 +18,10 @@ import (
 // returns several stores (at least two) over one fresh, empty database,
 // as separate replicas of the server would hold, and the subtests use
 // them all at once. RunShared closes them when each subtest ends.
-func RunShared(t *testing.T, open func(t *testing.T) []exporttask.Store) {
+func RunShared(t *testing.T, open func(t *testing.T) []taskstore.Store) {
 	tests := []struct {
 		name string
-		fn   func(t *testing.T, ss []exporttask.Store)
+		fn   func(t *testing.T, ss []taskstore.Store)
 	}{
 		{"Claims", testSharedClaims},
 		{"Quota", testSharedQuota},
@@ -37,7 +39,7 @@ func RunShared(t *testing.T, open func(t *testing.T) []exporttask.Store) {
 	}
 }
 
-func testSharedClaims(t *testing.T, ss []exporttask.Store) {
+func testSharedClaims(t *testing.T, ss []taskstore.Store) {
 	const tasks, perStore = 40, 4
 	want := map[int64]bool{}
 	for i := range tasks {
@@ -60,10 +62,10 @@ func testSharedClaims(t *testing.T, ss []exporttask.Store) {
 	assertClaimedOnce(t, errs, claimed, want)
 }
 
-func testSharedQuota(t *testing.T, ss []exporttask.Store) {
+func testSharedQuota(t *testing.T, ss []taskstore.Store) {
 	const creates = 40
-	ps := make([]exporttask.CreateParams, creates)
-	dupPs := make([]exporttask.CreateParams, creates)
+	ps := make([]taskstore.CreateParams, creates)
+	dupPs := make([]taskstore.CreateParams, creates)
 	for i := range creates {
 		ps[i] = sized(t, acme, fmt.Sprintf("rec-%02d", i), 100, 0, at(0))
 		ps[i].Quota = 10 * need(t, ps[i]) // ids of one length: every task needs as much
@@ -94,7 +96,7 @@ func testSharedQuota(t *testing.T, ss []exporttask.Store) {
 	for _, err := range dups {
 		require.NoError(t, err)
 	}
-	list, _, err := ss[0].List(ctx(t), exporttask.ListParams{Customer: globex, Limit: 100})
+	list, _, err := ss[0].List(ctx(t), taskstore.ListParams{Customer: globex, Limit: 100})
 	require.NoError(t, err)
 	require.Len(t, list, 1, "dedup holds across stores")
 	require.Len(t, list[0].Webhook, exporttask.MaxWebhooks)
@@ -103,7 +105,7 @@ func testSharedQuota(t *testing.T, ss []exporttask.Store) {
 	}
 }
 
-func testSharedDeliveries(t *testing.T, ss []exporttask.Store) {
+func testSharedDeliveries(t *testing.T, ss []taskstore.Store) {
 	const tasks = 20
 	for i := range tasks {
 		create(t, ss[0], params(t, acme, request(fmt.Sprintf("rec-%d", i),
@@ -115,7 +117,7 @@ func testSharedDeliveries(t *testing.T, ss []exporttask.Store) {
 	errs := parallel(workers, func(w int) error {
 		s := ss[w%len(ss)]
 		for range 2 * tasks * 2 {
-			ds, err := s.ClaimDeliveries(ctx(t), exporttask.DeliveryClaim{Now: at(time.Second), Limit: 3, Lease: time.Hour})
+			ds, err := s.ClaimDeliveries(ctx(t), taskstore.DeliveryClaim{Now: at(time.Second), Limit: 3, Lease: time.Hour})
 			if err != nil || len(ds) == 0 {
 				return err
 			}

@@ -4,20 +4,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// testStats checks Stats of a store that implements
-// [exporttask.StatsReader]: tasks by status of every customer, pending
+// testStats checks Stats: tasks by status of every customer, pending
 // and given-up deliveries.
-func testStats(t *testing.T, s exporttask.Store) {
-	sr, ok := s.(exporttask.StatsReader)
-	if !ok {
-		t.Skip("the store does not implement exporttask.StatsReader")
-	}
+func testStats(t *testing.T, s taskstore.Store) {
+	sr := s
 	st, err := sr.Stats(ctx(t))
 	require.NoError(t, err)
 	assert.Empty(t, st.Tasks)
@@ -35,7 +33,7 @@ func testStats(t *testing.T, s exporttask.Store) {
 	}
 	ds := claimDeliveries(t, s, at(2*time.Second), 10)
 	require.Len(t, ds, 2, "one TASK_ABORTED per aborted task")
-	require.NoError(t, s.DeliveryDone(ctx(t), ds[0].ID, exporttask.DeliveryResult{Error: "gone"})) // given up
+	require.NoError(t, s.DeliveryDone(ctx(t), ds[0].ID, taskstore.DeliveryResult{Error: "gone"})) // given up
 
 	st, err = sr.Stats(ctx(t))
 	require.NoError(t, err)

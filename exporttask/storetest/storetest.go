@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -12,13 +15,13 @@ import (
 )
 
 // Run runs the conformance suite, one subtest per behaviour of the
-// [exporttask.Store] contract. open must return a fresh, empty store for
+// [taskstore.Store] contract. open must return a fresh, empty store for
 // the subtest t; Run closes it when the subtest ends (register any further
 // clean-up, such as dropping a database, with t.Cleanup inside open).
-func Run(t *testing.T, open func(t *testing.T) exporttask.Store) {
+func Run(t *testing.T, open func(t *testing.T) taskstore.Store) {
 	tests := []struct {
 		name string
-		fn   func(t *testing.T, s exporttask.Store)
+		fn   func(t *testing.T, s taskstore.Store)
 	}{
 		{"Ping", testPing},
 		{"PingWrites", testPingWrites},
@@ -128,11 +131,11 @@ func request(id string, hooks ...exporttask.Webhook) exporttask.CreateRequest {
 
 // params is a create of r by customer at now, with its dedup key and an
 // estimated size of 100 bytes.
-func params(t *testing.T, customer string, r exporttask.CreateRequest, now time.Time) exporttask.CreateParams {
+func params(t *testing.T, customer string, r exporttask.CreateRequest, now time.Time) taskstore.CreateParams {
 	t.Helper()
-	key, err := exporttask.DedupKey(r)
+	key, err := taskstore.DedupKey(r)
 	require.NoError(t, err)
-	return exporttask.CreateParams{
+	return taskstore.CreateParams{
 		Customer:      customer,
 		Request:       r,
 		EstimatedSize: 100,
@@ -143,7 +146,7 @@ func params(t *testing.T, customer string, r exporttask.CreateRequest, now time.
 }
 
 // create stores a new task and requires that it is new.
-func create(t *testing.T, s exporttask.Store, p exporttask.CreateParams) exporttask.Task {
+func create(t *testing.T, s taskstore.Store, p taskstore.CreateParams) exporttask.Task {
 	t.Helper()
 	task, replayed, err := s.Create(ctx(t), p)
 	require.NoError(t, err)
@@ -152,7 +155,7 @@ func create(t *testing.T, s exporttask.Store, p exporttask.CreateParams) exportt
 }
 
 // get reads a task and requires that it exists.
-func get(t *testing.T, s exporttask.Store, customer string, id int64) exporttask.Task {
+func get(t *testing.T, s taskstore.Store, customer string, id int64) exporttask.Task {
 	t.Helper()
 	task, err := s.Get(ctx(t), customer, id)
 	require.NoError(t, err)
@@ -160,7 +163,7 @@ func get(t *testing.T, s exporttask.Store, customer string, id int64) exporttask
 }
 
 // claim requires that worker claims a task at now, leased for a minute.
-func claim(t *testing.T, s exporttask.Store, worker string, now time.Time) exporttask.Task {
+func claim(t *testing.T, s taskstore.Store, worker string, now time.Time) exporttask.Task {
 	t.Helper()
 	task, ok, err := s.Claim(ctx(t), worker, now, time.Minute)
 	require.NoError(t, err)
@@ -169,7 +172,7 @@ func claim(t *testing.T, s exporttask.Store, worker string, now time.Time) expor
 }
 
 // noClaim requires that nothing is claimable at now.
-func noClaim(t *testing.T, s exporttask.Store, now time.Time) {
+func noClaim(t *testing.T, s taskstore.Store, now time.Time) {
 	t.Helper()
 	task, ok, err := s.Claim(ctx(t), "idle-worker", now, time.Minute)
 	require.NoError(t, err)
@@ -178,9 +181,9 @@ func noClaim(t *testing.T, s exporttask.Store, now time.Time) {
 
 // finish completes a task leased to worker, with one artifact and a
 // retention of a day.
-func finish(t *testing.T, s exporttask.Store, id int64, worker string, now time.Time) exporttask.Task {
+func finish(t *testing.T, s taskstore.Store, id int64, worker string, now time.Time) exporttask.Task {
 	t.Helper()
-	task, err := s.Finish(ctx(t), id, worker, exporttask.FinishParams{
+	task, err := s.Finish(ctx(t), id, worker, taskstore.FinishParams{
 		Artifacts: []exporttask.Artifact{artifact("export.gpkg")},
 		Retention: 24 * time.Hour,
 	}, now)
@@ -200,17 +203,17 @@ func artifact(name string) exporttask.Artifact {
 
 // drain delivers everything the outbox holds at now, in the order the
 // store hands it out, and returns what it delivered.
-func drain(t *testing.T, s exporttask.Store, now time.Time) []exporttask.Delivery {
+func drain(t *testing.T, s taskstore.Store, now time.Time) []taskstore.Delivery {
 	t.Helper()
-	var all []exporttask.Delivery
+	var all []taskstore.Delivery
 	for range 1000 {
-		ds, err := s.ClaimDeliveries(ctx(t), exporttask.DeliveryClaim{Now: now, Limit: 100, Lease: time.Minute})
+		ds, err := s.ClaimDeliveries(ctx(t), taskstore.DeliveryClaim{Now: now, Limit: 100, Lease: time.Minute})
 		require.NoError(t, err)
 		if len(ds) == 0 {
 			return all
 		}
 		for _, d := range ds {
-			require.NoError(t, s.DeliveryDone(ctx(t), d.ID, exporttask.DeliveryResult{Delivered: true}))
+			require.NoError(t, s.DeliveryDone(ctx(t), d.ID, taskstore.DeliveryResult{Delivered: true}))
 		}
 		all = append(all, ds...)
 	}
@@ -219,7 +222,7 @@ func drain(t *testing.T, s exporttask.Store, now time.Time) []exporttask.Deliver
 }
 
 // sent names deliveries as "URL EVENT", in order.
-func sent(ds []exporttask.Delivery) []string {
+func sent(ds []taskstore.Delivery) []string {
 	out := []string{}
 	for _, d := range ds {
 		out = append(out, d.URL+" "+string(d.Event))
@@ -229,16 +232,16 @@ func sent(ds []exporttask.Delivery) []string {
 
 // assertPayload checks that d carries exactly the event ev of task at now,
 // with the thin payload of d.URL's own subscription.
-func assertPayload(t *testing.T, d exporttask.Delivery, ev exporttask.Event, task exporttask.Task, now time.Time) {
+func assertPayload(t *testing.T, d taskstore.Delivery, ev exporttask.Event, task exporttask.Task, now time.Time) {
 	t.Helper()
 	var sub exporttask.Webhook
-	for _, w := range exporttask.SubscriptionsTo(task, ev) {
+	for _, w := range storekit.SubscriptionsTo(task, ev) {
 		if w.URL == d.URL {
 			sub = w
 		}
 	}
 	require.NotEmpty(t, sub.URL, "%s is not subscribed to %s", d.URL, ev)
-	want, err := exporttask.MarshalEvent(ev, task, sub, now)
+	want, err := storekit.MarshalEvent(ev, task, sub, now)
 	require.NoError(t, err)
 	assert.Equal(t, ev, d.Event)
 	assert.Equal(t, task.ID, d.TaskID)
@@ -246,6 +249,6 @@ func assertPayload(t *testing.T, d exporttask.Delivery, ev exporttask.Event, tas
 	assert.True(t, d.CreatedAt.Equal(now), "delivery createdAt %v, want %v", d.CreatedAt, now)
 }
 
-func testPing(t *testing.T, s exporttask.Store) {
+func testPing(t *testing.T, s taskstore.Store) {
 	assert.NoError(t, s.Ping(ctx(t)))
 }

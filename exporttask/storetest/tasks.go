@@ -7,13 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-func testCreateGet(t *testing.T, s exporttask.Store) {
+func testCreateGet(t *testing.T, s taskstore.Store) {
 	now := at(1234567 * time.Microsecond) // sub-millisecond part is dropped
 	r := request("rec-1", hook(hookA, exporttask.EventCompleted))
 	r.Keywords = map[string]any{"project": "north"}
@@ -62,14 +64,14 @@ func testCreateGet(t *testing.T, s exporttask.Store) {
 	assert.Empty(t, drain(t, s, now), "creating a task emits no event")
 }
 
-func testGetNotFound(t *testing.T, s exporttask.Store) {
+func testGetNotFound(t *testing.T, s taskstore.Store) {
 	_, err := s.Get(ctx(t), acme, 424242)
 	assert.ErrorIs(t, err, exporttask.ErrNotFound)
 	_, err = s.Abort(ctx(t), acme, 424242, at(0))
 	assert.ErrorIs(t, err, exporttask.ErrNotFound)
 }
 
-func testCustomerScoping(t *testing.T, s exporttask.Store) {
+func testCustomerScoping(t *testing.T, s taskstore.Store) {
 	theirs := create(t, s, params(t, globex, request("rec-1", hook(hookA, exporttask.EventAborted)), at(0)))
 	ours := create(t, s, params(t, acme, request("rec-1"), at(0)))
 
@@ -80,13 +82,13 @@ func testCustomerScoping(t *testing.T, s exporttask.Store) {
 	assert.Equal(t, theirs, get(t, s, globex, theirs.ID), "a refused abort changes nothing")
 	assert.Empty(t, drain(t, s, at(time.Minute)))
 
-	list, more, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	list, more, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
 	assert.False(t, more)
 	require.Len(t, list, 1)
 	assert.Equal(t, ours.ID, list[0].ID)
 
-	list, _, err = s.List(ctx(t), exporttask.ListParams{Customer: "nobody", Limit: 10})
+	list, _, err = s.List(ctx(t), taskstore.ListParams{Customer: "nobody", Limit: 10})
 	require.NoError(t, err)
 	assert.Empty(t, list)
 }
@@ -99,7 +101,7 @@ func ids(tasks []exporttask.Task) []int64 {
 	return out
 }
 
-func testListOrderAndPaging(t *testing.T, s exporttask.Store) {
+func testListOrderAndPaging(t *testing.T, s taskstore.Store) {
 	var created []int64
 	for i := range 7 {
 		task := create(t, s, params(t, acme, request(fmt.Sprintf("rec-%d", i)), at(time.Duration(i)*time.Second)))
@@ -108,39 +110,39 @@ func testListOrderAndPaging(t *testing.T, s exporttask.Store) {
 	}
 	newest := []int64{created[6], created[5], created[4], created[3], created[2], created[1], created[0]}
 
-	all, more, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 100})
+	all, more, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 100})
 	require.NoError(t, err)
 	assert.False(t, more)
 	assert.Equal(t, newest, ids(all), "newest first")
 	assert.Equal(t, get(t, s, acme, created[6]), all[0], "listed tasks are whole")
 
-	page, more, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 3})
+	page, more, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 3})
 	require.NoError(t, err)
 	assert.True(t, more)
 	assert.Equal(t, newest[:3], ids(page))
 
-	page, more, err = s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 3, Before: page[2].ID})
+	page, more, err = s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 3, Before: page[2].ID})
 	require.NoError(t, err)
 	assert.True(t, more)
 	assert.Equal(t, newest[3:6], ids(page))
 
-	page, more, err = s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 3, Before: page[2].ID})
+	page, more, err = s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 3, Before: page[2].ID})
 	require.NoError(t, err)
 	assert.False(t, more)
 	assert.Equal(t, newest[6:], ids(page))
 
-	page, more, err = s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 7})
+	page, more, err = s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 7})
 	require.NoError(t, err)
 	assert.False(t, more, "no more when the page holds exactly the rest")
 	assert.Len(t, page, 7)
 
-	page, more, err = s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10, Before: created[0]})
+	page, more, err = s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 10, Before: created[0]})
 	require.NoError(t, err)
 	assert.False(t, more)
 	assert.Empty(t, page)
 }
 
-func testListStatusFilter(t *testing.T, s exporttask.Store) {
+func testListStatusFilter(t *testing.T, s taskstore.Store) {
 	var pending, aborted []int64
 	for i := range 6 {
 		task := create(t, s, params(t, acme, request(fmt.Sprintf("rec-%d", i)), at(0)))
@@ -153,7 +155,7 @@ func testListStatusFilter(t *testing.T, s exporttask.Store) {
 		}
 	}
 
-	list, more, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Status: exporttask.StatusAborted, Limit: 10})
+	list, more, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Status: exporttask.StatusAborted, Limit: 10})
 	require.NoError(t, err)
 	assert.False(t, more)
 	assert.Equal(t, aborted, ids(list))
@@ -161,22 +163,22 @@ func testListStatusFilter(t *testing.T, s exporttask.Store) {
 		assert.Equal(t, exporttask.StatusAborted, task.Status)
 	}
 
-	list, more, err = s.List(ctx(t), exporttask.ListParams{Customer: acme, Status: exporttask.StatusPending, Limit: 2})
+	list, more, err = s.List(ctx(t), taskstore.ListParams{Customer: acme, Status: exporttask.StatusPending, Limit: 2})
 	require.NoError(t, err)
 	assert.True(t, more)
 	assert.Equal(t, pending[:2], ids(list))
-	list, more, err = s.List(ctx(t), exporttask.ListParams{Customer: acme, Status: exporttask.StatusPending, Limit: 2, Before: list[1].ID})
+	list, more, err = s.List(ctx(t), taskstore.ListParams{Customer: acme, Status: exporttask.StatusPending, Limit: 2, Before: list[1].ID})
 	require.NoError(t, err)
 	assert.False(t, more)
 	assert.Equal(t, pending[2:], ids(list))
 
-	list, more, err = s.List(ctx(t), exporttask.ListParams{Customer: acme, Status: exporttask.StatusCompleted, Limit: 10})
+	list, more, err = s.List(ctx(t), taskstore.ListParams{Customer: acme, Status: exporttask.StatusCompleted, Limit: 10})
 	require.NoError(t, err)
 	assert.False(t, more)
 	assert.Empty(t, list)
 }
 
-func testAbort(t *testing.T, s exporttask.Store) {
+func testAbort(t *testing.T, s taskstore.Store) {
 	task := create(t, s, params(t, acme, request("rec-1",
 		hook(hookA, exporttask.EventAborted), hook(hookB, exporttask.EventCompleted)), at(0)))
 
@@ -194,7 +196,7 @@ func testAbort(t *testing.T, s exporttask.Store) {
 	noClaim(t, s, at(time.Hour))
 }
 
-func testAbortFinalConflict(t *testing.T, s exporttask.Store) {
+func testAbortFinalConflict(t *testing.T, s taskstore.Store) {
 	hooks := []exporttask.Webhook{hook(hookA, exporttask.Events()...)}
 	task := create(t, s, params(t, acme, request("rec-1", hooks...), at(0)))
 	aborted, err := s.Abort(ctx(t), acme, task.ID, at(time.Second))
@@ -218,7 +220,7 @@ func testAbortFinalConflict(t *testing.T, s exporttask.Store) {
 	assert.Empty(t, drain(t, s, at(2*time.Hour)), "a refused abort emits nothing")
 }
 
-func testAbortLeasedTask(t *testing.T, s exporttask.Store) {
+func testAbortLeasedTask(t *testing.T, s taskstore.Store) {
 	task := create(t, s, params(t, acme, request("rec-1"), at(0)))
 	claim(t, s, "w1", at(time.Second))
 	aborted, err := s.Abort(ctx(t), acme, task.ID, at(2*time.Second))
@@ -227,7 +229,7 @@ func testAbortLeasedTask(t *testing.T, s exporttask.Store) {
 
 	_, err = s.Progress(ctx(t), task.ID, "w1", 50, at(3*time.Second), time.Minute)
 	assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
-	_, err = s.Finish(ctx(t), task.ID, "w1", exporttask.FinishParams{Retention: time.Hour}, at(3*time.Second))
+	_, err = s.Finish(ctx(t), task.ID, "w1", taskstore.FinishParams{Retention: time.Hour}, at(3*time.Second))
 	assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
 	assert.Equal(t, aborted, get(t, s, acme, task.ID), "a lost lease changes nothing")
 	noClaim(t, s, at(time.Hour))
@@ -246,7 +248,7 @@ func square() *exporttask.FeatureCollection {
 	}
 }
 
-func testCancelledContext(t *testing.T, s exporttask.Store) {
+func testCancelledContext(t *testing.T, s taskstore.Store) {
 	task := create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.Events()...)), at(0)))
 	cancelled, cancel := context.WithCancel(ctx(t))
 	cancel()
@@ -259,7 +261,7 @@ func testCancelledContext(t *testing.T, s exporttask.Store) {
 	assert.Error(t, err)
 
 	assert.Equal(t, task, get(t, s, acme, task.ID), "a failed call changes nothing")
-	list, _, err := s.List(ctx(t), exporttask.ListParams{Customer: acme, Limit: 10})
+	list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, list, 1)
 	assert.Empty(t, drain(t, s, at(time.Hour)))

@@ -15,13 +15,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // DelivererConfig configures a [Deliverer]. Store and Secret are required.
 type DelivererConfig struct {
 	// Store holds the webhook outbox. Required.
-	Store exporttask.Store
+	Store taskstore.Store
 	// Secret is the server's master secret: each delivery is signed with
 	// the secret of its task's customer, derived from it with
 	// [exporttask.CustomerWebhookSecret] (see [exporttask.SignWebhook]).
@@ -53,7 +55,7 @@ type DelivererConfig struct {
 	// [DefaultConcurrency].
 	Concurrency int
 	// PerHost is how many of those attempts may go to one receiver host
-	// (see [exporttask.DeliveryHost]) at once, so that slow receivers
+	// (see [taskstore.DeliveryHost]) at once, so that slow receivers
 	// cannot take every slot from the others. Default [DefaultPerHost].
 	PerHost int
 	// Retention is how long delivered and given-up deliveries are kept
@@ -92,10 +94,10 @@ type DelivererConfig struct {
 // already running.
 var ErrRunning = errors.New("exporttask: already running")
 
-// Deliverer sends the webhook deliveries of a [exporttask.Store]'s outbox:
+// Deliverer sends the webhook deliveries of a [taskstore.Store]'s outbox:
 // it claims due deliveries, POSTs each payload signed with
 // [exporttask.SignWebhook] under its customer's secret, and records the outcome with
-// [exporttask.Store.DeliveryDone].
+// [taskstore.Store.DeliveryDone].
 //
 // Each request carries Content-Type application/json, User-Agent,
 // X-Export-Event (the event), X-Export-Delivery (the delivery id, the same
@@ -123,7 +125,7 @@ var ErrRunning = errors.New("exporttask: already running")
 // URL, so a receiver gets a task's events in order, and a delivery that is
 // given up no longer holds back the ones after it.
 type Deliverer struct {
-	store       exporttask.Store
+	store       taskstore.Store
 	secret      []byte
 	policy      *addressPolicy
 	allow       []netip.Prefix
@@ -273,12 +275,12 @@ func (d *Deliverer) Run(ctx context.Context) error {
 			d.prune(ctx, now)
 			lastPrune = now
 		}
-		var claimed []exporttask.Delivery
+		var claimed []taskstore.Delivery
 		if free := d.concurrency - running; free > 0 {
 			var err error
 			// One per host per claim: a host with a free slot gets one
 			// more, and the loop claims again at once.
-			claimed, err = d.store.ClaimDeliveries(ctx, exporttask.DeliveryClaim{
+			claimed, err = d.store.ClaimDeliveries(ctx, taskstore.DeliveryClaim{
 				Now: d.now(), Limit: free, Lease: d.lease, SkipHosts: d.saturated(inFlight), PerHost: 1})
 			if err != nil && ctx.Err() == nil {
 				d.log.ErrorContext(ctx, "exporttask: claiming webhook deliveries", "error", err)
@@ -373,7 +375,7 @@ func (d *Deliverer) prune(ctx context.Context, now time.Time) {
 }
 
 // deliver makes one attempt at dl and records its outcome.
-func (d *Deliverer) deliver(ctx context.Context, dl exporttask.Delivery) {
+func (d *Deliverer) deliver(ctx context.Context, dl taskstore.Delivery) {
 	log := d.log.With("delivery", dl.ID, "task", dl.TaskID, "event", dl.Event, "attempt", dl.Attempts+1)
 	res, retry := d.attempt(ctx, dl)
 	if !res.Delivered && ctx.Err() != nil {
@@ -406,7 +408,7 @@ func (d *Deliverer) deliver(ctx context.Context, dl exporttask.Delivery) {
 
 // mayRetry reports whether dl may be tried again at next: within the
 // retry horizon of its event and, when MaxAttempts is set, below it.
-func (d *Deliverer) mayRetry(dl exporttask.Delivery, next time.Time) bool {
+func (d *Deliverer) mayRetry(dl taskstore.Delivery, next time.Time) bool {
 	if d.maxAttempts > 0 && dl.Attempts+1 >= d.maxAttempts {
 		return false
 	}
@@ -430,9 +432,9 @@ const maxResponseBody = 64 << 10
 
 // attempt POSTs dl once. retry is nil when the delivery must not be tried
 // again, else the wait before the next attempt.
-func (d *Deliverer) attempt(ctx context.Context, dl exporttask.Delivery) (res exporttask.DeliveryResult, retry *time.Duration) {
-	fail := func(wait *time.Duration, format string, args ...any) (exporttask.DeliveryResult, *time.Duration) {
-		return exporttask.DeliveryResult{Error: fmt.Sprintf(format, args...)}, wait
+func (d *Deliverer) attempt(ctx context.Context, dl taskstore.Delivery) (res taskstore.DeliveryResult, retry *time.Duration) {
+	fail := func(wait *time.Duration, format string, args ...any) (taskstore.DeliveryResult, *time.Duration) {
+		return taskstore.DeliveryResult{Error: fmt.Sprintf(format, args...)}, wait
 	}
 	if err := CheckWebhookURL(dl.URL, d.allow); err != nil {
 		return fail(nil, "%v", err)
@@ -465,7 +467,7 @@ func (d *Deliverer) attempt(ctx context.Context, dl exporttask.Delivery) (res ex
 	code := resp.StatusCode
 	switch {
 	case code >= 200 && code < 300:
-		return exporttask.DeliveryResult{Delivered: true}, nil
+		return taskstore.DeliveryResult{Delivered: true}, nil
 	case code >= 300 && code < 400:
 		return fail(nil, "HTTP %s: redirect to %q not followed", resp.Status, resp.Header.Get("Location"))
 	case retryable(code):

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -68,7 +70,7 @@ func TestDeliveryOutcomeByStatus(t *testing.T) {
 				assert.Len(t, rcv.Requests(), 1, "not retried, no redirect followed")
 			}
 			if !first.Delivered {
-				code, class := exporttask.ClassifyDeliveryError(first.Error)
+				code, class := taskstore.ClassifyDeliveryError(first.Error)
 				assert.Equal(t, tc.code, code, "the recorded error starts with the status: %q", first.Error)
 				assert.Equal(t, exporttask.DeliveryErrorHTTPStatus, class)
 			}
@@ -123,7 +125,7 @@ func TestDeliverySlowHostDoesNotDelayAnother(t *testing.T) {
 
 // startedTask creates a task whose webhook at url subscribes to
 // TASK_STARTED and claims it, which writes that delivery to the outbox.
-func startedTask(t *testing.T, s exporttask.Store, url string) {
+func startedTask(t *testing.T, s taskstore.Store, url string) {
 	t.Helper()
 	task := testkit.CreateTask(t, s, testkit.Customer, exporttask.DomainRaster, url, exporttask.EventStarted)
 	claimed, ok, err := s.Claim(context.Background(), "test-worker", time.Now(), time.Hour)

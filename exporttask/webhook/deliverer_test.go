@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,13 +23,13 @@ import (
 // startedDelivery creates a task whose webhook at url subscribes to
 // TASK_STARTED and claims it, which writes that one delivery to the outbox.
 // It returns the delivery's id as the testkit.Receiver will see it.
-func startedDelivery(t *testing.T, s exporttask.Store, url string, more ...exporttask.Event) int64 {
+func startedDelivery(t *testing.T, s taskstore.Store, url string, more ...exporttask.Event) int64 {
 	t.Helper()
 	task := testkit.CreateTask(t, s, testkit.Customer, exporttask.DomainRaster, url, append([]exporttask.Event{exporttask.EventStarted}, more...)...)
 	_, ok, err := s.Claim(context.Background(), "test-worker", time.Now(), time.Minute)
 	require.NoError(t, err)
 	require.True(t, ok)
-	ds, err := s.ClaimDeliveries(context.Background(), exporttask.DeliveryClaim{Now: time.Now(), Limit: 10, Lease: time.Nanosecond})
+	ds, err := s.ClaimDeliveries(context.Background(), taskstore.DeliveryClaim{Now: time.Now(), Limit: 10, Lease: time.Nanosecond})
 	require.NoError(t, err)
 	require.Len(t, ds, 1)
 	require.Equal(t, task.ID, ds[0].TaskID)
@@ -41,7 +43,7 @@ func status(code int) func(int, http.ResponseWriter, *http.Request) {
 }
 
 func TestDeliveryRetriesUntilAccepted(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		rec := testkit.NewRecordingStore(s)
 		rcv := testkit.NewReceiver(t, func(n int, w http.ResponseWriter, _ *http.Request) {
 			if n < 2 {
@@ -69,7 +71,7 @@ func TestDeliveryRetriesUntilAccepted(t *testing.T) {
 }
 
 func TestDeliveryHonoursRetryAfterWithinBounds(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		rec := testkit.NewRecordingStore(s)
 		rcv := testkit.NewReceiver(t, func(n int, w http.ResponseWriter, _ *http.Request) {
 			switch n {
@@ -96,7 +98,7 @@ func TestDeliveryHonoursRetryAfterWithinBounds(t *testing.T) {
 }
 
 func TestDeliveryGivesUp(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		t.Run("on 4xx at once", func(t *testing.T) {
 			rec := testkit.NewRecordingStore(s)
 			rcv := testkit.NewReceiver(t, status(http.StatusGone))
@@ -137,7 +139,7 @@ func TestDeliveryGivesUp(t *testing.T) {
 // TestDeliveryGivenUpUnblocksTheNext: deliveries of one task reach a
 // testkit.Receiver in order, and a delivery given up no longer holds back the next.
 func TestDeliveryGivenUpUnblocksTheNext(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		rcv := testkit.NewReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
 			if r.Header.Get("X-Export-Event") == string(exporttask.EventStarted) {
 				w.WriteHeader(http.StatusBadRequest)
@@ -164,7 +166,7 @@ func TestDeliveryGivenUpUnblocksTheNext(t *testing.T) {
 }
 
 func TestDeliveryDoesNotFollowRedirects(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		var targetHits atomic.Int32
 		target := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { targetHits.Add(1) }))
 		defer target.Close()
@@ -186,7 +188,7 @@ func TestDeliveryDoesNotFollowRedirects(t *testing.T) {
 }
 
 func TestDeliveryRefusesLoopbackWithoutAllow(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		rec := testkit.NewRecordingStore(s)
 		rcv := testkit.NewReceiver(t, nil)
 		id := startedDelivery(t, rec, rcv.URL) // http://127.0.0.1:port
@@ -203,7 +205,7 @@ func TestDeliveryRefusesLoopbackWithoutAllow(t *testing.T) {
 // TestDeliveryAttemptTimeout: a testkit.Receiver slower than Timeout counts as a
 // failed attempt and is retried.
 func TestDeliveryAttemptTimeout(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		rec := testkit.NewRecordingStore(s)
 		rcv := testkit.NewReceiver(t, func(n int, _ http.ResponseWriter, r *http.Request) {
 			if n == 0 {
@@ -226,7 +228,7 @@ func TestDeliveryAttemptTimeout(t *testing.T) {
 }
 
 func TestDeliveryCustomClientAndUserAgent(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		rec := testkit.NewRecordingStore(s)
 		rcv := testkit.NewReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/elsewhere", http.StatusFound)
@@ -248,7 +250,7 @@ func TestDeliveryCustomClientAndUserAgent(t *testing.T) {
 }
 
 func TestDelivererShutdownLeavesInterruptedAttemptUnrecorded(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		rec := testkit.NewRecordingStore(s)
 		entered := make(chan struct{}, 1)
 		var hang atomic.Bool

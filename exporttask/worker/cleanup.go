@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -17,7 +19,7 @@ const cleanupTimeout = 30 * time.Second
 func (r *Runner) deleteArtifacts(ctx context.Context, log *slog.Logger, id int64) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
-	if err := r.artifacts.DeletePrefix(ctx, exporttask.ArtifactPrefix(id)); err != nil {
+	if err := r.artifacts.DeletePrefix(ctx, artifactkey.Prefix(id)); err != nil {
 		log.ErrorContext(ctx, "exporttask: deleting the task's artifact files", "error", err)
 	}
 }

@@ -5,6 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -45,7 +49,7 @@ func (l lateExporter) Export(ctx context.Context, _ exporttask.Task, out exportt
 // while its export runs leaves no files once the export ends, though the
 // worker's lease had not yet noticed anything.
 func TestRunnerDropsTheFilesOfADismissedTask(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		arts := testkit.Artifacts(t)
 		e := lateExporter{started: make(chan struct{}), gate: make(chan struct{}), ended: make(chan struct{})}
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainRaster, "")
@@ -62,7 +66,7 @@ func TestRunnerDropsTheFilesOfADismissedTask(t *testing.T) {
 		close(e.gate)
 		testkit.Receive(t, e.ended, "the export to end")
 
-		prefix := exporttask.ArtifactPrefix(task.ID)
+		prefix := artifactkey.Prefix(task.ID)
 		assert.Eventually(t, func() bool {
 			left, err := arts.List(context.Background(), prefix)
 			return err == nil && len(left) == 0

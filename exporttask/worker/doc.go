@@ -1,5 +1,5 @@
 // Package worker moves export tasks through their life: a [Runner] runs a
-// pool of workers that claim tasks from an [exporttask.Store], run them
+// pool of workers that claim tasks from an [taskstore.Store], run them
 // with an [exporttask.Exporter] writing to an [exporttask.ArtifactStore],
 // report progress and record the outcome (retrying transient failures up
 // to a maximum of attempts, and deleting the files of a failed or aborted

@@ -3,10 +3,12 @@ package worker_test
 import (
 	"context"
 	"fmt"
-	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"log/slog"
 	"os"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
@@ -49,7 +51,7 @@ func ExampleRunner() {
 		fmt.Println(err)
 		return
 	}
-	task, _, err := store.Create(ctx, exporttask.CreateParams{
+	task, _, err := store.Create(ctx, taskstore.CreateParams{
 		Customer: "acme", Request: req, EstimatedSize: est.Size, EstimatedTime: est.Time, Now: time.Now(),
 	})
 	if err != nil {
@@ -79,7 +81,7 @@ func ExampleRunner() {
 
 	fmt.Println(task.Status, task.Progress)
 	for _, a := range task.Artifacts {
-		obj, err := files.Open(ctx, exporttask.ArtifactKey(task.ID, a.Name))
+		obj, err := files.Open(ctx, fmt.Sprintf("%d/%s", task.ID, a.Name))
 		if err != nil {
 			fmt.Println(err)
 			continue

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -27,7 +29,7 @@ func (o *taskOutput) Create(ctx context.Context, name string) (exporttask.Artifa
 	if strings.Contains(name, "/") {
 		return nil, fmt.Errorf("exporttask: task %d: artifact name %q contains a slash", o.taskID, name)
 	}
-	w, err := o.store.Create(ctx, exporttask.ArtifactKey(o.taskID, name))
+	w, err := o.store.Create(ctx, artifactkey.Key(o.taskID, name))
 	if err != nil {
 		return nil, markStorage(fmt.Errorf("exporttask: task %d: creating artifact %q: %w", o.taskID, name, err))
 	}

@@ -5,6 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -18,7 +22,7 @@ import (
 // ABORTED task (with its leftover files) once FinalRetention has passed
 // since it finished, not before, and leaves live tasks alone.
 func TestSweepRemovesFinalTasksAfterTheirRetention(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		ctx := context.Background()
 		arts := testkit.Artifacts(t)
 		aborted := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
@@ -27,7 +31,7 @@ func TestSweepRemovesFinalTasksAfterTheirRetention(t *testing.T) {
 		_, err := s.Abort(ctx, customer, aborted.ID, end)
 		require.NoError(t, err)
 		// A file an aborted export left behind.
-		w, err := arts.Create(ctx, exporttask.ArtifactKey(aborted.ID, "left.gpkg"))
+		w, err := arts.Create(ctx, artifactkey.Key(aborted.ID, "left.gpkg"))
 		require.NoError(t, err)
 		_, err = w.Write([]byte("left behind"))
 		require.NoError(t, err)
@@ -50,7 +54,7 @@ func TestSweepRemovesFinalTasksAfterTheirRetention(t *testing.T) {
 		r.SweepOnce(ctx)
 		_, err = s.Get(ctx, customer, aborted.ID)
 		assert.ErrorIs(t, err, exporttask.ErrNotFound, "removed once its retention is over")
-		left, err := arts.List(ctx, exporttask.ArtifactPrefix(aborted.ID))
+		left, err := arts.List(ctx, artifactkey.Prefix(aborted.ID))
 		require.NoError(t, err)
 		assert.Empty(t, left, "its files are deleted")
 		_, err = s.Get(ctx, customer, live.ID)

@@ -15,17 +15,19 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // RunnerConfig configures a [Runner]. Store and Exporter are required.
 type RunnerConfig struct {
 	// Store holds the task queue. Required.
-	Store exporttask.Store
+	Store taskstore.Store
 	// Exporter does the work of each task. Required.
 	Exporter exporttask.Exporter
 	// Artifacts keeps the files the exports write, each task's under
-	// [exporttask.ArtifactPrefix] of its id. Required.
+	// [artifactkey.Prefix] of its id. Required.
 	Artifacts exporttask.ArtifactStore
 	// Workers is how many tasks run at once in this process. Default
 	// [DefaultWorkers].
@@ -53,7 +55,7 @@ type RunnerConfig struct {
 	// FinalRetention is how long an ABORTED, FAILED or EXPIRED task stays
 	// stored, from its finishedAt (ABORTED, FAILED) or expiredAt
 	// (EXPIRED), before the sweeper removes it with its deliveries and
-	// Idempotency-Keys (see [exporttask.Store.Purge]). Default
+	// Idempotency-Keys (see [taskstore.Store.Purge]). Default
 	// [DefaultFinalRetention].
 	FinalRetention time.Duration
 	// SweepInterval is how often expired tasks are moved to EXPIRED, and
@@ -69,7 +71,7 @@ type RunnerConfig struct {
 	// Instance is this process's stable name: the same across its
 	// restarts, different from every other process that shares the store,
 	// without "/". When set, Run first releases the leases that an earlier
-	// run of the same instance left (see [exporttask.Store.ReleaseLeases]),
+	// run of the same instance left (see [taskstore.Store.ReleaseLeases]),
 	// so a restarted process resumes its interrupted tasks at once instead
 	// of after their leases; other processes' tasks still wait for theirs.
 	// Default empty: no release.
@@ -80,7 +82,7 @@ type RunnerConfig struct {
 	Now func() time.Time
 }
 
-// Runner runs the export tasks of a [exporttask.Store] with an
+// Runner runs the export tasks of a [taskstore.Store] with an
 // [exporttask.Exporter]: a pool of workers claims tasks from the store's
 // queue, runs them, reports their progress and records their outcome, and a
 // sweeper expires completed tasks once their retention is over and removes
@@ -95,7 +97,7 @@ type RunnerConfig struct {
 // again from the start. No task is lost; an export may run more than once,
 // so exporters must be idempotent.
 type Runner struct {
-	store         exporttask.Store
+	store         taskstore.Store
 	exporter      exporttask.Exporter
 	artifacts     exporttask.ArtifactStore
 	workers       int
@@ -336,7 +338,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 	log := r.log.With("task", t.ID, "worker", worker)
 	if t.Attempts > r.maxAttempts {
 		// Its earlier attempts never reported back (their processes died).
-		r.finish(ctx, log, t, worker, exporttask.FinishParams{ErrorReason: fmt.Sprintf(
+		r.finish(ctx, log, t, worker, taskstore.FinishParams{ErrorReason: fmt.Sprintf(
 			"the export was interrupted %d times; giving up", t.Attempts-1)})
 		r.deleteArtifacts(ctx, log, t.ID)
 		return
@@ -368,7 +370,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 		return
 	}
 
-	p := exporttask.FinishParams{Artifacts: artifacts, Retention: r.retention}
+	p := taskstore.FinishParams{Artifacts: artifacts, Retention: r.retention}
 	if err != nil {
 		r.deleteArtifacts(ctx, log, t.ID)
 		if !exporttask.IsPermanent(err) && t.Attempts < r.maxAttempts {
@@ -381,7 +383,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 		if !exporttask.IsPermanent(err) && t.Attempts > 1 {
 			reason = errorReason(fmt.Errorf("failed %d times, last: %s", t.Attempts, reason))
 		}
-		p = exporttask.FinishParams{ErrorReason: reason}
+		p = taskstore.FinishParams{ErrorReason: reason}
 		log.WarnContext(ctx, "exporttask: export failed", "error", err, "attempt", t.Attempts)
 	}
 	r.finish(ctx, log, t, worker, p)
@@ -400,7 +402,7 @@ func (r *Runner) retryLater(ctx context.Context, log *slog.Logger, t exporttask.
 // finish records the outcome of the task. A finished export is recorded
 // even when shutdown has begun meanwhile: the work is done and should not
 // be repeated.
-func (r *Runner) finish(ctx context.Context, log *slog.Logger, t exporttask.Task, worker string, p exporttask.FinishParams) {
+func (r *Runner) finish(ctx context.Context, log *slog.Logger, t exporttask.Task, worker string, p taskstore.FinishParams) {
 	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer fcancel()
 	done, ferr := r.store.Finish(fctx, t.ID, worker, p, r.now())

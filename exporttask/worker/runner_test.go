@@ -7,6 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -40,7 +44,7 @@ func (w *watchedExporter) Export(ctx context.Context, t exporttask.Task, out exp
 // -> COMPLETED and checks that the receiver gets TASK_STARTED, the
 // TASK_IN_PROGRESS reports and TASK_COMPLETED, in order, signed.
 func TestLifecycle(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		rcv := testkit.NewReceiver(t, nil)
 		sim := simulate.New(simulate.Config{
 			Duration: 60 * time.Millisecond, Steps: 3,
@@ -64,7 +68,7 @@ func TestLifecycle(t *testing.T) {
 				assert.Equal(t, exporttask.ArtifactTypes(d)[i], a.Type)
 				assert.Empty(t, a.URL, "the server builds download URLs")
 				assert.Len(t, a.SHA256, 64)
-				obj, err := arts.Open(context.Background(), exporttask.ArtifactKey(got.ID, a.Name))
+				obj, err := arts.Open(context.Background(), artifactkey.Key(got.ID, a.Name))
 				require.NoError(t, err, "%s is in the artifact store", a.Name)
 				assert.Equal(t, a.Size, obj.Info().Size)
 				obj.Close()
@@ -108,7 +112,7 @@ func TestLifecycle(t *testing.T) {
 }
 
 func TestRunnerFailedExport(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		rcv := testkit.NewReceiver(t, nil)
 		sim := simulate.New(simulate.Config{
 			Duration: 20 * time.Millisecond, Steps: 2,
@@ -143,7 +147,7 @@ func (panickingExporter) Export(context.Context, exporttask.Task, exporttask.Out
 }
 
 func TestRunnerSurvivesPanickingExporter(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
 		testkit.Background(t, testkit.FastRunner(t, s, panickingExporter{}, nil).Run)
 		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
@@ -155,7 +159,7 @@ func TestRunnerSurvivesPanickingExporter(t *testing.T) {
 // renewal gets ErrLeaseLost and cancels the export, which stops at once;
 // the task stays ABORTED.
 func TestRunnerAbortCancelsExport(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		w := watch(simulate.New(simulate.Config{Duration: time.Minute, Steps: 2}))
 		task := testkit.CreateTask(t, s, customer, exporttask.Domain3D, "")
 		// Lease 300ms: renewed every 100ms, while the simulator reports only
@@ -190,7 +194,7 @@ func TestRunnerAbortCancelsExport(t *testing.T) {
 // TestRunnerReclaimsCrashedLease: a worker claimed a task and died. The
 // task is not touched while that lease holds, then claimed and completed.
 func TestRunnerReclaimsCrashedLease(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainRaster, "")
 		const crashedLease = 300 * time.Millisecond
 		claimedAt := time.Now()
@@ -217,7 +221,7 @@ func TestRunnerReclaimsCrashedLease(t *testing.T) {
 // its lease (still IN_PROGRESS), and a later runner completes it once the
 // lease ends.
 func TestRunnerShutdown(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		rcv := testkit.NewReceiver(t, nil)
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainRaster, rcv.URL, exporttask.EventStarted, exporttask.EventCompleted)
 
@@ -258,7 +262,7 @@ func TestRunnerShutdown(t *testing.T) {
 // TestRunnerSweeperExpires: once the retention is over, the sweeper moves
 // the task to EXPIRED, hides its artifacts' URLs and emits TASK_EXPIRED.
 func TestRunnerSweeperExpires(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		rcv := testkit.NewReceiver(t, nil)
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, rcv.URL, exporttask.EventCompleted, exporttask.EventExpired)
 		sim := simulate.New(simulate.Config{Duration: 5 * time.Millisecond, Steps: 1})
@@ -302,7 +306,7 @@ func TestNewRunnerNeedsStoreAndExporter(t *testing.T) {
 // troubledStore fails some calls the way a store under trouble would: the
 // Runner logs and keeps going, and the task still completes.
 type troubledStore struct {
-	exporttask.Store
+	taskstore.Store
 	claims, progresses, expires atomic.Int32
 }
 
@@ -330,7 +334,7 @@ func (s *troubledStore) Expire(ctx context.Context, now time.Time, limit int) ([
 }
 
 func TestRunnerRidesOutStoreFailures(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		fs := &troubledStore{Store: s}
 		task := testkit.CreateTask(t, s, customer, exporttask.Domain3D, "")
 		sim := simulate.New(simulate.Config{Duration: 40 * time.Millisecond, Steps: 4})
@@ -368,7 +372,7 @@ func (h halfExporter) Export(ctx context.Context, t exporttask.Task, out exportt
 // removed from the artifact store; a PermanentError's Reason is the
 // errorReason.
 func TestRunnerFailureLeavesNoFiles(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		arts := testkit.Artifacts(t)
 		exp := halfExporter{Exporter: simulate.New(simulate.Config{}),
 			err: exporttask.Permanent("the record's tiles are unreadable", errors.New("sqlite: file is not a database"))}
@@ -376,7 +380,7 @@ func TestRunnerFailureLeavesNoFiles(t *testing.T) {
 		testkit.Background(t, testkit.FastRunner(t, s, exp, func(c *worker.RunnerConfig) { c.Artifacts = arts }).Run)
 		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
 		assert.Equal(t, "the record's tiles are unreadable", got.ErrorReason)
-		left, err := arts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
+		left, err := arts.List(context.Background(), artifactkey.Prefix(task.ID))
 		require.NoError(t, err)
 		assert.Empty(t, left, "nothing of the failed export stays")
 	})
@@ -384,7 +388,7 @@ func TestRunnerFailureLeavesNoFiles(t *testing.T) {
 
 // TestRunnerSweeperDeletesFiles: an expired task's files are removed.
 func TestRunnerSweeperDeletesFiles(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		arts := testkit.Artifacts(t)
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
 		sim := simulate.New(simulate.Config{Duration: 5 * time.Millisecond, Steps: 1})
@@ -393,12 +397,12 @@ func TestRunnerSweeperDeletesFiles(t *testing.T) {
 			c.Retention = 300 * time.Millisecond
 		}).Run)
 		completed := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
-		files, err := arts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
+		files, err := arts.List(context.Background(), artifactkey.Prefix(task.ID))
 		require.NoError(t, err)
 		assert.Len(t, files, len(completed.Artifacts), "the files exist while the task is COMPLETED")
 		testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusExpired)
 		require.Eventually(t, func() bool {
-			files, err := arts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
+			files, err := arts.List(context.Background(), artifactkey.Prefix(task.ID))
 			return err == nil && len(files) == 0
 		}, 5*time.Second, 5*time.Millisecond, "the expired task's files are deleted")
 	})
@@ -421,7 +425,7 @@ func (f flakyExporter) Export(ctx context.Context, t exporttask.Task, out export
 // the second attempt completes, with the counter at 2 and none of the
 // first attempt's files left.
 func TestRunnerRetriesTransientFailures(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		arts := testkit.Artifacts(t)
 		exp := flakyExporter{simulate.New(simulate.Config{Duration: 5 * time.Millisecond, Steps: 1})}
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
@@ -429,18 +433,18 @@ func TestRunnerRetriesTransientFailures(t *testing.T) {
 		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusCompleted)
 		assert.Equal(t, 2, got.Attempts)
 		assert.Empty(t, got.ErrorReason)
-		files, err := arts.List(context.Background(), exporttask.ArtifactPrefix(task.ID))
+		files, err := arts.List(context.Background(), artifactkey.Prefix(task.ID))
 		require.NoError(t, err)
 		assert.Len(t, files, len(got.Artifacts), "only the second attempt's files")
 		for _, f := range files {
-			assert.NotEqual(t, exporttask.ArtifactKey(task.ID, "part.gpkg"), f.Key)
+			assert.NotEqual(t, artifactkey.Key(task.ID, "part.gpkg"), f.Key)
 		}
 	})
 }
 
 // TestRunnerMaxAttempts: with MaxAttempts 1 a transient failure is final.
 func TestRunnerMaxAttempts(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		exp := halfExporter{err: errors.New("source temporarily unreachable")}
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
 		testkit.Background(t, testkit.FastRunner(t, s, exp, func(c *worker.RunnerConfig) { c.MaxAttempts = 1 }).Run)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -24,7 +26,7 @@ func (downStore) Create(context.Context, string) (exporttask.ArtifactWriter, err
 // TestRunnerHidesStorageErrors: an export that cannot store its files ends
 // FAILED with a reason that does not repeat the store's error.
 func TestRunnerHidesStorageErrors(t *testing.T) {
-	testkit.ForEachStore(t, func(t *testing.T, s exporttask.Store) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
 		sim := simulate.New(simulate.Config{Duration: time.Millisecond})
 		testkit.Background(t, testkit.FastRunner(t, s, sim, func(c *worker.RunnerConfig) {

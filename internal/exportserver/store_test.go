@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -18,9 +20,9 @@ func TestOpenStoreMaxRunning(t *testing.T) {
 	defer st.Close()
 	for _, id := range []string{"rec-1", "rec-2"} {
 		r := exporttask.CreateRequest{CatalogRecordID: id, Domain: exporttask.DomainRaster, ArtifactCRS: exporttask.CRS4326}
-		key, err := exporttask.DedupKey(r)
+		key, err := taskstore.DedupKey(r)
 		require.NoError(t, err)
-		_, _, err = st.Create(t.Context(), exporttask.CreateParams{Customer: "acme", Request: r, DedupKey: key, Now: time.Now()})
+		_, _, err = st.Create(t.Context(), taskstore.CreateParams{Customer: "acme", Request: r, DedupKey: key, Now: time.Now()})
 		require.NoError(t, err)
 	}
 	now := time.Now()

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/stretchr/testify/assert"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -24,8 +26,8 @@ func badKeys() []string {
 		"1/x\x00",
 		"1/x\n",
 		"1/\xff",
-		"1/" + strings.Repeat("a", exporttask.MaxArtifactSegmentLen+1),
-		strings.Repeat("a/", exporttask.MaxArtifactKeyLen/2) + "a",
+		"1/" + strings.Repeat("a", artifactkey.MaxSegmentLen+1),
+		strings.Repeat("a/", artifactkey.MaxLen/2) + "a",
 	}
 }
 

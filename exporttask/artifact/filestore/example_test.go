@@ -7,7 +7,6 @@ import (
 	"log"
 	"os"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 )
 
@@ -23,7 +22,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	w, err := store.Create(ctx, exporttask.ArtifactKey(42, "hello.txt"))
+	w, err := store.Create(ctx, "42/hello.txt")
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -12,13 +12,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // List returns the committed files whose keys start with prefix, in key
 // order. It walks only the directory that holds the prefix.
 func (s *Store) List(ctx context.Context, prefix string) ([]exporttask.ArtifactInfo, error) {
-	if err := exporttask.CheckArtifactPrefix(prefix); err != nil {
+	if err := artifactkey.CheckPrefix(prefix); err != nil {
 		return nil, fmt.Errorf("filestore: list: %w", err)
 	}
 	var infos []exporttask.ArtifactInfo
@@ -50,7 +52,7 @@ func (s *Store) DeletePrefix(ctx context.Context, prefix string) error {
 	if prefix == "" {
 		return fmt.Errorf("filestore: delete: %w: the empty prefix would delete every file", exporttask.ErrArtifactKey)
 	}
-	if err := exporttask.CheckArtifactPrefix(prefix); err != nil {
+	if err := artifactkey.CheckPrefix(prefix); err != nil {
 		return fmt.Errorf("filestore: delete: %w", err)
 	}
 	if err := ctx.Err(); err != nil {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -56,7 +58,7 @@ func (s *Store) path(key string) string {
 
 // Open returns the committed file at key, backed by an *os.File.
 func (s *Store) Open(ctx context.Context, key string) (exporttask.ArtifactObject, error) {
-	if err := exporttask.CheckArtifactKey(key); err != nil {
+	if err := artifactkey.Check(key); err != nil {
 		return nil, fmt.Errorf("filestore: open: %w", err)
 	}
 	if err := ctx.Err(); err != nil {

@@ -11,13 +11,15 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // Create starts the file at key: a hidden temporary file in the key's
 // directory, renamed into place by Commit.
 func (s *Store) Create(ctx context.Context, key string) (exporttask.ArtifactWriter, error) {
-	if err := exporttask.CheckArtifactKey(key); err != nil {
+	if err := artifactkey.Check(key); err != nil {
 		return nil, fmt.Errorf("filestore: create: %w", err)
 	}
 	if err := ctx.Err(); err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
@@ -24,7 +26,7 @@ func (s *Store) DeletePrefix(ctx context.Context, prefix string) error {
 	if prefix == "" {
 		return fmt.Errorf("s3store: delete: %w: the empty prefix would delete every file", exporttask.ErrArtifactKey)
 	}
-	if err := exporttask.CheckArtifactPrefix(prefix); err != nil {
+	if err := artifactkey.CheckPrefix(prefix); err != nil {
 		return fmt.Errorf("s3store: delete: %w", err)
 	}
 	if err := s.abortUploads(ctx, prefix); err != nil {
@@ -102,7 +104,7 @@ func (s *Store) deleteObjects(ctx context.Context, prefix string) error {
 // aborted, or the leftovers of a crashed process, which
 // [Store.DeletePrefix] aborts.
 func (s *Store) Uploads(ctx context.Context, prefix string) ([]string, error) {
-	if err := exporttask.CheckArtifactPrefix(prefix); err != nil {
+	if err := artifactkey.CheckPrefix(prefix); err != nil {
 		return nil, fmt.Errorf("s3store: uploads: %w", err)
 	}
 	var keys []string

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -83,7 +85,7 @@ func (s *Store) CreateBucket(ctx context.Context) error {
 // returned object reads it with ranged GETs, lazily, with ctx. A file
 // replaced after Open makes reads fail rather than mix two versions.
 func (s *Store) Open(ctx context.Context, key string) (exporttask.ArtifactObject, error) {
-	if err := exporttask.CheckArtifactKey(key); err != nil {
+	if err := artifactkey.Check(key); err != nil {
 		return nil, fmt.Errorf("s3store: open: %w", err)
 	}
 	head, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(s.cfg.Bucket), Key: aws.String(s.objectKey(key))})
@@ -102,7 +104,7 @@ func (s *Store) Open(ctx context.Context, key string) (exporttask.ArtifactObject
 // List returns the committed files under prefix, in key order. Objects of
 // the bucket whose names are not valid keys are left out.
 func (s *Store) List(ctx context.Context, prefix string) ([]exporttask.ArtifactInfo, error) {
-	if err := exporttask.CheckArtifactPrefix(prefix); err != nil {
+	if err := artifactkey.CheckPrefix(prefix); err != nil {
 		return nil, fmt.Errorf("s3store: list: %w", err)
 	}
 	var infos []exporttask.ArtifactInfo
@@ -116,7 +118,7 @@ func (s *Store) List(ctx context.Context, prefix string) ([]exporttask.ArtifactI
 		}
 		for _, o := range page.Contents {
 			key := strings.TrimPrefix(aws.ToString(o.Key), s.cfg.Prefix)
-			if exporttask.CheckArtifactKey(key) != nil {
+			if artifactkey.Check(key) != nil {
 				continue
 			}
 			infos = append(infos, exporttask.ArtifactInfo{Key: key, Size: aws.ToInt64(o.Size), ModTime: aws.ToTime(o.LastModified)})
@@ -130,7 +132,7 @@ func (s *Store) List(ctx context.Context, prefix string) ([]exporttask.ArtifactI
 // filename, until expires (at most 7 days) has passed. It sends no
 // request: the URL of a missing key answers 404 when used.
 func (s *Store) PresignGet(ctx context.Context, key string, expires time.Duration, filename string) (string, error) {
-	if err := exporttask.CheckArtifactKey(key); err != nil {
+	if err := artifactkey.Check(key); err != nil {
 		return "", fmt.Errorf("s3store: presign: %w", err)
 	}
 	if expires <= 0 || expires > 7*24*time.Hour {

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -34,7 +36,7 @@ const abortTimeout = 30 * time.Second
 // The parts upload with ctx: once it ends, writes and Commit fail (and
 // Abort still aborts the upload).
 func (s *Store) Create(ctx context.Context, key string) (exporttask.ArtifactWriter, error) {
-	if err := exporttask.CheckArtifactKey(key); err != nil {
+	if err := artifactkey.Check(key); err != nil {
 		return nil, fmt.Errorf("s3store: create: %w", err)
 	}
 	in := &s3.CreateMultipartUploadInput{Bucket: aws.String(s.cfg.Bucket), Key: aws.String(s.objectKey(key))}

@@ -70,11 +70,11 @@ func MoveTo(ctx context.Context, tx Tx, t exporttask.Task, to exporttask.Status,
 // mergeInto adds webhooks to the existing task t and, when that changed
 // it, saves it, keeping its lease, and emits TASK_UPDATED; then it sends the
 // receivers that newly subscribed to an event that already happened (see
-// [exporttask.CurrentEvents]) that event at once. A merge that would leave
+// [CurrentEvents]) that event at once. A merge that would leave
 // more than exporttask.MaxWebhooks URLs is refused with a
 // *exporttask.ValidationError naming /webhook.
 func mergeInto(ctx context.Context, tx Tx, t exporttask.Task, webhooks []exporttask.Webhook, now time.Time) (exporttask.Task, error) {
-	merged, changed := exporttask.MergeWebhooks(t.Webhook, webhooks)
+	merged, changed := MergeWebhooks(t.Webhook, webhooks)
 	if !changed {
 		return t, nil
 	}
@@ -99,8 +99,8 @@ func mergeInto(ctx context.Context, tx Tx, t exporttask.Task, webhooks []exportt
 	if err := Emit(ctx, tx, t, exporttask.EventUpdated, now); err != nil {
 		return exporttask.Task{}, err
 	}
-	late := exporttask.LateSubscriptions(t, before, merged)
-	for _, ev := range exporttask.CurrentEvents(t) {
+	late := LateSubscriptions(t, before, merged)
+	for _, ev := range CurrentEvents(t) {
 		if err := EmitTo(ctx, tx, t, ev, late[ev], now); err != nil {
 			return exporttask.Task{}, err
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -67,9 +69,9 @@ func WithID(t exporttask.Task, id int64) exporttask.Task {
 
 // NewTask builds the PENDING task that p asks for, its webhooks merged by
 // URL.
-func NewTask(p exporttask.CreateParams) exporttask.Task {
+func NewTask(p taskstore.CreateParams) exporttask.Task {
 	r := p.Request
-	webhooks, _ := exporttask.MergeWebhooks(nil, r.Webhook)
+	webhooks, _ := MergeWebhooks(nil, r.Webhook)
 	r.Webhook = webhooks
 	return exporttask.Task{
 		CreateRequest: r,

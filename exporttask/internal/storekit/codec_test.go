@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -28,7 +30,7 @@ func TestLive(t *testing.T) {
 }
 
 func TestEncodeDecodeTask(t *testing.T) {
-	p := exporttask.CreateParams{
+	p := taskstore.CreateParams{
 		Customer: "acme",
 		Request: exporttask.CreateRequest{
 			CatalogRecordID: "rec-1",

@@ -4,20 +4,22 @@ import (
 	"context"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// Create carries out [exporttask.Store.Create] in one transaction of
+// Create carries out [taskstore.Store.Create] in one transaction of
 // write: it replays the task named by the Idempotency-Key (or refuses a
 // request other than the one the key was recorded with), else merges the
 // request's webhooks into a live equivalent task, else checks the quota and
 // inserts a new PENDING task.
-func Create(ctx context.Context, write Write, p exporttask.CreateParams) (t exporttask.Task, replayed bool, err error) {
+func Create(ctx context.Context, write Write, p taskstore.CreateParams) (t exporttask.Task, replayed bool, err error) {
 	// The fingerprint is computed before the transaction, which may be
 	// the only one writing (SQLite).
 	var fp string
 	if p.IdempotencyKey != "" {
-		if fp, err = exporttask.RequestFingerprint(p.Request); err != nil {
+		if fp, err = RequestFingerprint(p.Request); err != nil {
 			return exporttask.Task{}, false, err
 		}
 	}
@@ -34,7 +36,7 @@ func Create(ctx context.Context, write Write, p exporttask.CreateParams) (t expo
 
 // create is Create's transaction; fp is the request's fingerprint (empty
 // without an Idempotency-Key).
-func create(ctx context.Context, tx Tx, p exporttask.CreateParams, fp string) (exporttask.Task, bool, error) {
+func create(ctx context.Context, tx Tx, p taskstore.CreateParams, fp string) (exporttask.Task, bool, error) {
 	found, err := tx.LookUp(ctx, p)
 	if err != nil {
 		return exporttask.Task{}, false, err
@@ -45,7 +47,7 @@ func create(ctx context.Context, tx Tx, p exporttask.CreateParams, fp string) (e
 		if err != nil {
 			return exporttask.Task{}, false, err
 		}
-		if err := exporttask.CheckIdempotentRequest(p.IdempotencyKey, t, found.KeyFingerprint, fp, p.Request); err != nil {
+		if err := CheckIdempotentRequest(p.IdempotencyKey, t, found.KeyFingerprint, fp, p.Request); err != nil {
 			return exporttask.Task{}, false, err
 		}
 		return t, true, nil
@@ -83,7 +85,7 @@ func create(ctx context.Context, tx Tx, p exporttask.CreateParams, fp string) (e
 	return WithID(t, id), false, nil
 }
 
-// Abort carries out [exporttask.Store.Abort] in one transaction of write:
+// Abort carries out [taskstore.Store.Abort] in one transaction of write:
 // the customer's task id moves to ABORTED, finished at now.
 func Abort(ctx context.Context, write Write, customer string, id int64, now time.Time) (t exporttask.Task, err error) {
 	err = write(ctx, func(tx Tx) error {

@@ -1,11 +1,11 @@
-// Package storekit holds what the [exporttask.Store] implementations
+// Package storekit holds what the [taskstore.Store] implementations
 // (exporttask/sqlite and exporttask/postgres) have in common, so that each
 // of them keeps only its SQL and its driver.
 //
 // A store implements [Tx], one write transaction speaking the store's SQL,
 // and a [Write] function that runs a transaction (retrying it when the
 // database asks for that). The functions of this package then carry out
-// each write of the [exporttask.Store] contract on top of them: the
+// each write of the [taskstore.Store] contract on top of them: the
 // decisions of Create (replay, dedup and webhook merge, quota), the status
 // changes through [exporttask.Transition] with their outbox deliveries, the
 // leases of Claim, Progress and Finish, Expire, and the outbox's

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -12,9 +14,9 @@ import (
 // done closes rows.
 type QueryFunc func(ctx context.Context, q string, args ...any) (rows Rows, done func(), err error)
 
-// List carries out [exporttask.Store.List] with query. placeholder returns
+// List carries out [taskstore.Store.List] with query. placeholder returns
 // the store's SQL for the n-th query parameter (from 1).
-func List(ctx context.Context, p exporttask.ListParams, placeholder func(n int) string, query QueryFunc) (tasks []exporttask.Task, more bool, err error) {
+func List(ctx context.Context, p taskstore.ListParams, placeholder func(n int) string, query QueryFunc) (tasks []exporttask.Task, more bool, err error) {
 	if p.Limit <= 0 {
 		return []exporttask.Task{}, false, nil
 	}
@@ -29,7 +31,7 @@ func List(ctx context.Context, p exporttask.ListParams, placeholder func(n int) 
 
 // listQuery returns the SQL and arguments that select p's page of tasks
 // (id, doc), one task more than p.Limit to tell whether more follow.
-func listQuery(p exporttask.ListParams, placeholder func(n int) string) (string, []any) {
+func listQuery(p taskstore.ListParams, placeholder func(n int) string) (string, []any) {
 	var (
 		q    strings.Builder
 		args []any

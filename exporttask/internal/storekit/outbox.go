@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -35,15 +37,15 @@ type Outcome struct {
 // Outgoing is one delivery to write: where, and the body it carries.
 type Outgoing struct {
 	URL     string
-	Host    string // exporttask.DeliveryHost(URL)
+	Host    string // taskstore.DeliveryHost(URL)
 	Payload []byte
 }
 
 // Emit writes event ev of task t, happening at now, to the outbox: one
-// delivery per URL subscribed to ev (see [exporttask.SubscriptionsTo]), due
+// delivery per URL subscribed to ev (see [SubscriptionsTo]), due
 // at once, each with the thin payload of its own subscription.
 func Emit(ctx context.Context, tx Tx, t exporttask.Task, ev exporttask.Event, now time.Time) error {
-	return EmitTo(ctx, tx, t, ev, exporttask.SubscriptionsTo(t, ev), now)
+	return EmitTo(ctx, tx, t, ev, SubscriptionsTo(t, ev), now)
 }
 
 // EmitTo writes event ev of task t, happening at now, to the outbox for
@@ -54,11 +56,11 @@ func EmitTo(ctx context.Context, tx Tx, t exporttask.Task, ev exporttask.Event, 
 	}
 	out := make([]Outgoing, len(subs))
 	for i, sub := range subs {
-		payload, err := exporttask.MarshalEvent(ev, t, sub, now)
+		payload, err := MarshalEvent(ev, t, sub, now)
 		if err != nil {
 			return err
 		}
-		out[i] = Outgoing{URL: sub.URL, Host: exporttask.DeliveryHost(sub.URL), Payload: payload}
+		out[i] = Outgoing{URL: sub.URL, Host: taskstore.DeliveryHost(sub.URL), Payload: payload}
 	}
 	if err := tx.InsertDeliveries(ctx, t.ID, ev, out, Millis(now)); err != nil {
 		return fmt.Errorf("writing %s event to the outbox: %w", ev, err)
@@ -66,10 +68,10 @@ func EmitTo(ctx context.Context, tx Tx, t exporttask.Task, ev exporttask.Event, 
 	return nil
 }
 
-// ClaimDeliveries carries out [exporttask.Store.ClaimDeliveries] in one
+// ClaimDeliveries carries out [taskstore.Store.ClaimDeliveries] in one
 // transaction of write: up to c.Limit due deliveries are leased until
 // c.Now+c.Lease.
-func ClaimDeliveries(ctx context.Context, write Write, c exporttask.DeliveryClaim) (ds []exporttask.Delivery, err error) {
+func ClaimDeliveries(ctx context.Context, write Write, c taskstore.DeliveryClaim) (ds []taskstore.Delivery, err error) {
 	if c.Limit <= 0 {
 		return nil, nil
 	}
@@ -99,10 +101,10 @@ type Due struct {
 	PerHost   int // 0: no bound
 }
 
-// DeliveryDone carries out [exporttask.Store.DeliveryDone] in one
+// DeliveryDone carries out [taskstore.Store.DeliveryDone] in one
 // transaction of write: it records r as the outcome of an attempt at
 // delivery id, still pending (else exporttask.ErrConflict).
-func DeliveryDone(ctx context.Context, write Write, id int64, r exporttask.DeliveryResult) error {
+func DeliveryDone(ctx context.Context, write Write, id int64, r taskstore.DeliveryResult) error {
 	return write(ctx, func(tx Tx) error {
 		state, err := tx.DeliveryState(ctx, id)
 		if err != nil {
@@ -115,7 +117,7 @@ func DeliveryDone(ctx context.Context, write Write, id int64, r exporttask.Deliv
 	})
 }
 
-// PruneDeliveries carries out [exporttask.Store.PruneDeliveries] in one
+// PruneDeliveries carries out [taskstore.Store.PruneDeliveries] in one
 // transaction of write.
 func PruneDeliveries(ctx context.Context, write Write, before time.Time, limit int) (n int, err error) {
 	if limit <= 0 {
@@ -129,9 +131,9 @@ func PruneDeliveries(ctx context.Context, write Write, before time.Time, limit i
 	return n, err
 }
 
-// ListDeliveries carries out [exporttask.Store.ListDeliveries] in one
+// ListDeliveries carries out [taskstore.Store.ListDeliveries] in one
 // transaction of write.
-func ListDeliveries(ctx context.Context, write Write, customer string, id, after int64, limit int) (ds []exporttask.DeliveryRecord, err error) {
+func ListDeliveries(ctx context.Context, write Write, customer string, id, after int64, limit int) (ds []taskstore.DeliveryRecord, err error) {
 	err = write(ctx, func(tx Tx) error {
 		if _, err := tx.CustomerTask(ctx, customer, id); err != nil {
 			return err
@@ -143,9 +145,9 @@ func ListDeliveries(ctx context.Context, write Write, customer string, id, after
 	return ds, err
 }
 
-// Redeliver carries out [exporttask.Store.Redeliver] in one transaction of
+// Redeliver carries out [taskstore.Store.Redeliver] in one transaction of
 // write.
-func Redeliver(ctx context.Context, write Write, customer string, id, deliveryID int64, now time.Time) (d exporttask.DeliveryRecord, err error) {
+func Redeliver(ctx context.Context, write Write, customer string, id, deliveryID int64, now time.Time) (d taskstore.DeliveryRecord, err error) {
 	err = write(ctx, func(tx Tx) error {
 		if _, err := tx.CustomerTask(ctx, customer, id); err != nil {
 			return err
@@ -170,14 +172,14 @@ func Redeliver(ctx context.Context, write Write, customer string, id, deliveryID
 	return d, err
 }
 
-// refusePendingTwin returns exporttask.ErrDeliveryPending when task id
+// refusePendingTwin returns taskstore.ErrDeliveryPending when task id
 // has a pending delivery of the same event to the same URL as delivery
 // deliveryID (that one included), and exporttask.ErrNotFound when it has
 // no delivery deliveryID. A task has few deliveries (its webhooks times
 // its events, plus redeliveries, which this bounds), so it reads them all.
 func refusePendingTwin(ctx context.Context, tx Tx, id, deliveryID int64) error {
 	const page = 500
-	var all []exporttask.DeliveryRecord
+	var all []taskstore.DeliveryRecord
 	for after := int64(0); ; {
 		ds, err := tx.TaskDeliveries(ctx, id, after, page)
 		if err != nil {
@@ -189,7 +191,7 @@ func refusePendingTwin(ctx context.Context, tx Tx, id, deliveryID int64) error {
 		}
 		after = ds[len(ds)-1].ID
 	}
-	var target *exporttask.DeliveryRecord
+	var target *taskstore.DeliveryRecord
 	for i := range all {
 		if all[i].ID == deliveryID {
 			target = &all[i]
@@ -199,8 +201,8 @@ func refusePendingTwin(ctx context.Context, tx Tx, id, deliveryID int64) error {
 		return fmt.Errorf("%w: task %d has no delivery %d", exporttask.ErrNotFound, id, deliveryID)
 	}
 	for _, d := range all {
-		if d.State == exporttask.DeliveryPending && d.URL == target.URL && d.Event == target.Event {
-			return fmt.Errorf("redelivering %d: delivery %d: %w", deliveryID, d.ID, exporttask.ErrDeliveryPending)
+		if d.State == taskstore.DeliveryPending && d.URL == target.URL && d.Event == target.Event {
+			return fmt.Errorf("redelivering %d: delivery %d: %w", deliveryID, d.ID, taskstore.ErrDeliveryPending)
 		}
 	}
 	return nil
@@ -209,14 +211,14 @@ func refusePendingTwin(ctx context.Context, tx Tx, id, deliveryID int64) error {
 // ScanDeliveryRecord reads a row of (id, task_id, url, event, state,
 // attempts, last_error, created_at, next_attempt, done_at) of the
 // deliveries table.
-func ScanDeliveryRecord(row Scanner) (exporttask.DeliveryRecord, error) {
+func ScanDeliveryRecord(row Scanner) (taskstore.DeliveryRecord, error) {
 	var (
-		d                     exporttask.DeliveryRecord
+		d                     taskstore.DeliveryRecord
 		state                 int
 		created, next, doneAt int64
 	)
 	if err := row.Scan(&d.ID, &d.TaskID, &d.URL, &d.Event, &state, &d.Attempts, &d.LastError, &created, &next, &doneAt); err != nil {
-		return exporttask.DeliveryRecord{}, err
+		return taskstore.DeliveryRecord{}, err
 	}
 	d.CreatedAt = exporttask.NewTime(time.UnixMilli(created))
 	if d.Attempts > 0 && doneAt != 0 {
@@ -224,20 +226,20 @@ func ScanDeliveryRecord(row Scanner) (exporttask.DeliveryRecord, error) {
 	}
 	switch DeliveryState(state) {
 	case DeliveryPending:
-		d.State = exporttask.DeliveryPending
+		d.State = taskstore.DeliveryPending
 		d.NextAttemptAt = exporttask.NewTime(time.UnixMilli(next))
 	case DeliveryDelivered:
-		d.State = exporttask.DeliveryDelivered
+		d.State = taskstore.DeliveryDelivered
 		d.DoneAt = exporttask.NewTime(time.UnixMilli(doneAt))
 	default:
-		d.State = exporttask.DeliveryGivenUp
+		d.State = taskstore.DeliveryGivenUp
 		d.DoneAt = exporttask.NewTime(time.UnixMilli(doneAt))
 	}
 	return d, nil
 }
 
 // outcome is what result r leaves in a delivery's row.
-func outcome(r exporttask.DeliveryResult) Outcome {
+func outcome(r taskstore.DeliveryResult) Outcome {
 	at := r.At
 	if at.IsZero() {
 		at = time.Now()

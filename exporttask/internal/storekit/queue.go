@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// Claim carries out [exporttask.Store.Claim] in one transaction of write:
+// Claim carries out [taskstore.Store.Claim] in one transaction of write:
 // the next claimable task ([Tx.Claimable] with maxRunning, the most tasks
 // of one customer running at once, 0 for no limit) is leased to worker
 // until now+lease, moving
@@ -54,7 +56,7 @@ func claim(ctx context.Context, tx Tx, now time.Time, l Lease, maxRunning int) (
 	return t, true, Emit(ctx, tx, t, ev, now)
 }
 
-// Progress carries out [exporttask.Store.Progress] in one transaction of
+// Progress carries out [taskstore.Store.Progress] in one transaction of
 // write: it records progress of a task leased to worker, extends the lease
 // to now+lease and emits TASK_IN_PROGRESS when progress changed.
 func Progress(ctx context.Context, write Write, id int64, worker string, progress int, now time.Time, lease time.Duration) (t exporttask.Task, err error) {
@@ -83,11 +85,11 @@ func Progress(ctx context.Context, write Write, id int64, worker string, progres
 	return t, nil
 }
 
-// Finish carries out [exporttask.Store.Finish] in one transaction of
+// Finish carries out [taskstore.Store.Finish] in one transaction of
 // write: a task leased to worker becomes COMPLETED (with r.Artifacts,
 // progress 100 and an expiry r.Retention after now) or, with
 // r.ErrorReason, FAILED; it is finished at now and its lease released.
-func Finish(ctx context.Context, write Write, id int64, worker string, r exporttask.FinishParams, now time.Time) (t exporttask.Task, err error) {
+func Finish(ctx context.Context, write Write, id int64, worker string, r taskstore.FinishParams, now time.Time) (t exporttask.Task, err error) {
 	err = write(ctx, func(tx Tx) error {
 		l, err := holding(ctx, tx, id, worker)
 		if err != nil {
@@ -129,7 +131,7 @@ func holding(ctx context.Context, tx Tx, id int64, worker string) (Leased, error
 	return l, nil
 }
 
-// Expire carries out [exporttask.Store.Expire] in one transaction of
+// Expire carries out [taskstore.Store.Expire] in one transaction of
 // write: up to limit COMPLETED tasks past their expiry move to EXPIRED,
 // their artifacts' URLs removed. It returns the ids of those moved.
 func Expire(ctx context.Context, write Write, now time.Time, limit int) (ids []int64, err error) {

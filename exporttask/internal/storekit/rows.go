@@ -3,6 +3,8 @@ package storekit
 import (
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -34,13 +36,13 @@ func ScanTask(row Scanner) (exporttask.Task, error) {
 
 // ScanDelivery reads a row of (id, task_id, url, event, attempts, payload,
 // created_at, host) of the deliveries table, then the customer of its task.
-func ScanDelivery(row Scanner) (exporttask.Delivery, error) {
+func ScanDelivery(row Scanner) (taskstore.Delivery, error) {
 	var (
-		d       exporttask.Delivery
+		d       taskstore.Delivery
 		created int64
 	)
 	if err := row.Scan(&d.ID, &d.TaskID, &d.URL, &d.Event, &d.Attempts, &d.Payload, &created, &d.Host, &d.Customer); err != nil {
-		return exporttask.Delivery{}, err
+		return taskstore.Delivery{}, err
 	}
 	d.CreatedAt = time.UnixMilli(created).UTC()
 	return d, nil

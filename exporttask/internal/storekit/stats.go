@@ -4,19 +4,21 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // Stats counts the tasks by status and the pending and given-up webhook
-// deliveries, for [exporttask.StatsReader]; the queries are the same SQL in
+// deliveries, for [taskstore.Store.Stats]; the queries are the same SQL in
 // both stores.
-func Stats(ctx context.Context, query QueryFunc) (exporttask.StoreStats, error) {
-	st := exporttask.StoreStats{Tasks: map[exporttask.Status]int64{}}
+func Stats(ctx context.Context, query QueryFunc) (taskstore.Stats, error) {
+	st := taskstore.Stats{Tasks: map[exporttask.Status]int64{}}
 	err := countRows(ctx, query, `SELECT status, count(*) FROM tasks GROUP BY status`, func(key string, n int64) {
 		st.Tasks[exporttask.Status(key)] = n
 	})
 	if err != nil {
-		return exporttask.StoreStats{}, fmt.Errorf("counting tasks: %w", err)
+		return taskstore.Stats{}, fmt.Errorf("counting tasks: %w", err)
 	}
 	// state: 0 pending, 2 given up (see the deliveries table).
 	err = countRows(ctx, query, `SELECT CAST(state AS TEXT), count(*) FROM deliveries WHERE state IN (0, 2) GROUP BY state`,
@@ -28,7 +30,7 @@ func Stats(ctx context.Context, query QueryFunc) (exporttask.StoreStats, error) 
 			}
 		})
 	if err != nil {
-		return exporttask.StoreStats{}, fmt.Errorf("counting deliveries: %w", err)
+		return taskstore.Stats{}, fmt.Errorf("counting deliveries: %w", err)
 	}
 	return st, nil
 }

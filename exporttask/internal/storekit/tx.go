@@ -3,6 +3,8 @@ package storekit
 import (
 	"context"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
@@ -28,7 +30,7 @@ type Leased struct {
 type Existing struct {
 	KeyTask int64 // the task the Idempotency-Key names, or 0
 	// KeyFingerprint is the request fingerprint recorded with the
-	// Idempotency-Key (see [exporttask.RequestFingerprint]); empty for a
+	// Idempotency-Key (see [RequestFingerprint]); empty for a
 	// key recorded before fingerprints were.
 	KeyFingerprint string
 	Duplicate      *exporttask.Task // the live equivalent task, locked, or nil
@@ -64,13 +66,13 @@ type Tx interface {
 	// customer with that key that is PENDING, IN_PROGRESS, or COMPLETED
 	// and not expired at p.Now; and when p.Quota > 0, the customer's
 	// storage in use. It may skip what the earlier findings make moot.
-	LookUp(ctx context.Context, p exporttask.CreateParams) (Existing, error)
+	LookUp(ctx context.Context, p taskstore.CreateParams) (Existing, error)
 	// InsertTask stores the new task t (document doc, whose length it
 	// records as the task's document bytes) for p, adds its estimated
 	// size plus len(doc) to the customer's usage, records
 	// p.IdempotencyKey (when not empty) with fingerprint fp as naming it,
 	// and returns its id.
-	InsertTask(ctx context.Context, p exporttask.CreateParams, t exporttask.Task, doc []byte, fp string) (int64, error)
+	InsertTask(ctx context.Context, p taskstore.CreateParams, t exporttask.Task, doc []byte, fp string) (int64, error)
 	// UpdateTask writes t's row (status, expiry, lease, document doc, and
 	// the time it became final, see [FinalAt]) and returns the task's
 	// customer.
@@ -111,7 +113,7 @@ type Tx interface {
 	// each the oldest pending one of its task and URL, none to a host of
 	// q.SkipHosts, at most q.PerHost (when > 0) per host, next attempt
 	// first, with the customer of their task.
-	DueDeliveries(ctx context.Context, q Due) ([]exporttask.Delivery, error)
+	DueDeliveries(ctx context.Context, q Due) ([]taskstore.Delivery, error)
 	// LeaseDeliveries leases the deliveries ids until until.
 	LeaseDeliveries(ctx context.Context, ids []int64, until int64) error
 	// DeliveryState reads delivery id's state; exporttask.ErrNotFound when
@@ -126,7 +128,7 @@ type Tx interface {
 	PruneDeliveries(ctx context.Context, before int64, limit int) (int, error)
 	// TaskDeliveries reads up to limit deliveries of task taskID with an
 	// id above after, by id (see [ScanDeliveryRecord]).
-	TaskDeliveries(ctx context.Context, taskID, after int64, limit int) ([]exporttask.DeliveryRecord, error)
+	TaskDeliveries(ctx context.Context, taskID, after int64, limit int) ([]taskstore.DeliveryRecord, error)
 	// CopyDelivery writes a new pending delivery, created and due at at,
 	// with the task, URL, host, event and payload of delivery deliveryID
 	// of task taskID, and returns its id; exporttask.ErrNotFound when

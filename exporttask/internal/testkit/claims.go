@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/stretchr/testify/require"
 )
 
 // RunClaims fills s with tasks, perCustomer for each of customers
@@ -17,7 +17,7 @@ import (
 // is claimable again by the later claims: the queue keeps its length. It
 // fails b when a claim errs or finds nothing to claim while there is
 // always something.
-func RunClaims(b *testing.B, s exporttask.Store, customers, perCustomer, workers int) {
+func RunClaims(b *testing.B, s taskstore.Store, customers, perCustomer, workers int) {
 	start := time.Now()
 	for c := range customers {
 		for i := range perCustomer {

@@ -3,7 +3,6 @@ package testkit
 import (
 	"context"
 	"encoding/json"
-	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,6 +13,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -35,7 +37,7 @@ func Loopback() []netip.Prefix { return []netip.Prefix{netip.MustParsePrefix("12
 // subtest named after it: today a fresh in-memory SQLite store (the
 // PostgreSQL store runs the same code paths in package server's e2e test
 // and in package storetest's conformance suite).
-func ForEachStore(t *testing.T, test func(t *testing.T, s exporttask.Store)) {
+func ForEachStore(t *testing.T, test func(t *testing.T, s taskstore.Store)) {
 	t.Run("sqlite", func(t *testing.T) { test(t, OpenStore(t)) })
 }
 
@@ -118,18 +120,18 @@ func (rc *Receiver) Events() []exporttask.Event {
 
 // RecordingStore records the outcomes the Deliverer reports.
 type RecordingStore struct {
-	exporttask.Store
+	taskstore.Store
 	mu      sync.Mutex
-	results map[int64][]exporttask.DeliveryResult
+	results map[int64][]taskstore.DeliveryResult
 }
 
 // NewRecordingStore wraps s to record delivery outcomes.
-func NewRecordingStore(s exporttask.Store) *RecordingStore {
-	return &RecordingStore{Store: s, results: map[int64][]exporttask.DeliveryResult{}}
+func NewRecordingStore(s taskstore.Store) *RecordingStore {
+	return &RecordingStore{Store: s, results: map[int64][]taskstore.DeliveryResult{}}
 }
 
 // DeliveryDone records r when s's store accepts it.
-func (s *RecordingStore) DeliveryDone(ctx context.Context, id int64, r exporttask.DeliveryResult) error {
+func (s *RecordingStore) DeliveryDone(ctx context.Context, id int64, r taskstore.DeliveryResult) error {
 	err := s.Store.DeliveryDone(ctx, id, r)
 	if err == nil {
 		s.mu.Lock()
@@ -140,10 +142,10 @@ func (s *RecordingStore) DeliveryDone(ctx context.Context, id int64, r exporttas
 }
 
 // Outcomes returns the outcomes recorded for delivery id.
-func (s *RecordingStore) Outcomes(id int64) []exporttask.DeliveryResult {
+func (s *RecordingStore) Outcomes(id int64) []taskstore.DeliveryResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]exporttask.DeliveryResult(nil), s.results[id]...)
+	return append([]taskstore.DeliveryResult(nil), s.results[id]...)
 }
 
 // Recorded counts the outcomes recorded for every delivery.
@@ -159,7 +161,7 @@ func (s *RecordingStore) Recorded() int {
 
 // FinalOutcomes waits for a final outcome of delivery id (delivered or given
 // up) and returns every outcome recorded for it.
-func (s *RecordingStore) FinalOutcomes(t *testing.T, id int64) []exporttask.DeliveryResult {
+func (s *RecordingStore) FinalOutcomes(t *testing.T, id int64) []taskstore.DeliveryResult {
 	t.Helper()
 	require.Eventually(t, func() bool {
 		o := s.Outcomes(id)
@@ -170,7 +172,7 @@ func (s *RecordingStore) FinalOutcomes(t *testing.T, id int64) []exporttask.Deli
 
 // CreateTask stores a PENDING task with the simulator's estimate, whose
 // webhook (when url is not empty) subscribes to events.
-func CreateTask(t *testing.T, s exporttask.Store, customer string, d exporttask.Domain, url string, events ...exporttask.Event) exporttask.Task {
+func CreateTask(t *testing.T, s taskstore.Store, customer string, d exporttask.Domain, url string, events ...exporttask.Event) exporttask.Task {
 	t.Helper()
 	r := exporttask.CreateRequest{
 		CatalogRecordID: "8b867544-2dab-43a1-be6e-f28f9c0ff5b5",
@@ -184,9 +186,9 @@ func CreateTask(t *testing.T, s exporttask.Store, customer string, d exporttask.
 	}
 	est, err := simulate.New(simulate.Config{}).Estimate(context.Background(), r)
 	require.NoError(t, err)
-	key, err := exporttask.DedupKey(r)
+	key, err := taskstore.DedupKey(r)
 	require.NoError(t, err)
-	task, replayed, err := s.Create(context.Background(), exporttask.CreateParams{
+	task, replayed, err := s.Create(context.Background(), taskstore.CreateParams{
 		Customer: customer, Request: r, EstimatedSize: est.Size, EstimatedTime: est.Time,
 		DedupKey: key + "-" + url, Now: time.Now(),
 	})
@@ -196,7 +198,7 @@ func CreateTask(t *testing.T, s exporttask.Store, customer string, d exporttask.
 }
 
 // WaitStatus waits until the task reaches status.
-func WaitStatus(t *testing.T, s exporttask.Store, customer string, id int64, status exporttask.Status) exporttask.Task {
+func WaitStatus(t *testing.T, s taskstore.Store, customer string, id int64, status exporttask.Status) exporttask.Task {
 	t.Helper()
 	var got exporttask.Task
 	require.Eventually(t, func() bool {
@@ -241,7 +243,7 @@ func Artifacts(t *testing.T) *filestore.Store {
 
 // FastRunner is a Runner with test-sized durations, writing artifacts to
 // a fresh [Artifacts] store unless mod sets one.
-func FastRunner(t *testing.T, s exporttask.Store, e exporttask.Exporter, mod func(*worker.RunnerConfig)) *worker.Runner {
+func FastRunner(t *testing.T, s taskstore.Store, e exporttask.Exporter, mod func(*worker.RunnerConfig)) *worker.Runner {
 	cfg := worker.RunnerConfig{
 		Store: s, Exporter: e, Artifacts: Artifacts(t), Workers: 2, Lease: time.Second, PollInterval: 5 * time.Millisecond,
 		Retention: time.Hour, SweepInterval: 10 * time.Millisecond, RetryDelay: 20 * time.Millisecond, Logger: QuietLogger(t),
@@ -254,7 +256,7 @@ func FastRunner(t *testing.T, s exporttask.Store, e exporttask.Exporter, mod fun
 
 // FastDeliverer is a Deliverer with test-sized durations that may reach
 // loopback.
-func FastDeliverer(t *testing.T, s exporttask.Store, mod func(*webhook.DelivererConfig)) *webhook.Deliverer {
+func FastDeliverer(t *testing.T, s taskstore.Store, mod func(*webhook.DelivererConfig)) *webhook.Deliverer {
 	cfg := webhook.DelivererConfig{
 		Store: s, Secret: Secret(), Allow: Loopback(), Timeout: 2 * time.Second,
 		BaseBackoff: time.Millisecond, MaxBackoff: 20 * time.Millisecond,

@@ -4,14 +4,16 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // CreateParams returns a small DEM request of customer for record, with an
 // estimated size of 10 bytes, made at a fixed time, without dedup key,
 // Idempotency-Key or quota.
-func CreateParams(customer, record string) exporttask.CreateParams {
-	return exporttask.CreateParams{
+func CreateParams(customer, record string) taskstore.CreateParams {
+	return taskstore.CreateParams{
 		Customer: customer,
 		Request: exporttask.CreateRequest{
 			CatalogRecordID: record,
@@ -26,7 +28,7 @@ func CreateParams(customer, record string) exporttask.CreateParams {
 // BenchParams returns the i-th distinct request of a benchmark, by
 // customer: a raster export of record-i with a webhook, its dedup key,
 // an estimate of 1 MiB and 30 s, and a quota never reached.
-func BenchParams(customer string, i int64) exporttask.CreateParams {
+func BenchParams(customer string, i int64) taskstore.CreateParams {
 	r := exporttask.CreateRequest{
 		CatalogRecordID: fmt.Sprintf("record-%d", i),
 		Domain:          exporttask.DomainRaster,
@@ -35,7 +37,7 @@ func BenchParams(customer string, i int64) exporttask.CreateParams {
 		Webhook: []exporttask.Webhook{{URL: "https://hooks.example.com/x",
 			Events: []exporttask.Event{exporttask.EventStarted, exporttask.EventCompleted}}},
 	}
-	key, _ := exporttask.DedupKey(r)
-	return exporttask.CreateParams{Customer: customer, Request: r, DedupKey: key,
+	key, _ := taskstore.DedupKey(r)
+	return taskstore.CreateParams{Customer: customer, Request: r, DedupKey: key,
 		EstimatedSize: 1 << 20, EstimatedTime: 30, Quota: 1 << 50, Now: time.Now()}
 }

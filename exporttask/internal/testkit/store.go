@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -16,7 +18,7 @@ import (
 const Customer = "acme"
 
 // OpenStore opens a fresh in-memory SQLite store, closed when t ends.
-func OpenStore(t testing.TB) exporttask.Store {
+func OpenStore(t testing.TB) taskstore.Store {
 	t.Helper()
 	db, err := sqlite.Open(context.Background(), sqlite.Memory)
 	require.NoError(t, err)
@@ -29,13 +31,13 @@ func OpenStore(t testing.TB) exporttask.Store {
 // (ClaimDeliveries): a test waits on these channels to know that a Run
 // loop has started, instead of sleeping.
 type SignalStore struct {
-	exporttask.Store
+	taskstore.Store
 	Claimed           chan struct{}
 	ClaimedDeliveries chan struct{}
 }
 
 // NewSignalStore wraps s.
-func NewSignalStore(s exporttask.Store) *SignalStore {
+func NewSignalStore(s taskstore.Store) *SignalStore {
 	return &SignalStore{Store: s, Claimed: make(chan struct{}, 1), ClaimedDeliveries: make(chan struct{}, 1)}
 }
 
@@ -47,7 +49,7 @@ func (s *SignalStore) Claim(ctx context.Context, worker string, now time.Time, l
 
 // ClaimDeliveries signals on ClaimedDeliveries, then claims from the
 // wrapped store.
-func (s *SignalStore) ClaimDeliveries(ctx context.Context, c exporttask.DeliveryClaim) ([]exporttask.Delivery, error) {
+func (s *SignalStore) ClaimDeliveries(ctx context.Context, c taskstore.DeliveryClaim) ([]taskstore.Delivery, error) {
 	notify(s.ClaimedDeliveries)
 	return s.Store.ClaimDeliveries(ctx, c)
 }

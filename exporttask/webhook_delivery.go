@@ -1,10 +1,5 @@
 package exporttask
 
-import (
-	"strconv"
-	"strings"
-)
-
 // DeliveryStatus is where a webhook delivery is, as the API shows it.
 type DeliveryStatus string
 
@@ -68,52 +63,4 @@ type WebhookDelivery struct {
 	LastError DeliveryErrorClass `json:"lastError,omitempty"`
 	// NextAttemptAt is when a pending delivery is tried next.
 	NextAttemptAt Time `json:"nextAttemptAt,omitzero"`
-}
-
-// View returns the delivery as its customer sees it: the state as a
-// [DeliveryStatus] and the recorded error text reduced to a status code
-// or a [DeliveryErrorClass].
-func (d DeliveryRecord) View() WebhookDelivery {
-	v := WebhookDelivery{
-		ID: d.ID, Event: d.Event, URL: d.URL, Attempts: d.Attempts,
-		CreatedAt: d.CreatedAt, NextAttemptAt: d.NextAttemptAt, LastAttemptAt: d.LastAttemptAt,
-	}
-	switch d.State {
-	case DeliveryDelivered:
-		v.Status = DeliveryStatusDelivered
-		return v // an earlier failure is no longer the outcome
-	case DeliveryGivenUp:
-		v.Status = DeliveryStatusFailed
-	default:
-		v.Status = DeliveryStatusPending
-	}
-	v.LastStatusCode, v.LastError = ClassifyDeliveryError(d.LastError)
-	return v
-}
-
-// ClassifyDeliveryError reduces the error text a deliverer records for a
-// failed attempt (see [DeliveryResult]) to what a customer may see: the
-// receiver's HTTP status when the text starts with "HTTP " and three
-// digits, else a class read from the text. Empty text gives (0, "").
-func ClassifyDeliveryError(text string) (statusCode int, class DeliveryErrorClass) {
-	if text == "" {
-		return 0, ""
-	}
-	if rest, ok := strings.CutPrefix(text, "HTTP "); ok && len(rest) >= 3 {
-		if code, err := strconv.Atoi(rest[:3]); err == nil && code >= 100 && code <= 999 {
-			return code, DeliveryErrorHTTPStatus
-		}
-	}
-	lower := strings.ToLower(text)
-	switch {
-	case strings.Contains(lower, "webhook address not allowed"), strings.Contains(lower, "invalid webhook url"):
-		return 0, DeliveryErrorAddressNotAllowed
-	case strings.Contains(lower, "deadline exceeded"), strings.Contains(lower, "timeout"):
-		return 0, DeliveryErrorTimeout
-	case strings.Contains(lower, "no such host"), strings.Contains(lower, "server misbehaving"):
-		return 0, DeliveryErrorDNS
-	case strings.Contains(lower, "tls:"), strings.Contains(lower, "x509:"), strings.Contains(lower, "certificate"):
-		return 0, DeliveryErrorTLS
-	}
-	return 0, DeliveryErrorConnection
 }

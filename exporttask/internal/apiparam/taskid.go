@@ -1,4 +1,4 @@
-package exporttask
+package apiparam
 
 import (
 	"encoding/base64"
@@ -67,4 +67,13 @@ func ParseCursor(c string) (int64, error) {
 		return 0, fmt.Errorf("%s: its task id %w", opaque, err)
 	}
 	return id, nil
+}
+
+// quote quotes s for an error message, cut to 64 runes.
+func quote(s string) string {
+	const limit = 64
+	if r := []rune(s); len(r) > limit {
+		return strconv.Quote(string(r[:limit])) + "…"
+	}
+	return strconv.Quote(s)
 }

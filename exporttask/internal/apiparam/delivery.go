@@ -1,4 +1,4 @@
-package exporttask
+package apiparam
 
 import (
 	"encoding/base64"
@@ -7,12 +7,6 @@ import (
 	"strconv"
 	"strings"
 )
-
-// ErrDeliveryPending is returned by [Store.Redeliver] when a delivery of
-// the same event to the same URL of that task is still pending: the
-// receiver gets that one first, so another would only add load. It wraps
-// [ErrConflict].
-var ErrDeliveryPending = fmt.Errorf("%w: a delivery of this event to this URL is still pending", ErrConflict)
 
 // ParseDeliveryID reads a delivery id as the API writes it: a decimal
 // integer from 1 up in canonical form, as [ParseTaskID]. The error names
@@ -51,18 +45,4 @@ func ParseDeliveryCursor(c string) (int64, error) {
 		return 0, fmt.Errorf("%s: its delivery id %w", opaque, err)
 	}
 	return id, nil
-}
-
-// ProblemTypeDeliveryPending is the type of the 409 problem that answers
-// a redelivery asked for while a delivery of the same event to the same
-// URL is pending (see [ErrDeliveryPending]).
-const ProblemTypeDeliveryPending = "https://openapi-viewer.dev/problems/delivery-pending"
-
-// DeliveryPendingProblem returns the 409 problem for a redelivery of
-// delivery id refused by [ErrDeliveryPending].
-func DeliveryPendingProblem(id int64) *Problem {
-	detail := fmt.Sprintf("a delivery of the event of delivery %d to its URL is still pending; "+
-		"ask again once it is delivered or has failed", id)
-	return &Problem{Type: ProblemTypeDeliveryPending, Title: "Delivery pending",
-		Status: 409, Detail: detail, Message: detail}
 }

@@ -1,9 +1,12 @@
-package exporttask
+package taskstore
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // DeliveryClaim is the input of [Store.ClaimDeliveries].
@@ -47,21 +50,27 @@ const (
 // (GET /export-tasks/{id}/deliveries): where it goes and how it went, not
 // its payload.
 type DeliveryRecord struct {
-	ID       int64         `json:"id"`
-	TaskID   int64         `json:"taskId"`
-	URL      string        `json:"url"`
-	Event    Event         `json:"event"`
-	State    DeliveryState `json:"state"`
-	Attempts int           `json:"attempts"`
+	ID       int64            `json:"id"`
+	TaskID   int64            `json:"taskId"`
+	URL      string           `json:"url"`
+	Event    exporttask.Event `json:"event"`
+	State    DeliveryState    `json:"state"`
+	Attempts int              `json:"attempts"`
 	// LastError says what went wrong at the last failed attempt.
 	LastError string `json:"lastError,omitempty"`
 	// CreatedAt is when the event happened.
-	CreatedAt Time `json:"createdAt"`
+	CreatedAt exporttask.Time `json:"createdAt"`
 	// NextAttemptAt is when a pending delivery is tried next.
-	NextAttemptAt Time `json:"nextAttemptAt,omitzero"`
+	NextAttemptAt exporttask.Time `json:"nextAttemptAt,omitzero"`
 	// DoneAt is when a delivery was delivered or given up.
-	DoneAt Time `json:"doneAt,omitzero"`
+	DoneAt exporttask.Time `json:"doneAt,omitzero"`
 	// LastAttemptAt is when the last attempt ended; zero before the
 	// first.
-	LastAttemptAt Time `json:"lastAttemptAt,omitzero"`
+	LastAttemptAt exporttask.Time `json:"lastAttemptAt,omitzero"`
 }
+
+// ErrDeliveryPending is returned by [Store.Redeliver] when a delivery of
+// the same event to the same URL of that task is still pending: the
+// receiver gets that one first, so another would only add load. It wraps
+// [exporttask.ErrConflict].
+var ErrDeliveryPending = fmt.Errorf("%w: a delivery of this event to this URL is still pending", exporttask.ErrConflict)

@@ -1,9 +1,11 @@
-package exporttask_test
+package taskstore_test
 
 import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,7 +35,7 @@ func TestClassifyDeliveryError(t *testing.T) {
 		{"invalid webhook URL: the URL has no host", 0, exporttask.DeliveryErrorAddressNotAllowed},
 		{"HTTP 5xx", 0, exporttask.DeliveryErrorConnection},
 	} {
-		code, class := exporttask.ClassifyDeliveryError(tc.text)
+		code, class := taskstore.ClassifyDeliveryError(tc.text)
 		assert.Equal(t, tc.code, code, "%q", tc.text)
 		assert.Equal(t, tc.class, class, "%q", tc.text)
 	}
@@ -41,48 +43,26 @@ func TestClassifyDeliveryError(t *testing.T) {
 
 func TestDeliveryRecordView(t *testing.T) {
 	at := exporttask.NewTime(time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC))
-	rec := exporttask.DeliveryRecord{ID: 9, TaskID: 42, URL: "https://h/x", Event: exporttask.EventCompleted,
-		State: exporttask.DeliveryGivenUp, Attempts: 3, LastError: "HTTP 422 Unprocessable Entity", CreatedAt: at, DoneAt: at,
+	rec := taskstore.DeliveryRecord{ID: 9, TaskID: 42, URL: "https://h/x", Event: exporttask.EventCompleted,
+		State: taskstore.DeliveryGivenUp, Attempts: 3, LastError: "HTTP 422 Unprocessable Entity", CreatedAt: at, DoneAt: at,
 		LastAttemptAt: at}
 	v := rec.View()
 	assert.Equal(t, exporttask.WebhookDelivery{ID: 9, Event: exporttask.EventCompleted, URL: "https://h/x",
 		Status: exporttask.DeliveryStatusFailed, Attempts: 3, CreatedAt: at, LastAttemptAt: at,
 		LastStatusCode: 422, LastError: exporttask.DeliveryErrorHTTPStatus}, v)
 
-	rec.State, rec.LastError = exporttask.DeliveryDelivered, "HTTP 503 Service Unavailable"
+	rec.State, rec.LastError = taskstore.DeliveryDelivered, "HTTP 503 Service Unavailable"
 	v = rec.View()
 	assert.Equal(t, exporttask.DeliveryStatusDelivered, v.Status)
 	assert.Zero(t, v.LastStatusCode, "a delivered delivery shows no failure")
 	assert.Empty(t, v.LastError)
 
-	rec.State, rec.DoneAt, rec.NextAttemptAt, rec.LastError = exporttask.DeliveryPending, exporttask.Time{}, at, "dial tcp: connection reset by peer"
+	rec.State, rec.DoneAt, rec.NextAttemptAt, rec.LastError = taskstore.DeliveryPending, exporttask.Time{}, at, "dial tcp: connection reset by peer"
 	v = rec.View()
 	assert.Equal(t, exporttask.DeliveryStatusPending, v.Status)
 	assert.Equal(t, at, v.NextAttemptAt)
 	assert.Equal(t, exporttask.DeliveryErrorConnection, v.LastError)
 	assert.NotContains(t, mustMarshal(t, v), "reset by peer", "internal error text stays inside")
-}
-
-func TestDeliveryCursorAndID(t *testing.T) {
-	for _, id := range []int64{1, 7, 1<<63 - 1} {
-		got, err := exporttask.ParseDeliveryCursor(exporttask.FormatDeliveryCursor(id))
-		require.NoError(t, err)
-		assert.Equal(t, id, got)
-	}
-	assert.Equal(t, "YTc", exporttask.FormatDeliveryCursor(7))
-	for _, bad := range []string{"YjQx" /* a task list cursor */, "!!", "YTA" /* a0 */, "YQ" /* a */} {
-		_, err := exporttask.ParseDeliveryCursor(bad)
-		require.Error(t, err, bad)
-		assert.Contains(t, err.Error(), "cursor", bad)
-	}
-	id, err := exporttask.ParseDeliveryID("12")
-	require.NoError(t, err)
-	assert.Equal(t, int64(12), id)
-	for _, bad := range []string{"", "0", "012", "+1", "1.5", "x"} {
-		_, err := exporttask.ParseDeliveryID(bad)
-		require.Error(t, err, bad)
-		assert.Contains(t, err.Error(), "deliveryId", bad)
-	}
 }
 
 func mustMarshal(t *testing.T, v any) string {

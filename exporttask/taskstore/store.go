@@ -1,10 +1,10 @@
-package exporttask
+package taskstore
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // Store keeps tasks, the work queue and the webhook outbox. Implementations
@@ -12,35 +12,39 @@ import (
 // in package storetest.
 //
 // Error contract: every method returns an error wrapping one of the
-// sentinels below when that case applies ([ErrNotFound], [ErrConflict],
-// [ErrLeaseLost]) or a *[QuotaError], *[ValidationError] or
-// *[IdempotencyKeyReusedError] from Create; any other error is a store
+// sentinels of package exporttask when that case applies ([exporttask.ErrNotFound], [exporttask.ErrConflict],
+// [exporttask.ErrLeaseLost]) or a *[exporttask.QuotaError], *[exporttask.ValidationError] or
+// *[exporttask.IdempotencyKeyReusedError] from Create; any other error is a store
 // failure (I/O, driver) that the server answers with 500. A method that
 // returns an error has changed nothing. Every status change goes through
-// [Transition] and, in the same transaction, writes its event to the outbox
+// [exporttask.Transition] and, in the same transaction, writes its event to the outbox
 // (one [Delivery] per webhook URL subscribed to that event, with a thin
-// payload, see [EventTask]).
+// payload, see [exporttask.EventTask]).
 //
 // Tasks are scoped by customer: a task of another customer is ErrNotFound.
+//
+// The server, the worker and the webhook deliverer each declare the part of
+// Store they use (server.Store, worker.Store, webhook.Store); a Store has
+// them all.
 type Store interface {
 	// Create stores a new PENDING task, unless an equivalent one exists.
 	//
 	// When p.IdempotencyKey is not empty and the customer already created a
 	// task with that key, that task is returned with replayed = true and
 	// nothing else happens, if p.Request is the request the key was
-	// recorded with (see [CheckIdempotentRequest]); if it is another, an
-	// *[IdempotencyKeyReusedError] is returned. A key is recorded with the
-	// [RequestFingerprint] of the request that first used it, and checked
+	// recorded with; if it is another, an
+	// *[exporttask.IdempotencyKeyReusedError] is returned. A key is recorded with a
+	// fingerprint (a SHA-256) of the request that first used it, and checked
 	// in the same transaction, so that of creates racing with one key and
 	// different requests, one stores its task and the others fail.
 	// Otherwise, when p.DedupKey matches a task of the customer that is PENDING, IN_PROGRESS or COMPLETED and not expired
 	// at p.Now, p.Request's webhooks are merged into it (union of events
 	// per URL, for every URL; a TASK_UPDATED event is emitted when that
 	// changed anything, and the receivers that newly subscribed to an
-	// event that already happened, see [CurrentEvents], are sent it at
+	// event that already happened are sent it at
 	// once) and it is returned with replayed = true; a merge that would
-	// leave more than [MaxWebhooks] URLs is refused with a
-	// *[ValidationError] naming /webhook. Otherwise
+	// leave more than [exporttask.MaxWebhooks] URLs is refused with a
+	// *[exporttask.ValidationError] naming /webhook. Otherwise
 	// the quota is checked: when p.Quota > 0 and what the new task needs
 	// (p.EstimatedSize plus the length in bytes of the JSON document the
 	// store keeps for it: the task as created, request and ROI included)
@@ -53,24 +57,35 @@ type Store interface {
 	// These checks and the insert are atomic, also across replicas.
 	// A new task is returned with p.Request's values, not read back: its
 	// maps and slices are p.Request's. A later Get decodes the stored task,
-	// with the numbers in keywords, parameters and feature properties as
-	// [ExactNumbers] leaves them; for a request from [DecodeCreateRequest]
-	// the two are equal.
-	Create(ctx context.Context, p CreateParams) (t Task, replayed bool, err error)
+	// with the numbers in keywords, parameters and feature properties
+	// written with the text they were created with; for a request from
+	// [exporttask.DecodeCreateRequest] the two are equal.
+	Create(ctx context.Context, p CreateParams) (t exporttask.Task, replayed bool, err error)
+
+	// TaskByIdempotencyKey returns the customer's task created with key
+	// when req is the request key was recorded with (see Create), an
+	// error wrapping an *[exporttask.IdempotencyKeyReusedError] when it is
+	// another, or an error wrapping ErrNotFound when the key names no
+	// task. The server calls it to answer a retried create before
+	// estimating it (so a retry after the estimator failed still gets the
+	// stored task), and to refuse a key reused with another body early;
+	// Create makes the same check in its transaction, so a race between
+	// creates cannot get past it.
+	TaskByIdempotencyKey(ctx context.Context, customer, key string, req exporttask.CreateRequest) (exporttask.Task, error)
 
 	// Get returns the customer's task with that id, or ErrNotFound.
-	Get(ctx context.Context, customer string, id int64) (Task, error)
+	Get(ctx context.Context, customer string, id int64) (exporttask.Task, error)
 
 	// List returns the customer's tasks, newest first (highest id first),
 	// with an id below p.Before when p.Before > 0, with the status p.Status
 	// when it is not empty, at most p.Limit of them. more reports whether
 	// further tasks match after the last one returned.
-	List(ctx context.Context, p ListParams) (tasks []Task, more bool, err error)
+	List(ctx context.Context, p ListParams) (tasks []exporttask.Task, more bool, err error)
 
 	// Abort moves the customer's task to ABORTED, at time now. ErrNotFound
 	// when it does not exist, ErrConflict (wrapping a *TransitionError) when
 	// its status is final.
-	Abort(ctx context.Context, customer string, id int64, now time.Time) (Task, error)
+	Abort(ctx context.Context, customer string, id int64, now time.Time) (exporttask.Task, error)
 
 	// Dismiss removes the customer's final task (COMPLETED, FAILED,
 	// ABORTED, EXPIRED or ARCHIVED) with everything the store keeps for
@@ -93,21 +108,21 @@ type Store interface {
 	// ok is false when there is nothing to claim.
 	// No two concurrent Claims, in any number of processes, return the same
 	// task while its lease holds.
-	Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (t Task, ok bool, err error)
+	Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (t exporttask.Task, ok bool, err error)
 
 	// Progress records progress (0..100) of a task leased to worker and
 	// extends the lease to now+lease. It emits TASK_IN_PROGRESS when
 	// progress changed. ErrLeaseLost when the task is no longer
 	// IN_PROGRESS under that worker's lease (aborted, or claimed by another
 	// worker after the lease ended); ErrNotFound when there is no task id.
-	Progress(ctx context.Context, id int64, worker string, progress int, now time.Time, lease time.Duration) (Task, error)
+	Progress(ctx context.Context, id int64, worker string, progress int, now time.Time, lease time.Duration) (exporttask.Task, error)
 
 	// Finish ends a task leased to worker: COMPLETED with r.Artifacts and
 	// progress 100 when r.ErrorReason is empty, else FAILED with that
 	// reason. It sets finishedAt = now and, for COMPLETED, expiredAt =
 	// now + r.Retention, and releases the lease. ErrLeaseLost as for
 	// Progress.
-	Finish(ctx context.Context, id int64, worker string, r FinishParams, now time.Time) (Task, error)
+	Finish(ctx context.Context, id int64, worker string, r FinishParams, now time.Time) (exporttask.Task, error)
 
 	// Expire moves up to limit COMPLETED tasks whose expiredAt is at or
 	// before now to EXPIRED and returns the ids of the tasks it moved (so
@@ -169,6 +184,11 @@ type Store interface {
 	// earlier run is gone, so its tasks need not wait for their leases.
 	ReleaseLeases(ctx context.Context, prefix string) (int, error)
 
+	// Stats counts what the store holds, for monitoring (the server's
+	// /metrics). Each call counts every task and delivery, so call it at
+	// scrape intervals, not per request.
+	Stats(ctx context.Context) (Stats, error)
+
 	// Ping reports whether the store is reachable and can write: it
 	// rewrites a heartbeat row, so a read-only database or a full disk
 	// fails it.
@@ -181,7 +201,7 @@ type Store interface {
 // CreateParams is the input of [Store.Create].
 type CreateParams struct {
 	Customer string
-	Request  CreateRequest
+	Request  exporttask.CreateRequest
 	// EstimatedSize (bytes) and EstimatedTime (seconds) come from the
 	// Exporter's estimate.
 	EstimatedSize int64
@@ -199,14 +219,14 @@ type CreateParams struct {
 // ListParams is the input of [Store.List].
 type ListParams struct {
 	Customer string
-	Status   Status // empty: any status
-	Before   int64  // 0: from the newest
+	Status   exporttask.Status // empty: any status
+	Before   int64             // 0: from the newest
 	Limit    int
 }
 
 // FinishParams is the outcome of an export, for [Store.Finish].
 type FinishParams struct {
-	Artifacts   []Artifact
+	Artifacts   []exporttask.Artifact
 	ErrorReason string        // empty: COMPLETED; else FAILED with this reason
 	Retention   time.Duration // how long a COMPLETED task's artifacts stay available
 }
@@ -218,10 +238,10 @@ type Delivery struct {
 	Customer string // the task's customer, whose secret signs the delivery
 	URL      string
 	Host     string // see [DeliveryHost]
-	Event    Event
+	Event    exporttask.Event
 	Attempts int // attempts made before this one
 	// Payload is the JSON body to POST: {"event", "timestamp", "data"},
-	// data an [EventTask] carrying this URL's subscription.
+	// data an [exporttask.EventTask] carrying this URL's subscription.
 	Payload []byte
 	// CreatedAt is when the event happened.
 	CreatedAt time.Time
@@ -235,24 +255,4 @@ type DeliveryResult struct {
 	// At is when the attempt ended: a delivered or given-up delivery is
 	// pruned some time after it. Zero means the store's clock.
 	At time.Time
-}
-
-// The sentinel errors of the [Store] contract.
-var (
-	ErrNotFound  = errors.New("exporttask: task not found")
-	ErrConflict  = errors.New("exporttask: conflict with the task's current state")
-	ErrLeaseLost = errors.New("exporttask: task lease lost")
-)
-
-// QuotaError reports a create refused because the customer's storage quota
-// would be exceeded.
-type QuotaError struct {
-	Quota     int64 // the customer's quota, bytes
-	Remaining int64 // what the customer's stored tasks leave, bytes
-	Requested int64 // the new task's estimated size plus its document's length, bytes
-}
-
-func (e *QuotaError) Error() string {
-	return fmt.Sprintf("exporttask: storage quota exhausted: the task needs %d bytes, %d of %d remain",
-		e.Requested, e.Remaining, e.Quota)
 }

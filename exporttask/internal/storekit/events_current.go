@@ -1,4 +1,6 @@
-package exporttask
+package storekit
+
+import "github.com/openapi-viewer/viewer/exporttask"
 
 // CurrentEvents returns the events that brought t to its current state and
 // still describe it: TASK_STARTED for an IN_PROGRESS task (and
@@ -7,27 +9,27 @@ package exporttask
 // PAUSED, ...); none for PENDING. A subscriber that joins late (a
 // duplicate create) is sent these events at once when it subscribes to
 // them, so it does not wait for an event that already happened.
-func CurrentEvents(t Task) []Event {
+func CurrentEvents(t exporttask.Task) []exporttask.Event {
 	switch t.Status {
-	case StatusPending:
+	case exporttask.StatusPending:
 		return nil
-	case StatusInProgress:
+	case exporttask.StatusInProgress:
 		if t.Progress > 0 {
-			return []Event{EventStarted, EventInProgress}
+			return []exporttask.Event{exporttask.EventStarted, exporttask.EventInProgress}
 		}
-		return []Event{EventStarted}
-	case StatusCompleted:
-		return []Event{EventCompleted}
-	case StatusFailed:
-		return []Event{EventFailed}
-	case StatusAborted:
-		return []Event{EventAborted}
-	case StatusPaused:
-		return []Event{EventPaused}
-	case StatusExpired:
-		return []Event{EventExpired}
-	case StatusArchived:
-		return []Event{EventArchived}
+		return []exporttask.Event{exporttask.EventStarted}
+	case exporttask.StatusCompleted:
+		return []exporttask.Event{exporttask.EventCompleted}
+	case exporttask.StatusFailed:
+		return []exporttask.Event{exporttask.EventFailed}
+	case exporttask.StatusAborted:
+		return []exporttask.Event{exporttask.EventAborted}
+	case exporttask.StatusPaused:
+		return []exporttask.Event{exporttask.EventPaused}
+	case exporttask.StatusExpired:
+		return []exporttask.Event{exporttask.EventExpired}
+	case exporttask.StatusArchived:
+		return []exporttask.Event{exporttask.EventArchived}
 	}
 	return nil
 }
@@ -36,17 +38,17 @@ func CurrentEvents(t Task) []Event {
 // subscriptions of merged that gained it compared with before: the
 // receivers that must be sent that event now. merged is the result of
 // [MergeWebhooks](before, ...).
-func LateSubscriptions(t Task, before, merged []Webhook) map[Event][]Webhook {
-	had := make(map[string]map[Event]bool, len(before))
+func LateSubscriptions(t exporttask.Task, before, merged []exporttask.Webhook) map[exporttask.Event][]exporttask.Webhook {
+	had := make(map[string]map[exporttask.Event]bool, len(before))
 	for _, w := range before {
 		if had[w.URL] == nil {
-			had[w.URL] = make(map[Event]bool)
+			had[w.URL] = make(map[exporttask.Event]bool)
 		}
 		for _, e := range w.Events {
 			had[w.URL][e] = true
 		}
 	}
-	var late map[Event][]Webhook
+	var late map[exporttask.Event][]exporttask.Webhook
 	for _, ev := range CurrentEvents(t) {
 		for _, w := range merged {
 			if had[w.URL][ev] {
@@ -55,7 +57,7 @@ func LateSubscriptions(t Task, before, merged []Webhook) map[Event][]Webhook {
 			for _, e := range w.Events {
 				if e == ev {
 					if late == nil {
-						late = make(map[Event][]Webhook)
+						late = make(map[exporttask.Event][]exporttask.Webhook)
 					}
 					late[ev] = append(late[ev], w)
 					break

@@ -1,4 +1,4 @@
-package exporttask_test
+package apiparam_test
 
 import (
 	"encoding/base64"
@@ -8,10 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/apiparam"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 func TestParseTaskID(t *testing.T) {
@@ -41,7 +43,7 @@ func TestParseTaskID(t *testing.T) {
 		{strings.Repeat("9", 40), 0, "out of range"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
-			got, err := exporttask.ParseTaskID(tc.in)
+			got, err := apiparam.ParseTaskID(tc.in)
 			if tc.wantErr == "" {
 				require.NoError(t, err)
 				assert.Equal(t, tc.want, got)
@@ -57,12 +59,12 @@ func TestParseTaskID(t *testing.T) {
 
 func TestCursorRoundTrip(t *testing.T) {
 	for _, id := range []int64{1, 41, 1234567, math.MaxInt64} {
-		c := exporttask.FormatCursor(id)
-		got, err := exporttask.ParseCursor(c)
+		c := apiparam.FormatCursor(id)
+		got, err := apiparam.ParseCursor(c)
 		require.NoError(t, err, "cursor %q", c)
 		assert.Equal(t, id, got)
 	}
-	assert.Equal(t, "YjQx", exporttask.FormatCursor(41))
+	assert.Equal(t, "YjQx", apiparam.FormatCursor(41))
 }
 
 func TestParseCursorRefuses(t *testing.T) {
@@ -80,7 +82,7 @@ func TestParseCursorRefuses(t *testing.T) {
 		enc("b9223372036854775808"),
 	} {
 		t.Run(c, func(t *testing.T) {
-			_, err := exporttask.ParseCursor(c)
+			_, err := apiparam.ParseCursor(c)
 			require.Error(t, err)
 			assert.True(t, strings.HasPrefix(err.Error(), "cursor "), "the message names the parameter: %v", err)
 		})
@@ -89,7 +91,7 @@ func TestParseCursorRefuses(t *testing.T) {
 
 func ExampleParseTaskID() {
 	for _, s := range []string{"42", "042", "+42"} {
-		id, err := exporttask.ParseTaskID(s)
+		id, err := apiparam.ParseTaskID(s)
 		fmt.Println(id, err)
 	}
 	// Output:
@@ -102,21 +104,44 @@ func ExampleParseTaskID() {
 // cursor parameters in openapi.yaml are ones the API accepts, so that "Try
 // it out" works with them as they are.
 func TestOpenAPIParameterExamplesParse(t *testing.T) {
-	doc := loadOpenAPI(t)
+	doc, err := openapi3.NewLoader().LoadFromData(exporttask.OpenAPI())
+	require.NoError(t, err, "loading openapi.yaml")
 	id := doc.Components.Parameters["TaskID"].Value
 	require.NotNil(t, id)
-	_, err := exporttask.ParseTaskID(fmt.Sprint(id.Example))
+	_, err = apiparam.ParseTaskID(fmt.Sprint(id.Example))
 	require.NoError(t, err, "the id example %v", id.Example)
 
 	cursor := doc.Components.Parameters["Cursor"].Value
 	require.NotNil(t, cursor)
 	example, ok := cursor.Example.(string)
 	require.True(t, ok, "the cursor example is a string: %#v", cursor.Example)
-	_, err = exporttask.ParseCursor(example)
+	_, err = apiparam.ParseCursor(example)
 	require.NoError(t, err, "the cursor example %q", example)
 
 	link := doc.Components.Headers["Link"].Value
 	require.NotNil(t, link)
 	linkExample, _ := link.Example.(string)
 	assert.Contains(t, linkExample, "cursor="+example+">", "the Link example carries the same cursor")
+}
+
+func TestDeliveryCursorAndID(t *testing.T) {
+	for _, id := range []int64{1, 7, 1<<63 - 1} {
+		got, err := apiparam.ParseDeliveryCursor(apiparam.FormatDeliveryCursor(id))
+		require.NoError(t, err)
+		assert.Equal(t, id, got)
+	}
+	assert.Equal(t, "YTc", apiparam.FormatDeliveryCursor(7))
+	for _, bad := range []string{"YjQx" /* a task list cursor */, "!!", "YTA" /* a0 */, "YQ" /* a */} {
+		_, err := apiparam.ParseDeliveryCursor(bad)
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "cursor", bad)
+	}
+	id, err := apiparam.ParseDeliveryID("12")
+	require.NoError(t, err)
+	assert.Equal(t, int64(12), id)
+	for _, bad := range []string{"", "0", "012", "+1", "1.5", "x"} {
+		_, err := apiparam.ParseDeliveryID(bad)
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "deliveryId", bad)
+	}
 }

@@ -1,4 +1,4 @@
-package exporttask
+package taskstore
 
 import (
 	"crypto/sha256"
@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // DedupKey returns a key that is equal for two requests exactly when they
@@ -13,18 +15,18 @@ import (
 // case, as UUIDs are), domain, artifactCRS, ROI and parameters.
 // Description, keywords and webhooks do not count. Maps are encoded with
 // sorted keys, so key order does not matter; numbers are compared by their
-// text (see [ExactNumbers]), so 9007199254740993 and 9007199254740992
+// text they were written with, so 9007199254740993 and 9007199254740992
 // differ, and so do 1 and 1.0.
-func DedupKey(r CreateRequest) (string, error) {
+func DedupKey(r exporttask.CreateRequest) (string, error) {
 	b, err := json.Marshal(struct {
-		ID         string             `json:"i"`
-		Domain     Domain             `json:"d"`
-		CRS        string             `json:"c"`
-		ROI        *FeatureCollection `json:"r"`
-		Parameters map[string]any     `json:"p"`
+		ID         string                        `json:"i"`
+		Domain     exporttask.Domain             `json:"d"`
+		CRS        string                        `json:"c"`
+		ROI        *exporttask.FeatureCollection `json:"r"`
+		Parameters map[string]any                `json:"p"`
 	}{strings.ToLower(r.CatalogRecordID), r.Domain, r.ArtifactCRS, r.ROI, r.Parameters})
 	if err != nil {
-		return "", fmt.Errorf("exporttask: computing the dedup key: %w", err)
+		return "", fmt.Errorf("taskstore: computing the dedup key: %w", err)
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:]), nil
