@@ -6,12 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // TestDecodeCreateRequestCollectsEverything checks that a type error or an

@@ -14,10 +14,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/jackc/pgx/v5"
+
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // pgbenchResult is what a pgbench run measured.

@@ -6,10 +6,9 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/server"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // DefaultTaskDuration is how long a simulated export takes unless

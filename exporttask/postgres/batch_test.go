@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,6 +12,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 func contexts(n int, ctx context.Context) []context.Context {

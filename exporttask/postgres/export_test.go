@@ -3,12 +3,11 @@ package postgres
 import (
 	"context"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/jackc/pgx/v5"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // CreateHeld runs db's create of p up to its commit, then closes inside

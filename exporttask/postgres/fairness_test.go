@@ -3,11 +3,11 @@ package postgres_test
 import (
 	"testing"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 	"github.com/openapi-viewer/viewer/exporttask/storetest"
-	"github.com/stretchr/testify/require"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 func TestMaxRunning(t *testing.T) {

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
-
 	"github.com/jackc/pgx/v5"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
 // TaskByIdempotencyKey returns the customer's task created with key when

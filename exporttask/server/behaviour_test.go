@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,6 +19,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // flakyStore fails the API's store calls (not the workers') while broken

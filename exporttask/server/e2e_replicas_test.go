@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -22,6 +20,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/artifact/s3store/s3test"
 	"github.com/openapi-viewer/viewer/exporttask/catalog/demo"
 	"github.com/openapi-viewer/viewer/exporttask/client"
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
 // replicaKey is the API key both replicas accept.

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/artifact/s3store/s3test"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 )
 

@@ -8,9 +8,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 	"github.com/openapi-viewer/viewer/exporttask/webhook"
 )
 

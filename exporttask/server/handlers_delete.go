@@ -6,9 +6,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
 // deleteTask handles DELETE /export-tasks/{id}. A live task (PENDING,

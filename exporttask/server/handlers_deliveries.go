@@ -8,10 +8,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/apiparam"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // deliveryQuery is the parsed query of GET /export-tasks/{id}/deliveries.

@@ -7,9 +7,8 @@ import (
 	"path"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
 // presignExpiry is how long a presigned download URL stays valid: long

@@ -5,10 +5,9 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/apiparam"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // getTask handles GET /export-tasks/{id}.

@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/apiparam"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/apiparam"
 )
 
 // listQuery is the parsed query of GET /export-tasks.

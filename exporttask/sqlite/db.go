@@ -13,13 +13,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+	sqlitedriver "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
-
-	sqlitedriver "modernc.org/sqlite" // registers the "sqlite" database/sql driver
-	sqlite3 "modernc.org/sqlite/lib"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // DB is an [taskstore.Store] on a SQLite database. It is safe for

@@ -4,11 +4,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 	"github.com/openapi-viewer/viewer/exporttask/storetest"
-	"github.com/stretchr/testify/require"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 func TestMaxRunningFile(t *testing.T) {

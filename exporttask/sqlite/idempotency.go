@@ -6,9 +6,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
 // TaskByIdempotencyKey returns the customer's task created with key when

@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // Create stores a new PENDING task unless the Idempotency-Key or the dedup

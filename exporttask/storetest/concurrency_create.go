@@ -6,12 +6,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // racers is how many creates of one customer the tests below start at once.

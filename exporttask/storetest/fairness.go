@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // testClaimTurns: one customer's burst does not starve another. After 100

@@ -5,12 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // testIdempotencyKeyFinder checks TaskByIdempotencyKey: the task a key named at

@@ -5,9 +5,8 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
 // cleanupTimeout bounds one removal of a task's files, which may run after

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
 // taskOutput is the [exporttask.Output] a worker hands to the exporter: files

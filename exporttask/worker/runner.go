@@ -15,9 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // RunnerConfig configures a [Runner]. Store and Exporter are required.

@@ -4,11 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
-
 	"github.com/stretchr/testify/assert"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
 // badKeys returns keys refused by every method of every store.

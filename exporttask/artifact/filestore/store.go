@@ -10,9 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
 var _ exporttask.ArtifactStore = (*Store)(nil)

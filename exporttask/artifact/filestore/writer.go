@@ -11,9 +11,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
 // Create starts the file at key: a hidden temporary file in the key's

@@ -14,8 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -23,6 +21,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
 // abortTimeout bounds the clean-up requests that run after the writer's

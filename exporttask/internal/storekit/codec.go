@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // Millis is t as stored in a time column: Unix milliseconds, 0 for none.

@@ -4,9 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // Create carries out [taskstore.Store.Create] in one transaction of

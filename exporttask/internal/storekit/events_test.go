@@ -5,9 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 func TestMarshalEventIsThinAndPerReceiver(t *testing.T) {

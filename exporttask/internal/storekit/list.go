@@ -5,9 +5,8 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // QueryFunc runs a read query of a store, outside any write transaction.

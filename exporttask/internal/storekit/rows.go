@@ -3,9 +3,8 @@ package storekit
 import (
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // Scanner is one result row: *sql.Row, *sql.Rows, pgx.Row and pgx.Rows

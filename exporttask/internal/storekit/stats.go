@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // Stats counts the tasks by status and the pending and given-up webhook

@@ -3,9 +3,8 @@ package storekit
 import (
 	"context"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // Write runs fn in a write transaction of the store and commits it; when fn

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // RunClaims fills s with tasks, perCustomer for each of customers

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // CreateParams returns a small DEM request of customer for record, with an
