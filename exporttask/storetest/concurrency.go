@@ -11,29 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/parallel"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
-
-// parallel runs fn(i) for i in [0, n) on n goroutines at once and returns
-// their errors, indexed by i.
-func parallel(n int, fn func(i int) error) []error {
-	errs := make([]error, n)
-	var (
-		wg    sync.WaitGroup
-		start = make(chan struct{})
-	)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			errs[i] = fn(i)
-		}()
-	}
-	close(start)
-	wg.Wait()
-	return errs
-}
 
 func testConcurrentCreates(t *testing.T, s taskstore.Store) {
 	const goroutines, each = 16, 25
@@ -46,7 +26,7 @@ func testConcurrentCreates(t *testing.T, s taskstore.Store) {
 		}
 	}
 	created := make([][]exporttask.Task, goroutines)
-	errs := parallel(goroutines, func(g int) error {
+	errs := parallel.Run(goroutines, func(g int) error {
 		for i, p := range ps[g] {
 			task, replayed, err := s.Create(ctx(t), p)
 			if err != nil {
@@ -93,7 +73,7 @@ func testConcurrentQuota(t *testing.T, s taskstore.Store) {
 	for i := range ps {
 		ps[i].Quota = 10 * need(t, ps[0])
 	}
-	errs := parallel(goroutines, func(i int) error {
+	errs := parallel.Run(goroutines, func(i int) error {
 		_, _, err := s.Create(ctx(t), ps[i])
 		return err
 	})
@@ -128,7 +108,7 @@ func testConcurrentDedup(t *testing.T, s taskstore.Store) {
 		url := fmt.Sprintf("https://hooks.example.com/%d", i%exporttask.MaxWebhooks)
 		ps[i] = params(t, acme, request("rec-1", hook(url, events[i/exporttask.MaxWebhooks])), at(0))
 	}
-	errs := parallel(goroutines, func(i int) error {
+	errs := parallel.Run(goroutines, func(i int) error {
 		task, replayed, err := s.Create(ctx(t), ps[i])
 		if err != nil {
 			return err
@@ -163,7 +143,7 @@ func testConcurrentClaims(t *testing.T, s taskstore.Store) {
 	}
 
 	claimed := make([][]int64, workers)
-	errs := parallel(workers, func(w int) error {
+	errs := parallel.Run(workers, func(w int) error {
 		worker := fmt.Sprintf("worker-%d", w)
 		for range 2 * tasks { // bounded: a broken store must not loop forever
 			task, ok, err := s.Claim(ctx(t), worker, at(time.Second), time.Hour)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/parallel"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -22,7 +23,7 @@ func createAll(t *testing.T, s taskstore.Store, ps []taskstore.CreateParams) ([]
 	t.Helper()
 	// Reads at once first, so that a store with a connection pool has
 	// its connections open and the creates below do overlap.
-	for _, err := range parallel(len(ps), func(int) error {
+	for _, err := range parallel.Run(len(ps), func(int) error {
 		_, err := s.Get(ctx(t), ps[0].Customer, 1<<40)
 		if errors.Is(err, exporttask.ErrNotFound) {
 			return nil
@@ -33,7 +34,7 @@ func createAll(t *testing.T, s taskstore.Store, ps []taskstore.CreateParams) ([]
 	}
 	tasks := make([]exporttask.Task, len(ps))
 	replayed := make([]bool, len(ps))
-	errs := parallel(len(ps), func(i int) error {
+	errs := parallel.Run(len(ps), func(i int) error {
 		var err error
 		tasks[i], replayed[i], err = s.Create(ctx(t), ps[i])
 		return err
@@ -115,7 +116,7 @@ func testConcurrentUsage(t *testing.T, s taskstore.Store) {
 	}
 	var mu sync.Mutex
 	created := 0
-	errs := parallel(racers, func(g int) error {
+	errs := parallel.Run(racers, func(g int) error {
 		for i := g; i < n; i += racers {
 			if _, _, err := s.Create(ctx(t), ps[i]); err != nil {
 				return err
@@ -186,7 +187,7 @@ func testConcurrentIdempotencyKeyReuse(t *testing.T, s taskstore.Store) {
 			}
 			tasks := make([]exporttask.Task, len(ps))
 			replayed := make([]bool, len(ps))
-			errs := parallel(len(ps), func(i int) error {
+			errs := parallel.Run(len(ps), func(i int) error {
 				var err error
 				tasks[i], replayed[i], err = s.Create(ctx(t), ps[i])
 				return err

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/openapi-viewer/viewer/exporttask/internal/parallel"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -137,7 +138,7 @@ func testMaxRunningConcurrent(t *testing.T, ss []taskstore.Store) {
 	}
 	const workers = 8
 	claimed := make([][]int64, workers)
-	errs := parallel(workers, func(w int) error {
+	errs := parallel.Run(workers, func(w int) error {
 		s := ss[w%len(ss)]
 		for range 10 { // bounded: a broken store must not loop forever
 			task, ok, err := s.Claim(ctx(t), fmt.Sprintf("worker-%d", w), at(time.Second), time.Hour)

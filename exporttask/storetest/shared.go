@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/parallel"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -47,7 +48,7 @@ func testSharedClaims(t *testing.T, ss []taskstore.Store) {
 
 	workers := len(ss) * perStore
 	claimed := make([][]int64, workers)
-	errs := parallel(workers, func(w int) error {
+	errs := parallel.Run(workers, func(w int) error {
 		s := ss[w%len(ss)]
 		for range 2 * tasks {
 			task, ok, err := s.Claim(ctx(t), fmt.Sprintf("worker-%d", w), at(time.Second), time.Hour)
@@ -73,7 +74,7 @@ func testSharedQuota(t *testing.T, ss []taskstore.Store) {
 		ev := exporttask.Events()[i/exporttask.MaxWebhooks]
 		dupPs[i] = params(t, globex, request("same", hook(url, ev)), at(0))
 	}
-	errs := parallel(creates, func(i int) error {
+	errs := parallel.Run(creates, func(i int) error {
 		_, _, err := ss[i%len(ss)].Create(ctx(t), ps[i])
 		return err
 	})
@@ -88,7 +89,7 @@ func testSharedQuota(t *testing.T, ss []taskstore.Store) {
 	}
 	assert.Equal(t, 10, ok, "the quota holds across stores")
 
-	dups := parallel(creates, func(i int) error {
+	dups := parallel.Run(creates, func(i int) error {
 		_, _, err := ss[i%len(ss)].Create(ctx(t), dupPs[i])
 		return err
 	})
@@ -113,7 +114,7 @@ func testSharedDeliveries(t *testing.T, ss []taskstore.Store) {
 	}
 	workers := 4 * len(ss)
 	got := make([][]int64, workers)
-	errs := parallel(workers, func(w int) error {
+	errs := parallel.Run(workers, func(w int) error {
 		s := ss[w%len(ss)]
 		for range 2 * tasks * 2 {
 			ds, err := s.ClaimDeliveries(ctx(t), taskstore.DeliveryClaim{Now: at(time.Second), Limit: 3, Lease: time.Hour})

@@ -4,35 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/parallel"
 )
-
-// parallel runs fn(i) for i in [0, n) on n goroutines released at once and
-// returns their errors, indexed by i.
-func parallel(n int, fn func(i int) error) []error {
-	errs := make([]error, n)
-	var (
-		wg    sync.WaitGroup
-		start = make(chan struct{})
-	)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			errs[i] = fn(i)
-		}()
-	}
-	close(start)
-	wg.Wait()
-	return errs
-}
 
 // write is put for other goroutines: it returns errors instead of failing
 // the test.
@@ -57,7 +36,7 @@ func testConcurrentWriters(t *testing.T, s exporttask.ArtifactStore) {
 		data[i] = content(byte(50+i), 200_000+i)
 	}
 	infos := make([]exporttask.ArtifactInfo, writers)
-	errs := parallel(writers, func(i int) error {
+	errs := parallel.Run(writers, func(i int) error {
 		var err error
 		infos[i], err = write(s, t, fmt.Sprintf("50/%d", i), data[i])
 		return err
@@ -82,7 +61,7 @@ func testConcurrentSameKey(t *testing.T, s exporttask.ArtifactStore) {
 	for i := range data {
 		data[i] = content(byte(60+i), 150_000+1000*i)
 	}
-	errs := parallel(writers, func(i int) error {
+	errs := parallel.Run(writers, func(i int) error {
 		_, err := write(s, t, "60/same", data[i])
 		return err
 	})
