@@ -112,13 +112,13 @@ type plannedArtifact struct {
 func plan(recordID string, d exporttask.Domain, roi *exporttask.FeatureCollection) ([]plannedArtifact, error) {
 	types := exporttask.ArtifactTypes(d)
 	if types == nil {
-		return nil, fmt.Errorf("exporttask: simulator: unknown domain %q", d)
+		return nil, fmt.Errorf("simulate: unknown domain %q", d)
 	}
 	area := float64(recordAreaKm2)
 	if roi != nil {
 		a, err := roi.AreaKm2()
 		if err != nil {
-			return nil, fmt.Errorf("exporttask: simulator: %w", err)
+			return nil, fmt.Errorf("simulate: %w", err)
 		}
 		area = a
 	}
@@ -167,7 +167,7 @@ func (s *Simulator) Export(ctx context.Context, t exporttask.Task, out exporttas
 	for i := 1; i <= s.steps; i++ {
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("exporttask: simulator: export of task %d stopped: %w", t.ID, context.Cause(ctx))
+			return nil, fmt.Errorf("simulate: export of task %d stopped: %w", t.ID, context.Cause(ctx))
 		case <-timer.C:
 		}
 		progress := i * 100 / s.steps
@@ -180,7 +180,7 @@ func (s *Simulator) Export(ctx context.Context, t exporttask.Task, out exporttas
 			break
 		}
 		if err := out.Progress(int64(i), int64(s.steps)); err != nil {
-			return nil, fmt.Errorf("exporttask: simulator: reporting progress of task %d: %w", t.ID, err)
+			return nil, fmt.Errorf("simulate: reporting progress of task %d: %w", t.ID, err)
 		}
 		timer.Reset(step)
 	}
@@ -188,7 +188,7 @@ func (s *Simulator) Export(ctx context.Context, t exporttask.Task, out exporttas
 	for _, a := range p {
 		info, err := writeFile(ctx, out, a.name, simulatedContent(t, a))
 		if err != nil {
-			return nil, fmt.Errorf("exporttask: simulator: task %d: %w", t.ID, err)
+			return nil, fmt.Errorf("simulate: task %d: %w", t.ID, err)
 		}
 		arts = append(arts, exporttask.Artifact{Name: a.name, Type: a.typ, Size: info.Size, SHA256: info.SHA256})
 	}
