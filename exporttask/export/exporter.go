@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
@@ -144,11 +145,11 @@ func (e *Exporter) job(ctx context.Context, r exporttask.CreateRequest) (Job, Do
 // edge or at a corner (the area to export would have no width or no
 // height) is a *[exporttask.ValidationError] naming /ROI.
 func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
-	fp, err := geom.FromGeometry(rec.Footprint)
+	fp, err := exportio.FromGeometry(rec.Footprint)
 	if err != nil {
 		return Job{}, fmt.Errorf("export: catalog record %s: footprint: %w", rec.ID, err)
 	}
-	roi, err := geom.FromROI(r.ROI)
+	roi, err := exportio.FromROI(r.ROI)
 	if err != nil {
 		return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: err.Error()})
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
@@ -105,7 +106,7 @@ func TestJobIndexFollowsFields(t *testing.T) {
 	require.True(t, j.Contains(4, 4))
 	require.False(t, j.Contains(6, 6))
 
-	other, err := geom.FromGeometry(square(5, 5, 10, 10))
+	other, err := exportio.FromGeometry(square(5, 5, 10, 10))
 	require.NoError(t, err)
 	moved := j
 	moved.ROI = other

@@ -10,7 +10,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/dem"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -36,7 +36,7 @@ func Example() {
 	rec.Source = got.Source
 	fmt.Println("format:", got.Source.Format, "resolution:", got.Resolution*120)
 	// The whole footprint; the dispatcher in package export builds Jobs.
-	fp, _ := geom.FromGeometry(rec.Footprint)
+	fp, _ := exportio.FromGeometry(rec.Footprint)
 	job := export.Job{Record: rec, Footprint: fp, Box: fp.BBox()}
 
 	outDir, _ := os.MkdirTemp("", "dem-out-")

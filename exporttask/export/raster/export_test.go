@@ -18,6 +18,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
+	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -122,7 +123,7 @@ func TestExportROIKeepsOnlyTilesMeetingIt(t *testing.T) {
 	j := job(t, rec, exporttask.CreateRequest{ROI: roiOf(tri)})
 	out, arts := exportTo(t, j)
 
-	roi, err := geom.FromGeometry(tri)
+	roi, err := exportio.FromGeometry(tri)
 	require.NoError(t, err)
 	src := readTiles(t, filepath.Join(rec.Location, raster.SourceName))
 	got := readTiles(t, artifactPath(t, out, arts, exporttask.ArtifactGPKG))

@@ -22,6 +22,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
+	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
@@ -266,7 +267,7 @@ func checkRecord(t *testing.T, rec exporttask.Record, src map[tileKey][]byte, pa
 	assert.Equal(t, st.Size(), rec.Source.Size)
 	assert.True(t, st.ModTime().Equal(rec.Source.ModTime))
 
-	fp, err := geom.FromGeometry(rec.Footprint)
+	fp, err := exportio.FromGeometry(rec.Footprint)
 	require.NoError(t, err)
 	box := fp.BBox()
 	pixel := 180 / math.Ldexp(1, hi) / 256
@@ -411,7 +412,7 @@ func TestWriteDemoSourceIsRegistrable(t *testing.T) {
 	rec := inspect(t, exporttask.RecordSource{Path: path, Format: "GPKG", Table: raster.TilesTable})
 	assert.Equal(t, legacy.MinZoom, rec.MinZoom)
 	assert.Equal(t, legacy.MaxZoom, rec.MaxZoom)
-	fp, err := geom.FromGeometry(rec.Footprint)
+	fp, err := exportio.FromGeometry(rec.Footprint)
 	require.NoError(t, err)
 	assert.Equal(t, geom.BBox{West: 34, South: 31, East: 35, North: 32}, fp.BBox())
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
@@ -24,7 +25,7 @@ type TileFunc func(z int, col, row int64) ([]byte, error)
 // that tile returns for every grid tile meeting rec.Footprint. The file
 // appears complete or not at all. It returns the number of tiles written.
 func WriteSource(dir string, rec exporttask.Record, tile TileFunc) (int64, error) {
-	fp, err := geom.FromGeometry(rec.Footprint)
+	fp, err := exportio.FromGeometry(rec.Footprint)
 	if err != nil {
 		return 0, fmt.Errorf("raster: record %s: footprint: %w", rec.ID, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/tiles3d"
+	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -27,7 +28,7 @@ func Example() {
 	}
 	// A ROI of lon 34.1–34.3, lat 31.1–31.3; the dispatcher in package
 	// export builds Jobs like this one.
-	fp, _ := geom.FromGeometry(rec.Footprint)
+	fp, _ := exportio.FromGeometry(rec.Footprint)
 	roi := geom.MultiPolygon{{geom.BBox{West: 34.1, South: 31.1, East: 34.3, North: 31.3}.Ring()}}
 	job := export.Job{Record: rec, Footprint: fp, ROI: roi, Box: fp.BBox().Intersect(roi.BBox())}
 

@@ -1,10 +1,13 @@
-// Package geom holds the planar geometry the exporters need on WGS 84
-// longitude/latitude: bounding boxes, point-in-polygon, and intersection
-// tests between polygons and boxes. Start with [FromGeometry] or [FromROI],
-// which turn the API's GeoJSON into a [MultiPolygon]. For many points, rows
-// of points or boxes over one multipolygon, [NewIndex] files its edges by
-// latitude and by cell and answers as MultiPolygon does, reading only the
-// edges near each query.
+// Package geom holds the planar geometry of the export task service, on
+// WGS 84 longitude/latitude, and imports nothing of this module: bounding
+// boxes, point-in-polygon, and intersection tests between polygons and
+// boxes for the exporters, and the shape checks of the request validation.
+// Start with [MultiPolygon] (callers convert the API's GeoJSON to it). For
+// many points, rows of points or boxes over one multipolygon, [NewIndex]
+// files its edges by latitude and by cell and answers as MultiPolygon
+// does, reading only the edges near each query. [Checker] finds what makes
+// a polygon's rings invalid: a ring with no area, edges that cross or
+// touch, holes outside the exterior or inside one another.
 //
 // Coordinates are treated as planar (degrees as x and y), which is what
 // tile grids in EPSG:4326 do too. Polygons crossing the antimeridian are not

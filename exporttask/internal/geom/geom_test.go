@@ -4,9 +4,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 func square(w, s, e, n float64) Polygon { return Polygon{BBox{w, s, e, n}.Ring()} }
@@ -48,22 +45,6 @@ func TestIntersectsPolygons(t *testing.T) {
 	// Boxes overlap but the polygons do not: an L against the notch.
 	l := MultiPolygon{{Ring{{0, 0}, {4, 0}, {4, 1}, {1, 1}, {1, 4}, {0, 4}, {0, 0}}}}
 	assert.False(t, l.Intersects(MultiPolygon{square(2, 2, 3, 3)}))
-}
-
-func TestFromROI(t *testing.T) {
-	fc := &exporttask.FeatureCollection{Type: exporttask.TypeFeatureCollection, Features: []exporttask.Feature{
-		{Type: exporttask.TypeFeature, Geometry: exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 31}})},
-	}}
-	m, err := FromROI(fc)
-	require.NoError(t, err)
-	assert.Equal(t, BBox{34, 31, 35, 32}, m.BBox())
-
-	none, err := FromROI(nil)
-	require.NoError(t, err)
-	assert.Nil(t, none)
-
-	_, err = FromGeometry(&exporttask.Geometry{Type: "Point"})
-	assert.Error(t, err)
 }
 
 func TestBBoxIntersect(t *testing.T) {

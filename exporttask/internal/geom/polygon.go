@@ -1,11 +1,5 @@
 package geom
 
-import (
-	"errors"
-
-	"github.com/openapi-viewer/viewer/exporttask"
-)
-
 // Point is a longitude/latitude pair in degrees.
 type Point struct{ X, Y float64 }
 
@@ -17,52 +11,6 @@ type Polygon []Ring
 
 // MultiPolygon is a set of polygons; a point is in it when it is in any.
 type MultiPolygon []Polygon
-
-// FromGeometry converts a GeoJSON Polygon or MultiPolygon. A nil geometry
-// or one of another type is an error.
-func FromGeometry(g *exporttask.Geometry) (MultiPolygon, error) {
-	if g == nil {
-		return nil, errors.New("no geometry")
-	}
-	polys := g.Polygons()
-	if polys == nil {
-		return nil, errors.New("geometry is not a Polygon or MultiPolygon")
-	}
-	out := make(MultiPolygon, 0, len(polys))
-	for _, p := range polys {
-		poly := make(Polygon, 0, len(p))
-		for _, r := range p {
-			ring := make(Ring, len(r))
-			for i, pos := range r {
-				if len(pos) < 2 {
-					return nil, errors.New("position with fewer than 2 coordinates")
-				}
-				ring[i] = Point{pos[0], pos[1]}
-			}
-			poly = append(poly, ring)
-		}
-		out = append(out, poly)
-	}
-	return out, nil
-}
-
-// FromROI converts a region of interest: the union of its features'
-// geometries. A nil collection gives nil, which callers read as "the whole
-// record".
-func FromROI(fc *exporttask.FeatureCollection) (MultiPolygon, error) {
-	if fc == nil {
-		return nil, nil
-	}
-	var out MultiPolygon
-	for _, f := range fc.Features {
-		m, err := FromGeometry(f.Geometry)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m...)
-	}
-	return out, nil
-}
 
 // BBox returns the box around every exterior ring of m; Empty for no
 // polygons.
@@ -109,8 +57,7 @@ func (p Polygon) ContainsPoint(x, y float64) bool {
 func (r Ring) contains(x, y float64) bool {
 	in := false
 	for i, j := 0, len(r)-1; i < len(r); j, i = i, i+1 {
-		a, b := r[i], r[j]
-		if (a.Y > y) != (b.Y > y) && x < (b.X-a.X)*(y-a.Y)/(b.Y-a.Y)+a.X {
+		if crossesRay(Point{x, y}, r[i], r[j]) {
 			in = !in
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -38,11 +38,11 @@ func Job(t testing.TB, rec exporttask.Record, roi *exporttask.FeatureCollection)
 	if j, err := export.NewJob(rec, req); err == nil {
 		return j
 	}
-	fp, err := geom.FromGeometry(rec.Footprint)
+	fp, err := exportio.FromGeometry(rec.Footprint)
 	if err != nil {
 		t.Fatalf("jobtest: footprint: %v", err)
 	}
-	r, err := geom.FromROI(roi)
+	r, err := exportio.FromROI(roi)
 	if err != nil {
 		t.Fatalf("jobtest: ROI: %v", err)
 	}

@@ -1,20 +1,20 @@
-package exporttask
+package geom
 
 import "math"
 
 // holes checks, for rings that neither cross nor touch, that each hole
 // lies inside the exterior ring and outside every other hole.
-func (c *ringChecker) holes(p *problems, ptr string, rings [][]Position) {
+func (c *Checker) holes(rings Polygon) Fault {
 	if len(rings) < 2 {
-		return
+		return Fault{}
 	}
 	type box struct{ minX, maxX, minY, maxY float64 }
 	boxes := make([]box, len(rings))
 	for i, ring := range rings {
 		b := box{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)}
 		for _, q := range ring {
-			b.minX, b.maxX = math.Min(b.minX, q[0]), math.Max(b.maxX, q[0])
-			b.minY, b.maxY = math.Min(b.minY, q[1]), math.Max(b.maxY, q[1])
+			b.minX, b.maxX = math.Min(b.minX, q.X), math.Max(b.maxX, q.X)
+			b.minY, b.maxY = math.Min(b.minY, q.Y), math.Max(b.maxY, q.Y)
 		}
 		boxes[i] = b
 	}
@@ -32,8 +32,7 @@ func (c *ringChecker) holes(p *problems, ptr string, rings [][]Position) {
 		b := boxes[i]
 		if b.minX < boxes[0].minX || b.maxX > boxes[0].maxX || b.minY < boxes[0].minY || b.maxY > boxes[0].maxY ||
 			!shell.contains(rings[i][0], &c.budget) {
-			p.add(index(ptr, i), "a hole must lie inside the exterior ring (ring 0)")
-			return
+			return Fault{Kind: HoleOutside, Hole: i}
 		}
 		holes = append(holes, i)
 	}
@@ -53,20 +52,19 @@ func (c *ringChecker) holes(p *problems, ptr string, rings [][]Position) {
 		return true
 	})
 	if !ok {
-		p.add(ptr, "is too intricate to check: more than %d pairs of its edges lie close together; simplify it",
-			ringPairBudget)
-		return
+		return Fault{Kind: TooIntricate}
 	}
 	if bad >= 0 {
-		p.add(index(ptr, bad), "a hole must not lie inside another hole (ring %d)", outer)
+		return Fault{Kind: HoleInHole, Hole: bad, Outer: outer}
 	}
+	return Fault{}
 }
 
 // bandIndex answers point-in-ring queries on a ring with many edges: its
 // edges are filed in horizontal bands, so that a query reads only the
 // edges of the band of its point.
 type bandIndex struct {
-	ring    []Position
+	ring    Ring
 	minY, h float64
 	bands   [][]int32 // edges (from position i to i+1) crossing each band
 	linear  bool      // few queries: no index, read every edge
@@ -74,7 +72,7 @@ type bandIndex struct {
 
 // newBandIndex indexes ring, whose latitudes range from minY to maxY, for
 // about queries queries.
-func newBandIndex(ring []Position, minY, maxY float64, queries int) *bandIndex {
+func newBandIndex(ring Ring, minY, maxY float64, queries int) *bandIndex {
 	x := &bandIndex{ring: ring, minY: minY}
 	n := int(math.Sqrt(float64(len(ring))))
 	if queries < 4 || n < 2 || maxY <= minY {
@@ -84,7 +82,7 @@ func newBandIndex(ring []Position, minY, maxY float64, queries int) *bandIndex {
 	x.h = (maxY - minY) / float64(n)
 	x.bands = make([][]int32, n)
 	for i := 0; i+1 < len(ring); i++ {
-		lo, hi := x.band(math.Min(ring[i][1], ring[i+1][1])), x.band(math.Max(ring[i][1], ring[i+1][1]))
+		lo, hi := x.band(math.Min(ring[i].Y, ring[i+1].Y)), x.band(math.Max(ring[i].Y, ring[i+1].Y))
 		for b := lo; b <= hi; b++ {
 			x.bands[b] = append(x.bands[b], int32(i))
 		}
@@ -99,13 +97,13 @@ func (x *bandIndex) band(y float64) int {
 
 // contains reports whether q, which is not on the ring, lies inside it,
 // taking the edges it reads from budget.
-func (x *bandIndex) contains(q Position, budget *int) bool {
+func (x *bandIndex) contains(q Point, budget *int) bool {
 	if x.linear {
 		*budget -= len(x.ring)
 		return inRing(q, x.ring)
 	}
 	in := false
-	edges := x.bands[x.band(q[1])]
+	edges := x.bands[x.band(q.Y)]
 	*budget -= len(edges)
 	for _, i := range edges {
 		if crossesRay(q, x.ring[i], x.ring[i+1]) {
@@ -118,13 +116,13 @@ func (x *bandIndex) contains(q Position, budget *int) bool {
 // crossesRay reports whether the edge from a to b crosses the ray from q
 // towards increasing longitude (even-odd rule, each edge half-open in
 // latitude).
-func crossesRay(q, a, b Position) bool {
-	return (a[1] > q[1]) != (b[1] > q[1]) && q[0] < (b[0]-a[0])*(q[1]-a[1])/(b[1]-a[1])+a[0]
+func crossesRay(q, a, b Point) bool {
+	return (a.Y > q.Y) != (b.Y > q.Y) && q.X < (b.X-a.X)*(q.Y-a.Y)/(b.Y-a.Y)+a.X
 }
 
 // inRing reports whether q lies inside ring (even-odd rule); q is not on
 // the ring.
-func inRing(q Position, ring []Position) bool {
+func inRing(q Point, ring Ring) bool {
 	in := false
 	for i := 0; i+1 < len(ring); i++ {
 		if crossesRay(q, ring[i], ring[i+1]) {

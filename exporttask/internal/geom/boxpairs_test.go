@@ -1,4 +1,4 @@
-package exporttask
+package geom
 
 import (
 	"math/rand/v2"
