@@ -11,14 +11,15 @@ import (
 // that reaches past a footprint that is not a rectangle is clipped to its
 // box only, so the geometry may then cover a little more than the data.
 func (j Job) Area() *exporttask.Geometry {
-	if j.ROI == nil {
+	if j.Request.ROI == nil {
 		return j.Record.Footprint
 	}
+	_, roi := j.geometry()
 	var polys [][][]exporttask.Position
-	for _, p := range j.ROI {
+	for _, p := range roi {
 		var rings [][]exporttask.Position
 		for i, r := range p {
-			c := clipRing(r, j.Box)
+			c := clipRing(r, geom.BBox(j.Box))
 			if len(c) < 4 {
 				if i == 0 {
 					break // the exterior is outside: so are its holes

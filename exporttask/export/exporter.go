@@ -154,9 +154,9 @@ func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
 		return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: err.Error()})
 	}
 	box := fp.BBox()
-	a := &area{footprint: fp, regionOfInterest: roi}
+	a := &area{footprint: fp, regionOfInterest: roi, record: rec.Footprint, request: r.ROI}
 	if roi != nil {
-		ix := Job{Footprint: fp, ROI: roi, area: a}.index()
+		ix := Job{Record: rec, Request: r, area: a}.index()
 		if !ix.roi.Intersects(ix.fp) {
 			msg := fmt.Sprintf("does not intersect the footprint of catalog record %s (%s)", rec.ID, boxString(box))
 			if swapped(roi).Intersects(fp) {
@@ -171,7 +171,7 @@ func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
 					"the area to export has no width or no height", rec.ID, boxString(fp.BBox()))})
 		}
 	}
-	return Job{Record: rec, Request: r, Footprint: fp, ROI: roi, Box: box, area: a}, nil
+	return Job{Record: rec, Request: r, Box: Box(box), area: a}, nil
 }
 
 // boxString writes b as west,south,east,north.

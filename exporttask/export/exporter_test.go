@@ -13,7 +13,6 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
 const (
@@ -131,15 +130,15 @@ func TestJobBoxIsROIAndFootprint(t *testing.T) {
 		Domain: exporttask.DomainRaster, ROI: roi(square(34.5, 30, 36, 31.25))})
 	require.NoError(t, err)
 	assert.Equal(t, int64(42), est.Size)
-	assert.Equal(t, geom.BBox{West: 34.5, South: 31, East: 35, North: 31.25}, rec.job.Box)
+	assert.Equal(t, export.Box{West: 34.5, South: 31, East: 35, North: 31.25}, rec.job.Box)
 	assert.True(t, rec.job.Contains(34.7, 31.1))
 	assert.False(t, rec.job.Contains(34.2, 31.1), "outside the ROI")
 
 	arts, err := x.Export(context.Background(), exporttask.Task{CreateRequest: exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}}, nil)
 	require.NoError(t, err)
 	require.Len(t, arts, 1)
-	assert.Nil(t, rec.job.ROI)
-	assert.Equal(t, geom.BBox{West: 34, South: 31, East: 35, North: 32}, rec.job.Box, "no ROI: the whole footprint")
+	assert.Nil(t, rec.job.Request.ROI)
+	assert.Equal(t, export.Box{West: 34, South: 31, East: 35, North: 32}, rec.job.Box, "no ROI: the whole footprint")
 }
 
 func TestNewJobBadFootprint(t *testing.T) {

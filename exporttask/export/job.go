@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
@@ -13,25 +14,24 @@ import (
 // request (or the stored task), and the area to export, which is the
 // request's region of interest intersected with the record's footprint.
 //
-// A Job made by [NewJob] indexes the footprint and ROI on first use (NewJob
-// itself uses the index when there is an ROI; copies share it), so that [Job.InsideRow], [Job.Contains] and
+// A Job made by [NewJob] holds the footprint and ROI as planar polygons
+// and indexes them on first use (NewJob itself uses the index when there
+// is an ROI; copies share it), so that [Job.InsideRow], [Job.Contains] and
 // [Job.IntersectsBox] read only the edges near each query. Replacing
-// Footprint or ROI makes a Job answer without the index, as does building
-// one as a literal; changing their positions in place is not allowed.
+// Record.Footprint or Request.ROI makes a Job answer without the index,
+// converting them at each call, as does building one as a literal;
+// changing their positions in place is not allowed.
 type Job struct {
-	// Record is the catalog record being exported.
+	// Record is the catalog record being exported; its footprint bounds
+	// the exported area.
 	Record exporttask.Record
 	// Request is the request: at estimate time the create request, at
-	// export time the stored task's.
+	// export time the stored task's. Its ROI, when not nil, bounds the
+	// exported area; nil exports the whole footprint.
 	Request exporttask.CreateRequest
-	// Footprint is the record's footprint.
-	Footprint geom.MultiPolygon
-	// ROI is the request's region of interest; nil exports the whole
-	// footprint.
-	ROI geom.MultiPolygon
 	// Box is the bounding box of the exported area: the ROI's box
 	// intersected with the footprint's.
-	Box geom.BBox
+	Box Box
 	// ScratchDir is an empty directory of this export's own (this task and
 	// attempt) where a domain writes its scratch files during Export; the
 	// [Exporter] removes it afterwards. Empty when the Exporter has no
@@ -41,28 +41,47 @@ type Job struct {
 	area *area // set by NewJob
 }
 
+// Box is an axis-aligned box in degrees of longitude (West, East) and
+// latitude (South, North); West ≤ East and South ≤ North unless it is
+// empty.
+type Box struct {
+	West, South, East, North float64
+}
+
+// Empty reports whether b contains no point.
+func (b Box) Empty() bool { return geom.BBox(b).Empty() }
+
+// Width is the box's extent in degrees of longitude.
+func (b Box) Width() float64 { return geom.BBox(b).Width() }
+
+// Height is the box's extent in degrees of latitude.
+func (b Box) Height() float64 { return geom.BBox(b).Height() }
+
 // Contains reports whether the point (lon, lat) is in the exported area:
 // inside the footprint and, when there is one, inside the ROI.
 func (j Job) Contains(lon, lat float64) bool {
-	if !j.Box.ContainsPoint(lon, lat) {
+	if !geom.BBox(j.Box).ContainsPoint(lon, lat) {
 		return false
 	}
 	if a := j.index(); a != nil {
 		return a.fp.ContainsPoint(lon, lat) && (a.roi == nil || a.roi.ContainsPoint(lon, lat))
 	}
-	return j.Footprint.ContainsPoint(lon, lat) && (j.ROI == nil || j.ROI.ContainsPoint(lon, lat))
+	fp, roi := j.geometry()
+	return fp.ContainsPoint(lon, lat) && (roi == nil || roi.ContainsPoint(lon, lat))
 }
 
 // IntersectsBox reports whether the box b (a tile's extent, say) meets the
 // exported area: it meets the footprint and, when there is one, the ROI.
-func (j Job) IntersectsBox(b geom.BBox) bool {
-	if !j.Box.Intersects(b) {
+func (j Job) IntersectsBox(b Box) bool {
+	box := geom.BBox(b)
+	if !geom.BBox(j.Box).Intersects(box) {
 		return false
 	}
 	if a := j.index(); a != nil {
-		return a.fp.IntersectsBox(b) && (a.roi == nil || a.roi.IntersectsBox(b))
+		return a.fp.IntersectsBox(box) && (a.roi == nil || a.roi.IntersectsBox(box))
 	}
-	return j.Footprint.IntersectsBox(b) && (j.ROI == nil || j.ROI.IntersectsBox(b))
+	fp, roi := j.geometry()
+	return fp.IntersectsBox(box) && (roi == nil || roi.IntersectsBox(box))
 }
 
 // Domain exports the records of one domain. The raster, dem and tiles3d
@@ -90,9 +109,18 @@ type Domain interface {
 // plus its pixels, not pixels × edges.
 func (j Job) InsideRow(lat, lon0, step float64, inside []bool) {
 	a := j.index()
-	if a == nil || !(lat >= j.Box.South && lat <= j.Box.North) {
+	if a == nil {
+		fp, roi := j.geometry() // once for the row
+		box := geom.BBox(j.Box)
 		for x := range inside {
-			inside[x] = j.Contains(lon0+float64(float64(x)*step), lat)
+			lon := lon0 + float64(float64(x)*step)
+			inside[x] = box.ContainsPoint(lon, lat) && fp.ContainsPoint(lon, lat) && (roi == nil || roi.ContainsPoint(lon, lat))
+		}
+		return
+	}
+	if !(lat >= j.Box.South && lat <= j.Box.North) {
+		for x := range inside {
+			inside[x] = false
 		}
 		return
 	}
@@ -131,11 +159,12 @@ func (j Job) MaskTime(rows, pixels int64) time.Duration {
 	a := j.index()
 	if a == nil {
 		// Without an index, every pixel and box reads every edge.
-		return time.Duration(float64(rows+pixels) * float64(edges(j.Footprint)+edges(j.ROI)) * maskNaiveEdgeNs)
+		fp, roi := j.geometry()
+		return time.Duration(float64(rows+pixels) * float64(edges(fp)+edges(roi)) * maskNaiveEdgeNs)
 	}
-	crossings := a.fp.MeanCrossings(j.Box)
+	crossings := a.fp.MeanCrossings(geom.BBox(j.Box))
 	if a.roi != nil {
-		crossings += a.roi.MeanCrossings(j.Box)
+		crossings += a.roi.MeanCrossings(geom.BBox(j.Box))
 	}
 	return time.Duration(float64(rows)*(maskRowNs+maskCrossingNs*crossings) + float64(pixels)*maskPixelNs)
 }
@@ -150,33 +179,52 @@ func edges(m geom.MultiPolygon) (n int) {
 	return n
 }
 
-// area is the index of a Job's footprint and ROI, built on first use and
-// shared by the copies of the Job.
+// area is a Job's footprint and ROI as NewJob converted them, and their
+// index, built on first use and shared by the copies of the Job.
 type area struct {
+	// The geometry converted, and what it was converted from: a Job
+	// whose fields were changed since is answered without it.
+	footprint, regionOfInterest geom.MultiPolygon
+	record                      *exporttask.Geometry
+	request                     *exporttask.FeatureCollection
+
 	once    sync.Once
 	fp, roi *geom.Index
-	// The geometry the index was built for: a Job whose fields were
-	// changed since is answered without it.
-	footprint, regionOfInterest geom.MultiPolygon
+}
+
+// current reports whether a was made from j's footprint and ROI.
+func (a *area) current(j Job) bool {
+	return a != nil && a.record == j.Record.Footprint && a.request == j.Request.ROI
+}
+
+// geometry returns the footprint and ROI (nil for none) j answers for:
+// those NewJob converted, or, for a Job built otherwise or changed since,
+// converted now. A footprint or ROI that does not convert contains no
+// point.
+func (j Job) geometry() (fp, roi geom.MultiPolygon) {
+	if a := j.area; a.current(j) {
+		return a.footprint, a.regionOfInterest
+	}
+	fp, _ = exportio.FromGeometry(j.Record.Footprint)
+	roi, err := exportio.FromROI(j.Request.ROI)
+	if err != nil {
+		roi = geom.MultiPolygon{}
+	}
+	return fp, roi
 }
 
 // index returns j's index, building it on first use; nil when j was not
 // made by NewJob or its geometry has changed since.
 func (j Job) index() *area {
 	a := j.area
-	if a == nil || !same(a.footprint, j.Footprint) || !same(a.regionOfInterest, j.ROI) {
+	if !a.current(j) {
 		return nil
 	}
 	a.once.Do(func() {
-		a.fp = geom.NewIndex(j.Footprint)
-		if j.ROI != nil {
-			a.roi = geom.NewIndex(j.ROI)
+		a.fp = geom.NewIndex(a.footprint)
+		if a.regionOfInterest != nil {
+			a.roi = geom.NewIndex(a.regionOfInterest)
 		}
 	})
 	return a
-}
-
-// same reports whether a and b are the same slice.
-func same(a, b geom.MultiPolygon) bool {
-	return len(a) == len(b) && (a == nil) == (b == nil) && (len(a) == 0 || &a[0] == &b[0])
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
@@ -70,6 +69,7 @@ func TestJobIndexMatchesPlainTests(t *testing.T) {
 			continue // the ROI misses the footprint
 		}
 		jobs++
+		nv := naiveOf(t, j)
 		in := make([]bool, 90)
 		for range 30 {
 			lat := 16 + float64(rng.IntN(65))/8
@@ -81,16 +81,15 @@ func TestJobIndexMatchesPlainTests(t *testing.T) {
 			j.InsideRow(lat, lon0, step, in)
 			for x, got := range in {
 				lon := lon0 + float64(float64(x)*step)
-				require.Equal(t, naiveContains(j, lon, lat), got, "seed %d: InsideRow at (%g, %g)", seed, lon, lat)
-				require.Equal(t, naiveContains(j, lon, lat), j.Contains(lon, lat), "seed %d: Contains at (%g, %g)", seed, lon, lat)
+				require.Equal(t, nv.contains(lon, lat), got, "seed %d: InsideRow at (%g, %g)", seed, lon, lat)
+				require.Equal(t, nv.contains(lon, lat), j.Contains(lon, lat), "seed %d: Contains at (%g, %g)", seed, lon, lat)
 			}
 		}
 		for range 200 {
 			size := []float64{0.125, 0.25, 1, 4}[rng.IntN(4)]
 			w, s := 6+float64(rng.IntN(8*8))/8, 16+float64(rng.IntN(8*8))/8
 			b := geom.BBox{West: w, South: s, East: w + size, North: s + size}
-			want := j.Box.Intersects(b) && j.Footprint.IntersectsBox(b) && (j.ROI == nil || j.ROI.IntersectsBox(b))
-			require.Equal(t, want, j.IntersectsBox(b), "seed %d: box %+v", seed, b)
+			require.Equal(t, nv.intersectsBox(b), j.IntersectsBox(export.Box(b)), "seed %d: box %+v", seed, b)
 		}
 	}
 	assert.Greater(t, jobs, 150, "most random regions meet the footprint")
@@ -106,11 +105,9 @@ func TestJobIndexFollowsFields(t *testing.T) {
 	require.True(t, j.Contains(4, 4))
 	require.False(t, j.Contains(6, 6))
 
-	other, err := exportio.FromGeometry(square(5, 5, 10, 10))
-	require.NoError(t, err)
 	moved := j
-	moved.ROI = other
-	moved.Box = geom.BBox{West: 5, South: 5, East: 10, North: 10}
+	moved.Request.ROI = roi(square(5, 5, 10, 10))
+	moved.Box = export.Box{West: 5, South: 5, East: 10, North: 10}
 	assert.True(t, moved.Contains(6, 6), "the new ROI")
 	assert.False(t, moved.Contains(4, 4))
 	in := make([]bool, 10)
@@ -118,10 +115,10 @@ func TestJobIndexFollowsFields(t *testing.T) {
 	assert.Equal(t, []bool{false, false, false, false, false, true, true, true, true, true}, in)
 	assert.True(t, j.Contains(4, 4), "the original keeps its ROI")
 
-	literal := export.Job{Footprint: j.Footprint, ROI: j.ROI, Box: j.Box}
+	literal := export.Job{Record: j.Record, Request: j.Request, Box: j.Box}
 	literal.InsideRow(4.5, 0.5, 1, in)
 	assert.Equal(t, []bool{true, true, true, true, true, false, false, false, false, false}, in)
-	assert.True(t, literal.IntersectsBox(geom.BBox{West: 4, South: 4, East: 6, North: 6}))
+	assert.True(t, literal.IntersectsBox(export.Box{West: 4, South: 4, East: 6, North: 6}))
 }
 
 // TestJobIndexConcurrent masks rows of one Job from several goroutines, as
@@ -130,6 +127,7 @@ func TestJobIndexConcurrent(t *testing.T) {
 	rec := exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32), Resolution: 0.01}
 	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: holedROI(20, 20)})
 	require.NoError(t, err)
+	nv := naiveOf(t, j)
 	var wg sync.WaitGroup
 	errs := make([]int, 4)
 	for g := range errs {
@@ -141,11 +139,11 @@ func TestJobIndexConcurrent(t *testing.T) {
 				lat := 31.005 + 0.01*float64((y+25*g)%100)
 				j.InsideRow(lat, 34.005, 0.01, in)
 				for x, got := range in {
-					if got != naiveContains(j, 34.005+float64(float64(x)*0.01), lat) {
+					if got != nv.contains(34.005+float64(float64(x)*0.01), lat) {
 						errs[g]++
 					}
 				}
-				j.IntersectsBox(geom.BBox{West: 34.3, South: lat, East: 34.4, North: lat + 0.05})
+				j.IntersectsBox(export.Box{West: 34.3, South: lat, East: 34.4, North: lat + 0.05})
 			}
 		}()
 	}
@@ -169,6 +167,6 @@ func TestMaskTime(t *testing.T) {
 	assert.Greater(t, p, time.Duration(0))
 	assert.Greater(t, h, 3*p, "12,000 holes: about 184 edges cross each row, against 4")
 	assert.Less(t, h, 100*time.Millisecond, "but each row reads only those")
-	literal := export.Job{Footprint: holes.Footprint, ROI: holes.ROI, Box: holes.Box}
+	literal := export.Job{Record: holes.Record, Request: holes.Request, Box: holes.Box}
 	assert.Greater(t, literal.MaskTime(rows, pixels), time.Minute, "without the index, 48,000 edges at each of 921,600 pixels")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/dem"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
+	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -69,10 +70,30 @@ func loop(b *testing.B, f func()) {
 	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
-// naiveContains is Job.Contains as it was before the index: every edge of
-// the footprint and ROI for each point. The benchmarks' baseline.
-func naiveContains(j export.Job, lon, lat float64) bool {
-	return j.Box.ContainsPoint(lon, lat) && j.Footprint.ContainsPoint(lon, lat) && (j.ROI == nil || j.ROI.ContainsPoint(lon, lat))
+// naive is a Job's area as plain geometry, answering as Job.Contains and
+// Job.IntersectsBox did before the index: every edge of the footprint and
+// ROI for each query. The benchmarks' baseline.
+type naive struct {
+	box     geom.BBox
+	fp, roi geom.MultiPolygon
+}
+
+// naiveOf converts j's footprint and ROI.
+func naiveOf(t testing.TB, j export.Job) naive {
+	t.Helper()
+	fp, err := exportio.FromGeometry(j.Record.Footprint)
+	require.NoError(t, err)
+	roi, err := exportio.FromROI(j.Request.ROI)
+	require.NoError(t, err)
+	return naive{box: geom.BBox(j.Box), fp: fp, roi: roi}
+}
+
+func (n naive) contains(lon, lat float64) bool {
+	return n.box.ContainsPoint(lon, lat) && n.fp.ContainsPoint(lon, lat) && (n.roi == nil || n.roi.ContainsPoint(lon, lat))
+}
+
+func (n naive) intersectsBox(b geom.BBox) bool {
+	return n.box.Intersects(b) && n.fp.IntersectsBox(b) && (n.roi == nil || n.roi.IntersectsBox(b))
 }
 
 // BenchmarkInsideRow masks the demo DEM's grid (1/1200°: the ROI's box is
@@ -90,6 +111,7 @@ func BenchmarkInsideRow(b *testing.B) {
 	}{{"plain", false, false}, {"holes", true, false}, {"plain/naive", false, true}, {"holes/naive", true, true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			j := benchJob(b, rec, bc.holes)
+			nv := naiveOf(b, j)
 			in := make([]bool, width)
 			rows := height
 			if bc.naive {
@@ -102,7 +124,7 @@ func BenchmarkInsideRow(b *testing.B) {
 					lat := roiBox.North - (float64(y)+0.5)*res
 					if bc.naive {
 						for x := range in {
-							in[x] = naiveContains(j, lon0+float64(float64(x)*res), lat)
+							in[x] = nv.contains(lon0+float64(float64(x)*res), lat)
 						}
 						continue
 					}
@@ -191,6 +213,7 @@ func BenchmarkIntersectsBox(b *testing.B) {
 	}{{"plain", false, false}, {"holes", true, false}, {"plain/naive", false, true}, {"holes/naive", true, true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			j := benchJob(b, rec, bc.holes)
+			nv := naiveOf(b, j)
 			maxZoom := 14
 			if bc.naive {
 				maxZoom = 12
@@ -208,9 +231,9 @@ func BenchmarkIntersectsBox(b *testing.B) {
 							tiles++
 							var ok bool
 							if bc.naive {
-								ok = j.Box.Intersects(t) && j.Footprint.IntersectsBox(t) && j.ROI.IntersectsBox(t)
+								ok = nv.intersectsBox(t)
 							} else {
-								ok = j.IntersectsBox(t)
+								ok = j.IntersectsBox(export.Box(t))
 							}
 							if ok {
 								selected++

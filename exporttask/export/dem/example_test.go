@@ -10,7 +10,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/dem"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -35,9 +34,12 @@ func Example() {
 	}
 	rec.Source = got.Source
 	fmt.Println("format:", got.Source.Format, "resolution:", got.Resolution*120)
-	// The whole footprint; the dispatcher in package export builds Jobs.
-	fp, _ := exportio.FromGeometry(rec.Footprint)
-	job := export.Job{Record: rec, Footprint: fp, Box: fp.BBox()}
+	// The whole footprint, as the dispatcher in package export builds Jobs.
+	job, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 
 	outDir, _ := os.MkdirTemp("", "dem-out-")
 	defer os.RemoveAll(outDir)

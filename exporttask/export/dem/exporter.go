@@ -12,6 +12,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/cog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 )
 
@@ -88,7 +89,7 @@ func (e *Exporter) plan(j export.Job) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	win, ok := src.windowOf(j.Box)
+	win, ok := src.windowOf(geom.BBox(j.Box))
 	if !ok {
 		src.Close()
 		// The area has an extent (export.NewJob refuses one without) but

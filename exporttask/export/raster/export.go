@@ -10,6 +10,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
 // Export writes the job's export through out: the GeoPackage
@@ -70,7 +71,7 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 		done <- drawn{pngs, err}
 	}()
 	ts := tileSet{Identifier: exportIdentifier(j.Record), Description: "export of catalog record " + j.Record.ID,
-		Extent: j.Box, MinZoom: minZoom, MaxZoom: maxZoom}
+		Extent: geom.BBox(j.Box), MinZoom: minZoom, MaxZoom: maxZoom}
 	err := buildGeoPackage(ctx, path, src, ts, sel, out)
 	if err != nil {
 		cancel()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
 // run is a row's consecutive columns col0..col1 of selected tiles.
@@ -56,12 +57,12 @@ func selectTiles(ctx context.Context, src *source, j export.Job, minZoom, maxZoo
 
 func selectLevel(ctx context.Context, src *source, j export.Job, z int) (level, error) {
 	l := level{Zoom: z}
-	tiles, err := src.list(ctx, z, rangeOf(j.Box, z))
+	tiles, err := src.list(ctx, z, rangeOf(geom.BBox(j.Box), z))
 	if err != nil {
 		return level{}, err
 	}
 	for _, t := range tiles {
-		if !j.IntersectsBox(tileBox(z, t.col, t.row)) {
+		if !j.IntersectsBox(export.Box(tileBox(z, t.col, t.row))) {
 			continue
 		}
 		l.Tiles++

@@ -8,8 +8,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/tiles3d"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -26,11 +24,17 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	// A ROI of lon 34.1–34.3, lat 31.1–31.3; the dispatcher in package
-	// export builds Jobs like this one.
-	fp, _ := exportio.FromGeometry(rec.Footprint)
-	roi := geom.MultiPolygon{{geom.BBox{West: 34.1, South: 31.1, East: 34.3, North: 31.3}.Ring()}}
-	job := export.Job{Record: rec, Footprint: fp, ROI: roi, Box: fp.BBox().Intersect(roi.BBox())}
+	// A ROI of lon 34.1–34.3, lat 31.1–31.3, as the dispatcher in package
+	// export builds Jobs.
+	roi := &exporttask.FeatureCollection{Type: exporttask.TypeFeatureCollection, Features: []exporttask.Feature{{
+		Type:     exporttask.TypeFeature,
+		Geometry: exporttask.NewPolygon([]exporttask.Position{{34.1, 31.1}, {34.3, 31.1}, {34.3, 31.3}, {34.1, 31.3}, {34.1, 31.1}}),
+	}}}
+	job, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 
 	outDir, _ := os.MkdirTemp("", "3d-out-")
 	defer os.RemoveAll(outDir)

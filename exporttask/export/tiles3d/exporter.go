@@ -92,13 +92,13 @@ func (e *Exporter) plan(ctx context.Context, j export.Job) (*plan, error) {
 		}
 		return nil, wrap(err)
 	}
-	sel, ok, err := src.selectTiles(j.IntersectsBox, limit)
+	sel, ok, err := src.selectTiles(func(b geom.BBox) bool { return j.IntersectsBox(export.Box(b)) }, limit)
 	if err != nil {
 		return nil, wrap(err)
 	}
 	if !ok {
 		return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
-			Message: fmt.Sprintf("meets none of the tiles of the 3D record's tileset (the area to export is %s)", boxText(j.Box))})
+			Message: fmt.Sprintf("meets none of the tiles of the 3D record's tileset (the area to export is %s)", boxText(geom.BBox(j.Box)))})
 	}
 	return &plan{dir: src.dir, src: src, sel: sel}, nil
 }
@@ -145,7 +145,7 @@ func thumbnailEstimate(j export.Job, leaves []*node) int64 {
 	drawn := drawnFraction(j, leaves)
 	var size int64
 	for _, long := range []int{thumbSmall, thumbMedium, thumbLarge} {
-		w, h := thumbSize(j.Box, long)
+		w, h := thumbSize(geom.BBox(j.Box), long)
 		size += int64(float64(w*h)*drawn*pngBytesPerPixel) + 100
 	}
 	return size

@@ -124,7 +124,7 @@ func TestExportTriangleROI(t *testing.T) {
 	want := 0
 	var count func(n *node)
 	count = func(n *node) {
-		if !j.IntersectsBox(shrink(n.region.box())) {
+		if !j.IntersectsBox(export.Box(shrink(n.region.box()))) {
 			return
 		}
 		if len(n.contents) > 0 {

@@ -127,7 +127,7 @@ func thumbSize(b geom.BBox, long int) (w, h int) {
 // longest side long pixels; pixels whose centre is outside j's area are
 // transparent. Later triangles draw over earlier ones.
 func render(j export.Job, tris []triangle, long int) *image.NRGBA {
-	b := j.Box
+	b := geom.BBox(j.Box)
 	w, h := thumbSize(b, long)
 	hs := make([]float64, w*h)
 	for i := range hs {
@@ -169,7 +169,7 @@ const exaggeration = 5
 
 // shade turns heights into a hillshaded, height-tinted image.
 func shade(j export.Job, hs []float64, w, h int) *image.NRGBA {
-	b := j.Box
+	b := geom.BBox(j.Box)
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	dyM := b.Height() / float64(h) * metersPerDegree
 	// Light from the north-west, 45° up.
@@ -233,7 +233,7 @@ func tint(h float64) (r, g, b float64) {
 // region's top, outlined darker, transparent where no tile is and outside
 // j's area. Finer tiles draw over coarser ones.
 func renderFootprint(j export.Job, leaves []*node, long int) *image.NRGBA {
-	b := j.Box
+	b := geom.BBox(j.Box)
 	w, h := thumbSize(b, long)
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	ordered := slices.Clone(leaves)

@@ -50,7 +50,7 @@ func Job(t testing.TB, rec exporttask.Record, roi *exporttask.FeatureCollection)
 	if r != nil {
 		box = box.Intersect(r.BBox())
 	}
-	return export.Job{Record: rec, Request: req, Footprint: fp, ROI: r, Box: box}
+	return export.Job{Record: rec, Request: req, Box: export.Box(box)}
 }
 
 // Files lists the names in dir.
