@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/jsonscan"
 )
 
 // DecodeCreateRequest reads the JSON body of POST /export-tasks from r,
@@ -40,7 +42,9 @@ import (
 // What is decoded is normalised: catalogRecordID is in lower case (UUIDs
 // are compared so, see [DedupKey]), empty keywords and parameters are nil,
 // and the numbers in keywords, parameters and feature properties keep
-// their text (see [ExactNumbers]).
+// their text: one that a float64 would write back differently
+// (9007199254740993, 1.0, 1e2) stays a [json.Number], the others become
+// float64, and either way encodes to the text it was written with.
 func DecodeCreateRequest(r io.Reader) (CreateRequest, error) {
 	body, err := io.ReadAll(io.LimitReader(r, MaxBodyBytes+1))
 	if err != nil {
@@ -90,11 +94,11 @@ func decodeSound(body []byte) (CreateRequest, error) {
 	if len(req.Parameters) == 0 {
 		req.Parameters = nil
 	}
-	ExactNumbers(req.Keywords)
-	ExactNumbers(req.Parameters)
+	jsonscan.ExactNumbers(req.Keywords)
+	jsonscan.ExactNumbers(req.Parameters)
 	if req.ROI != nil {
 		for _, f := range req.ROI.Features {
-			ExactNumbers(f.Properties)
+			jsonscan.ExactNumbers(f.Properties)
 		}
 	}
 	if isUUID(req.CatalogRecordID) {

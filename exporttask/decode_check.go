@@ -1,13 +1,12 @@
 package exporttask
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
-	"sort"
 	"strconv"
-	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/jsonscan"
 )
 
 // shape says what JSON a member of a create request holds, for the
@@ -76,23 +75,17 @@ func members(s shape) []member {
 // (encoding/json would otherwise match it to a field without regard to
 // case).
 type checker struct {
-	dec   tokenSource
+	dec   jsonscan.Source
 	p     *problems
 	depth int // nesting of the value being read; the body is 1
 
 	data     []byte
 	tokStart int64           // offset in data before the last token read
-	edits    []edit          // not overlapping
+	edits    []jsonscan.Edit // not overlapping
 	nulled   map[string]bool // pointers of the values replaced with null
 	spans    map[string]span // see record
 	want     map[string]bool // the pointers whose spans are recorded
 	sound    bool            // the body is one JSON object: it can be decoded once cleaned
-}
-
-// edit replaces data[start:end] with repl.
-type edit struct {
-	start, end int64
-	repl       string
 }
 
 // span is where the member or element at a pointer lies in the body, from
@@ -108,7 +101,7 @@ type stopError struct {
 func (e *stopError) Error() string { return e.ptr + ": " + e.err.Error() }
 
 // newChecker returns a checker of data that reads it with dec.
-func newChecker(p *problems, data []byte, dec tokenSource) *checker {
+func newChecker(p *problems, data []byte, dec jsonscan.Source) *checker {
 	return &checker{dec: dec, p: p, data: data}
 }
 
@@ -117,23 +110,22 @@ func newChecker(p *problems, data []byte, dec tokenSource) *checker {
 // records where the members and elements at those pointers lie, for
 // [sortByBody].
 //
-// It reads the body with fastTokens first; should they refuse it (bad
+// It reads the body with jsonscan.Fast first; should it refuse it (bad
 // syntax, say), it starts over with a json.Decoder, whose errors it
 // reports. Either way the outcome is the decoder's.
 func checkCreateJSON(p *problems, body []byte, want map[string]bool) *checker {
 	listed, dropped := p.list, p.dropped
-	fast := newFastTokens(body)
-	if c := checkWith(p, body, want, fast); !fast.refused {
+	fast := jsonscan.NewFast(body)
+	if c := checkWith(p, body, want, fast); !fast.Refused() {
 		return c
 	}
 	p.list, p.dropped = listed, dropped
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
+	dec := jsonscan.NewDecoder(body)
 	return checkWith(p, body, want, dec)
 }
 
 // checkWith is checkCreateJSON reading the body with dec.
-func checkWith(p *problems, body []byte, want map[string]bool, dec tokenSource) *checker {
+func checkWith(p *problems, body []byte, want map[string]bool, dec jsonscan.Source) *checker {
 	c := newChecker(p, body, dec)
 	if want != nil {
 		c.want = want
@@ -147,8 +139,8 @@ func checkWith(p *problems, body []byte, want map[string]bool, dec tokenSource) 
 	case err != nil:
 		c.report(&stopError{err: err})
 		return c
-	case !isDelim(tok, '{'):
-		p.add("", "must be a JSON object, got %s", describe(tok))
+	case !jsonscan.IsDelim(tok, '{'):
+		p.add("", "must be a JSON object, got %s", jsonscan.Describe(tok))
 		return c
 	}
 	c.depth = 1
@@ -166,31 +158,7 @@ func checkWith(p *problems, body []byte, want map[string]bool, dec tokenSource) 
 // cleaned returns the body with the edits applied: decodable into a
 // CreateRequest when the checker found it sound.
 func (c *checker) cleaned() []byte {
-	if len(c.edits) == 0 {
-		return c.data
-	}
-	// A geometry's coordinates are edited after its other members.
-	sort.SliceStable(c.edits, func(i, j int) bool { return c.edits[i].start < c.edits[j].start })
-	out := make([]byte, 0, len(c.data))
-	at := int64(0)
-	for _, e := range c.edits {
-		if e.start < at {
-			continue // inside an edit already made
-		}
-		out = append(out, c.data[at:e.start]...)
-		out = append(out, e.repl...)
-		at = e.end
-	}
-	return append(out, c.data[at:]...)
-}
-
-// valueStart returns the offset of the first byte of the value or member
-// name that follows offset off, past white space and separators.
-func (c *checker) valueStart(off int64) int64 {
-	for off < int64(len(c.data)) && strings.IndexByte(" \t\r\n,:", c.data[off]) >= 0 {
-		off++
-	}
-	return off
+	return jsonscan.Apply(c.data, c.edits)
 }
 
 // replaceWithNull notes that the value at ptr, from offset start to where
@@ -199,7 +167,7 @@ func (c *checker) replaceWithNull(ptr string, start int64) {
 	if c.p.dropped > 0 {
 		return // DecodeCreateRequest stops before decoding
 	}
-	c.edits = append(c.edits, edit{c.valueStart(start), c.dec.InputOffset(), "null"})
+	c.edits = append(c.edits, jsonscan.Edit{Start: jsonscan.ValueStart(c.data, start), End: c.dec.InputOffset(), Repl: "null"})
 	c.nullAt(ptr)
 }
 
@@ -218,7 +186,7 @@ func (c *checker) nullAt(ptr string) {
 // offset start, when its span is wanted.
 func (c *checker) record(ptr string, start int64) {
 	if c.want[ptr] {
-		c.spans[ptr] = span{c.valueStart(start), c.dec.InputOffset()}
+		c.spans[ptr] = span{jsonscan.ValueStart(c.data, start), c.dec.InputOffset()}
 	}
 }
 
@@ -232,7 +200,7 @@ func (c *checker) report(err error) {
 	var syn *json.SyntaxError
 	switch {
 	case errors.As(err, &syn):
-		line, col := lineColumn(c.data, syn.Offset)
+		line, col := jsonscan.LineColumn(c.data, syn.Offset)
 		c.p.add(ptr, "is not valid JSON: %s (near line %d, column %d)", syn.Error(), line, col)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		c.p.add(ptr, "is not valid JSON: the body ends before the value is complete")
@@ -264,8 +232,8 @@ func (c *checker) next(ptr string, key bool) (json.Token, error) {
 // not valid UTF-8 in the body: decoders replace such bytes with U+FFFD, so
 // it is checked in the body's own bytes.
 func (c *checker) checkText(ptr string, key bool) {
-	start := c.valueStart(c.tokStart)
-	bad, at := invalidText(c.data[start:c.dec.InputOffset()])
+	start := jsonscan.ValueStart(c.data, c.tokStart)
+	bad, at := jsonscan.InvalidText(c.data[start:c.dec.InputOffset()])
 	if bad == "" {
 		return
 	}
@@ -287,7 +255,7 @@ func (c *checker) value(ptr string, s shape) error {
 
 // valueFrom checks the value that starts with tok against shape s.
 func (c *checker) valueFrom(ptr string, s shape, tok json.Token) error {
-	if isDelim(tok, '{') || isDelim(tok, '[') {
+	if jsonscan.IsDelim(tok, '{') || jsonscan.IsDelim(tok, '[') {
 		c.depth++
 		defer func() { c.depth-- }()
 		if c.depth > MaxDepth {
@@ -312,12 +280,12 @@ func (c *checker) valueFrom(ptr string, s shape, tok json.Token) error {
 		if tok == nil && s == shapeNullableFreeObject {
 			return nil
 		}
-		if !isDelim(tok, '{') {
+		if !jsonscan.IsDelim(tok, '{') {
 			return c.mismatch(ptr, "an object", tok)
 		}
 		return c.freeObject(ptr, true)
 	case shapeFeatures, shapeWebhooks, shapeEvents:
-		if !isDelim(tok, '[') {
+		if !jsonscan.IsDelim(tok, '[') {
 			return c.mismatch(ptr, "an array", tok)
 		}
 		elem := elementShape(s)
@@ -333,12 +301,12 @@ func (c *checker) valueFrom(ptr string, s shape, tok json.Token) error {
 		if tok == nil {
 			return nil // validation says a geometry is required
 		}
-		if !isDelim(tok, '{') {
+		if !jsonscan.IsDelim(tok, '{') {
 			return c.mismatch(ptr, "an object", tok)
 		}
 		return c.geometry(ptr)
 	}
-	if !isDelim(tok, '{') {
+	if !jsonscan.IsDelim(tok, '{') {
 		return c.mismatch(ptr, "an object", tok)
 	}
 	return c.object(ptr, s)
@@ -348,9 +316,9 @@ func (c *checker) valueFrom(ptr string, s shape, tok json.Token) error {
 // read, has the wrong JSON type, skips the rest of it and notes that it is
 // to be read as null.
 func (c *checker) mismatch(ptr, want string, tok json.Token) error {
-	c.p.add(ptr, "must be %s, got %s", want, describe(tok))
+	c.p.add(ptr, "must be %s, got %s", want, jsonscan.Describe(tok))
 	start := c.tokStart
-	if isDelim(tok, '{') || isDelim(tok, '[') {
+	if jsonscan.IsDelim(tok, '{') || jsonscan.IsDelim(tok, '[') {
 		if err := c.skip(ptr); err != nil {
 			return err
 		}
@@ -367,9 +335,9 @@ func (c *checker) skip(ptr string) error {
 			return err
 		}
 		switch {
-		case isDelim(tok, '{'), isDelim(tok, '['):
+		case jsonscan.IsDelim(tok, '{'), jsonscan.IsDelim(tok, '['):
 			open++
-		case isDelim(tok, '}'), isDelim(tok, ']'):
+		case jsonscan.IsDelim(tok, '}'), jsonscan.IsDelim(tok, ']'):
 			open--
 		}
 	}
@@ -382,7 +350,7 @@ func (c *checker) skipValue(ptr string) error {
 	if err != nil {
 		return err
 	}
-	if isDelim(tok, '{') || isDelim(tok, '[') {
+	if jsonscan.IsDelim(tok, '{') || jsonscan.IsDelim(tok, '[') {
 		return c.skip(ptr)
 	}
 	return nil
@@ -457,7 +425,7 @@ func (c *checker) unknown(ptr, name string, defined []member, start int64) error
 		return err
 	}
 	if c.p.dropped == 0 {
-		c.edits = append(c.edits, edit{c.valueStart(start), c.dec.InputOffset(), `"":null`})
+		c.edits = append(c.edits, jsonscan.Edit{Start: jsonscan.ValueStart(c.data, start), End: c.dec.InputOffset(), Repl: `"":null`})
 	}
 	c.record(ptr, start)
 	return nil
@@ -511,42 +479,4 @@ func (c *checker) number(ptr string, n json.Number) bool {
 		return false
 	}
 	return true
-}
-
-// isDelim reports whether tok is the delimiter d.
-func isDelim(tok json.Token, d json.Delim) bool {
-	v, ok := tok.(json.Delim)
-	return ok && v == d
-}
-
-// describe names the JSON type of the value starting with tok.
-func describe(tok json.Token) string {
-	switch v := tok.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case json.Delim:
-		if v == '{' {
-			return "an object"
-		}
-		return "an array"
-	}
-	return "an unknown value"
-}
-
-// lineColumn returns the 1-based line and column of the byte at offset in
-// data (json.SyntaxError.Offset: the decoder has read that many bytes when
-// it stops, so the byte that broke the syntax is at or just before it).
-// Columns count bytes, as an editor's byte column does.
-func lineColumn(data []byte, offset int64) (line, col int) {
-	end := min(max(offset, 0), int64(len(data)))
-	before := data[:end]
-	line = 1 + bytes.Count(before, []byte{'\n'})
-	col = int(end) - bytes.LastIndexByte(before, '\n')
-	return line, col
 }

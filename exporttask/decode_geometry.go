@@ -3,6 +3,8 @@ package exporttask
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/jsonscan"
 )
 
 // geometry checks the geometry object just opened at ptr. Its coordinates
@@ -54,11 +56,11 @@ func (c *checker) geometry(ptr string) error {
 	if len(c.p.list)+c.p.dropped > found {
 		// Read as null, the coordinates are left to validation, which
 		// says no more about them.
-		start := c.valueStart(coordsStart)
+		start := jsonscan.ValueStart(c.data, coordsStart)
 		if c.p.dropped > 0 {
 			return nil
 		}
-		c.edits = append(c.edits, edit{start, start + int64(len(coords)), "null"})
+		c.edits = append(c.edits, jsonscan.Edit{Start: start, End: start + int64(len(coords)), Repl: "null"})
 		c.nullAt(ptr + "/coordinates")
 	}
 	return nil
@@ -81,8 +83,7 @@ func (c *checker) checkCoordinates(at, typ string, coords json.RawMessage) {
 	}
 	// The outer decoder read the coordinates, so they are sound JSON and
 	// the walk meets no syntax error.
-	dec := json.NewDecoder(bytes.NewReader(coords))
-	dec.UseNumber()
+	dec := jsonscan.NewDecoder(coords)
 	sub := newChecker(c.p, coords, dec)
 	if tok, err := sub.token(at); err == nil {
 		_ = sub.coordinates(at, tok, levels)
@@ -101,7 +102,7 @@ func (c *checker) coordinates(ptr string, tok json.Token, levels int) error {
 		c.number(ptr, n)
 		return nil
 	}
-	if !isDelim(tok, '[') {
+	if !jsonscan.IsDelim(tok, '[') {
 		return c.mismatch(ptr, coordinatesWant(levels), tok)
 	}
 	for i := 0; c.dec.More(); i++ {

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/jsonscan"
 )
 
 // UnmarshalJSON reads a task as [Task.MarshalJSON] writes it, with the
-// numbers in keywords, parameters and feature properties kept exact (see
-// [ExactNumbers]), so that a stored or fetched task has the numbers its
-// request had.
+// numbers in keywords, parameters and feature properties kept exact as
+// [DecodeCreateRequest] keeps them, so that a stored or fetched task has
+// the numbers its request had.
 func (t *Task) UnmarshalJSON(b []byte) error {
 	type plain Task // without this method
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -18,11 +20,11 @@ func (t *Task) UnmarshalJSON(b []byte) error {
 	if err := dec.Decode(&p); err != nil {
 		return fmt.Errorf("exporttask: decoding a task: %w", err)
 	}
-	ExactNumbers(p.Keywords)
-	ExactNumbers(p.Parameters)
+	jsonscan.ExactNumbers(p.Keywords)
+	jsonscan.ExactNumbers(p.Parameters)
 	if p.ROI != nil {
 		for _, f := range p.ROI.Features {
-			ExactNumbers(f.Properties)
+			jsonscan.ExactNumbers(f.Properties)
 		}
 	}
 	*t = Task(p)

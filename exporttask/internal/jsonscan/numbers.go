@@ -1,4 +1,4 @@
-package exporttask
+package jsonscan
 
 import (
 	"encoding/json"
@@ -13,10 +13,11 @@ import (
 // (9007199254740993, which a float64 reads as …992; 1.0; 1e2), and
 // becomes a float64 otherwise (0.5, 42, -3.25), which is what most code
 // reading these maps expects. Either way it encodes to its original text,
-// so a task reads back as the client wrote it and [DedupKey] tells such
-// requests apart.
+// so a task reads back as the client wrote it and the store's dedup key
+// tells such requests apart.
 //
-// [DecodeCreateRequest] and [Task.UnmarshalJSON] call it.
+// exporttask.DecodeCreateRequest and exporttask.Task.UnmarshalJSON call
+// it.
 func ExactNumbers(m map[string]any) {
 	for k, v := range m {
 		m[k] = exactValue(v)

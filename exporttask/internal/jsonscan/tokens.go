@@ -1,45 +1,52 @@
-package exporttask
+package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 )
 
-// tokenSource is what the structural pass reads a body with: the methods
-// of json.Decoder it uses. *json.Decoder is one; fastTokens is another.
-type tokenSource interface {
+// Source is what a structural pass reads a body with: the methods of
+// json.Decoder it uses. *json.Decoder is one (see [NewDecoder]); [Fast] is
+// another.
+type Source interface {
 	Token() (json.Token, error)
 	More() bool
 	InputOffset() int64
 	Decode(v any) error
 }
 
-// errNotFast is fastTokens' answer to anything it does not read as
+// errNotFast is Fast's answer to anything it does not read as
 // json.Decoder would for sure: a syntax error, a string with escapes or
 // non-ASCII bytes it cannot decode alone, a value it cannot decode into.
 // The structural pass then starts over with a json.Decoder.
-var errNotFast = errors.New("exporttask: not for the fast tokenizer")
+var errNotFast = errors.New("jsonscan: not for the fast tokenizer")
 
-// fastTokens reads the tokens of well-formed JSON in a byte slice, giving
+// Fast reads the tokens of well-formed JSON in a byte slice, giving
 // exactly what a json.Decoder with UseNumber gives (the same tokens, the
 // same input offsets), more cheaply: it neither copies the input nor runs
-// a state machine per byte. What it cannot read so, it
-// refuses with errNotFast rather than guess.
-type fastTokens struct {
+// a state machine per byte. What it cannot read so, it refuses with an
+// error rather than guess (see [Fast.Refused]); the caller then starts
+// over with a json.Decoder.
+type Fast struct {
 	data []byte
 	pos  int
 	// stack holds, per open container, its opening bracket and what
 	// comes next in it (see the after* constants); the top level's state
 	// is stack[0].
 	stack []byte
-	// refused is set once fastTokens answered errNotFast: what the pass
-	// made of the body since is not to be used.
+	// refused is set once Fast answered errNotFast: what the pass made of
+	// the body since is not to be used.
 	refused bool
 }
 
+// Refused reports whether f refused to read on: what a pass made of the
+// body since is not to be used.
+func (f *Fast) Refused() bool { return f.refused }
+
 // refuse notes and returns errNotFast.
-func (f *fastTokens) refuse() error {
+func (f *Fast) refuse() error {
 	f.refused = true
 	return errNotFast
 }
@@ -59,16 +66,27 @@ const (
 // error is wanted.
 const maxFastDepth = 10000
 
-func newFastTokens(data []byte) *fastTokens {
-	return &fastTokens{data: data, stack: append(make([]byte, 0, 16), topLevel)}
+// NewFast returns a Fast that reads data.
+func NewFast(data []byte) *Fast {
+	return &Fast{data: data, stack: append(make([]byte, 0, 16), topLevel)}
 }
 
-func (f *fastTokens) InputOffset() int64 { return int64(f.pos) }
+// NewDecoder returns a json.Decoder of data that reads numbers as
+// json.Number, as Fast does.
+func NewDecoder(data []byte) *json.Decoder {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec
+}
+
+// InputOffset returns the offset in the data after the last token read, as
+// json.Decoder.InputOffset does.
+func (f *Fast) InputOffset() int64 { return int64(f.pos) }
 
 // skipSpace moves past JSON white space, as json.Decoder does: white
 // space at the end of the input is not passed (the decoder's offset stays
 // before it). It reports whether a byte other than white space follows.
-func (f *fastTokens) skipSpace() bool {
+func (f *Fast) skipSpace() bool {
 	for i := f.pos; i < len(f.data); i++ {
 		switch f.data[i] {
 		case ' ', '\t', '\r', '\n':
@@ -82,22 +100,22 @@ func (f *fastTokens) skipSpace() bool {
 
 // More reports whether the current array or object has another element,
 // as json.Decoder.More does (it moves past white space).
-func (f *fastTokens) More() bool {
+func (f *Fast) More() bool {
 	return f.skipSpace() && f.data[f.pos] != ']' && f.data[f.pos] != '}'
 }
 
 // state is what comes next in the innermost container. The stack holds,
 // per open container, its opening bracket and its state.
-func (f *fastTokens) state() byte { return f.stack[len(f.stack)-1] }
+func (f *Fast) state() byte { return f.stack[len(f.stack)-1] }
 
-func (f *fastTokens) setState(s byte) { f.stack[len(f.stack)-1] = s }
+func (f *Fast) setState(s byte) { f.stack[len(f.stack)-1] = s }
 
 // inObject reports whether the innermost open container is an object.
-func (f *fastTokens) inObject() bool { return len(f.stack) > 1 && f.stack[len(f.stack)-2] == '{' }
+func (f *Fast) inObject() bool { return len(f.stack) > 1 && f.stack[len(f.stack)-2] == '{' }
 
 // valueNext reports whether a value may come next: at the top level,
 // after an object member's colon, or as an array's element.
-func (f *fastTokens) valueNext() bool {
+func (f *Fast) valueNext() bool {
 	switch f.state() {
 	case topLevel, afterColon:
 		return true
@@ -108,7 +126,7 @@ func (f *fastTokens) valueNext() bool {
 }
 
 // Token returns the next token, as json.Decoder.Token does.
-func (f *fastTokens) Token() (json.Token, error) {
+func (f *Fast) Token() (json.Token, error) {
 	for {
 		if !f.skipSpace() {
 			if f.state() == topLevelEnd {
@@ -188,7 +206,7 @@ func (f *fastTokens) Token() (json.Token, error) {
 }
 
 // valueDone notes that a whole value was read in the current container.
-func (f *fastTokens) valueDone() {
+func (f *Fast) valueDone() {
 	if len(f.stack) == 1 {
 		f.stack[0] = topLevelEnd
 		return
@@ -199,7 +217,7 @@ func (f *fastTokens) valueDone() {
 // str reads the string at f.pos. A string with escapes or bytes outside
 // ASCII is decoded by encoding/json, as the decoder would (invalid UTF-8
 // becomes U+FFFD).
-func (f *fastTokens) str() (string, error) {
+func (f *Fast) str() (string, error) {
 	start := f.pos
 	plain := true
 	i := start + 1
@@ -235,7 +253,7 @@ func (f *fastTokens) str() (string, error) {
 }
 
 // literal reads true, false or null.
-func (f *fastTokens) literal() (json.Token, error) {
+func (f *Fast) literal() (json.Token, error) {
 	for _, l := range [...]struct {
 		text string
 		tok  json.Token
@@ -250,7 +268,7 @@ func (f *fastTokens) literal() (json.Token, error) {
 }
 
 // number reads a number in JSON's grammar and returns its text.
-func (f *fastTokens) number() (json.Number, error) {
+func (f *Fast) number() (json.Number, error) {
 	d, i := f.data, f.pos
 	digits := func() bool {
 		s := i
@@ -291,7 +309,7 @@ func (f *fastTokens) number() (json.Number, error) {
 // Decode reads the next value into v, which must be a *json.RawMessage
 // (the structural pass keeps coordinates raw), as json.Decoder.Decode
 // does: past a pending colon or comma, without the white space before it.
-func (f *fastTokens) Decode(v any) error {
+func (f *Fast) Decode(v any) error {
 	raw, ok := v.(*json.RawMessage)
 	if !ok {
 		return f.refuse()

@@ -1,15 +1,15 @@
-package exporttask
+package jsonscan
 
 import (
 	"unicode/utf8"
 )
 
-// invalidText checks a JSON string as it is in a body, quotes included:
+// InvalidText checks a JSON string as it is in a body, quotes included:
 // its bytes must be UTF-8 (no invalid byte, no overlong form, no encoded
 // surrogate: what utf8.DecodeRune refuses), and its \u escapes must not
 // leave a surrogate unpaired (\ud800 alone, or \udc00 first). It returns
 // what is wrong and its offset in raw, or "" when the string is sound.
-func invalidText(raw []byte) (string, int) {
+func InvalidText(raw []byte) (string, int) {
 	for i := 1; i < len(raw)-1; {
 		c := raw[i]
 		switch {
