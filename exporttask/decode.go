@@ -40,7 +40,7 @@ import (
 // as missing).
 //
 // What is decoded is normalised: catalogRecordID is in lower case (UUIDs
-// are compared so, see [DedupKey]), empty keywords and parameters are nil,
+// are compared so when telling duplicates apart), empty keywords and parameters are nil,
 // and the numbers in keywords, parameters and feature properties keep
 // their text: one that a float64 would write back differently
 // (9007199254740993, 1.0, 1e2) stays a [json.Number], the others become

@@ -30,7 +30,7 @@ type CreateRequest struct {
 	// Keywords are free-form pairs stored with the task.
 	Keywords map[string]any `json:"keywords,omitempty"`
 	// Parameters are free-form export parameters; unlike keywords, they
-	// count when telling duplicate requests apart (see [DedupKey]).
+	// count when telling duplicate requests apart.
 	Parameters map[string]any `json:"parameters,omitempty"`
 	// Webhook lists where to POST the task's events: at least one entry.
 	Webhook []Webhook `json:"webhook"`
