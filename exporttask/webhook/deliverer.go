@@ -122,6 +122,10 @@ var ErrRunning = errors.New("webhook: already running")
 //   - an address webhooks may not reach (checked on the URL and, after DNS
 //     resolution, on every address dialed): given up at once.
 //
+// A failed attempt is recorded with the receiver's HTTP status, when it
+// answered, and its [exporttask.DeliveryErrorClass], read from the
+// error's types (see [taskstore.DeliveryResult]).
+//
 // The store hands out only the oldest undelivered delivery of each task and
 // URL, so a receiver gets a task's events in order, and a delivery that is
 // given up no longer holds back the ones after it.

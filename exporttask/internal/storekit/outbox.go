@@ -10,8 +10,8 @@ import (
 )
 
 // StateColumn is how the state column of the deliveries table holds s:
-// 0 pending (the SQL of the stores tests state = 0), 1 delivered, 2 given
-// up.
+// 0 pending (the stores' SQL reads state = 0 as pending), 1 delivered, 2
+// given up.
 func StateColumn(s taskstore.DeliveryState) int {
 	switch s {
 	case taskstore.DeliveryDelivered:
