@@ -473,7 +473,7 @@ func (d *Deliverer) attempt(ctx context.Context, dl taskstore.Delivery) (res tas
 	resp, err := d.client.Do(req)
 	if err != nil {
 		class := failureClass(err, tlsFailed.Load())
-		if class == exporttask.DeliveryErrorAddressNotAllowed {
+		if errors.Is(err, ErrBlockedAddress) {
 			return fail(nil, 0, class, "%v", err)
 		}
 		return fail(&backoffWait, 0, class, "%v", err)
