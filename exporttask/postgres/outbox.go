@@ -84,21 +84,22 @@ func (w txn) LeaseDeliveries(ctx context.Context, ids []int64, until int64) erro
 }
 
 // DeliveryState reads and locks delivery id's state.
-func (w txn) DeliveryState(ctx context.Context, id int64) (storekit.DeliveryState, error) {
+func (w txn) DeliveryState(ctx context.Context, id int64) (int, error) {
 	var state int
 	err := w.tx.QueryRow(ctx, `SELECT state FROM deliveries WHERE id = $1 FOR UPDATE`, id).Scan(&state)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, exporttask.ErrNotFound
 	}
-	return storekit.DeliveryState(state), err
+	return state, err
 }
 
 // RecordAttempt counts an attempt at delivery id and records o.
 func (w txn) RecordAttempt(ctx context.Context, id int64, o storekit.Outcome) error {
 	_, err := w.tx.Exec(ctx,
 		`UPDATE deliveries SET state = $1, attempts = attempts + 1, lease_until = 0, last_error = $2,
-		        next_attempt = CASE WHEN $3::bigint = 0 THEN next_attempt ELSE $3::bigint END, done_at = $5
-		 WHERE id = $4`, int(o.State), o.Error, o.NextAttempt, id, o.DoneAt)
+		        next_attempt = CASE WHEN $3::bigint = 0 THEN next_attempt ELSE $3::bigint END, done_at = $5,
+		        last_status_code = $6, last_error_class = $7
+		 WHERE id = $4`, o.State, o.Error, o.NextAttempt, id, o.DoneAt, o.StatusCode, string(o.Class))
 	return err
 }
 
@@ -145,7 +146,8 @@ func (w txn) PruneDeliveries(ctx context.Context, before int64, limit int) (int,
 // TaskDeliveries reads a task's deliveries by id.
 func (w txn) TaskDeliveries(ctx context.Context, taskID, after int64, limit int) ([]taskstore.DeliveryRecord, error) {
 	rows, err := w.tx.Query(ctx,
-		`SELECT id, task_id, url, event, state, attempts, last_error, created_at, next_attempt, done_at
+		`SELECT id, task_id, url, event, state, attempts, last_status_code, last_error_class, last_error,
+		        created_at, next_attempt, done_at
 		 FROM deliveries WHERE task_id = $1 AND id > $2 ORDER BY id LIMIT $3`, taskID, after, limit)
 	if err != nil {
 		return nil, err

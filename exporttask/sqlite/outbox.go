@@ -71,18 +71,18 @@ func (w wtx) LeaseDeliveries(ctx context.Context, ids []int64, until int64) erro
 }
 
 // DeliveryState reads delivery id's state.
-func (w wtx) DeliveryState(ctx context.Context, id int64) (storekit.DeliveryState, error) {
+func (w wtx) DeliveryState(ctx context.Context, id int64) (int, error) {
 	var state int
 	err := w.queryRow(ctx, qDeliveryState, id).Scan(&state)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, exporttask.ErrNotFound
 	}
-	return storekit.DeliveryState(state), err
+	return state, err
 }
 
 // RecordAttempt counts an attempt at delivery id and records o.
 func (w wtx) RecordAttempt(ctx context.Context, id int64, o storekit.Outcome) error {
-	_, err := w.exec(ctx, qDeliveryDone, int(o.State), o.Error, o.NextAttempt, o.NextAttempt, o.DoneAt, id)
+	_, err := w.exec(ctx, qDeliveryDone, o.State, o.StatusCode, string(o.Class), o.Error, o.NextAttempt, o.NextAttempt, o.DoneAt, id)
 	return err
 }
 

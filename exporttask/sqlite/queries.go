@@ -17,12 +17,14 @@ const (
 			 ORDER BY d.next_attempt, d.id LIMIT ?`
 	qLeaseDelivery = `UPDATE deliveries SET lease_until = ? WHERE id = ?`
 	qDeliveryState = `SELECT state FROM deliveries WHERE id = ?`
-	qDeliveryDone  = `UPDATE deliveries SET state = ?, attempts = attempts + 1, lease_until = 0, last_error = ?,
+	qDeliveryDone  = `UPDATE deliveries SET state = ?, attempts = attempts + 1, lease_until = 0,
+			        last_status_code = ?, last_error_class = ?, last_error = ?,
 			        next_attempt = CASE WHEN ? = 0 THEN next_attempt ELSE ? END, done_at = ?
 			 WHERE id = ?`
 	qPruneDeliveries = `DELETE FROM deliveries WHERE id IN (
 			 SELECT id FROM deliveries WHERE state <> 0 AND done_at < ? ORDER BY done_at, id LIMIT ?)`
-	qTaskDeliveries = `SELECT id, task_id, url, event, state, attempts, last_error, created_at, next_attempt, done_at
+	qTaskDeliveries = `SELECT id, task_id, url, event, state, attempts, last_status_code, last_error_class, last_error,
+			        created_at, next_attempt, done_at
 			 FROM deliveries WHERE task_id = ? AND id > ? ORDER BY id LIMIT ?`
 	qCopyDelivery = `INSERT INTO deliveries (task_id, url, host, event, payload, created_at, next_attempt)
 			 SELECT task_id, url, host, event, payload, ?, ? FROM deliveries WHERE id = ? AND task_id = ?

@@ -89,7 +89,8 @@ func testOutboxListAndRedeliver(t *testing.T, s taskstore.Store) {
 	ds := claimDeliveries(t, s, at(time.Minute), 10)
 	require.Equal(t, []string{hookA + " TASK_STARTED", hookB + " TASK_COMPLETED"}, sent(ds))
 	require.NoError(t, s.DeliveryDone(ctx(t), ds[0].ID, taskstore.DeliveryResult{Delivered: true, At: at(2 * time.Minute)}))
-	require.NoError(t, s.DeliveryDone(ctx(t), ds[1].ID, taskstore.DeliveryResult{Error: "HTTP 410 Gone", At: at(3 * time.Minute)}))
+	require.NoError(t, s.DeliveryDone(ctx(t), ds[1].ID, taskstore.DeliveryResult{StatusCode: 410,
+		Class: exporttask.DeliveryErrorHTTPStatus, Error: "HTTP 410 Gone", At: at(3 * time.Minute)}))
 
 	recs, err := s.ListDeliveries(ctx(t), acme, started.ID, 0, 10)
 	require.NoError(t, err)
@@ -102,6 +103,10 @@ func testOutboxListAndRedeliver(t *testing.T, s taskstore.Store) {
 	assert.Equal(t, exporttask.NewTime(at(3*time.Second)), recs[1].NextAttemptAt)
 	assert.Equal(t, taskstore.DeliveryGivenUp, recs[2].State, "hookB's TASK_COMPLETED")
 	assert.Equal(t, "HTTP 410 Gone", recs[2].LastError)
+	assert.Equal(t, 410, recs[2].LastStatusCode, "the status code of DeliveryDone")
+	assert.Equal(t, exporttask.DeliveryErrorHTTPStatus, recs[2].LastErrorClass, "the class of DeliveryDone")
+	assert.Zero(t, recs[0].LastStatusCode, "delivered at the first attempt")
+	assert.Empty(t, recs[0].LastErrorClass, "delivered at the first attempt")
 	assert.Equal(t, exporttask.NewTime(at(3*time.Minute)), recs[2].DoneAt)
 	page, err := s.ListDeliveries(ctx(t), acme, started.ID, recs[0].ID, 1)
 	require.NoError(t, err)
@@ -140,8 +145,8 @@ func testOutboxListAndRedeliver(t *testing.T, s taskstore.Store) {
 	assert.JSONEq(t, string(want), string(got.Payload))
 
 	// A failed attempt that will be retried: pending, with its time.
-	require.NoError(t, s.DeliveryDone(ctx(t), again.ID, taskstore.DeliveryResult{Error: "HTTP 503 Service Unavailable",
-		NextAttempt: at(2 * time.Hour), At: at(90 * time.Minute)}))
+	require.NoError(t, s.DeliveryDone(ctx(t), again.ID, taskstore.DeliveryResult{Class: exporttask.DeliveryErrorTimeout,
+		Error: "context deadline exceeded", NextAttempt: at(2 * time.Hour), At: at(90 * time.Minute)}))
 	recs, err = s.ListDeliveries(ctx(t), acme, started.ID, again.ID-1, 1)
 	require.NoError(t, err)
 	require.Len(t, recs, 1)
@@ -150,6 +155,11 @@ func testOutboxListAndRedeliver(t *testing.T, s taskstore.Store) {
 	assert.Equal(t, exporttask.NewTime(at(2*time.Hour)), recs[0].NextAttemptAt)
 	assert.True(t, recs[0].DoneAt.IsZero(), "not done")
 	assert.Equal(t, 1, recs[0].Attempts)
+	assert.Zero(t, recs[0].LastStatusCode, "the receiver did not answer")
+	assert.Equal(t, exporttask.DeliveryErrorTimeout, recs[0].LastErrorClass)
+	assert.Equal(t, "context deadline exceeded", recs[0].LastError)
+	assert.Empty(t, recs[0].View().LastStatusCode)
+	assert.Equal(t, exporttask.DeliveryErrorTimeout, recs[0].View().LastError, "a pending delivery shows its last failure")
 	n, err := s.PruneDeliveries(ctx(t), at(1000*time.Hour), 100)
 	require.NoError(t, err)
 	assert.Equal(t, 2, n, "the delivered and the given-up ones; the pending ones stay, whatever their last attempt")

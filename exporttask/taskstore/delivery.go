@@ -46,27 +46,34 @@ const (
 	DeliveryGivenUp   DeliveryState = "GIVEN_UP"
 )
 
-// DeliveryRecord is a webhook delivery as its task's customer sees it
-// (GET /export-tasks/{id}/deliveries): where it goes and how it went, not
-// its payload.
+// DeliveryRecord is a webhook delivery as a store keeps it: where it goes
+// and how it went, not its payload. [DeliveryRecord.View] is what its
+// task's customer sees of it (GET /export-tasks/{id}/deliveries).
 type DeliveryRecord struct {
-	ID       int64            `json:"id"`
-	TaskID   int64            `json:"taskId"`
-	URL      string           `json:"url"`
-	Event    exporttask.Event `json:"event"`
-	State    DeliveryState    `json:"state"`
-	Attempts int              `json:"attempts"`
-	// LastError says what went wrong at the last failed attempt.
-	LastError string `json:"lastError,omitempty"`
+	ID       int64
+	TaskID   int64
+	URL      string
+	Event    exporttask.Event
+	State    DeliveryState
+	Attempts int
+	// LastStatusCode is the receiver's HTTP status at the last failed
+	// attempt; 0 when it did not answer or no attempt failed.
+	LastStatusCode int
+	// LastErrorClass says why the last failed attempt failed; empty when
+	// no attempt failed.
+	LastErrorClass exporttask.DeliveryErrorClass
+	// LastError says, in the deliverer's words, what went wrong at the
+	// last failed attempt: for the record, never shown to the customer.
+	LastError string
 	// CreatedAt is when the event happened.
-	CreatedAt exporttask.Time `json:"createdAt"`
+	CreatedAt exporttask.Time
 	// NextAttemptAt is when a pending delivery is tried next.
-	NextAttemptAt exporttask.Time `json:"nextAttemptAt,omitzero"`
+	NextAttemptAt exporttask.Time
 	// DoneAt is when a delivery was delivered or given up.
-	DoneAt exporttask.Time `json:"doneAt,omitzero"`
+	DoneAt exporttask.Time
 	// LastAttemptAt is when the last attempt ended; zero before the
 	// first.
-	LastAttemptAt exporttask.Time `json:"lastAttemptAt,omitzero"`
+	LastAttemptAt exporttask.Time
 }
 
 // ErrDeliveryPending is returned by [Store.Redeliver] when a delivery of

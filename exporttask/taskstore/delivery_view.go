@@ -1,15 +1,11 @@
 package taskstore
 
-import (
-	"strconv"
-	"strings"
+import "github.com/openapi-viewer/viewer/exporttask"
 
-	"github.com/openapi-viewer/viewer/exporttask"
-)
-
-// View returns the delivery as its customer sees it: the state as a
-// [DeliveryStatus] and the recorded error text reduced to a status code
-// or a [exporttask.DeliveryErrorClass].
+// View returns the delivery as its customer sees it: the state as an
+// [exporttask.DeliveryStatus] (GIVEN_UP is FAILED), and the status code and
+// class of the last failed attempt unless the delivery was delivered since.
+// It is the one place where the store's delivery becomes the API's.
 func (d DeliveryRecord) View() exporttask.WebhookDelivery {
 	v := exporttask.WebhookDelivery{
 		ID: d.ID, Event: d.Event, URL: d.URL, Attempts: d.Attempts,
@@ -24,33 +20,6 @@ func (d DeliveryRecord) View() exporttask.WebhookDelivery {
 	default:
 		v.Status = exporttask.DeliveryStatusPending
 	}
-	v.LastStatusCode, v.LastError = ClassifyDeliveryError(d.LastError)
+	v.LastStatusCode, v.LastError = d.LastStatusCode, d.LastErrorClass
 	return v
-}
-
-// ClassifyDeliveryError reduces the error text a deliverer records for a
-// failed attempt (see [DeliveryResult]) to what a customer may see: the
-// receiver's HTTP status when the text starts with "HTTP " and three
-// digits, else a class read from the text. Empty text gives (0, "").
-func ClassifyDeliveryError(text string) (statusCode int, class exporttask.DeliveryErrorClass) {
-	if text == "" {
-		return 0, ""
-	}
-	if rest, ok := strings.CutPrefix(text, "HTTP "); ok && len(rest) >= 3 {
-		if code, err := strconv.Atoi(rest[:3]); err == nil && code >= 100 && code <= 999 {
-			return code, exporttask.DeliveryErrorHTTPStatus
-		}
-	}
-	lower := strings.ToLower(text)
-	switch {
-	case strings.Contains(lower, "webhook address not allowed"), strings.Contains(lower, "invalid webhook url"):
-		return 0, exporttask.DeliveryErrorAddressNotAllowed
-	case strings.Contains(lower, "deadline exceeded"), strings.Contains(lower, "timeout"):
-		return 0, exporttask.DeliveryErrorTimeout
-	case strings.Contains(lower, "no such host"), strings.Contains(lower, "server misbehaving"):
-		return 0, exporttask.DeliveryErrorDNS
-	case strings.Contains(lower, "tls:"), strings.Contains(lower, "x509:"), strings.Contains(lower, "certificate"):
-		return 0, exporttask.DeliveryErrorTLS
-	}
-	return 0, exporttask.DeliveryErrorConnection
 }

@@ -248,10 +248,20 @@ type Delivery struct {
 }
 
 // DeliveryResult is the outcome of one attempt, for [Store.DeliveryDone].
+// A failed attempt carries its [exporttask.DeliveryErrorClass], and the
+// receiver's HTTP status when it answered; a store keeps both as they are
+// and gives them back in [DeliveryRecord].
 type DeliveryResult struct {
 	Delivered   bool
 	NextAttempt time.Time // zero: give up
-	Error       string    // what went wrong, for the record
+	// StatusCode is the receiver's HTTP status of a failed attempt; 0 when
+	// the receiver did not answer.
+	StatusCode int
+	// Class says why the attempt failed; empty when it did not.
+	Class exporttask.DeliveryErrorClass
+	// Error is what went wrong in the deliverer's words, for the logs and
+	// the record; nothing reads a status or a class from it.
+	Error string
 	// At is when the attempt ended: a delivered or given-up delivery is
 	// pruned some time after it. Zero means the store's clock.
 	At time.Time

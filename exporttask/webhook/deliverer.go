@@ -3,12 +3,14 @@ package webhook
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/netip"
 	"strconv"
 	"sync"
@@ -91,7 +93,7 @@ type DelivererConfig struct {
 
 // ErrRunning is returned by [Deliverer.Run] when the same Deliverer is
 // already running.
-var ErrRunning = errors.New("exporttask: already running")
+var ErrRunning = errors.New("webhook: already running")
 
 // Deliverer sends the webhook deliveries of a [taskstore.Store]'s outbox:
 // it claims due deliveries, POSTs each payload signed with
@@ -119,6 +121,10 @@ var ErrRunning = errors.New("exporttask: already running")
 //     delivery; given up at once.
 //   - an address webhooks may not reach (checked on the URL and, after DNS
 //     resolution, on every address dialed): given up at once.
+//
+// A failed attempt is recorded with the receiver's HTTP status, when it
+// answered, and its [exporttask.DeliveryErrorClass], read from the
+// error's types (see [taskstore.DeliveryResult]).
 //
 // The store hands out only the oldest undelivered delivery of each task and
 // URL, so a receiver gets a task's events in order, and a delivery that is
@@ -150,10 +156,10 @@ type Deliverer struct {
 // fields left zero. It panics when cfg.Store is nil or cfg.Secret is empty.
 func NewDeliverer(cfg DelivererConfig) *Deliverer {
 	if cfg.Store == nil {
-		panic("exporttask: NewDeliverer needs a Store")
+		panic("webhook: NewDeliverer needs a Store")
 	}
 	if len(cfg.Secret) == 0 {
-		panic("exporttask: NewDeliverer needs a Secret to sign webhooks")
+		panic("webhook: NewDeliverer needs a Secret to sign webhooks")
 	}
 	d := &Deliverer{
 		store:       cfg.Store,
@@ -282,7 +288,7 @@ func (d *Deliverer) Run(ctx context.Context) error {
 			claimed, err = d.store.ClaimDeliveries(ctx, taskstore.DeliveryClaim{
 				Now: d.now(), Limit: free, Lease: d.lease, SkipHosts: d.saturated(inFlight), PerHost: 1})
 			if err != nil && ctx.Err() == nil {
-				d.log.ErrorContext(ctx, "exporttask: claiming webhook deliveries", "error", err)
+				d.log.ErrorContext(ctx, "webhook: claiming deliveries", "error", err)
 			}
 		}
 		for _, dl := range claimed {
@@ -358,7 +364,7 @@ func (d *Deliverer) prune(ctx context.Context, now time.Time) {
 		n, err := d.store.PruneDeliveries(ctx, now.Add(-d.retention), batch)
 		if err != nil {
 			if ctx.Err() == nil {
-				d.log.ErrorContext(ctx, "exporttask: pruning finished webhook deliveries", "error", err)
+				d.log.ErrorContext(ctx, "webhook: pruning finished deliveries", "error", err)
 			}
 			return
 		}
@@ -368,7 +374,7 @@ func (d *Deliverer) prune(ctx context.Context, now time.Time) {
 		}
 	}
 	if total > 0 {
-		d.log.InfoContext(ctx, "exporttask: pruned finished webhook deliveries", "deliveries", total,
+		d.log.InfoContext(ctx, "webhook: pruned finished deliveries", "deliveries", total,
 			"olderThan", d.retention.String())
 	}
 }
@@ -378,30 +384,30 @@ func (d *Deliverer) deliver(ctx context.Context, dl taskstore.Delivery) {
 	log := d.log.With("delivery", dl.ID, "task", dl.TaskID, "event", dl.Event, "attempt", dl.Attempts+1)
 	res, retry := d.attempt(ctx, dl)
 	if !res.Delivered && ctx.Err() != nil {
-		log.InfoContext(ctx, "exporttask: webhook attempt interrupted by shutdown; it is retried when its lease ends")
+		log.InfoContext(ctx, "webhook: attempt interrupted by shutdown; it is retried when its lease ends")
 		return
 	}
 	now := d.now()
 	res.At = now
 	switch {
 	case res.Delivered:
-		log.DebugContext(ctx, "exporttask: webhook delivered")
+		log.DebugContext(ctx, "webhook: delivered")
 	case retry != nil && d.mayRetry(dl, now.Add(*retry)):
 		res.NextAttempt = now.Add(*retry)
-		log.WarnContext(ctx, "exporttask: webhook attempt failed; will retry", "error", res.Error,
+		log.WarnContext(ctx, "webhook: attempt failed; will retry", "error", res.Error,
 			"retryIn", retry.Round(time.Millisecond).String())
 	default:
 		if retry != nil {
 			res.Error = fmt.Sprintf("%s (gave up after %d attempts over %s)", res.Error, dl.Attempts+1,
 				now.Sub(dl.CreatedAt).Round(time.Second))
 		}
-		log.WarnContext(ctx, "exporttask: webhook delivery given up", "error", res.Error)
+		log.WarnContext(ctx, "webhook: delivery given up", "error", res.Error)
 	}
 	// Record the outcome even if shutdown begins now: the attempt is over.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if err := d.store.DeliveryDone(rctx, dl.ID, res); err != nil {
-		log.ErrorContext(ctx, "exporttask: recording a webhook attempt; it is retried when its lease ends", "error", err)
+		log.ErrorContext(ctx, "webhook: recording an attempt; it is retried when its lease ends", "error", err)
 	}
 }
 
@@ -430,19 +436,30 @@ func retryable(code int) bool {
 const maxResponseBody = 64 << 10
 
 // attempt POSTs dl once. retry is nil when the delivery must not be tried
-// again, else the wait before the next attempt.
+// again, else the wait before the next attempt. A failed attempt's result
+// carries its class and, when the receiver answered, its status.
 func (d *Deliverer) attempt(ctx context.Context, dl taskstore.Delivery) (res taskstore.DeliveryResult, retry *time.Duration) {
-	fail := func(wait *time.Duration, format string, args ...any) (taskstore.DeliveryResult, *time.Duration) {
-		return taskstore.DeliveryResult{Error: fmt.Sprintf(format, args...)}, wait
+	fail := func(wait *time.Duration, code int, class exporttask.DeliveryErrorClass, format string, args ...any) (taskstore.DeliveryResult, *time.Duration) {
+		return taskstore.DeliveryResult{StatusCode: code, Class: class, Error: fmt.Sprintf(format, args...)}, wait
 	}
 	if err := CheckWebhookURL(dl.URL, d.allow); err != nil {
-		return fail(nil, "%v", err)
+		return fail(nil, 0, exporttask.DeliveryErrorAddressNotAllowed, "%v", err)
 	}
 	actx, cancel := context.WithTimeout(ctx, d.timeout)
 	defer cancel()
+	// The transport reports a failed TLS handshake here, whatever the
+	// error's type.
+	var tlsFailed atomic.Bool
+	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
+		TLSHandshakeDone: func(_ tls.ConnectionState, err error) {
+			if err != nil {
+				tlsFailed.Store(true)
+			}
+		},
+	})
 	req, err := http.NewRequestWithContext(actx, http.MethodPost, dl.URL, bytes.NewReader(dl.Payload))
 	if err != nil {
-		return fail(nil, "building the request: %v", err)
+		return fail(nil, 0, failureClass(err, false), "building the request: %v", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", d.userAgent)
@@ -455,10 +472,11 @@ func (d *Deliverer) attempt(ctx context.Context, dl taskstore.Delivery) (res tas
 	backoffWait := backoff(dl.Attempts+1, d.baseBackoff, d.maxBackoff)
 	resp, err := d.client.Do(req)
 	if err != nil {
+		class := failureClass(err, tlsFailed.Load())
 		if errors.Is(err, ErrBlockedAddress) {
-			return fail(nil, "%v", err)
+			return fail(nil, 0, class, "%v", err)
 		}
-		return fail(&backoffWait, "%v", err)
+		return fail(&backoffWait, 0, class, "%v", err)
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxResponseBody))
 	_ = resp.Body.Close()
@@ -468,14 +486,14 @@ func (d *Deliverer) attempt(ctx context.Context, dl taskstore.Delivery) (res tas
 	case code >= 200 && code < 300:
 		return taskstore.DeliveryResult{Delivered: true}, nil
 	case code >= 300 && code < 400:
-		return fail(nil, "HTTP %s: redirect to %q not followed", resp.Status, resp.Header.Get("Location"))
+		return fail(nil, code, exporttask.DeliveryErrorHTTPStatus, "HTTP %s: redirect to %q not followed", resp.Status, resp.Header.Get("Location"))
 	case retryable(code):
 		wait := backoffWait
 		if ra, ok := retryAfter(resp.Header, d.now()); ok {
 			wait = min(ra, d.maxBackoff)
 		}
-		return fail(&wait, "HTTP %s", resp.Status)
+		return fail(&wait, code, exporttask.DeliveryErrorHTTPStatus, "HTTP %s", resp.Status)
 	default:
-		return fail(nil, "HTTP %s", resp.Status)
+		return fail(nil, code, exporttask.DeliveryErrorHTTPStatus, "HTTP %s", resp.Status)
 	}
 }

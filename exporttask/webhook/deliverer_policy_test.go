@@ -69,9 +69,8 @@ func TestDeliveryOutcomeByStatus(t *testing.T) {
 				assert.Len(t, rcv.Requests(), 1, "not retried, no redirect followed")
 			}
 			if !first.Delivered {
-				code, class := taskstore.ClassifyDeliveryError(first.Error)
-				assert.Equal(t, tc.code, code, "the recorded error starts with the status: %q", first.Error)
-				assert.Equal(t, exporttask.DeliveryErrorHTTPStatus, class)
+				assert.Equal(t, tc.code, first.StatusCode, "the result carries the status: %q", first.Error)
+				assert.Equal(t, exporttask.DeliveryErrorHTTPStatus, first.Class)
 			}
 		})
 	}

@@ -2,6 +2,8 @@ package webhook_test
 
 import (
 	"context"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -58,6 +60,8 @@ func TestDeliveryRetriesUntilAccepted(t *testing.T) {
 			assert.False(t, o.Delivered)
 			assert.False(t, o.NextAttempt.IsZero(), "retried")
 			assert.Contains(t, o.Error, "503")
+			assert.Equal(t, http.StatusServiceUnavailable, o.StatusCode)
+			assert.Equal(t, exporttask.DeliveryErrorHTTPStatus, o.Class)
 		}
 		assert.True(t, out[2].Delivered)
 		reqs := rcv.Requests()
@@ -92,6 +96,9 @@ func TestDeliveryHonoursRetryAfterWithinBounds(t *testing.T) {
 		assert.True(t, out[2].Delivered)
 		assert.Contains(t, out[0].Error, "429")
 		assert.Contains(t, out[1].Error, "502")
+		assert.Equal(t, []int{http.StatusTooManyRequests, http.StatusBadGateway, 0},
+			[]int{out[0].StatusCode, out[1].StatusCode, out[2].StatusCode})
+		assert.Empty(t, out[2].Class, "delivered")
 		require.Len(t, rcv.Requests(), 3)
 	})
 }
@@ -107,6 +114,8 @@ func TestDeliveryGivesUp(t *testing.T) {
 			require.Len(t, out, 1)
 			assert.True(t, out[0].NextAttempt.IsZero())
 			assert.Contains(t, out[0].Error, "410")
+			assert.Equal(t, http.StatusGone, out[0].StatusCode)
+			assert.Equal(t, exporttask.DeliveryErrorHTTPStatus, out[0].Class)
 		})
 		t.Run("after MaxAttempts", func(t *testing.T) {
 			rec := testkit.NewRecordingStore(s)
@@ -117,6 +126,8 @@ func TestDeliveryGivesUp(t *testing.T) {
 			require.Len(t, out, 3)
 			assert.True(t, out[2].NextAttempt.IsZero())
 			assert.Contains(t, out[2].Error, "gave up after 3 attempts")
+			assert.Equal(t, http.StatusInternalServerError, out[2].StatusCode)
+			assert.Equal(t, exporttask.DeliveryErrorHTTPStatus, out[2].Class)
 			time.Sleep(30 * time.Millisecond)
 			assert.Len(t, rcv.Requests(), 3, "no attempt after giving up")
 		})
@@ -131,6 +142,8 @@ func TestDeliveryGivesUp(t *testing.T) {
 			require.Len(t, out, 2)
 			assert.False(t, out[0].NextAttempt.IsZero(), "a network error is retried")
 			assert.Contains(t, out[1].Error, "refused")
+			assert.Zero(t, out[1].StatusCode, "no answer")
+			assert.Equal(t, exporttask.DeliveryErrorConnection, out[1].Class)
 		})
 	})
 }
@@ -181,6 +194,8 @@ func TestDeliveryDoesNotFollowRedirects(t *testing.T) {
 		assert.True(t, out[0].NextAttempt.IsZero())
 		assert.Contains(t, out[0].Error, "307")
 		assert.Contains(t, out[0].Error, "not followed")
+		assert.Equal(t, http.StatusTemporaryRedirect, out[0].StatusCode)
+		assert.Equal(t, exporttask.DeliveryErrorHTTPStatus, out[0].Class)
 		assert.Len(t, rcv.Requests(), 1)
 		assert.Zero(t, targetHits.Load(), "the redirect target was never requested")
 	})
@@ -197,6 +212,8 @@ func TestDeliveryRefusesLoopbackWithoutAllow(t *testing.T) {
 		require.Len(t, out, 1, "refused at once, not retried")
 		assert.True(t, out[0].NextAttempt.IsZero())
 		assert.Contains(t, out[0].Error, "loopback")
+		assert.Zero(t, out[0].StatusCode)
+		assert.Equal(t, exporttask.DeliveryErrorAddressNotAllowed, out[0].Class)
 		assert.Empty(t, rcv.Requests())
 	})
 }
@@ -221,9 +238,33 @@ func TestDeliveryAttemptTimeout(t *testing.T) {
 		// miss the deadline too.
 		require.GreaterOrEqual(t, len(out), 2)
 		assert.Contains(t, out[0].Error, "deadline exceeded")
+		assert.Zero(t, out[0].StatusCode)
+		assert.Equal(t, exporttask.DeliveryErrorTimeout, out[0].Class)
 		assert.False(t, out[0].NextAttempt.IsZero())
 		assert.True(t, out[len(out)-1].Delivered)
 	})
+}
+
+// TestDeliveryTLSFailure: a receiver whose certificate the Deliverer does
+// not trust fails the attempt with the class TLS, and it is retried.
+func TestDeliveryTLSFailure(t *testing.T) {
+	rec := testkit.NewRecordingStore(testkit.OpenStore(t))
+	var hits atomic.Int32
+	rcv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
+	rcv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes
+	rcv.StartTLS()
+	defer rcv.Close()
+	id := startedDelivery(t, rec, rcv.URL)
+	testkit.Background(t, testkit.FastDeliverer(t, rec, func(c *webhook.DelivererConfig) { c.MaxAttempts = 2 }).Run)
+
+	out := rec.FinalOutcomes(t, id)
+	require.Len(t, out, 2)
+	assert.False(t, out[0].NextAttempt.IsZero(), "retried")
+	for _, o := range out {
+		assert.Zero(t, o.StatusCode, "no answer")
+		assert.Equal(t, exporttask.DeliveryErrorTLS, o.Class, "%s", o.Error)
+	}
+	assert.Zero(t, hits.Load(), "no request got through")
 }
 
 func TestDeliveryCustomClientAndUserAgent(t *testing.T) {
@@ -279,10 +320,10 @@ func TestDelivererShutdownLeavesInterruptedAttemptUnrecorded(t *testing.T) {
 }
 
 func TestNewDelivererNeedsStoreAndSecret(t *testing.T) {
-	assert.PanicsWithValue(t, "exporttask: NewDeliverer needs a Store", func() {
+	assert.PanicsWithValue(t, "webhook: NewDeliverer needs a Store", func() {
 		webhook.NewDeliverer(webhook.DelivererConfig{Secret: []byte("x")})
 	})
-	assert.PanicsWithValue(t, "exporttask: NewDeliverer needs a Secret to sign webhooks", func() {
+	assert.PanicsWithValue(t, "webhook: NewDeliverer needs a Secret to sign webhooks", func() {
 		webhook.NewDeliverer(webhook.DelivererConfig{Store: testkit.OpenStore(t)})
 	})
 }
@@ -294,5 +335,5 @@ func TestDelivererRunTwice(t *testing.T) {
 	testkit.Receive(t, st.ClaimedDeliveries, "the deliverer to look for deliveries") // Run has started
 	assert.ErrorIs(t, d.Run(context.Background()), webhook.ErrRunning)
 	stop()
-	assert.True(t, strings.HasPrefix(webhook.ErrRunning.Error(), "exporttask: "))
+	assert.True(t, strings.HasPrefix(webhook.ErrRunning.Error(), "webhook: "))
 }

@@ -9,20 +9,39 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
-// DeliveryState is the state column of the deliveries table.
-type DeliveryState int
+// StateColumn is how the state column of the deliveries table holds s:
+// 0 pending (the stores' SQL reads state = 0 as pending), 1 delivered, 2
+// given up.
+func StateColumn(s taskstore.DeliveryState) int {
+	switch s {
+	case taskstore.DeliveryDelivered:
+		return 1
+	case taskstore.DeliveryGivenUp:
+		return 2
+	}
+	return 0
+}
 
-// The states of a delivery.
-const (
-	DeliveryPending   DeliveryState = 0 // to be attempted (again)
-	DeliveryDelivered DeliveryState = 1 // the receiver took it
-	DeliveryGivenUp   DeliveryState = 2 // no further attempt
-)
+// StateOfColumn is the state a value of the state column holds (see
+// [StateColumn]).
+func StateOfColumn(v int) taskstore.DeliveryState {
+	switch v {
+	case 0:
+		return taskstore.DeliveryPending
+	case 1:
+		return taskstore.DeliveryDelivered
+	}
+	return taskstore.DeliveryGivenUp
+}
 
 // Outcome is what an attempt at a delivery leaves in its row.
 type Outcome struct {
-	State DeliveryState
-	Error string // what went wrong, for the record
+	State int // the state column (see [StateColumn])
+	// StatusCode and Class are the last_status_code and last_error_class
+	// columns: see [taskstore.DeliveryResult].
+	StatusCode int
+	Class      exporttask.DeliveryErrorClass
+	Error      string // what went wrong, for the record
 	// NextAttempt is when to try again, in Unix milliseconds; 0 keeps the
 	// row's next attempt as it is.
 	NextAttempt int64
@@ -109,7 +128,7 @@ func DeliveryDone(ctx context.Context, write Write, id int64, r taskstore.Delive
 		if err != nil {
 			return err
 		}
-		if state != DeliveryPending {
+		if StateOfColumn(state) != taskstore.DeliveryPending {
 			return fmt.Errorf("%w: the delivery is already over", exporttask.ErrConflict)
 		}
 		return tx.RecordAttempt(ctx, id, outcome(r))
@@ -208,30 +227,26 @@ func refusePendingTwin(ctx context.Context, tx Tx, id, deliveryID int64) error {
 }
 
 // ScanDeliveryRecord reads a row of (id, task_id, url, event, state,
-// attempts, last_error, created_at, next_attempt, done_at) of the
-// deliveries table.
+// attempts, last_status_code, last_error_class, last_error, created_at,
+// next_attempt, done_at) of the deliveries table.
 func ScanDeliveryRecord(row Scanner) (taskstore.DeliveryRecord, error) {
 	var (
 		d                     taskstore.DeliveryRecord
 		state                 int
 		created, next, doneAt int64
 	)
-	if err := row.Scan(&d.ID, &d.TaskID, &d.URL, &d.Event, &state, &d.Attempts, &d.LastError, &created, &next, &doneAt); err != nil {
+	if err := row.Scan(&d.ID, &d.TaskID, &d.URL, &d.Event, &state, &d.Attempts, &d.LastStatusCode, &d.LastErrorClass,
+		&d.LastError, &created, &next, &doneAt); err != nil {
 		return taskstore.DeliveryRecord{}, err
 	}
 	d.CreatedAt = exporttask.NewTime(time.UnixMilli(created))
 	if d.Attempts > 0 && doneAt != 0 {
 		d.LastAttemptAt = exporttask.NewTime(time.UnixMilli(doneAt))
 	}
-	switch DeliveryState(state) {
-	case DeliveryPending:
-		d.State = taskstore.DeliveryPending
+	d.State = StateOfColumn(state)
+	if d.State == taskstore.DeliveryPending {
 		d.NextAttemptAt = exporttask.NewTime(time.UnixMilli(next))
-	case DeliveryDelivered:
-		d.State = taskstore.DeliveryDelivered
-		d.DoneAt = exporttask.NewTime(time.UnixMilli(doneAt))
-	default:
-		d.State = taskstore.DeliveryGivenUp
+	} else {
 		d.DoneAt = exporttask.NewTime(time.UnixMilli(doneAt))
 	}
 	return d, nil
@@ -243,13 +258,15 @@ func outcome(r taskstore.DeliveryResult) Outcome {
 	if at.IsZero() {
 		at = time.Now()
 	}
-	o := Outcome{State: DeliveryPending, Error: r.Error, DoneAt: Millis(at)}
+	state := taskstore.DeliveryPending
 	switch {
 	case r.Delivered:
-		o.State = DeliveryDelivered
+		state = taskstore.DeliveryDelivered
 	case r.NextAttempt.IsZero():
-		o.State = DeliveryGivenUp
-	default:
+		state = taskstore.DeliveryGivenUp
+	}
+	o := Outcome{State: StateColumn(state), StatusCode: r.StatusCode, Class: r.Class, Error: r.Error, DoneAt: Millis(at)}
+	if state == taskstore.DeliveryPending {
 		o.NextAttempt = Millis(r.NextAttempt)
 	}
 	return o

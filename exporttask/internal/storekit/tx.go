@@ -115,9 +115,9 @@ type Tx interface {
 	DueDeliveries(ctx context.Context, q Due) ([]taskstore.Delivery, error)
 	// LeaseDeliveries leases the deliveries ids until until.
 	LeaseDeliveries(ctx context.Context, ids []int64, until int64) error
-	// DeliveryState reads delivery id's state; exporttask.ErrNotFound when
-	// there is none.
-	DeliveryState(ctx context.Context, id int64) (DeliveryState, error)
+	// DeliveryState reads delivery id's state column (see [StateColumn]);
+	// exporttask.ErrNotFound when there is none.
+	DeliveryState(ctx context.Context, id int64) (int, error)
 	// RecordAttempt counts an attempt at delivery id, releases its lease
 	// and records o.
 	RecordAttempt(ctx context.Context, id int64, o Outcome) error
