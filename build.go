@@ -64,7 +64,7 @@ func build(cfg Config, ui *uiDist) (*routerState, error) {
 		return nil, err
 	}
 	for _, s := range specs {
-		b.st.files = append(b.st.files, s.spec.files...)
+		b.st.files = append(b.st.files, s.spec.Files...)
 	}
 	if err := b.addUI(specs); err != nil {
 		return nil, err
@@ -107,7 +107,7 @@ func (b *builder) addUI(specs []namedSpec) error {
 // namedSpec is a loaded document with where it is served.
 type namedSpec struct {
 	name  string
-	spec  *loadedSpec
+	spec  *Document
 	paths []string // JSON, YAML (.yaml), YAML (.yml)
 }
 

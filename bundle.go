@@ -53,12 +53,12 @@ func (b *bundler) refError(file string, n *yaml.Node, format string, args ...any
 	return &SpecError{Source: file, Line: n.Line, Err: fmt.Errorf(format, args...)}
 }
 
-// hasFileRefs reports whether a document may hold a $ref to another file:
+// HasFileRefs reports whether a document may hold a $ref to another file:
 // a "$ref" key (quoted or not, then a colon) whose value starts neither
 // with "#" nor with a URL scheme. It errs on the side of yes; the bundler
 // then finds nothing to do. Documents without one keep the fast path that
 // never builds a tree.
-func hasFileRefs(data []byte) bool {
+func HasFileRefs(data []byte) bool {
 	for {
 		i := bytes.Index(data, []byte("$ref"))
 		if i < 0 {
@@ -99,9 +99,9 @@ func hasScheme(ref string) bool {
 	return true
 }
 
-// bundle rewrites root, in place, into one document, and returns the files
+// Bundle rewrites root, in place, into one document, and returns the files
 // it read (the root's own first, when it is a file) and their total size.
-func bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, size int) ([]string, int, error) {
+func Bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, size int) ([]string, int, error) {
 	b := &bundler{
 		fsys: fsys, rootFile: rootFile, rootSource: rootSource, root: root,
 		docs: map[string]*yaml.Node{}, targets: map[string]string{}, names: map[string]map[string]bool{},
@@ -156,13 +156,13 @@ func (b *bundler) reserve(section string, m *yaml.Node) {
 
 // mappingValue returns the value of key in mapping m, or nil.
 func mappingValue(m *yaml.Node, key string) *yaml.Node {
-	m = resolveAlias(m)
+	m = ResolveAlias(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			return resolveAlias(m.Content[i+1])
+			return ResolveAlias(m.Content[i+1])
 		}
 	}
 	return nil
@@ -172,7 +172,7 @@ func mappingValue(m *yaml.Node, key string) *yaml.Node {
 // true for the root document's own nodes, which are rewritten in place
 // (each once, however many aliases lead to it).
 func (b *bundler) walk(n *yaml.Node, file string, ctx refContext, inRoot bool) error {
-	n = resolveAlias(n)
+	n = ResolveAlias(n)
 	if n == nil || ctx == ctxLiteral {
 		return nil
 	}
@@ -291,7 +291,7 @@ func (b *bundler) inlineRef(m, node *yaml.Node, key, targetFile string, ctx refC
 		}
 	}
 	if node.Kind != yaml.MappingNode {
-		return b.refError(file, ref, "$ref %q must point to a mapping (a %s), not %s", ref.Value, ctx, article(yamlKind(node)))
+		return b.refError(file, ref, "$ref %q must point to a mapping (a %s), not %s", ref.Value, ctx, Article(YAMLKind(node)))
 	}
 	cp, err := b.copy(node, targetFile)
 	if err != nil {
@@ -359,7 +359,7 @@ func (b *bundler) load(file string) (*yaml.Node, error) {
 	}
 	b.files = append(b.files, file)
 	b.read += len(data)
-	root, err := parseYAML(rawSpec{source: file, file: file, data: data})
+	root, err := ParseYAML(Raw{Source: file, File: file, Data: data})
 	if err != nil {
 		return nil, err
 	}
@@ -367,7 +367,7 @@ func (b *bundler) load(file string) (*yaml.Node, error) {
 	// hold, merges, with this file's name and lines.
 	w := jsonWriter{limit: 64*len(data) + 1<<20, merges: newMergeBudget(len(data))}
 	if err := w.value(root, 0); err != nil {
-		return nil, nodeError(file, err)
+		return nil, NodeError(file, err)
 	}
 	b.docs[file] = root
 	return root, nil
@@ -375,7 +375,7 @@ func (b *bundler) load(file string) (*yaml.Node, error) {
 
 // pointer finds the node a JSON Pointer (RFC 6901) names in doc.
 func pointer(doc *yaml.Node, frag string) (*yaml.Node, error) {
-	n := resolveAlias(doc)
+	n := ResolveAlias(doc)
 	if frag == "" {
 		return n, nil
 	}
@@ -396,7 +396,7 @@ func pointer(doc *yaml.Node, frag string) (*yaml.Node, error) {
 			if err != nil || i < 0 || i >= len(n.Content) {
 				return nil, fmt.Errorf("has no item %q at #%s", tok, frag)
 			}
-			n = resolveAlias(n.Content[i])
+			n = ResolveAlias(n.Content[i])
 		default:
 			return nil, fmt.Errorf("has no %q at #%s: %s is a scalar", tok, frag, tok)
 		}
@@ -412,7 +412,7 @@ func escapePointer(s string) string {
 // copy returns a deep copy of n with its aliases expanded, so that the
 // copy can be rewritten without touching the file it came from.
 func (b *bundler) copy(n *yaml.Node, file string) (*yaml.Node, error) {
-	n = resolveAlias(n)
+	n = ResolveAlias(n)
 	if b.budget--; b.budget < 0 {
 		return nil, b.refError(file, n, "the referenced part expands to too many nodes through aliases")
 	}
@@ -441,7 +441,7 @@ func (b *bundler) addComponents() {
 			next := mappingValue(parent, p)
 			if next == nil || next.Kind != yaml.MappingNode {
 				next = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-				parent = resolveAlias(parent)
+				parent = ResolveAlias(parent)
 				parent.Content = append(parent.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: p}, next)
 			}
 			parent = next

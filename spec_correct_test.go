@@ -14,7 +14,7 @@ const minimalHead = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
 
 func TestJSONDuplicateKeysAreRefusedWithTheLine(t *testing.T) {
 	doc := "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"T\", \"version\": \"1\"},\n  \"paths\": {\n    \"/a\": {},\n    \"/\\u0061\": {}\n  }\n}\n"
-	_, err := loadSpec([]byte(doc), nil, "FilePathOrSpec", uiVersion{})
+	_, err := loadSpec([]byte(doc), nil, "FilePathOrSpec", UIVersion{})
 	require.Error(t, err)
 	var se *SpecError
 	require.ErrorAs(t, err, &se)
@@ -23,29 +23,29 @@ func TestJSONDuplicateKeysAreRefusedWithTheLine(t *testing.T) {
 
 	// The same key in different objects, and in arrays, is fine.
 	ok := `{"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "x": [{"title": 1}, {"title": 2}], "y": {"title": "k"}}`
-	_, err = loadSpec([]byte(ok), nil, "FilePathOrSpec", uiVersion{})
+	_, err = loadSpec([]byte(ok), nil, "FilePathOrSpec", UIVersion{})
 	require.NoError(t, err)
 }
 
 func TestOpenAPIVersionIsOneSwaggerUIRenders(t *testing.T) {
 	for _, v := range []string{"3.0.0", "3.0.3", "3.0.2-rc1", "3.1.0", "3.1.1", "3.1.10"} {
-		_, err := loadSpec([]byte("openapi: "+v+"\ninfo: {title: T, version: '1'}\n"), nil, "FilePathOrSpec", uiVersion{})
+		_, err := loadSpec([]byte("openapi: "+v+"\ninfo: {title: T, version: '1'}\n"), nil, "FilePathOrSpec", UIVersion{})
 		assert.NoError(t, err, v)
 	}
 	for _, v := range []string{"3.2.0", "'3.banana'", "3.0.4", "'3.1'", "3.1.01", "3.0.1-rc3", "3.0.1-rc1-rc0", "4.0.0", "'3.'"} {
-		_, err := loadSpec([]byte("openapi: "+v+"\ninfo: {title: T, version: '1'}\n"), nil, "FilePathOrSpec", uiVersion{})
+		_, err := loadSpec([]byte("openapi: "+v+"\ninfo: {title: T, version: '1'}\n"), nil, "FilePathOrSpec", UIVersion{})
 		if assert.Error(t, err, v) {
 			assert.Contains(t, err.Error(), "FilePathOrSpec:1:", v)
 			assert.Contains(t, err.Error(), "Swagger UI renders", v)
 		}
 	}
-	_, err := loadSpec([]byte(`{"swagger": "2.1", "info": {"title": "T", "version": "1"}}`), nil, "FilePathOrSpec", uiVersion{})
+	_, err := loadSpec([]byte(`{"swagger": "2.1", "info": {"title": "T", "version": "1"}}`), nil, "FilePathOrSpec", UIVersion{})
 	require.ErrorContains(t, err, `swagger is "2.1": want "2.0"`)
 }
 
 func TestYAML12Integers(t *testing.T) {
 	doc := minimalHead + "a: 017\nb: 0o17\nc: 0x1F\nd: +12\ne: -007\nf: 1_000\ng: 0b11\nh: .5\ni: 1.\nj: 01.50e+3\nk: 123456789012345678901234567890\nl: '017'\n"
-	out, _, err := yamlToJSON(rawSpec{source: "ints.yaml", data: []byte(doc)})
+	out, _, err := YAMLToJSON(Raw{Source: "ints.yaml", Data: []byte(doc)})
 	require.NoError(t, err)
 	var got map[string]any
 	require.NoError(t, yaml.Unmarshal(out, &got))
@@ -68,9 +68,9 @@ func TestLongKeysGiveValidYAML(t *testing.T) {
 	long := strings.Repeat("k", 1500)
 	quoted := strings.Repeat("é:", 600)
 	doc := fmt.Sprintf(`{"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, %q: {%q: [1, {%q: "v"}]}, "after": 2}`, long, quoted, long)
-	canon, err := indentJSON(rawSpec{source: "long.json", data: []byte(doc)})
+	canon, err := IndentJSON(Raw{Source: "long.json", Data: []byte(doc)})
 	require.NoError(t, err)
-	y, err := jsonToYAML(canon)
+	y, err := JSONToYAML(canon)
 	require.NoError(t, err)
 	assert.Contains(t, string(y), "? "+long+"\n:", "a long key is written as an explicit key")
 	var back yaml.Node
@@ -80,11 +80,11 @@ func TestLongKeysGiveValidYAML(t *testing.T) {
 
 func TestMergeKeysAreSeenByTheChecksAndKeepOrder(t *testing.T) {
 	doc := "openapi: 3.0.3\nbase: &b {title: From merge, version: '1', description: d}\ninfo:\n  x-first: 1\n  <<: *b\n  description: own\n  x-last: 2\n"
-	s, err := loadSpec([]byte(doc), nil, "FilePathOrSpec", uiVersion{})
+	s, err := loadSpec([]byte(doc), nil, "FilePathOrSpec", UIVersion{})
 	require.NoError(t, err, "title and version come from the merge")
 	assert.Equal(t, "From merge", s.head.title.value)
 	var n yaml.Node
-	require.NoError(t, yaml.Unmarshal(s.json, &n))
+	require.NoError(t, yaml.Unmarshal(s.JSON, &n))
 	info := n.Content[0].Content[5]
 	var keys []string
 	for i := 0; i < len(info.Content); i += 2 {
@@ -93,7 +93,7 @@ func TestMergeKeysAreSeenByTheChecksAndKeepOrder(t *testing.T) {
 	assert.Equal(t, []string{"x-first=1", "title=From merge", "version=1", "description=own", "x-last=2"}, keys,
 		"merged keys take the merge key's place; a key the mapping sets keeps its own place and value")
 
-	_, err = loadSpec([]byte("openapi: 3.0.3\nb: &b {version: '1'}\ninfo: {<<: *b}\n"), nil, "FilePathOrSpec", uiVersion{})
+	_, err = loadSpec([]byte("openapi: 3.0.3\nb: &b {version: '1'}\ninfo: {<<: *b}\n"), nil, "FilePathOrSpec", UIVersion{})
 	require.ErrorContains(t, err, "info.title", "a merge without a title is still refused")
 }
 
@@ -117,7 +117,7 @@ func mergeBomb(levels int) string {
 
 func TestNestedMergesAreBounded(t *testing.T) {
 	// A small nesting is fine...
-	_, _, err := yamlToJSON(rawSpec{source: "m.yaml", data: []byte(mergeBomb(2))})
+	_, _, err := YAMLToJSON(Raw{Source: "m.yaml", Data: []byte(mergeBomb(2))})
 	require.NoError(t, err)
 
 	// ...a deep one stops once the budget is spent, long before 10^12 steps.
@@ -133,6 +133,6 @@ func TestNestedMergesAreBounded(t *testing.T) {
 	assert.LessOrEqual(t, budget.used, budget.limit+1000, "the work stops at the budget")
 	assert.Less(t, budget.limit, 1<<20, "the budget is small for a small document")
 
-	_, err = loadSpec(doc, nil, "FilePathOrSpec", uiVersion{})
+	_, err = loadSpec(doc, nil, "FilePathOrSpec", UIVersion{})
 	require.ErrorContains(t, err, "merge keys (<<) expand to over")
 }

@@ -17,7 +17,7 @@ func looksLikeDocument(s string) bool {
 	if strings.ContainsAny(s, "\n\r") {
 		return true
 	}
-	t := strings.TrimLeft(strings.TrimPrefix(s, utf8BOM), " \t")
+	t := strings.TrimLeft(strings.TrimPrefix(s, UTF8BOM), " \t")
 	return looksLikeJSON([]byte(t)) || hasAnyPrefix(t, "openapi:", "swagger:", `"openapi"`, `'openapi'`, "---")
 }
 

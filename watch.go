@@ -70,7 +70,7 @@ func (r *OpenapiViewerRouter) poll(interval time.Duration, stamps map[string]fil
 		}
 		// A file the failed reload could not read (a $ref added before
 		// its file) is watched too, so that creating it reloads.
-		var unread *unreadFileError
+		var unread *UnreadFileError
 		if errors.As(err, &unread) {
 			stamps[unread.name] = r.stamps([]string{unread.name})[unread.name]
 		}

@@ -350,13 +350,13 @@ func TestJSONToYAMLMatchesReference(t *testing.T) {
 	require.NotEmpty(t, files)
 	checked := 0
 	for _, f := range files {
-		s, err := loadSpec(f, nil, "FilePathOrSpec", uiVersion{5, 35, 0})
+		s, err := loadSpec(f, nil, "FilePathOrSpec", UIVersion{5, 35, 0})
 		if err != nil {
 			continue // the refused documents of the tests
 		}
-		want, err := refJsonToYAML(s.json)
+		want, err := refJsonToYAML(s.JSON)
 		require.NoError(t, err, f)
-		got, err := jsonToYAML(s.json)
+		got, err := JSONToYAML(s.JSON)
 		require.NoError(t, err, f)
 		assert.Equal(t, string(want), string(got), f)
 		assert.Equal(t, len(got), cap(got), "%s: YAML in a buffer of its exact size", f)
@@ -367,7 +367,7 @@ func TestJSONToYAMLMatchesReference(t *testing.T) {
 		"{\"k\":\"\xff\xfe bad UTF-8\",\"\xc3\":\"y\",\"ON\":\"No\",\"3.1.0\":\"1.2.3\"}", `[]`, `"x"`, `{"s":"\ud83d\u0041"}`} {
 		want, err := refJsonToYAML([]byte(doc))
 		require.NoError(t, err, doc)
-		got, err := jsonToYAML([]byte(doc))
+		got, err := JSONToYAML([]byte(doc))
 		require.NoError(t, err, doc)
 		assert.Equal(t, string(want), string(got), doc)
 	}
@@ -380,13 +380,13 @@ func FuzzJSONToYAMLMatchesReference(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		canon, err := indentJSON(rawSpec{source: "f.json", data: []byte(s)})
+		canon, err := IndentJSON(Raw{Source: "f.json", Data: []byte(s)})
 		if err != nil || len(canon) > 64<<10 {
 			return
 		}
 		want, err := refJsonToYAML(canon)
 		require.NoError(t, err)
-		got, err := jsonToYAML(canon)
+		got, err := JSONToYAML(canon)
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got))
 	})
