@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/andybalholm/brotli"
+	"github.com/openapi-viewer/viewer/internal/specdoc"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -44,7 +45,7 @@ func TestServedBytesKeepNoBuffer(t *testing.T) {
 	require.NoError(t, err)
 
 	for name, src := range map[string][]byte{"json": doc.Bytes(), "yaml": yamlDoc} {
-		s, err := loadSpec(src, nil, "FilePathOrSpec", UIVersion{})
+		s, err := loadSpec(specdoc.Loader{}, src, nil, "FilePathOrSpec", specdoc.UIVersion{})
 		require.NoError(t, err, name)
 		assert.LessOrEqual(t, cap(s.JSON)-len(s.JSON), len(s.JSON)/8, "%s: spare capacity of the JSON", name)
 

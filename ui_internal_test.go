@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/andybalholm/brotli"
+	"github.com/openapi-viewer/viewer/internal/specdoc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -58,7 +59,7 @@ func TestBundleVersions(t *testing.T) {
 func TestParseUIVersion(t *testing.T) {
 	v, ok := parseUIVersion("5.32.0-rc.1")
 	require.True(t, ok)
-	assert.Equal(t, UIVersion{5, 32, 0}, v)
+	assert.Equal(t, specdoc.UIVersion{5, 32, 0}, v)
 	assert.True(t, v.RendersOAS32())
 	v, _ = parseUIVersion("5.31.9")
 	assert.False(t, v.RendersOAS32())

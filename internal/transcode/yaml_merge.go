@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"go.yaml.in/yaml/v3"

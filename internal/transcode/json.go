@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"bytes"
@@ -23,10 +23,10 @@ func IndentJSON(src Raw) ([]byte, error) {
 	if err := json.Indent(&buf, data, "", "  "); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &SpecError{Source: src.Source, Line: lineAt(data, se.Offset),
+			return nil, &Error{Source: src.Source, Line: lineAt(data, se.Offset),
 				Err: fmt.Errorf("invalid JSON: %s", se.Error())}
 		}
-		return nil, &SpecError{Source: src.Source, Err: fmt.Errorf("invalid JSON: %w", err)}
+		return nil, &Error{Source: src.Source, Err: fmt.Errorf("invalid JSON: %w", err)}
 	}
 	if err := checkJSONKeys(data, src.Source); err != nil {
 		return nil, err
@@ -58,11 +58,11 @@ type jsonHead struct {
 func HeadOfJSON(doc []byte, source string) (Head, error) {
 	var h Head
 	if c := firstNonSpace(doc); c != '{' {
-		return h, &SpecError{Source: source, Err: errNotMapping(kindOfJSON(c))}
+		return h, &Error{Source: source, Err: errNotMapping(kindOfJSON(c))}
 	}
 	var jh jsonHead
 	if err := json.Unmarshal(doc, &jh); err != nil {
-		return h, &SpecError{Source: source, Err: fmt.Errorf("invalid JSON: %w", err)}
+		return h, &Error{Source: source, Err: fmt.Errorf("invalid JSON: %w", err)}
 	}
 	h.openapi = jsonField(jh.OpenAPI)
 	h.swagger = jsonField(jh.Swagger)

@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"fmt"
@@ -24,6 +24,9 @@ type Head struct {
 	title, version field
 }
 
+// Title returns the document's info.title, as checked by Check.
+func (h Head) Title() string { return h.title.value }
+
 func errNotMapping(kind string) error {
 	return fmt.Errorf("the document must be a mapping (an object) at the top level, not %s", Article(kind))
 }
@@ -43,7 +46,7 @@ func Article(kind string) string {
 // mapping with a title and a version.
 func (h Head) Check(source string, ui UIVersion) error {
 	fail := func(line int, format string, args ...any) error {
-		return &SpecError{Source: source, Line: line, Err: fmt.Errorf(format, args...)}
+		return &Error{Source: source, Line: line, Err: fmt.Errorf(format, args...)}
 	}
 	switch {
 	case h.openapi.present:

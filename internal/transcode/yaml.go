@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"bytes"
@@ -32,15 +32,15 @@ func ParseYAML(src Raw) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, &SpecError{Source: src.Source, Err: errNotMapping("empty")}
+			return nil, &Error{Source: src.Source, Err: errNotMapping("empty")}
 		}
-		return nil, &SpecError{Source: src.Source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
+		return nil, &Error{Source: src.Source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, &SpecError{Source: src.Source, Line: extra.Line, Err: errors.New("the file holds more than one YAML document; keep only the OpenAPI document")}
+		return nil, &Error{Source: src.Source, Line: extra.Line, Err: errors.New("the file holds more than one YAML document; keep only the OpenAPI document")}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, &SpecError{Source: src.Source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
+		return nil, &Error{Source: src.Source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
@@ -48,7 +48,7 @@ func ParseYAML(src Raw) (*yaml.Node, error) {
 	}
 	root = ResolveAlias(root)
 	if root.Kind != yaml.MappingNode {
-		return nil, &SpecError{Source: src.Source, Line: root.Line, Err: errNotMapping(YAMLKind(root))}
+		return nil, &Error{Source: src.Source, Line: root.Line, Err: errNotMapping(YAMLKind(root))}
 	}
 	return root, nil
 }
@@ -68,13 +68,24 @@ func NodeToJSON(root *yaml.Node, source string, size int) ([]byte, Head, error) 
 	return w.buf.Bytes(), head, nil
 }
 
-// NodeError turns an error from the JSON writer into a *SpecError.
+// CheckNode checks a parsed document as NodeToJSON writes it (duplicate
+// keys, numbers JSON cannot hold, merges), naming source and its lines in
+// errors; size is the document's size in bytes, which bounds the work.
+func CheckNode(root *yaml.Node, source string, size int) error {
+	w := jsonWriter{limit: 64*size + 1<<20, merges: newMergeBudget(size)}
+	if err := w.value(root, 0); err != nil {
+		return NodeError(source, err)
+	}
+	return nil
+}
+
+// NodeError turns an error from the JSON writer into a *Error.
 func NodeError(source string, err error) error {
 	var ye *yamlNodeError
 	if errors.As(err, &ye) {
-		return &SpecError{Source: source, Line: ye.line, Err: ye.err}
+		return &Error{Source: source, Line: ye.line, Err: ye.err}
 	}
-	return &SpecError{Source: source, Err: err}
+	return &Error{Source: source, Err: err}
 }
 
 // yamlNodeError is a problem found at a line of the YAML document.
