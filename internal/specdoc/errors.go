@@ -20,6 +20,7 @@ type ConfigError struct {
 	Msg string
 }
 
+// Error returns "viewer: invalid config: " and Msg.
 func (e *ConfigError) Error() string { return "viewer: invalid config: " + e.Msg }
 
 func configErrorf(format string, args ...any) error {

@@ -72,7 +72,7 @@ func readFile(fsys fs.FS, name string) ([]byte, error) {
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
-			err = pe.Err // the path is already in the SpecError
+			err = pe.Err // the path is already in the Error
 		}
 		return nil, fmt.Errorf("%s: %w", where, &unreadFileError{name: name, err: err})
 	}

@@ -23,6 +23,8 @@ type Error struct {
 	Err error
 }
 
+// Error returns "viewer: Source:Line: Err", or without the line when it
+// is unknown.
 func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("viewer: %s:%d: %v", e.Source, e.Line, e.Err)

@@ -17,8 +17,8 @@ func roundTrip(t *testing.T, doc []byte) []byte {
 	t.Helper()
 	y, err := JSONToYAML(doc)
 	require.NoError(t, err)
-	back, _, err := YAMLToJSON(Raw{Source: "round-trip.yaml", Data: y})
-	require.NoError(t, err, "YAML written by jsonToYAML must parse:\n%s", y)
+	back, _, err := yamlToJSON(Raw{Source: "round-trip.yaml", Data: y})
+	require.NoError(t, err, "YAML written by JSONToYAML must parse:\n%s", y)
 	assert.Equal(t, string(doc), string(back), "JSON -> YAML -> JSON changed the document; YAML was:\n%s", y)
 	return y
 }
@@ -34,7 +34,7 @@ func TestYAMLRoundTripOfTestdata(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			data, err := os.ReadFile(f)
 			require.NoError(t, err)
-			doc, _, err := YAMLToJSON(Raw{Source: f, Data: data})
+			doc, _, err := yamlToJSON(Raw{Source: f, Data: data})
 			require.NoError(t, err)
 			require.True(t, json.Valid(doc))
 			roundTrip(t, doc)
@@ -59,7 +59,7 @@ func TestYAMLRoundTripOfTrickyStrings(t *testing.T) {
 		require.NoError(t, err)
 		y, err := JSONToYAML(canon)
 		require.NoError(t, err)
-		back, _, err := YAMLToJSON(Raw{Source: "x.yaml", Data: y})
+		back, _, err := yamlToJSON(Raw{Source: "x.yaml", Data: y})
 		require.NoError(t, err, "value %q, YAML:\n%s", v, y)
 		var want, got any
 		require.NoError(t, json.Unmarshal(canon, &want))
@@ -70,7 +70,7 @@ func TestYAMLRoundTripOfTrickyStrings(t *testing.T) {
 
 func TestYAMLToJSONKeepsOrderAndYAML12Scalars(t *testing.T) {
 	src := "openapi: 3.0.0\nzeta: 1\ny: yes\nalpha: on\nn: no\nnum: 0x1F\nfloat: 1.50\nexp: 1e3\nnull: ~\ndate: 2024-01-02\n200: ok\n"
-	doc, _, err := YAMLToJSON(Raw{Source: "s.yaml", Data: []byte(src)})
+	doc, _, err := yamlToJSON(Raw{Source: "s.yaml", Data: []byte(src)})
 	require.NoError(t, err)
 	assert.Equal(t, `{
   "openapi": "3.0.0",
@@ -90,7 +90,7 @@ func TestYAMLToJSONKeepsOrderAndYAML12Scalars(t *testing.T) {
 
 func TestYAMLAnchorsAndMergeKeys(t *testing.T) {
 	src := "base: &b {x: 1, y: 2}\nuse:\n  <<: *b\n  y: 3\n  z: *b\n"
-	doc, _, err := YAMLToJSON(Raw{Source: "a.yaml", Data: []byte(src)})
+	doc, _, err := yamlToJSON(Raw{Source: "a.yaml", Data: []byte(src)})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"base":{"x":1,"y":2},"use":{"y":3,"z":{"x":1,"y":2},"x":1}}`, string(doc))
 }
@@ -109,7 +109,7 @@ func TestYAMLErrorsNameTheLine(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := YAMLToJSON(Raw{Source: "s.yaml", Data: []byte(c.src)})
+			_, _, err := yamlToJSON(Raw{Source: "s.yaml", Data: []byte(c.src)})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.want)
 			assert.ErrorIs(t, err, ErrInvalidSpec)
@@ -163,7 +163,7 @@ func FuzzJSONToYAML(f *testing.F) {
 		y, err := JSONToYAML(canon)
 		require.NoError(t, err)
 		var got any
-		back, _, err := YAMLToJSON(Raw{Source: "f.yaml", Data: y})
+		back, _, err := yamlToJSON(Raw{Source: "f.yaml", Data: y})
 		if err != nil {
 			// Only mappings are accepted as documents; a top-level scalar or
 			// list is refused, which is right.

@@ -12,11 +12,11 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// YAMLToJSON parses a YAML document (YAML 1.2 scalars: y, yes and on stay
+// yamlToJSON parses a YAML document (YAML 1.2 scalars: y, yes and on stay
 // strings) and writes it as JSON indented with two spaces, keeping the
 // author's key order. It also returns the head of the document for Setup's
 // checks, with line numbers.
-func YAMLToJSON(src Raw) ([]byte, Head, error) {
+func yamlToJSON(src Raw) ([]byte, Head, error) {
 	root, err := ParseYAML(src)
 	if err != nil {
 		return nil, Head{}, err
@@ -58,12 +58,12 @@ func NodeToJSON(root *yaml.Node, source string, size int) ([]byte, Head, error) 
 	w := jsonWriter{limit: 64*size + 1<<20, merges: newMergeBudget(size)}
 	w.buf.Grow(size + size/2)
 	if err := w.value(root, 0); err != nil {
-		return nil, Head{}, NodeError(source, err)
+		return nil, Head{}, nodeError(source, err)
 	}
 	w.buf.WriteByte('\n')
 	head, err := headOfYAML(root, newMergeBudget(size))
 	if err != nil {
-		return nil, Head{}, NodeError(source, err) // cannot happen: the writer expanded the same merges
+		return nil, Head{}, nodeError(source, err) // cannot happen: the writer expanded the same merges
 	}
 	return w.buf.Bytes(), head, nil
 }
@@ -74,13 +74,13 @@ func NodeToJSON(root *yaml.Node, source string, size int) ([]byte, Head, error) 
 func CheckNode(root *yaml.Node, source string, size int) error {
 	w := jsonWriter{limit: 64*size + 1<<20, merges: newMergeBudget(size)}
 	if err := w.value(root, 0); err != nil {
-		return NodeError(source, err)
+		return nodeError(source, err)
 	}
 	return nil
 }
 
-// NodeError turns an error from the JSON writer into a *Error.
-func NodeError(source string, err error) error {
+// nodeError turns an error from the JSON writer into a *Error.
+func nodeError(source string, err error) error {
 	var ye *yamlNodeError
 	if errors.As(err, &ye) {
 		return &Error{Source: source, Line: ye.line, Err: ye.err}

@@ -14,7 +14,7 @@ const minimalHead = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
 
 func TestYAML12Integers(t *testing.T) {
 	doc := minimalHead + "a: 017\nb: 0o17\nc: 0x1F\nd: +12\ne: -007\nf: 1_000\ng: 0b11\nh: .5\ni: 1.\nj: 01.50e+3\nk: 123456789012345678901234567890\nl: '017'\n"
-	out, _, err := YAMLToJSON(Raw{Source: "ints.yaml", Data: []byte(doc)})
+	out, _, err := yamlToJSON(Raw{Source: "ints.yaml", Data: []byte(doc)})
 	require.NoError(t, err)
 	var got map[string]any
 	require.NoError(t, yaml.Unmarshal(out, &got))
@@ -67,7 +67,7 @@ func mergeBomb(levels int) string {
 
 func TestNestedMergesAreBounded(t *testing.T) {
 	// A small nesting is fine...
-	_, _, err := YAMLToJSON(Raw{Source: "m.yaml", Data: []byte(mergeBomb(2))})
+	_, _, err := yamlToJSON(Raw{Source: "m.yaml", Data: []byte(mergeBomb(2))})
 	require.NoError(t, err)
 
 	// ...a deep one stops once the budget is spent, long before 10^12 steps.
@@ -83,6 +83,6 @@ func TestNestedMergesAreBounded(t *testing.T) {
 	assert.LessOrEqual(t, budget.used, budget.limit+1000, "the work stops at the budget")
 	assert.Less(t, budget.limit, 1<<20, "the budget is small for a small document")
 
-	_, _, err = YAMLToJSON(Raw{Source: "m.yaml", Data: doc})
+	_, _, err = yamlToJSON(Raw{Source: "m.yaml", Data: doc})
 	require.ErrorContains(t, err, "merge keys (<<) expand to over")
 }

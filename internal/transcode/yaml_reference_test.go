@@ -1,6 +1,6 @@
 package transcode_test
 
-// The YAML writer as it was before jsonToYAML scanned tokens itself: the
+// The YAML writer as it was before JSONToYAML scanned tokens itself: the
 // reference the differential tests compare it with (same output, byte for
 // byte).
 
