@@ -3,6 +3,8 @@ package viewer
 import (
 	"fmt"
 	"strings"
+
+	"github.com/openapi-viewer/viewer/internal/specdoc"
 )
 
 // Cache-Control values.
@@ -14,6 +16,7 @@ const (
 // builder assembles a routerState from a Config.
 type builder struct {
 	cfg   Config
+	docs  documentLoader
 	base  string // UIPath without its trailing slash ("" for "/")
 	st    *routerState
 	allow []string
@@ -21,10 +24,10 @@ type builder struct {
 	links []documentLinks // of every document, for the policy and the OAuth2 page
 }
 
-// build makes the router's state for cfg. ui is the Swagger UI
-// distribution an earlier Setup read (Reload keeps it); when nil, build
-// reads Config.SwaggerUI, or takes the embedded one.
-func build(cfg Config, ui *uiDist) (*routerState, error) {
+// build makes the router's state for cfg, loading the documents with docs.
+// ui is the Swagger UI distribution an earlier Setup read (Reload keeps
+// it); when nil, build reads Config.SwaggerUI, or takes the embedded one.
+func build(cfg Config, docs documentLoader, ui *uiDist) (*routerState, error) {
 	if err := checkPath("UIPath", cfg.UIPath); err != nil {
 		return nil, err
 	}
@@ -55,6 +58,7 @@ func build(cfg Config, ui *uiDist) (*routerState, error) {
 	}
 	b := &builder{
 		cfg:   cfg,
+		docs:  docs,
 		base:  strings.TrimSuffix(cfg.UIPath, "/"),
 		st:    &routerState{routes: map[string]*route{}, ui: ui},
 		allow: []string{"GET, HEAD"},
@@ -64,7 +68,7 @@ func build(cfg Config, ui *uiDist) (*routerState, error) {
 		return nil, err
 	}
 	for _, s := range specs {
-		b.st.files = append(b.st.files, s.spec.files...)
+		b.st.files = append(b.st.files, s.spec.Files...)
 	}
 	if err := b.addUI(specs); err != nil {
 		return nil, err
@@ -94,7 +98,7 @@ func (b *builder) addUI(specs []namedSpec) error {
 	}
 	data.Title = b.cfg.Title
 	if data.Title == "" {
-		data.Title = specs[0].spec.head.title.value
+		data.Title = specs[0].spec.Title()
 	}
 	data.Favicon = b.cfg.Favicon // checked by checkFavicon
 	csp := b.cfg.ContentSecurityPolicy
@@ -107,14 +111,14 @@ func (b *builder) addUI(specs []namedSpec) error {
 // namedSpec is a loaded document with where it is served.
 type namedSpec struct {
 	name  string
-	spec  *loadedSpec
+	spec  *specdoc.Document
 	paths []string // JSON, YAML (.yaml), YAML (.yml)
 }
 
 func (b *builder) loadSpecs() ([]namedSpec, error) {
 	var out []namedSpec
 	if b.cfg.FilePathOrSpec != nil {
-		s, err := loadSpec(b.cfg.FilePathOrSpec, b.cfg.FS, "FilePathOrSpec", b.st.ui.version)
+		s, err := loadSpec(b.docs, b.cfg.FilePathOrSpec, b.cfg.FS, "FilePathOrSpec", b.st.ui.version)
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +126,7 @@ func (b *builder) loadSpecs() ([]namedSpec, error) {
 		if b.cfg.RawPath != "" {
 			base = b.cfg.RawPath
 		}
-		out = append(out, namedSpec{name: s.head.title.value, spec: s,
+		out = append(out, namedSpec{name: s.Title(), spec: s,
 			paths: []string{base + ".json", base + ".yaml", base + ".yml"}})
 	} else if len(b.cfg.Specs) == 0 {
 		return nil, configErrorf("FilePathOrSpec is required: a file path, []byte or an object")
@@ -138,7 +142,7 @@ func (b *builder) loadSpecs() ([]namedSpec, error) {
 			return nil, configErrorf("%s.Name %q has the same URL slug %q as Specs[%d]", field, src.Name, sl, j)
 		}
 		slugs[sl] = i
-		s, err := loadSpec(src.FilePathOrSpec, b.cfg.FS, field+".FilePathOrSpec", b.st.ui.version)
+		s, err := loadSpec(b.docs, src.FilePathOrSpec, b.cfg.FS, field+".FilePathOrSpec", b.st.ui.version)
 		if err != nil {
 			return nil, err
 		}

@@ -13,10 +13,11 @@ import (
 func (b *builder) addDocuments(specs []namedSpec) ([]specLink, error) {
 	links := make([]specLink, 0, len(specs))
 	for _, s := range specs {
-		doc := s.spec.json
+		spec := s.spec
+		doc := spec.JSON
 		jsonRes := newResource(s.paths[0], jsonContentType, doc, true, nil)
 		yamlRes := newLazyResource(s.paths[1], b.cfg.YAMLContentType, func() []byte {
-			y, err := jsonToYAML(doc)
+			y, err := spec.YAML()
 			if err != nil { // cannot happen: doc is JSON that Setup wrote
 				return []byte("# " + err.Error() + "\n")
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/andybalholm/brotli"
+	"github.com/openapi-viewer/viewer/internal/specdoc"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -44,11 +45,11 @@ func TestServedBytesKeepNoBuffer(t *testing.T) {
 	require.NoError(t, err)
 
 	for name, src := range map[string][]byte{"json": doc.Bytes(), "yaml": yamlDoc} {
-		s, err := loadSpec(src, nil, "FilePathOrSpec", uiVersion{})
+		s, err := loadSpec(specdoc.Loader{}, src, nil, "FilePathOrSpec", specdoc.UIVersion{})
 		require.NoError(t, err, name)
-		assert.LessOrEqual(t, cap(s.json)-len(s.json), len(s.json)/8, "%s: spare capacity of the JSON", name)
+		assert.LessOrEqual(t, cap(s.JSON)-len(s.JSON), len(s.JSON)/8, "%s: spare capacity of the JSON", name)
 
-		r := newResource("openapi.json", jsonContentType, s.json, true, nil)
+		r := newResource("openapi.json", jsonContentType, s.JSON, true, nil)
 		for e := encGzip; e < numEncodings; e++ {
 			v := r.variant(e, nil)
 			require.NotNil(t, v, "%s: %v", name, e)

@@ -11,41 +11,22 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/openapi-viewer/viewer/internal/specdoc"
 )
 
 // uiDist is the Swagger UI distribution a router serves: its files as
 // resources, with the versions its bundle names.
 type uiDist struct {
-	version   uiVersion // Swagger UI's, from the bundle's build info
-	dompurify string    // the bundled DOMPurify's, "" when not found
+	version   specdoc.UIVersion // Swagger UI's, from the bundle's build info
+	dompurify string            // the bundled DOMPurify's, "" when not found
 	assets    assetSet
 }
 
-// uiVersion is a Swagger UI release number, major.minor.patch.
-type uiVersion [3]int
-
-func (v uiVersion) String() string {
-	return strconv.Itoa(v[0]) + "." + strconv.Itoa(v[1]) + "." + strconv.Itoa(v[2])
-}
-
-// atLeast reports whether v is major.minor.patch or newer.
-func (v uiVersion) atLeast(major, minor, patch int) bool {
-	for i, w := range [3]int{major, minor, patch} {
-		if v[i] != w {
-			return v[i] > w
-		}
-	}
-	return true
-}
-
-// rendersOAS32 reports whether Swagger UI of this version renders OpenAPI
-// 3.2 documents: from 5.32.0.
-func (v uiVersion) rendersOAS32() bool { return v.atLeast(5, 32, 0) }
-
 // parseUIVersion reads "5.35.0" (a pre-release or build suffix after the
 // patch number is ignored).
-func parseUIVersion(s string) (uiVersion, bool) {
-	var v uiVersion
+func parseUIVersion(s string) (specdoc.UIVersion, bool) {
+	var v specdoc.UIVersion
 	parts := strings.SplitN(s, ".", 3)
 	if len(parts) != 3 {
 		return v, false

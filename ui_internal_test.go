@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/andybalholm/brotli"
+	"github.com/openapi-viewer/viewer/internal/specdoc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -23,7 +24,7 @@ func TestEmbeddedDOMPurifyIsCurrent(t *testing.T) {
 	require.NoError(t, err)
 	purify, ok := parseUIVersion(d.dompurify)
 	require.True(t, ok, "the embedded bundle names no DOMPurify version (found %q)", d.dompurify)
-	assert.True(t, purify.atLeast(3, 2, 4), "the embedded Swagger UI bundles DOMPurify %s: want 3.2.4 or newer (CVE-2025-26791)", d.dompurify)
+	assert.True(t, purify.AtLeast(3, 2, 4), "the embedded Swagger UI bundles DOMPurify %s: want 3.2.4 or newer (CVE-2025-26791)", d.dompurify)
 	assert.Equal(t, 5, d.version[0], "Swagger UI major version")
 
 	for _, file := range []string{"doc.go", "README.md"} {
@@ -58,12 +59,12 @@ func TestBundleVersions(t *testing.T) {
 func TestParseUIVersion(t *testing.T) {
 	v, ok := parseUIVersion("5.32.0-rc.1")
 	require.True(t, ok)
-	assert.Equal(t, uiVersion{5, 32, 0}, v)
-	assert.True(t, v.rendersOAS32())
+	assert.Equal(t, specdoc.UIVersion{5, 32, 0}, v)
+	assert.True(t, v.RendersOAS32())
 	v, _ = parseUIVersion("5.31.9")
-	assert.False(t, v.rendersOAS32())
+	assert.False(t, v.RendersOAS32())
 	v, _ = parseUIVersion("6.0.0")
-	assert.True(t, v.rendersOAS32())
+	assert.True(t, v.RendersOAS32())
 	for _, bad := range []string{"5.32", "5.x.0", "", "5..0", "5.-1.0", "5.+1.0"} {
 		_, ok := parseUIVersion(bad)
 		assert.False(t, ok, bad)

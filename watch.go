@@ -1,12 +1,11 @@
 package viewer
 
 import (
-	"errors"
-	"io/fs"
 	"log"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/openapi-viewer/viewer/internal/specdoc"
 )
 
 // watcher polls the documents' files for Config.Watch.
@@ -14,14 +13,6 @@ type watcher struct {
 	stop     chan struct{} // closed by Close
 	done     chan struct{} // closed when the polling goroutine has returned
 	onReload func(error)   // called after each reload the watcher makes; nil logs failures
-}
-
-// fileStamp is what a poll compares: a file counts as changed when its size
-// or modification time does, or when it appears or disappears.
-type fileStamp struct {
-	size    int64
-	modTime time.Time
-	missing bool
 }
 
 // startWatch starts polling when Config.Watch is set. r.mu is held.
@@ -37,7 +28,7 @@ func (r *OpenapiViewerRouter) startWatch() {
 
 // poll checks the files every interval and reloads when one has changed
 // from stamps, until stop is closed.
-func (r *OpenapiViewerRouter) poll(interval time.Duration, stamps map[string]fileStamp, stop <-chan struct{}, done chan<- struct{}) {
+func (r *OpenapiViewerRouter) poll(interval time.Duration, stamps specdoc.Stamps, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
@@ -47,8 +38,8 @@ func (r *OpenapiViewerRouter) poll(interval time.Duration, stamps map[string]fil
 			return
 		case <-tick.C:
 		}
-		now := r.stamps(stampedFiles(stamps))
-		if sameStamps(stamps, now) {
+		now := r.stamps(stamps.Files())
+		if stamps.Same(now) {
 			continue
 		}
 		r.mu.Lock()
@@ -70,9 +61,8 @@ func (r *OpenapiViewerRouter) poll(interval time.Duration, stamps map[string]fil
 		}
 		// A file the failed reload could not read (a $ref added before
 		// its file) is watched too, so that creating it reloads.
-		var unread *unreadFileError
-		if errors.As(err, &unread) {
-			stamps[unread.name] = r.stamps([]string{unread.name})[unread.name]
+		if name, ok := r.docs.UnreadFile(err); ok {
+			stamps[name] = r.stamps([]string{name})[name]
 		}
 		switch {
 		case r.watch.onReload != nil:
@@ -83,47 +73,9 @@ func (r *OpenapiViewerRouter) poll(interval time.Duration, stamps map[string]fil
 	}
 }
 
-func (r *OpenapiViewerRouter) stamps(files []string) map[string]fileStamp {
-	out := make(map[string]fileStamp, len(files))
-	for _, name := range files {
-		var (
-			fi  fs.FileInfo
-			err error
-		)
-		if r.cfg.FS != nil {
-			fi, err = fs.Stat(r.cfg.FS, strings.TrimLeft(name, "/"))
-		} else {
-			fi, err = os.Stat(name)
-		}
-		if err != nil {
-			out[name] = fileStamp{missing: true}
-			continue
-		}
-		out[name] = fileStamp{size: fi.Size(), modTime: fi.ModTime()}
-	}
-	return out
-}
-
-// stampedFiles returns the names stamps holds.
-func stampedFiles(stamps map[string]fileStamp) []string {
-	names := make([]string, 0, len(stamps))
-	for name := range stamps {
-		names = append(names, name)
-	}
-	return names
-}
-
-func sameStamps(a, b map[string]fileStamp) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for name, s := range a {
-		t, ok := b[name]
-		if !ok || s.size != t.size || s.missing != t.missing || !s.modTime.Equal(t.modTime) {
-			return false
-		}
-	}
-	return true
+// stamps stamps files, read from Config.FS when it is set.
+func (r *OpenapiViewerRouter) stamps(files []string) specdoc.Stamps {
+	return r.docs.Stamp(r.cfg.FS, files)
 }
 
 // Close stops the polling that Config.Watch started and waits for it to

@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"go.yaml.in/yaml/v3"
@@ -31,7 +31,7 @@ func pairs(n *yaml.Node, budget *mergeBudget) ([][2]*yaml.Node, error) {
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
 			continue
 		}
-		key := resolveAlias(k)
+		key := ResolveAlias(k)
 		if key.Kind != yaml.ScalarNode {
 			return nil, nodeErrorf(k, "a mapping key must be a scalar to be written as JSON")
 		}
@@ -44,7 +44,7 @@ func pairs(n *yaml.Node, budget *mergeBudget) ([][2]*yaml.Node, error) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if !(k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge") {
-			key := resolveAlias(k)
+			key := ResolveAlias(k)
 			taken[key.Value] = true
 			out = append(out, [2]*yaml.Node{key, v})
 			continue
@@ -67,14 +67,14 @@ func pairs(n *yaml.Node, budget *mergeBudget) ([][2]*yaml.Node, error) {
 // mergeSources returns the pairs a merge key's value brings in: those of one
 // mapping, or of each mapping of a list, earlier ones first.
 func mergeSources(v *yaml.Node, budget *mergeBudget) ([][2]*yaml.Node, error) {
-	src := resolveAlias(v)
+	src := ResolveAlias(v)
 	var sources []*yaml.Node
 	switch src.Kind {
 	case yaml.MappingNode:
 		sources = []*yaml.Node{src}
 	case yaml.SequenceNode:
 		for _, s := range src.Content {
-			sources = append(sources, resolveAlias(s))
+			sources = append(sources, ResolveAlias(s))
 		}
 	default:
 		return nil, nodeErrorf(v, "a merge key (<<) must refer to a mapping or a list of mappings")

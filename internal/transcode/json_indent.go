@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 // indentValidJSON returns valid JSON re-indented exactly as json.Indent
 // with no prefix and two spaces writes it, followed by a newline, in a

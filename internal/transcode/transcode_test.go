@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"encoding/json"
@@ -15,18 +15,18 @@ import (
 // same bytes: same values, same key order, same formatting.
 func roundTrip(t *testing.T, doc []byte) []byte {
 	t.Helper()
-	y, err := jsonToYAML(doc)
+	y, err := JSONToYAML(doc)
 	require.NoError(t, err)
-	back, _, err := yamlToJSON(rawSpec{source: "round-trip.yaml", data: y})
-	require.NoError(t, err, "YAML written by jsonToYAML must parse:\n%s", y)
+	back, _, err := yamlToJSON(Raw{Source: "round-trip.yaml", Data: y})
+	require.NoError(t, err, "YAML written by JSONToYAML must parse:\n%s", y)
 	assert.Equal(t, string(doc), string(back), "JSON -> YAML -> JSON changed the document; YAML was:\n%s", y)
 	return y
 }
 
 func TestYAMLRoundTripOfTestdata(t *testing.T) {
-	files, err := filepath.Glob("testdata/*/*.yaml")
+	files, err := filepath.Glob("../../testdata/*/*.yaml")
 	require.NoError(t, err)
-	more, err := filepath.Glob("testdata/*.yaml")
+	more, err := filepath.Glob("../../testdata/*.yaml")
 	require.NoError(t, err)
 	files = append(files, more...)
 	require.NotEmpty(t, files)
@@ -34,7 +34,7 @@ func TestYAMLRoundTripOfTestdata(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			data, err := os.ReadFile(f)
 			require.NoError(t, err)
-			doc, _, err := yamlToJSON(rawSpec{source: f, data: data})
+			doc, _, err := yamlToJSON(Raw{Source: f, Data: data})
 			require.NoError(t, err)
 			require.True(t, json.Valid(doc))
 			roundTrip(t, doc)
@@ -55,11 +55,11 @@ func TestYAMLRoundTripOfTrickyStrings(t *testing.T) {
 	for _, v := range values {
 		doc, err := json.MarshalIndent(map[string]any{"openapi": "3.0.0", "v": v, v.(string) + "k": []any{v, map[string]any{"k": v}}}, "", "  ")
 		require.NoError(t, err)
-		canon, err := indentJSON(rawSpec{source: "x.json", data: doc})
+		canon, err := IndentJSON(Raw{Source: "x.json", Data: doc})
 		require.NoError(t, err)
-		y, err := jsonToYAML(canon)
+		y, err := JSONToYAML(canon)
 		require.NoError(t, err)
-		back, _, err := yamlToJSON(rawSpec{source: "x.yaml", data: y})
+		back, _, err := yamlToJSON(Raw{Source: "x.yaml", Data: y})
 		require.NoError(t, err, "value %q, YAML:\n%s", v, y)
 		var want, got any
 		require.NoError(t, json.Unmarshal(canon, &want))
@@ -70,7 +70,7 @@ func TestYAMLRoundTripOfTrickyStrings(t *testing.T) {
 
 func TestYAMLToJSONKeepsOrderAndYAML12Scalars(t *testing.T) {
 	src := "openapi: 3.0.0\nzeta: 1\ny: yes\nalpha: on\nn: no\nnum: 0x1F\nfloat: 1.50\nexp: 1e3\nnull: ~\ndate: 2024-01-02\n200: ok\n"
-	doc, _, err := yamlToJSON(rawSpec{source: "s.yaml", data: []byte(src)})
+	doc, _, err := yamlToJSON(Raw{Source: "s.yaml", Data: []byte(src)})
 	require.NoError(t, err)
 	assert.Equal(t, `{
   "openapi": "3.0.0",
@@ -90,7 +90,7 @@ func TestYAMLToJSONKeepsOrderAndYAML12Scalars(t *testing.T) {
 
 func TestYAMLAnchorsAndMergeKeys(t *testing.T) {
 	src := "base: &b {x: 1, y: 2}\nuse:\n  <<: *b\n  y: 3\n  z: *b\n"
-	doc, _, err := yamlToJSON(rawSpec{source: "a.yaml", data: []byte(src)})
+	doc, _, err := yamlToJSON(Raw{Source: "a.yaml", Data: []byte(src)})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"base":{"x":1,"y":2},"use":{"y":3,"z":{"x":1,"y":2},"x":1}}`, string(doc))
 }
@@ -109,7 +109,7 @@ func TestYAMLErrorsNameTheLine(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := yamlToJSON(rawSpec{source: "s.yaml", data: []byte(c.src)})
+			_, _, err := yamlToJSON(Raw{Source: "s.yaml", Data: []byte(c.src)})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.want)
 			assert.ErrorIs(t, err, ErrInvalidSpec)
@@ -130,7 +130,7 @@ func aliasBomb() string {
 }
 
 func TestIndentJSONReportsTheLine(t *testing.T) {
-	_, err := indentJSON(rawSpec{source: "s.json", data: []byte("{\n  \"a\": 1,\n  \"b\": ,\n}")})
+	_, err := IndentJSON(Raw{Source: "s.json", Data: []byte("{\n  \"a\": 1,\n  \"b\": ,\n}")})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "s.json:3: invalid JSON")
 }
@@ -144,52 +144,6 @@ func TestIsJSONNumber(t *testing.T) {
 	}
 }
 
-func TestRelativeURL(t *testing.T) {
-	cases := []struct{ dir, target, want string }{
-		{"/api/ui/", "/api.json", "../../api.json"},
-		{"/docs/", "/openapi.json", "../openapi.json"},
-		{"/docs/", "/docs/openapi.json", "./openapi.json"},
-		{"/", "/openapi.json", "./openapi.json"},
-		{"/a/b/", "/a/spec/x.json", "../spec/x.json"},
-	}
-	for _, c := range cases {
-		assert.Equal(t, c.want, relativeURL(c.dir, c.target), "%s -> %s", c.dir, c.target)
-	}
-}
-
-func TestNegotiateEncoding(t *testing.T) {
-	all := [numEncodings]bool{true, true, true}
-	noBr := [numEncodings]bool{true, true, false}
-	cases := []struct {
-		accept string
-		avail  [numEncodings]bool
-		want   contentEncoding
-	}{
-		{"", all, encIdentity},
-		{"gzip", all, encGzip},
-		{"gzip, br", all, encBrotli},
-		{"br;q=0.5, gzip", all, encGzip},
-		{"br;q=1.0, gzip;q=1", all, encBrotli},
-		{"gzip, br", noBr, encGzip},
-		{"*", all, encBrotli},
-		{"*;q=0, identity", all, encIdentity},
-		{"gzip;q=0, br;q=0", all, encIdentity},
-		{"x-gzip", all, encGzip},
-		{"deflate", all, encIdentity},
-		{"br;q=0.001", all, encBrotli},
-		{"br;q=abc, gzip;q=0.1", all, encGzip},
-		{"GZIP", all, encGzip},
-		{"br;q=1.5, gzip", all, encGzip},
-	}
-	for _, c := range cases {
-		var hdr []string
-		if c.accept != "" {
-			hdr = []string{c.accept}
-		}
-		assert.Equal(t, c.want, negotiateEncoding(hdr, c.avail), "Accept-Encoding: %q", c.accept)
-	}
-}
-
 // FuzzJSONToYAML checks that any JSON document survives the trip to YAML and
 // back unchanged.
 func FuzzJSONToYAML(f *testing.F) {
@@ -197,7 +151,7 @@ func FuzzJSONToYAML(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		canon, err := indentJSON(rawSpec{source: "f.json", data: []byte(s)})
+		canon, err := IndentJSON(Raw{Source: "f.json", Data: []byte(s)})
 		if err != nil || len(canon) > 64<<10 {
 			return // deep nesting makes YAML grow quadratically: keep inputs fast
 		}
@@ -206,10 +160,10 @@ func FuzzJSONToYAML(f *testing.F) {
 		if json.Unmarshal(canon, &v) != nil {
 			return
 		}
-		y, err := jsonToYAML(canon)
+		y, err := JSONToYAML(canon)
 		require.NoError(t, err)
 		var got any
-		back, _, err := yamlToJSON(rawSpec{source: "f.yaml", data: y})
+		back, _, err := yamlToJSON(Raw{Source: "f.yaml", Data: y})
 		if err != nil {
 			// Only mappings are accepted as documents; a top-level scalar or
 			// list is refused, which is right.

@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"math/big"

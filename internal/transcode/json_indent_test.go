@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ func TestIndentValidJSONMatchesJSONIndent(t *testing.T) {
 		"{\r\n\t\"deep\": {\"a\": {\"b\": {\"c\": [1, 2, {\"d\": []}]}}}\r\n}\r\n",
 		`{"a":1}x`[:7], `[{"a":"]"},{"b":"{"}]`,
 	}
-	files, err := filepath.Glob("testdata/*/*.json")
+	files, err := filepath.Glob("../../testdata/*/*.json")
 	require.NoError(t, err)
 	for _, f := range files {
 		b, err := os.ReadFile(f)

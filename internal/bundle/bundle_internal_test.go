@@ -1,4 +1,4 @@
-package viewer
+package bundle
 
 import (
 	"testing"
@@ -19,6 +19,6 @@ func TestHasFileRefs(t *testing.T) {
 		"description: \"$ref: is a key, #1\"\n":          true, // a false yes: the bundler walks and finds nothing
 		`{"x": "$ref", "y": 1}`:                          false,
 	} {
-		assert.Equal(t, want, hasFileRefs([]byte(doc)), doc)
+		assert.Equal(t, want, HasFileRefs([]byte(doc)), doc)
 	}
 }

@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"bytes"
@@ -97,7 +97,7 @@ func (k *keyChecker) run(source string) error {
 func (k *keyChecker) add(at keyAt, source string) error {
 	key, err := k.text(at)
 	if err != nil {
-		return &SpecError{Source: source, Line: at.line, Err: fmt.Errorf("invalid JSON string: %w", err)}
+		return &Error{Source: source, Line: at.line, Err: fmt.Errorf("invalid JSON string: %w", err)}
 	}
 	h := maphash.Bytes(k.seed, key)
 	obj := k.stack[len(k.stack)-1]
@@ -109,7 +109,7 @@ func (k *keyChecker) add(at keyAt, source string) error {
 		}
 		prevKey, _ := k.text(prev)
 		if bytes.Equal(prevKey, key) {
-			return &SpecError{Source: source, Line: at.line,
+			return &Error{Source: source, Line: at.line,
 				Err: fmt.Errorf("duplicate key %q (first at line %d): parsers disagree on which value wins", key, prev.line)}
 		}
 		h++ // two keys with one hash: probe the next slot

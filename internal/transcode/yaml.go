@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"bytes"
@@ -16,65 +16,76 @@ import (
 // strings) and writes it as JSON indented with two spaces, keeping the
 // author's key order. It also returns the head of the document for Setup's
 // checks, with line numbers.
-func yamlToJSON(src rawSpec) ([]byte, specHead, error) {
-	root, err := parseYAML(src)
+func yamlToJSON(src Raw) ([]byte, Head, error) {
+	root, err := ParseYAML(src)
 	if err != nil {
-		return nil, specHead{}, err
+		return nil, Head{}, err
 	}
-	return nodeToJSON(root, src.source, len(src.data))
+	return NodeToJSON(root, src.Source, len(src.Data))
 }
 
-// parseYAML parses a document of one YAML (or JSON) document and returns
+// ParseYAML parses a document of one YAML (or JSON) document and returns
 // its root mapping.
-func parseYAML(src rawSpec) (*yaml.Node, error) {
-	data := trimBOM(src.data)
+func ParseYAML(src Raw) (*yaml.Node, error) {
+	data := TrimBOM(src.Data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, &SpecError{Source: src.source, Err: errNotMapping("empty")}
+			return nil, &Error{Source: src.Source, Err: errNotMapping("empty")}
 		}
-		return nil, &SpecError{Source: src.source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
+		return nil, &Error{Source: src.Source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, &SpecError{Source: src.source, Line: extra.Line, Err: errors.New("the file holds more than one YAML document; keep only the OpenAPI document")}
+		return nil, &Error{Source: src.Source, Line: extra.Line, Err: errors.New("the file holds more than one YAML document; keep only the OpenAPI document")}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, &SpecError{Source: src.source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
+		return nil, &Error{Source: src.Source, Line: yamlErrorLine(err), Err: fmt.Errorf("invalid YAML: %s", trimYAMLPrefix(err))}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
 	}
-	root = resolveAlias(root)
+	root = ResolveAlias(root)
 	if root.Kind != yaml.MappingNode {
-		return nil, &SpecError{Source: src.source, Line: root.Line, Err: errNotMapping(yamlKind(root))}
+		return nil, &Error{Source: src.Source, Line: root.Line, Err: errNotMapping(YAMLKind(root))}
 	}
 	return root, nil
 }
 
-// nodeToJSON writes a parsed document as indented JSON and reads its head.
-func nodeToJSON(root *yaml.Node, source string, size int) ([]byte, specHead, error) {
+// NodeToJSON writes a parsed document as indented JSON and reads its head.
+func NodeToJSON(root *yaml.Node, source string, size int) ([]byte, Head, error) {
 	w := jsonWriter{limit: 64*size + 1<<20, merges: newMergeBudget(size)}
 	w.buf.Grow(size + size/2)
 	if err := w.value(root, 0); err != nil {
-		return nil, specHead{}, nodeError(source, err)
+		return nil, Head{}, nodeError(source, err)
 	}
 	w.buf.WriteByte('\n')
 	head, err := headOfYAML(root, newMergeBudget(size))
 	if err != nil {
-		return nil, specHead{}, nodeError(source, err) // cannot happen: the writer expanded the same merges
+		return nil, Head{}, nodeError(source, err) // cannot happen: the writer expanded the same merges
 	}
 	return w.buf.Bytes(), head, nil
 }
 
-// nodeError turns an error from the JSON writer into a *SpecError.
+// CheckNode checks a parsed document as NodeToJSON writes it (duplicate
+// keys, numbers JSON cannot hold, merges), naming source and its lines in
+// errors; size is the document's size in bytes, which bounds the work.
+func CheckNode(root *yaml.Node, source string, size int) error {
+	w := jsonWriter{limit: 64*size + 1<<20, merges: newMergeBudget(size)}
+	if err := w.value(root, 0); err != nil {
+		return nodeError(source, err)
+	}
+	return nil
+}
+
+// nodeError turns an error from the JSON writer into a *Error.
 func nodeError(source string, err error) error {
 	var ye *yamlNodeError
 	if errors.As(err, &ye) {
-		return &SpecError{Source: source, Line: ye.line, Err: ye.err}
+		return &Error{Source: source, Line: ye.line, Err: ye.err}
 	}
-	return &SpecError{Source: source, Err: err}
+	return &Error{Source: source, Err: err}
 }
 
 // yamlNodeError is a problem found at a line of the YAML document.
@@ -119,14 +130,14 @@ func trimYAMLPrefix(err error) string {
 	return s
 }
 
-func resolveAlias(n *yaml.Node) *yaml.Node {
+func ResolveAlias(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
 	return n
 }
 
-func yamlKind(n *yaml.Node) string {
+func YAMLKind(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "mapping"
@@ -167,7 +178,7 @@ func (w *jsonWriter) value(n *yaml.Node, depth int) error {
 	if depth > 1000 {
 		return nodeErrorf(n, "the document nests deeper than 1000 levels")
 	}
-	n = resolveAlias(n)
+	n = ResolveAlias(n)
 	switch n.Kind {
 	case yaml.MappingNode:
 		return w.mapping(n, depth)
@@ -362,8 +373,8 @@ func appendJSONString(dst []byte, s string) []byte {
 
 // headOfYAML reads the fields that Setup checks, with their lines. Merge
 // keys are expanded as in the output, so a title merged into info counts.
-func headOfYAML(root *yaml.Node, budget *mergeBudget) (specHead, error) {
-	var h specHead
+func headOfYAML(root *yaml.Node, budget *mergeBudget) (Head, error) {
+	var h Head
 	get := func(m *yaml.Node, key string) (*yaml.Node, error) {
 		ps, err := pairs(m, budget)
 		if err != nil {
@@ -371,7 +382,7 @@ func headOfYAML(root *yaml.Node, budget *mergeBudget) (specHead, error) {
 		}
 		for _, p := range ps {
 			if p[0].Value == key {
-				return resolveAlias(p[1]), nil
+				return ResolveAlias(p[1]), nil
 			}
 		}
 		return nil, nil
@@ -380,7 +391,7 @@ func headOfYAML(root *yaml.Node, budget *mergeBudget) (specHead, error) {
 		if n == nil {
 			return field{}
 		}
-		f := field{present: true, kind: yamlKind(n), line: n.Line}
+		f := field{present: true, kind: YAMLKind(n), line: n.Line}
 		if n.Kind == yaml.ScalarNode && f.kind != "null" {
 			f.value = n.Value
 		}

@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// jsonScanner reads the tokens of a JSON document in place, for jsonToYAML.
+// jsonScanner reads the tokens of a JSON document in place, for JSONToYAML.
 // A string without escapes is a slice of the document; one with escapes is
 // decoded into a buffer the scanner reuses, so reading a document makes no
 // garbage per token. Strings decode as encoding/json decodes them (an

@@ -1,6 +1,6 @@
-package viewer
+package transcode_test
 
-// The YAML writer as it was before jsonToYAML scanned tokens itself: the
+// The YAML writer as it was before JSONToYAML scanned tokens itself: the
 // reference the differential tests compare it with (same output, byte for
 // byte).
 
@@ -17,6 +17,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/openapi-viewer/viewer/internal/specdoc"
+	"github.com/openapi-viewer/viewer/internal/transcode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -338,7 +340,7 @@ func refIsDottedVersion(s string) bool {
 // writers and wants the same bytes.
 func TestJSONToYAMLMatchesReference(t *testing.T) {
 	var files []string
-	require.NoError(t, filepath.WalkDir("testdata", func(p string, d fs.DirEntry, err error) error {
+	require.NoError(t, filepath.WalkDir("../../testdata", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".json")) {
 			files = append(files, p)
 		}
@@ -350,13 +352,13 @@ func TestJSONToYAMLMatchesReference(t *testing.T) {
 	require.NotEmpty(t, files)
 	checked := 0
 	for _, f := range files {
-		s, err := loadSpec(f, nil, "FilePathOrSpec", uiVersion{5, 35, 0})
+		s, err := specdoc.Loader{}.Load(f, nil, "FilePathOrSpec", specdoc.UIVersion{5, 35, 0})
 		if err != nil {
 			continue // the refused documents of the tests
 		}
-		want, err := refJsonToYAML(s.json)
+		want, err := refJsonToYAML(s.JSON)
 		require.NoError(t, err, f)
-		got, err := jsonToYAML(s.json)
+		got, err := transcode.JSONToYAML(s.JSON)
 		require.NoError(t, err, f)
 		assert.Equal(t, string(want), string(got), f)
 		assert.Equal(t, len(got), cap(got), "%s: YAML in a buffer of its exact size", f)
@@ -367,7 +369,7 @@ func TestJSONToYAMLMatchesReference(t *testing.T) {
 		"{\"k\":\"\xff\xfe bad UTF-8\",\"\xc3\":\"y\",\"ON\":\"No\",\"3.1.0\":\"1.2.3\"}", `[]`, `"x"`, `{"s":"\ud83d\u0041"}`} {
 		want, err := refJsonToYAML([]byte(doc))
 		require.NoError(t, err, doc)
-		got, err := jsonToYAML([]byte(doc))
+		got, err := transcode.JSONToYAML([]byte(doc))
 		require.NoError(t, err, doc)
 		assert.Equal(t, string(want), string(got), doc)
 	}
@@ -380,13 +382,13 @@ func FuzzJSONToYAMLMatchesReference(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		canon, err := indentJSON(rawSpec{source: "f.json", data: []byte(s)})
+		canon, err := transcode.IndentJSON(transcode.Raw{Source: "f.json", Data: []byte(s)})
 		if err != nil || len(canon) > 64<<10 {
 			return
 		}
 		want, err := refJsonToYAML(canon)
 		require.NoError(t, err)
-		got, err := jsonToYAML(canon)
+		got, err := transcode.JSONToYAML(canon)
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got))
 	})

@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// jsonToYAML writes a JSON document as block-style YAML indented with two
+// JSONToYAML writes a JSON document as block-style YAML indented with two
 // spaces, keeping its key order. It scans the JSON's tokens in place, so it
 // never holds a tree of the document and makes no garbage per token, and it
 // runs twice: once to count the YAML's bytes, once to write them into a
@@ -17,7 +17,7 @@ import (
 // written plain when no YAML parser (1.1 or 1.2) could read them as
 // anything else, as literal blocks when they span lines, and double-quoted
 // otherwise.
-func jsonToYAML(doc []byte) ([]byte, error) {
+func JSONToYAML(doc []byte) ([]byte, error) {
 	counter := yamlEmitter{sc: jsonScanner{b: doc}, counting: true}
 	if err := counter.document(); err != nil {
 		return nil, fmt.Errorf("converting to YAML: %w", err)

@@ -1,4 +1,4 @@
-package viewer
+package specdoc
 
 import (
 	"encoding/json"
@@ -9,65 +9,51 @@ import (
 	"path"
 	"reflect"
 	"strings"
-)
 
-// rawSpec is a document as given, before parsing.
-type rawSpec struct {
-	source string // for errors: file path, or the config field
-	file   string // the file path, for a document read from a file
-	data   []byte
-	isJSON bool // data looks like JSON (it starts with '{' or '[')
-	// strictJSON: data must be JSON (a .json file, a marshalled object), so
-	// a JSON error is not retried as YAML.
-	strictJSON bool
-	// owned: data is the package's to change (read from a file), not the
-	// caller's.
-	owned bool
-}
+	"github.com/openapi-viewer/viewer/internal/transcode"
+)
 
 // readSpec turns a FilePathOrSpec value into bytes. field names the config
 // field, for errors about values that are not files.
-func readSpec(v any, fsys fs.FS, field string) (rawSpec, error) {
+func readSpec(v any, fsys fs.FS, field string) (transcode.Raw, error) {
 	switch s := v.(type) {
 	case nil:
-		return rawSpec{}, configErrorf("%s is required: a file path, []byte or an object", field)
+		return transcode.Raw{}, configErrorf("%s is required: a file path, []byte or an object", field)
 	case string:
 		if looksLikeDocument(s) {
-			return rawSpec{}, configErrorf("%s is a string that holds a document, not a file path: "+
+			return transcode.Raw{}, configErrorf("%s is a string that holds a document, not a file path: "+
 				"pass the document as viewer.Bytes(doc) (or []byte), or a path as viewer.File(path)", field)
 		}
 		return readSpecFile(s, fsys, field)
 	case File:
 		return readSpecFile(string(s), fsys, field)
 	case []byte:
-		return rawSpec{source: field, data: s, isJSON: looksLikeJSON(s)}, nil
-	case Bytes:
-		return rawSpec{source: field, data: s, isJSON: looksLikeJSON(s)}, nil
+		return transcode.Raw{Source: field, Data: s, IsJSON: looksLikeJSON(s)}, nil
 	case json.RawMessage:
-		return rawSpec{source: field, data: s, isJSON: true, strictJSON: true}, nil
+		return transcode.Raw{Source: field, Data: s, IsJSON: true, StrictJSON: true}, nil
 	}
 	switch reflect.ValueOf(v).Kind() {
 	case reflect.Map, reflect.Struct, reflect.Pointer, reflect.Interface:
 	default:
-		return rawSpec{}, configErrorf("%s has unsupported type %T: want a file path, []byte, or a map or struct", field, v)
+		return transcode.Raw{}, configErrorf("%s has unsupported type %T: want a file path, []byte, or a map or struct", field, v)
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
-		return rawSpec{}, &SpecError{Source: field, Err: fmt.Errorf("encoding %T as JSON: %w", v, err)}
+		return transcode.Raw{}, &Error{Source: field, Err: fmt.Errorf("encoding %T as JSON: %w", v, err)}
 	}
-	return rawSpec{source: field, data: data, isJSON: true, strictJSON: true}, nil
+	return transcode.Raw{Source: field, Data: data, IsJSON: true, StrictJSON: true}, nil
 }
 
-func readSpecFile(name string, fsys fs.FS, field string) (rawSpec, error) {
+func readSpecFile(name string, fsys fs.FS, field string) (transcode.Raw, error) {
 	if name == "" {
-		return rawSpec{}, configErrorf("%s is an empty path", field)
+		return transcode.Raw{}, configErrorf("%s is an empty path", field)
 	}
 	data, err := readFile(fsys, name)
 	if err != nil {
-		return rawSpec{}, &SpecError{Source: name, Err: err}
+		return transcode.Raw{}, &Error{Source: name, Err: err}
 	}
 	strict := strings.EqualFold(path.Ext(name), ".json")
-	return rawSpec{source: name, file: name, data: data, isJSON: strict || looksLikeJSON(data), strictJSON: strict, owned: true}, nil
+	return transcode.Raw{Source: name, File: name, Data: data, IsJSON: strict || looksLikeJSON(data), StrictJSON: strict, Owned: true}, nil
 }
 
 func readFile(fsys fs.FS, name string) ([]byte, error) {
@@ -86,7 +72,7 @@ func readFile(fsys fs.FS, name string) ([]byte, error) {
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
-			err = pe.Err // the path is already in the SpecError
+			err = pe.Err // the path is already in the Error
 		}
 		return nil, fmt.Errorf("%s: %w", where, &unreadFileError{name: name, err: err})
 	}
@@ -107,7 +93,7 @@ func (e *unreadFileError) Unwrap() error { return e.err }
 // first non-blank character opens a JSON object or array. YAML flow
 // documents look the same; they are parsed as YAML when JSON parsing fails.
 func looksLikeJSON(data []byte) bool {
-	data = trimBOM(data)
+	data = transcode.TrimBOM(data)
 	for _, c := range data {
 		switch c {
 		case ' ', '\t', '\r', '\n':
@@ -120,12 +106,22 @@ func looksLikeJSON(data []byte) bool {
 	return false
 }
 
-// utf8BOM is the byte order mark some editors put at the start of a file.
-const utf8BOM = "\xEF\xBB\xBF"
-
-func trimBOM(data []byte) []byte {
-	if len(data) >= 3 && string(data[:3]) == utf8BOM {
-		return data[3:]
+// looksLikeDocument reports whether a string given as a file path is more
+// likely a document: it spans lines, or starts like JSON or like an OpenAPI
+// document in YAML. No sensible file name does.
+func looksLikeDocument(s string) bool {
+	if strings.ContainsAny(s, "\n\r") {
+		return true
 	}
-	return data
+	t := strings.TrimLeft(strings.TrimPrefix(s, transcode.UTF8BOM), " \t")
+	return looksLikeJSON([]byte(t)) || hasAnyPrefix(t, "openapi:", "swagger:", `"openapi"`, `'openapi'`, "---")
+}
+
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }

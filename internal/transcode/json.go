@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"bytes"
@@ -7,28 +7,28 @@ import (
 	"fmt"
 )
 
-// indentJSON re-indents a JSON document with two spaces, keeping its key
+// IndentJSON re-indents a JSON document with two spaces, keeping its key
 // order: only the white space is rewritten, without building a tree, into
 // a slice of the output's size (indentValidJSON); json.Indent runs only to
 // report where invalid JSON goes wrong.
-func indentJSON(src rawSpec) ([]byte, error) {
-	data := trimBOM(src.data)
+func IndentJSON(src Raw) ([]byte, error) {
+	data := TrimBOM(src.Data)
 	if json.Valid(data) {
-		if err := checkJSONKeys(data, src.source); err != nil {
+		if err := checkJSONKeys(data, src.Source); err != nil {
 			return nil, err
 		}
-		return indentValidJSON(data, src.owned), nil
+		return indentValidJSON(data, src.Owned), nil
 	}
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, data, "", "  "); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &SpecError{Source: src.source, Line: lineAt(data, se.Offset),
+			return nil, &Error{Source: src.Source, Line: lineAt(data, se.Offset),
 				Err: fmt.Errorf("invalid JSON: %s", se.Error())}
 		}
-		return nil, &SpecError{Source: src.source, Err: fmt.Errorf("invalid JSON: %w", err)}
+		return nil, &Error{Source: src.Source, Err: fmt.Errorf("invalid JSON: %w", err)}
 	}
-	if err := checkJSONKeys(data, src.source); err != nil {
+	if err := checkJSONKeys(data, src.Source); err != nil {
 		return nil, err
 	}
 	buf.WriteByte('\n')
@@ -53,16 +53,16 @@ type jsonHead struct {
 	Info    json.RawMessage `json:"info"`
 }
 
-// headOfJSON reads the fields that Setup checks from a JSON document,
+// HeadOfJSON reads the fields that Setup checks from a JSON document,
 // skipping the rest of it without building values.
-func headOfJSON(doc []byte, source string) (specHead, error) {
-	var h specHead
+func HeadOfJSON(doc []byte, source string) (Head, error) {
+	var h Head
 	if c := firstNonSpace(doc); c != '{' {
-		return h, &SpecError{Source: source, Err: errNotMapping(kindOfJSON(c))}
+		return h, &Error{Source: source, Err: errNotMapping(kindOfJSON(c))}
 	}
 	var jh jsonHead
 	if err := json.Unmarshal(doc, &jh); err != nil {
-		return h, &SpecError{Source: source, Err: fmt.Errorf("invalid JSON: %w", err)}
+		return h, &Error{Source: source, Err: fmt.Errorf("invalid JSON: %w", err)}
 	}
 	h.openapi = jsonField(jh.OpenAPI)
 	h.swagger = jsonField(jh.Swagger)

@@ -1,4 +1,4 @@
-package viewer
+package bundle
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/openapi-viewer/viewer/internal/transcode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -23,6 +24,7 @@ import (
 // are $refs inside literal values (examples, defaults, x- extensions).
 type bundler struct {
 	fsys       fs.FS
+	readFile   ReadFunc
 	rootFile   string // the root document's path; "" when it was given as bytes
 	rootSource string // the root document's name in errors
 	root       *yaml.Node
@@ -50,15 +52,15 @@ func (b *bundler) refError(file string, n *yaml.Node, format string, args ...any
 	if file == "" {
 		file = b.rootSource
 	}
-	return &SpecError{Source: file, Line: n.Line, Err: fmt.Errorf(format, args...)}
+	return &transcode.Error{Source: file, Line: n.Line, Err: fmt.Errorf(format, args...)}
 }
 
-// hasFileRefs reports whether a document may hold a $ref to another file:
+// HasFileRefs reports whether a document may hold a $ref to another file:
 // a "$ref" key (quoted or not, then a colon) whose value starts neither
 // with "#" nor with a URL scheme. It errs on the side of yes; the bundler
 // then finds nothing to do. Documents without one keep the fast path that
 // never builds a tree.
-func hasFileRefs(data []byte) bool {
+func HasFileRefs(data []byte) bool {
 	for {
 		i := bytes.Index(data, []byte("$ref"))
 		if i < 0 {
@@ -99,11 +101,15 @@ func hasScheme(ref string) bool {
 	return true
 }
 
-// bundle rewrites root, in place, into one document, and returns the files
+// ReadFunc reads a file that a $ref names, from fsys when it is not nil.
+type ReadFunc func(fsys fs.FS, name string) ([]byte, error)
+
+// Bundle rewrites root, in place, into one document, and returns the files
 // it read (the root's own first, when it is a file) and their total size.
-func bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, size int) ([]string, int, error) {
+// It reads the files the $refs name with readFile.
+func Bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, readFile ReadFunc, size int) ([]string, int, error) {
 	b := &bundler{
-		fsys: fsys, rootFile: rootFile, rootSource: rootSource, root: root,
+		fsys: fsys, readFile: readFile, rootFile: rootFile, rootSource: rootSource, root: root,
 		docs: map[string]*yaml.Node{}, targets: map[string]string{}, names: map[string]map[string]bool{},
 		visited: map[*yaml.Node]bool{}, budget: 64*size + 1<<20,
 	}
@@ -156,13 +162,13 @@ func (b *bundler) reserve(section string, m *yaml.Node) {
 
 // mappingValue returns the value of key in mapping m, or nil.
 func mappingValue(m *yaml.Node, key string) *yaml.Node {
-	m = resolveAlias(m)
+	m = transcode.ResolveAlias(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			return resolveAlias(m.Content[i+1])
+			return transcode.ResolveAlias(m.Content[i+1])
 		}
 	}
 	return nil
@@ -172,7 +178,7 @@ func mappingValue(m *yaml.Node, key string) *yaml.Node {
 // true for the root document's own nodes, which are rewritten in place
 // (each once, however many aliases lead to it).
 func (b *bundler) walk(n *yaml.Node, file string, ctx refContext, inRoot bool) error {
-	n = resolveAlias(n)
+	n = transcode.ResolveAlias(n)
 	if n == nil || ctx == ctxLiteral {
 		return nil
 	}
@@ -250,7 +256,7 @@ func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done bool
 	}
 	doc, err := b.load(targetFile)
 	if err != nil {
-		var se *SpecError
+		var se *transcode.Error
 		if errors.As(err, &se) {
 			return false, err // a problem inside the referenced file, at its own line
 		}
@@ -291,7 +297,7 @@ func (b *bundler) inlineRef(m, node *yaml.Node, key, targetFile string, ctx refC
 		}
 	}
 	if node.Kind != yaml.MappingNode {
-		return b.refError(file, ref, "$ref %q must point to a mapping (a %s), not %s", ref.Value, ctx, article(yamlKind(node)))
+		return b.refError(file, ref, "$ref %q must point to a mapping (a %s), not %s", ref.Value, ctx, transcode.Article(transcode.YAMLKind(node)))
 	}
 	cp, err := b.copy(node, targetFile)
 	if err != nil {
@@ -353,21 +359,20 @@ func (b *bundler) load(file string) (*yaml.Node, error) {
 	if doc, ok := b.docs[file]; ok {
 		return doc, nil
 	}
-	data, err := readFile(b.fsys, file)
+	data, err := b.readFile(b.fsys, file)
 	if err != nil {
 		return nil, err
 	}
 	b.files = append(b.files, file)
 	b.read += len(data)
-	root, err := parseYAML(rawSpec{source: file, file: file, data: data})
+	root, err := transcode.ParseYAML(transcode.Raw{Source: file, File: file, Data: data})
 	if err != nil {
 		return nil, err
 	}
 	// Check it as it will be written: duplicate keys, numbers JSON cannot
 	// hold, merges, with this file's name and lines.
-	w := jsonWriter{limit: 64*len(data) + 1<<20, merges: newMergeBudget(len(data))}
-	if err := w.value(root, 0); err != nil {
-		return nil, nodeError(file, err)
+	if err := transcode.CheckNode(root, file, len(data)); err != nil {
+		return nil, err
 	}
 	b.docs[file] = root
 	return root, nil
@@ -375,7 +380,7 @@ func (b *bundler) load(file string) (*yaml.Node, error) {
 
 // pointer finds the node a JSON Pointer (RFC 6901) names in doc.
 func pointer(doc *yaml.Node, frag string) (*yaml.Node, error) {
-	n := resolveAlias(doc)
+	n := transcode.ResolveAlias(doc)
 	if frag == "" {
 		return n, nil
 	}
@@ -396,7 +401,7 @@ func pointer(doc *yaml.Node, frag string) (*yaml.Node, error) {
 			if err != nil || i < 0 || i >= len(n.Content) {
 				return nil, fmt.Errorf("has no item %q at #%s", tok, frag)
 			}
-			n = resolveAlias(n.Content[i])
+			n = transcode.ResolveAlias(n.Content[i])
 		default:
 			return nil, fmt.Errorf("has no %q at #%s: %s is a scalar", tok, frag, tok)
 		}
@@ -412,7 +417,7 @@ func escapePointer(s string) string {
 // copy returns a deep copy of n with its aliases expanded, so that the
 // copy can be rewritten without touching the file it came from.
 func (b *bundler) copy(n *yaml.Node, file string) (*yaml.Node, error) {
-	n = resolveAlias(n)
+	n = transcode.ResolveAlias(n)
 	if b.budget--; b.budget < 0 {
 		return nil, b.refError(file, n, "the referenced part expands to too many nodes through aliases")
 	}
@@ -441,7 +446,7 @@ func (b *bundler) addComponents() {
 			next := mappingValue(parent, p)
 			if next == nil || next.Kind != yaml.MappingNode {
 				next = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-				parent = resolveAlias(parent)
+				parent = transcode.ResolveAlias(parent)
 				parent.Content = append(parent.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: p}, next)
 			}
 			parent = next

@@ -1,4 +1,4 @@
-package viewer
+package transcode
 
 import (
 	"fmt"
@@ -13,9 +13,9 @@ type field struct {
 	line    int    // 1-based, 0 when unknown (JSON input)
 }
 
-// specHead is what Setup checks in a document, and what the page needs of
+// Head is what Setup checks in a document, and what the page needs of
 // it.
-type specHead struct {
+type Head struct {
 	openapi, swagger field
 	info             struct {
 		present, isMapping bool
@@ -24,11 +24,14 @@ type specHead struct {
 	title, version field
 }
 
+// Title returns the document's info.title, as checked by Check.
+func (h Head) Title() string { return h.title.value }
+
 func errNotMapping(kind string) error {
-	return fmt.Errorf("the document must be a mapping (an object) at the top level, not %s", article(kind))
+	return fmt.Errorf("the document must be a mapping (an object) at the top level, not %s", Article(kind))
 }
 
-func article(kind string) string {
+func Article(kind string) string {
 	switch kind {
 	case "empty":
 		return "an empty document"
@@ -38,19 +41,19 @@ func article(kind string) string {
 	return "a " + kind
 }
 
-// check applies Setup's rules to a document's head: an openapi (3.x) or
+// Check applies Setup's rules to a document's head: an openapi (3.x) or
 // swagger (2.0) string that Swagger UI of version ui renders, and an info
 // mapping with a title and a version.
-func (h specHead) check(source string, ui uiVersion) error {
+func (h Head) Check(source string, ui UIVersion) error {
 	fail := func(line int, format string, args ...any) error {
-		return &SpecError{Source: source, Line: line, Err: fmt.Errorf(format, args...)}
+		return &Error{Source: source, Line: line, Err: fmt.Errorf(format, args...)}
 	}
 	switch {
 	case h.openapi.present:
 		if h.openapi.kind != "string" {
-			return fail(h.openapi.line, "openapi must be a string such as \"3.1.0\", not %s (quote it in YAML)", article(h.openapi.kind))
+			return fail(h.openapi.line, "openapi must be a string such as \"3.1.0\", not %s (quote it in YAML)", Article(h.openapi.kind))
 		}
-		oas32 := ui.rendersOAS32()
+		oas32 := ui.RendersOAS32()
 		if !renderableOpenAPI(h.openapi.value, oas32) {
 			if oas32 {
 				return fail(h.openapi.line, "openapi is %q: Swagger UI %s renders OpenAPI 3.0.0 to 3.0.3, 3.1.x and 3.2.x (and Swagger \"2.0\")", h.openapi.value, ui)
@@ -63,7 +66,7 @@ func (h specHead) check(source string, ui uiVersion) error {
 		}
 	case h.swagger.present:
 		if h.swagger.kind != "string" {
-			return fail(h.swagger.line, "swagger must be the string \"2.0\", not %s (quote it in YAML)", article(h.swagger.kind))
+			return fail(h.swagger.line, "swagger must be the string \"2.0\", not %s (quote it in YAML)", Article(h.swagger.kind))
 		}
 		if h.swagger.value != "2.0" {
 			return fail(h.swagger.line, "swagger is %q: want \"2.0\"", h.swagger.value)

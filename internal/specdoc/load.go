@@ -1,0 +1,125 @@
+package specdoc
+
+import (
+	"io/fs"
+
+	"github.com/openapi-viewer/viewer/internal/bundle"
+	"github.com/openapi-viewer/viewer/internal/transcode"
+)
+
+// Loader reads, bundles, converts and checks documents, and stamps the
+// files they were read from so that a watcher can tell when one changes.
+// It holds nothing: its zero value is ready, and any number of routers
+// can share one.
+type Loader struct{}
+
+// UIVersion is the version of the Swagger UI that renders a document,
+// which decides the OpenAPI versions Load accepts.
+type UIVersion = transcode.UIVersion
+
+// File is a document value that is always a file path, whatever its text.
+type File string
+
+// Load reads, bundles, converts and checks one document: v is a file path
+// (a string or a File), the document's bytes ([]byte, json.RawMessage), or
+// a map or struct to encode as JSON. Files are read from fsys when it is
+// not nil, else from the OS. field names the config field v comes from,
+// for errors; ui is the version of the Swagger UI that will render the
+// document. A problem with the document is an *Error, one with v itself a
+// *ConfigError.
+func (Loader) Load(v any, fsys fs.FS, field string, ui UIVersion) (*Document, error) {
+	return loadSpec(v, fsys, field, ui)
+}
+
+// Document is a checked document in its served forms.
+type Document struct {
+	Source string // the file path, or the config field of a document given as bytes or an object
+	JSON   []byte // indented with two spaces, in the author's key order
+	head   transcode.Head
+	Files  []string // the files read: the document's own, then those its $refs named
+}
+
+// Title returns the document's info.title.
+func (d *Document) Title() string { return d.head.Title() }
+
+// YAML returns the document as YAML, in the author's key order.
+func (d *Document) YAML() ([]byte, error) { return transcode.JSONToYAML(d.JSON) }
+
+// loadSpec reads, bundles, converts and checks one document. field names
+// the config field it comes from, for errors; ui is the version of the
+// Swagger UI that will render it, which decides the OpenAPI versions
+// accepted.
+func loadSpec(v any, fsys fs.FS, field string, ui UIVersion) (*Document, error) {
+	raw, err := readSpec(v, fsys, field)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		doc   []byte
+		head  transcode.Head
+		files []string
+	)
+	if raw.File != "" {
+		files = []string{raw.File}
+	}
+	if raw.IsJSON {
+		doc, err = transcode.IndentJSON(raw)
+		switch {
+		case err != nil && !raw.StrictJSON:
+			// YAML flow documents also start with '{'; try reading it as
+			// YAML, and report the JSON error when that fails too.
+			yamlDoc, yamlHead, yamlFiles, yamlErr := yamlDocument(raw, fsys, nil)
+			if yamlErr != nil {
+				return nil, err
+			}
+			doc, head, files = yamlDoc, yamlHead, yamlFiles
+		case err != nil:
+			return nil, err
+		case bundle.HasFileRefs(raw.Data):
+			// Bundling needs the tree; the document was checked as JSON
+			// first, so its errors keep JSON's wording.
+			if doc, head, files, err = yamlDocument(raw, fsys, doc); err != nil {
+				return nil, err
+			}
+		default:
+			if head, err = transcode.HeadOfJSON(doc, raw.Source); err != nil {
+				return nil, err
+			}
+		}
+	} else if doc, head, files, err = yamlDocument(raw, fsys, nil); err != nil {
+		return nil, err
+	}
+	if err := head.Check(raw.Source, ui); err != nil {
+		return nil, err
+	}
+	return &Document{Source: raw.Source, JSON: doc, head: head, Files: files}, nil
+}
+
+// yamlDocument parses a YAML document (or a JSON one, as YAML), bundles the
+// files its $refs name, and writes it as JSON. indented, when not nil, is
+// the JSON document re-indented, parsed instead when the original does not
+// parse as YAML (JSON allows tabs where YAML does not).
+func yamlDocument(raw transcode.Raw, fsys fs.FS, indented []byte) ([]byte, transcode.Head, []string, error) {
+	root, err := transcode.ParseYAML(raw)
+	if err != nil && indented != nil {
+		root, err = transcode.ParseYAML(transcode.Raw{Source: raw.Source, Data: indented})
+	}
+	if err != nil {
+		return nil, transcode.Head{}, nil, err
+	}
+	var files []string
+	if raw.File != "" {
+		files = []string{raw.File}
+	}
+	size := len(raw.Data)
+	if bundle.HasFileRefs(raw.Data) {
+		if files, size, err = bundle.Bundle(root, raw.File, raw.Source, fsys, readFile, size); err != nil {
+			return nil, transcode.Head{}, nil, err
+		}
+	}
+	doc, head, err := transcode.NodeToJSON(root, raw.Source, size)
+	if err != nil {
+		return nil, transcode.Head{}, nil, err
+	}
+	return doc, head, files, nil
+}

@@ -1,0 +1,15 @@
+// Package transcode converts OpenAPI documents between JSON and YAML for the
+// viewer, keeping the author's key order and YAML 1.2's scalars, and checks
+// what the viewer requires of a document's head.
+//
+// Start with [IndentJSON] (a JSON document, re-indented and checked for
+// duplicate keys), [ParseYAML] and [NodeToJSON] (a YAML document, or a JSON
+// one read as YAML, written as indented JSON), and [JSONToYAML] (the YAML
+// the viewer serves). [Head] is what those read of the document's openapi,
+// swagger and info fields; [Head.Check] applies the viewer's rules to it for
+// the Swagger UI [UIVersion] that will render the document. Every problem
+// with a document is an [*Error] naming the document and, when known, the
+// line.
+//
+// The package reads no files: [Raw] is a document's bytes as given.
+package transcode
