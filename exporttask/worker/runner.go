@@ -375,7 +375,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 		if !exporttask.IsPermanent(err) && t.Attempts < r.maxAttempts {
 			log.WarnContext(ctx, "exporttask: export failed; it is tried again", "error", err,
 				"attempt", t.Attempts, "maxAttempts", r.maxAttempts, "retryIn", r.retryDelay)
-			r.retryLater(ctx, log, t, worker, tr.current())
+			r.retryLater(ctx, log, t, worker)
 			return
 		}
 		reason := errorReason(err)
@@ -388,12 +388,12 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 	r.finish(ctx, log, t, worker, p)
 }
 
-// retryLater gives the task back: its lease is shortened to RetryDelay,
+// retryLater gives the task back: its lease ends RetryDelay from now,
 // after which any worker claims it again (one more attempt).
-func (r *Runner) retryLater(ctx context.Context, log *slog.Logger, t exporttask.Task, worker string, progress int) {
+func (r *Runner) retryLater(ctx context.Context, log *slog.Logger, t exporttask.Task, worker string) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if _, err := r.store.Progress(rctx, t.ID, worker, progress, r.now(), r.retryDelay); err != nil {
+	if _, err := r.store.ReleaseForRetry(rctx, t.ID, worker, r.now(), r.retryDelay); err != nil {
 		log.InfoContext(ctx, "exporttask: giving the task back for a retry; it is retried when its lease ends", "error", err)
 	}
 }
