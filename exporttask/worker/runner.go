@@ -305,13 +305,6 @@ func (tr *taskRun) report(ctx context.Context, p int) error {
 	}
 }
 
-// current returns the progress last recorded.
-func (tr *taskRun) current() int {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	return tr.progress
-}
-
 // renew keeps the lease alive every Lease/3 until ctx is done, for
 // exporters that report rarely.
 func (tr *taskRun) renew(ctx context.Context) {
