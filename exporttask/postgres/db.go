@@ -22,8 +22,8 @@ import (
 //
 // Its methods are those of [taskstore.Store], which says what each does.
 // Claim and ClaimDeliveries skip the rows another transaction is claiming
-// rather than wait for them; Expire and Purge leave the tasks another
-// transaction holds for the next sweep.
+// rather than wait for them (see the package doc); Expire, like Purge,
+// leaves the tasks another transaction holds for the next sweep.
 type DB struct {
 	// shared carries out the methods that both stores do alike (see
 	// storekit.Common); they are DB's.
