@@ -19,15 +19,20 @@ import (
 
 // DB is an [taskstore.Store] on a PostgreSQL database. It is safe for
 // concurrent use, also by several processes. Create it with [Open].
+//
+// Its methods are those of [taskstore.Store], which says what each does.
+// Claim and ClaimDeliveries skip the rows another transaction is claiming
+// rather than wait for them (see the package doc); Expire, like Purge,
+// leaves the tasks another transaction holds for the next sweep.
 type DB struct {
+	// shared carries out the methods that both stores do alike (see
+	// storekit.Common); they are DB's.
+	shared
 	pool *pgxpool.Pool
 	// inserter inserts the creates without a quota in batches (see
 	// insertBatch), on insertPool's connections.
 	inserter   *storekit.Batcher[*newTask]
 	insertPool *pgxpool.Pool
-	// maxRunning is the most tasks of one customer leased at once; 0 is
-	// no limit (see WithMaxRunningPerCustomer).
-	maxRunning int
 	// fullAt is when (Unix nanoseconds) a write last met a full disk; 0:
 	// never. Ping reports the store unable to write for fullDiskHold
 	// after.
@@ -36,6 +41,10 @@ type DB struct {
 }
 
 var _ taskstore.Store = (*DB)(nil)
+
+// shared is the type of DB's embedded storekit.Common, named so that the
+// field is not exported.
+type shared = storekit.Common
 
 // defaultMaxConns is the pool size when the dsn sets no pool_max_conns.
 const defaultMaxConns = 16
@@ -63,7 +72,21 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	db := &DB{pool: pool, maxRunning: o.maxRunning, fullDiskHold: o.fullDiskHold}
+	db := &DB{pool: pool, fullDiskHold: o.fullDiskHold}
+	db.shared = storekit.NewCommon(storekit.CommonConfig{
+		Name:        "postgres",
+		Write:       db.write,
+		MaxRunning:  o.MaxRunning,
+		Query:       db.query,
+		Placeholder: placeholder,
+		TaskRow: func(ctx context.Context, customer string, id int64) storekit.Scanner {
+			return db.pool.QueryRow(ctx, `SELECT id, doc FROM tasks WHERE id = $1 AND customer = $2`, id, customer)
+		},
+		KeyRow: func(ctx context.Context, customer, key string) storekit.Scanner {
+			return db.pool.QueryRow(ctx, `SELECT task_id, fingerprint FROM idempotency_keys WHERE customer = $1 AND key = $2`, customer, key)
+		},
+		NoRows: pgx.ErrNoRows,
+	})
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)

@@ -3,13 +3,15 @@ package postgres
 import (
 	"fmt"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
 // Option configures [Open].
 type Option func(*options)
 
 type options struct {
-	maxRunning   int
+	storekit.Options
 	fullDiskHold time.Duration
 }
 
@@ -20,7 +22,7 @@ type options struct {
 // claims still take turns among customers, and a customer alone in the
 // queue uses every worker. A negative n makes Open fail.
 func WithMaxRunningPerCustomer(n int) Option {
-	return func(o *options) { o.maxRunning = n }
+	return func(o *options) { o.MaxRunning = n }
 }
 
 // WithFullDiskHold sets how long [DB.Ping] reports a full disk after a
@@ -30,17 +32,18 @@ func WithFullDiskHold(d time.Duration) Option {
 	return func(o *options) { o.fullDiskHold = d }
 }
 
-// buildOptions applies opts and checks the result.
-func buildOptions(opts []Option) (options, error) {
-	o := options{fullDiskHold: DefaultFullDiskHold}
-	for _, opt := range opts {
-		opt(&o)
-	}
-	if o.maxRunning < 0 {
-		return options{}, fmt.Errorf("the most running tasks per customer must not be negative, got %d", o.maxRunning)
+// Check reports a setting of o that is out of range.
+func (o options) Check() error {
+	if err := o.Options.Check(); err != nil {
+		return err
 	}
 	if o.fullDiskHold <= 0 {
-		return options{}, fmt.Errorf("the full-disk hold must be positive, got %s", o.fullDiskHold)
+		return fmt.Errorf("the full-disk hold must be positive, got %s", o.fullDiskHold)
 	}
-	return o, nil
+	return nil
+}
+
+// buildOptions applies opts and checks the result.
+func buildOptions(opts []Option) (options, error) {
+	return storekit.BuildOptions(options{fullDiskHold: DefaultFullDiskHold}, opts)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -12,25 +11,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
-
-// ClaimDeliveries leases due webhook deliveries; see [taskstore.Store].
-// Rows another transaction is claiming are skipped, not waited for.
-func (db *DB) ClaimDeliveries(ctx context.Context, c taskstore.DeliveryClaim) ([]taskstore.Delivery, error) {
-	ds, err := storekit.ClaimDeliveries(ctx, db.write, c)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: claim deliveries: %w", err)
-	}
-	return ds, nil
-}
-
-// DeliveryDone records the outcome of a delivery attempt; see
-// [taskstore.Store].
-func (db *DB) DeliveryDone(ctx context.Context, id int64, r taskstore.DeliveryResult) error {
-	if err := storekit.DeliveryDone(ctx, db.write, id, r); err != nil {
-		return fmt.Errorf("postgres: delivery %d done: %w", id, err)
-	}
-	return nil
-}
 
 // InsertDeliveries writes one delivery per entry of out, in order, in one
 // statement.
@@ -101,33 +81,6 @@ func (w txn) RecordAttempt(ctx context.Context, id int64, o storekit.Outcome) er
 		        last_status_code = $6, last_error_class = $7
 		 WHERE id = $4`, o.State, o.Error, o.NextAttempt, id, o.DoneAt, o.StatusCode, string(o.Class))
 	return err
-}
-
-// PruneDeliveries removes finished deliveries; see [taskstore.Store].
-func (db *DB) PruneDeliveries(ctx context.Context, before time.Time, limit int) (int, error) {
-	n, err := storekit.PruneDeliveries(ctx, db.write, before, limit)
-	if err != nil {
-		return 0, fmt.Errorf("postgres: prune deliveries: %w", err)
-	}
-	return n, nil
-}
-
-// ListDeliveries lists a task's deliveries; see [taskstore.Store].
-func (db *DB) ListDeliveries(ctx context.Context, customer string, id, after int64, limit int) ([]taskstore.DeliveryRecord, error) {
-	ds, err := storekit.ListDeliveries(ctx, db.write, customer, id, after, limit)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: list deliveries of task %d: %w", id, err)
-	}
-	return ds, nil
-}
-
-// Redeliver writes a new attempt at a delivery; see [taskstore.Store].
-func (db *DB) Redeliver(ctx context.Context, customer string, id, deliveryID int64, now time.Time) (taskstore.DeliveryRecord, error) {
-	d, err := storekit.Redeliver(ctx, db.write, customer, id, deliveryID, now)
-	if err != nil {
-		return taskstore.DeliveryRecord{}, fmt.Errorf("postgres: redeliver %d of task %d: %w", deliveryID, id, err)
-	}
-	return d, nil
 }
 
 // PruneDeliveries deletes finished deliveries done before before,

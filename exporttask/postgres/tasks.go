@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -229,33 +228,4 @@ func (w txn) RememberKey(ctx context.Context, customer, key, fp string, id int64
 		return fmt.Errorf("recording idempotency key: %w", err)
 	}
 	return nil
-}
-
-// Get returns the customer's task id; see [taskstore.Store].
-func (db *DB) Get(ctx context.Context, customer string, id int64) (exporttask.Task, error) {
-	t, err := storekit.ScanFound(db.pool.QueryRow(ctx,
-		`SELECT id, doc FROM tasks WHERE id = $1 AND customer = $2`, id, customer), pgx.ErrNoRows)
-	if err != nil {
-		return exporttask.Task{}, fmt.Errorf("postgres: get task %d: %w", id, err)
-	}
-	return t, nil
-}
-
-// List returns a page of the customer's tasks, newest first; see
-// [taskstore.Store].
-func (db *DB) List(ctx context.Context, p taskstore.ListParams) ([]exporttask.Task, bool, error) {
-	tasks, more, err := storekit.List(ctx, p, placeholder, db.query)
-	if err != nil {
-		return nil, false, fmt.Errorf("postgres: list tasks: %w", err)
-	}
-	return tasks, more, nil
-}
-
-// Abort moves the customer's task id to ABORTED; see [taskstore.Store].
-func (db *DB) Abort(ctx context.Context, customer string, id int64, now time.Time) (exporttask.Task, error) {
-	t, err := storekit.Abort(ctx, db.write, customer, id, now)
-	if err != nil {
-		return exporttask.Task{}, fmt.Errorf("postgres: abort task %d: %w", id, err)
-	}
-	return t, nil
 }

@@ -23,7 +23,12 @@ import (
 
 // DB is an [taskstore.Store] on a SQLite database. It is safe for
 // concurrent use. Create it with [Open].
+//
+// Its methods are those of [taskstore.Store], which says what each does.
 type DB struct {
+	// shared carries out the methods that both stores do alike (see
+	// storekit.Common); they are DB's.
+	shared
 	w *sql.DB // writes: a single connection
 	r *sql.DB // reads; the same as w for an in-memory database
 	// wr runs the write transactions, one at a time and in arrival
@@ -37,15 +42,16 @@ type DB struct {
 	// database/sql discards and reopens (after an interrupted statement,
 	// say). Nil for a file.
 	anchor *sql.DB
-	// maxRunning is the most tasks of one customer leased at once; 0 is
-	// no limit (see WithMaxRunningPerCustomer).
-	maxRunning int
 	// dir is the directory of the database file, whose free space Ping
 	// checks; empty for an in-memory database.
 	dir string
 }
 
 var _ taskstore.Store = (*DB)(nil)
+
+// shared is the type of DB's embedded storekit.Common, named so that the
+// field is not exported.
+type shared = storekit.Common
 
 // Memory is the dsn that asks [Open] for a private in-memory database.
 const Memory = ":memory:"
@@ -70,7 +76,20 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
 	}
-	db.maxRunning = o.maxRunning
+	db.shared = storekit.NewCommon(storekit.CommonConfig{
+		Name:        "sqlite",
+		Write:       db.write,
+		MaxRunning:  o.MaxRunning,
+		Query:       db.query,
+		Placeholder: placeholder,
+		TaskRow: func(ctx context.Context, customer string, id int64) storekit.Scanner {
+			return db.get.QueryRowContext(ctx, id, customer)
+		},
+		KeyRow: func(ctx context.Context, customer, key string) storekit.Scanner {
+			return db.r.QueryRowContext(ctx, qIdempotencyKey, customer, key)
+		},
+		NoRows: sql.ErrNoRows,
+	})
 	if err := db.autoVacuumNew(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)

@@ -1,12 +1,12 @@
 package sqlite
 
-import "fmt"
+import "github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 
 // Option configures [Open].
 type Option func(*options)
 
 type options struct {
-	maxRunning int
+	storekit.Options
 }
 
 // WithMaxRunningPerCustomer makes Claim pass over a customer that has n
@@ -16,17 +16,10 @@ type options struct {
 // claims still take turns among customers, and a customer alone in the
 // queue uses every worker. A negative n makes Open fail.
 func WithMaxRunningPerCustomer(n int) Option {
-	return func(o *options) { o.maxRunning = n }
+	return func(o *options) { o.MaxRunning = n }
 }
 
 // buildOptions applies opts and checks the result.
 func buildOptions(opts []Option) (options, error) {
-	var o options
-	for _, opt := range opts {
-		opt(&o)
-	}
-	if o.maxRunning < 0 {
-		return options{}, fmt.Errorf("the most running tasks per customer must not be negative, got %d", o.maxRunning)
-	}
-	return o, nil
+	return storekit.BuildOptions(options{}, opts)
 }

@@ -6,30 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
-
-// ClaimDeliveries leases due webhook deliveries; see [taskstore.Store].
-func (db *DB) ClaimDeliveries(ctx context.Context, c taskstore.DeliveryClaim) ([]taskstore.Delivery, error) {
-	ds, err := storekit.ClaimDeliveries(ctx, db.write, c)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: claim deliveries: %w", err)
-	}
-	return ds, nil
-}
-
-// DeliveryDone records the outcome of a delivery attempt; see
-// [taskstore.Store].
-func (db *DB) DeliveryDone(ctx context.Context, id int64, r taskstore.DeliveryResult) error {
-	if err := storekit.DeliveryDone(ctx, db.write, id, r); err != nil {
-		return fmt.Errorf("sqlite: delivery %d done: %w", id, err)
-	}
-	return nil
-}
 
 // InsertDeliveries writes one delivery per entry of out, in order.
 func (w wtx) InsertDeliveries(ctx context.Context, taskID int64, ev exporttask.Event, out []storekit.Outgoing, at int64) error {
@@ -84,33 +65,6 @@ func (w wtx) DeliveryState(ctx context.Context, id int64) (int, error) {
 func (w wtx) RecordAttempt(ctx context.Context, id int64, o storekit.Outcome) error {
 	_, err := w.exec(ctx, qDeliveryDone, o.State, o.StatusCode, string(o.Class), o.Error, o.NextAttempt, o.NextAttempt, o.DoneAt, id)
 	return err
-}
-
-// PruneDeliveries removes finished deliveries; see [taskstore.Store].
-func (db *DB) PruneDeliveries(ctx context.Context, before time.Time, limit int) (int, error) {
-	n, err := storekit.PruneDeliveries(ctx, db.write, before, limit)
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: prune deliveries: %w", err)
-	}
-	return n, nil
-}
-
-// ListDeliveries lists a task's deliveries; see [taskstore.Store].
-func (db *DB) ListDeliveries(ctx context.Context, customer string, id, after int64, limit int) ([]taskstore.DeliveryRecord, error) {
-	ds, err := storekit.ListDeliveries(ctx, db.write, customer, id, after, limit)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: list deliveries of task %d: %w", id, err)
-	}
-	return ds, nil
-}
-
-// Redeliver writes a new attempt at a delivery; see [taskstore.Store].
-func (db *DB) Redeliver(ctx context.Context, customer string, id, deliveryID int64, now time.Time) (taskstore.DeliveryRecord, error) {
-	d, err := storekit.Redeliver(ctx, db.write, customer, id, deliveryID, now)
-	if err != nil {
-		return taskstore.DeliveryRecord{}, fmt.Errorf("sqlite: redeliver %d of task %d: %w", deliveryID, id, err)
-	}
-	return d, nil
 }
 
 // PruneDeliveries deletes finished deliveries done before before.

@@ -65,6 +65,7 @@ func Run(t *testing.T, open func(t *testing.T) taskstore.Store) {
 		{"LeaseExpiry", testLeaseExpiry},
 		{"ProgressExtendsLease", testProgressExtendsLease},
 		{"Progress", testProgress},
+		{"ReleaseForRetry", testReleaseForRetry},
 		{"FinishCompleted", testFinishCompleted},
 		{"FinishFailed", testFinishFailed},
 		{"Expire", testExpire},

@@ -117,6 +117,15 @@ type Store interface {
 	// worker after the lease ended); ErrNotFound when there is no task id.
 	Progress(ctx context.Context, id int64, worker string, progress int, now time.Time, lease time.Duration) (exporttask.Task, error)
 
+	// ReleaseForRetry gives a task leased to worker back, to be tried
+	// again later (after an export failure that may pass): the task stays
+	// IN_PROGRESS with its progress, and its lease, still in worker's name,
+	// ends at now+delay, so that no Claim takes it before then and the
+	// first Claim after takes it over (counting one more attempt). It emits
+	// no event. ErrLeaseLost and ErrNotFound as for Progress; a negative
+	// delay is an error.
+	ReleaseForRetry(ctx context.Context, id int64, worker string, now time.Time, delay time.Duration) (exporttask.Task, error)
+
 	// Finish ends a task leased to worker: COMPLETED with r.Artifacts and
 	// progress 100 when r.ErrorReason is empty, else FAILED with that
 	// reason. It sets finishedAt = now and, for COMPLETED, expiredAt =

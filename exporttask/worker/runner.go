@@ -305,13 +305,6 @@ func (tr *taskRun) report(ctx context.Context, p int) error {
 	}
 }
 
-// current returns the progress last recorded.
-func (tr *taskRun) current() int {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	return tr.progress
-}
-
 // renew keeps the lease alive every Lease/3 until ctx is done, for
 // exporters that report rarely.
 func (tr *taskRun) renew(ctx context.Context) {
@@ -375,7 +368,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 		if !exporttask.IsPermanent(err) && t.Attempts < r.maxAttempts {
 			log.WarnContext(ctx, "exporttask: export failed; it is tried again", "error", err,
 				"attempt", t.Attempts, "maxAttempts", r.maxAttempts, "retryIn", r.retryDelay)
-			r.retryLater(ctx, log, t, worker, tr.current())
+			r.retryLater(ctx, log, t, worker)
 			return
 		}
 		reason := errorReason(err)
@@ -388,12 +381,12 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 	r.finish(ctx, log, t, worker, p)
 }
 
-// retryLater gives the task back: its lease is shortened to RetryDelay,
+// retryLater gives the task back: its lease ends RetryDelay from now,
 // after which any worker claims it again (one more attempt).
-func (r *Runner) retryLater(ctx context.Context, log *slog.Logger, t exporttask.Task, worker string, progress int) {
+func (r *Runner) retryLater(ctx context.Context, log *slog.Logger, t exporttask.Task, worker string) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if _, err := r.store.Progress(rctx, t.ID, worker, progress, r.now(), r.retryDelay); err != nil {
+	if _, err := r.store.ReleaseForRetry(rctx, t.ID, worker, r.now(), r.retryDelay); err != nil {
 		log.InfoContext(ctx, "exporttask: giving the task back for a retry; it is retried when its lease ends", "error", err)
 	}
 }

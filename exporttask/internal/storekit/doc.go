@@ -8,16 +8,20 @@
 // each write of the [taskstore.Store] contract on top of them: the
 // decisions of Create (replay, dedup and webhook merge, quota), the status
 // changes through [exporttask.Transition] with their outbox deliveries, the
-// leases of Claim, Progress and Finish, Expire, and the outbox's
-// ClaimDeliveries and DeliveryDone:
+// leases of Claim, Progress, ReleaseForRetry and Finish, Expire, and the
+// outbox's ClaimDeliveries and DeliveryDone. [Common] wraps them as the
+// methods of the contract, their errors starting with the store's name,
+// and a store embeds it:
 //
-//	func (db *DB) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (exporttask.Task, bool, error) {
-//		t, ok, err := storekit.Claim(ctx, db.write, worker, now, lease, db.maxRunning)
-//		if err != nil {
-//			return exporttask.Task{}, false, fmt.Errorf("mystore: claim task: %w", err)
-//		}
-//		return t, ok, nil
+//	type DB struct {
+//		shared // = storekit.Common, so that the field is not exported
+//		...
 //	}
+//
+//	db.shared = storekit.NewCommon(storekit.CommonConfig{Name: "mystore", Write: db.write, ...})
+//
+// The settings of Open that every store takes are [Options], applied with
+// [BuildOptions].
 //
 // It also holds the stored form of a task ([EncodeTask], [DecodeTask],
 // [Millis]), row decoding ([ScanTask], [ScanDelivery], [Collect], [Page])

@@ -84,6 +84,29 @@ func Progress(ctx context.Context, write Write, id int64, worker string, progres
 	return t, nil
 }
 
+// ReleaseForRetry carries out [taskstore.Store.ReleaseForRetry] in one
+// transaction of write: a task leased to worker keeps its status, progress
+// and lease owner, and its lease ends at now+delay, so that the next Claim
+// after that takes it again. It emits nothing. A negative delay is an
+// error.
+func ReleaseForRetry(ctx context.Context, write Write, id int64, worker string, now time.Time, delay time.Duration) (t exporttask.Task, err error) {
+	if delay < 0 {
+		return exporttask.Task{}, fmt.Errorf("the retry delay %s is negative", delay)
+	}
+	err = write(ctx, func(tx Tx) error {
+		l, err := holding(ctx, tx, id, worker)
+		if err != nil {
+			return err
+		}
+		t, err = SaveTask(ctx, tx, l.Task.Status, l.Task, Lease{Owner: worker, Until: Millis(now.Add(delay))})
+		return err
+	})
+	if err != nil {
+		return exporttask.Task{}, err
+	}
+	return t, nil
+}
+
 // Finish carries out [taskstore.Store.Finish] in one transaction of
 // write: a task leased to worker becomes COMPLETED (with r.Artifacts,
 // progress 100 and an expiry r.Retention after now) or, with

@@ -8,15 +8,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
-// Dismiss removes the customer's final task id, its Idempotency-Key and its
-// webhook deliveries, and frees its quota; see [taskstore.Store].
-func (db *DB) Dismiss(ctx context.Context, customer string, id int64) error {
-	if err := storekit.Dismiss(ctx, db.write, customer, id); err != nil {
-		return fmt.Errorf("postgres: dismiss task %d: %w", id, err)
-	}
-	return nil
-}
-
 // Purge removes up to limit final tasks whose retention is over; see
 // [taskstore.Store]. Tasks another transaction holds are left for the
 // next sweep. The space of their rows is PostgreSQL's to reuse
