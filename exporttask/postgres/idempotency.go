@@ -35,7 +35,7 @@ func (db *DB) TaskByIdempotencyKey(ctx context.Context, customer, key string, re
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("postgres: idempotency key: %w", err)
 	}
-	if err := storekit.CheckIdempotentRequest(key, t, stored, fp, req); err != nil {
+	if err := storekit.CheckIdempotentRequest(key, t, stored, fp, req, ""); err != nil {
 		return exporttask.Task{}, fmt.Errorf("postgres: idempotency key: %w", err)
 	}
 	return t, nil
