@@ -115,8 +115,9 @@ type Server struct {
 // DefaultCreateBurst is [Config.CreateBurst] when it is left 0.
 const DefaultCreateBurst = 20
 
-// New checks cfg and returns a Server ready to serve requests. Its
-// background work starts with [Server.Run].
+// New checks cfg and returns a Server ready to serve requests. It starts
+// no background work: run a worker.Runner and a webhook.Deliverer beside
+// it (see the package documentation).
 func New(cfg Config) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("server: Config.Store is required")
