@@ -150,7 +150,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("server: Config.Quota is negative (%d)", cfg.Quota)
 	}
 	if cfg.DownloadIdleTimeout < 0 {
-		return nil, errors.New("server: Config durations must not be negative")
+		return nil, errors.New("server: Config.DownloadIdleTimeout must not be negative")
 	}
 	if cfg.CreateRate < 0 || math.IsNaN(cfg.CreateRate) || math.IsInf(cfg.CreateRate, 0) || cfg.CreateBurst < 0 {
 		return nil, fmt.Errorf("server: Config.CreateRate (%v) and CreateBurst (%d) must be finite and not negative",
