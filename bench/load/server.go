@@ -16,6 +16,8 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
 const benchKey = "load-test-key"
@@ -44,20 +46,25 @@ func startServer(ctx context.Context, db string, o options) (*target, error) {
 		_ = closeStore()
 		return nil, err
 	}
+	exp, secret := simulate.New(simulate.Config{Duration: o.taskDuration}), []byte("load-test-secret")
 	srv, err := server.New(server.Config{
-		Store:         st,
-		Exporter:      simulate.New(simulate.Config{Duration: o.taskDuration}),
-		Artifacts:     files,
-		Keys:          []server.APIKey{{Key: benchKey, Customer: "load", Scopes: server.ScopeAll}},
-		WebhookSecret: []byte("load-test-secret"),
-		Workers:       o.workers,
-		Quota:         o.quota,
-		Logger:        o.logger,
+		Store:           st,
+		Exporter:        exp,
+		Artifacts:       files,
+		Keys:            []server.APIKey{{Key: benchKey, Customer: "load", Scopes: server.ScopeAll}},
+		WebhookSecret:   secret,
+		CheckWebhookURL: webhook.URLChecker(nil),
+		Quota:           o.quota,
+		Logger:          o.logger,
 	})
 	if err != nil {
 		_ = closeStore()
 		return nil, err
 	}
+	runner := worker.NewRunner(worker.RunnerConfig{
+		Store: srv.TimeWorkerStore(st), Exporter: exp, Artifacts: files, Workers: o.workers, Logger: o.logger})
+	deliverer := webhook.NewDeliverer(webhook.DelivererConfig{
+		Store: srv.TimeDelivererStore(st), Secret: secret, Logger: o.logger})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		_ = closeStore()
@@ -65,13 +72,14 @@ func startServer(ctx context.Context, db string, o options) (*target, error) {
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 5 * time.Second}
 	runCtx, cancel := context.WithCancel(ctx)
-	workers := make(chan error, 1)
-	go func() { workers <- srv.Run(runCtx) }()
+	workers := make(chan error, 2)
+	go func() { workers <- runner.Run(runCtx) }()
+	go func() { workers <- deliverer.Run(runCtx) }()
 	go func() { _ = hs.Serve(ln) }()
 	stop := func() error {
 		err := hs.Shutdown(context.Background())
 		cancel()
-		err = errors.Join(err, <-workers, closeStore())
+		err = errors.Join(err, <-workers, <-workers, closeStore())
 		return err
 	}
 	return &target{addr: ln.Addr().String(), stop: stop}, nil

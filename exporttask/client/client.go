@@ -46,10 +46,10 @@ func WithHTTPClient(hc *http.Client) Option {
 func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	u, err := url.Parse(baseURL)
 	if err != nil {
-		return nil, fmt.Errorf("exporttask: client base URL: %w", err)
+		return nil, fmt.Errorf("client: client base URL: %w", err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("exporttask: client base URL %q is not an absolute http(s) URL", baseURL)
+		return nil, fmt.Errorf("client: client base URL %q is not an absolute http(s) URL", baseURL)
 	}
 	c := &Client{base: u, key: apiKey, hc: http.DefaultClient}
 	for _, o := range opts {
@@ -72,7 +72,7 @@ func WithIdempotencyKey(key string) CreateOption {
 func (c *Client) Create(ctx context.Context, req exporttask.CreateRequest, opts ...CreateOption) (exporttask.Task, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
-		return exporttask.Task{}, fmt.Errorf("exporttask: encoding the create request: %w", err)
+		return exporttask.Task{}, fmt.Errorf("client: encoding the create request: %w", err)
 	}
 	r, err := c.newRequest(ctx, http.MethodPost, c.base.JoinPath("export-tasks"), bytes.NewReader(body))
 	if err != nil {
@@ -110,14 +110,14 @@ func (c *Client) Abort(ctx context.Context, id int64) (exporttask.Task, error) {
 	var t exporttask.Task
 	_, err = c.do(r, http.StatusOK, &t)
 	if p := (*exporttask.Problem)(nil); errors.As(err, &p) && p.Status == http.StatusNoContent {
-		return exporttask.Task{}, fmt.Errorf("exporttask: task %d: %w", id, ErrDismissed)
+		return exporttask.Task{}, fmt.Errorf("client: task %d: %w", id, ErrDismissed)
 	}
 	return t, err
 }
 
 // ErrDismissed reports that a DELETE dismissed a task that was already
 // final, rather than aborting it.
-var ErrDismissed = errors.New("exporttask: the task was final and is dismissed")
+var ErrDismissed = errors.New("client: the task was final and is dismissed")
 
 // ListOptions selects a page of tasks for [Client.List].
 type ListOptions struct {
@@ -185,7 +185,7 @@ func (c *Client) Wait(ctx context.Context, id int64, poll time.Duration) (export
 		}
 		select {
 		case <-ctx.Done():
-			return t, fmt.Errorf("exporttask: waiting for task %d (%s): %w", id, t.Status, ctx.Err())
+			return t, fmt.Errorf("client: waiting for task %d (%s): %w", id, t.Status, ctx.Err())
 		case <-tick.C:
 		}
 	}
@@ -198,7 +198,7 @@ func (c *Client) taskURL(id int64) *url.URL {
 func (c *Client) newRequest(ctx context.Context, method string, u *url.URL, body io.Reader) (*http.Request, error) {
 	r, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {
-		return nil, fmt.Errorf("exporttask: building %s %s: %w", method, u.Path, err)
+		return nil, fmt.Errorf("client: building %s %s: %w", method, u.Path, err)
 	}
 	r.Header.Set("Accept", "application/json, "+exporttask.ProblemContentType)
 	if c.key != "" {
@@ -213,14 +213,14 @@ func (c *Client) newRequest(ctx context.Context, method string, u *url.URL, body
 func (c *Client) do(r *http.Request, want int, v any) (http.Header, error) {
 	resp, err := c.hc.Do(r)
 	if err != nil {
-		return nil, fmt.Errorf("exporttask: %s %s: %w", r.Method, r.URL.Path, err)
+		return nil, fmt.Errorf("client: %s %s: %w", r.Method, r.URL.Path, err)
 	}
 	defer resp.Body.Close()
 	body := newItemLimitReader(resp.Body, MaxItemBytes)
 	if resp.StatusCode != want {
 		b, err := io.ReadAll(body)
 		if err != nil {
-			return nil, fmt.Errorf("exporttask: %s %s: reading the response: %w", r.Method, r.URL.Path, err)
+			return nil, fmt.Errorf("client: %s %s: reading the response: %w", r.Method, r.URL.Path, err)
 		}
 		return nil, responseProblem(resp, b)
 	}
@@ -230,7 +230,7 @@ func (c *Client) do(r *http.Request, want int, v any) (http.Header, error) {
 		err = decodeOne(body, v)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("exporttask: %s %s: decoding the response: %w", r.Method, r.URL.Path, err)
+		return nil, fmt.Errorf("client: %s %s: decoding the response: %w", r.Method, r.URL.Path, err)
 	}
 	return resp.Header, nil
 }

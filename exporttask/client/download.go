@@ -37,15 +37,15 @@ type MismatchError struct {
 
 func (e *MismatchError) Error() string {
 	if e.WantSize != e.GotSize {
-		return fmt.Sprintf("exporttask: downloading %s: got %d bytes, the task says %d", e.Name, e.GotSize, e.WantSize)
+		return fmt.Sprintf("client: downloading %s: got %d bytes, the task says %d", e.Name, e.GotSize, e.WantSize)
 	}
-	return fmt.Sprintf("exporttask: downloading %s: SHA-256 %s, the task says %s", e.Name, e.GotSHA256, e.WantSHA256)
+	return fmt.Sprintf("client: downloading %s: SHA-256 %s, the task says %s", e.Name, e.GotSHA256, e.WantSHA256)
 }
 
 // ErrArtifactChanged is returned by [Client.Download] when the server's
 // file changed between two requests of one download, so the bytes already
 // written cannot be continued.
-var ErrArtifactChanged = errors.New("exporttask: the artifact changed during the download")
+var ErrArtifactChanged = errors.New("client: the artifact changed during the download")
 
 // Download writes the file of artifact a (from a task's Artifacts: its URL,
 // Size and SHA256 are used) to w, with the client's API key. When the
@@ -72,7 +72,7 @@ func (c *Client) DownloadFile(ctx context.Context, a exporttask.Artifact, path s
 	part := path + ".part"
 	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return fmt.Errorf("exporttask: downloading %s: %w", a.Name, err)
+		return fmt.Errorf("client: downloading %s: %w", a.Name, err)
 	}
 	d := downloader{c: c, a: a, w: f, sum: sha256.New()}
 	d.n, err = io.Copy(d.sum, f) // what an earlier call received
@@ -82,14 +82,14 @@ func (c *Client) DownloadFile(ctx context.Context, a exporttask.Artifact, path s
 	}
 	if err != nil {
 		f.Close()
-		return fmt.Errorf("exporttask: downloading %s: reading %s: %w", a.Name, part, err)
+		return fmt.Errorf("client: downloading %s: reading %s: %w", a.Name, part, err)
 	}
 	err = d.run(ctx)
 	if err == nil {
 		err = d.check()
 	}
 	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("exporttask: downloading %s: %w", a.Name, cerr)
+		err = fmt.Errorf("client: downloading %s: %w", a.Name, cerr)
 	}
 	var mm *MismatchError
 	switch {
@@ -99,7 +99,7 @@ func (c *Client) DownloadFile(ctx context.Context, a exporttask.Artifact, path s
 		return err // the part file stays for the next call
 	}
 	if err := os.Rename(part, path); err != nil {
-		return fmt.Errorf("exporttask: downloading %s: %w", a.Name, err)
+		return fmt.Errorf("client: downloading %s: %w", a.Name, err)
 	}
 	if dir, err := os.Open(filepath.Dir(path)); err == nil {
 		_ = dir.Sync() // make the rename durable where the platform can
@@ -128,11 +128,11 @@ type downloader struct {
 // run requests the rest of the file until the server has sent it all.
 func (d *downloader) run(ctx context.Context) error {
 	if d.a.URL == "" {
-		return fmt.Errorf("exporttask: downloading %s: the artifact has no URL (the task is not COMPLETED, or expired)", d.a.Name)
+		return fmt.Errorf("client: downloading %s: the artifact has no URL (the task is not COMPLETED, or expired)", d.a.Name)
 	}
 	u, err := url.Parse(d.a.URL)
 	if err != nil {
-		return fmt.Errorf("exporttask: downloading %s: %w", d.a.Name, err)
+		return fmt.Errorf("client: downloading %s: %w", d.a.Name, err)
 	}
 	stalled := 0
 	for {
@@ -145,7 +145,7 @@ func (d *downloader) run(ctx context.Context) error {
 			return nil
 		}
 		if ctx.Err() != nil {
-			return fmt.Errorf("exporttask: downloading %s: %w", d.a.Name, ctx.Err())
+			return fmt.Errorf("client: downloading %s: %w", d.a.Name, ctx.Err())
 		}
 		var p *exporttask.Problem
 		if errors.As(err, &p) || errors.Is(err, ErrArtifactChanged) {
@@ -177,7 +177,7 @@ func (d *downloader) once(ctx context.Context, u *url.URL) (bool, error) {
 	}
 	resp, err := d.c.hc.Do(r)
 	if err != nil {
-		return false, fmt.Errorf("exporttask: downloading %s: %w", d.a.Name, err)
+		return false, fmt.Errorf("client: downloading %s: %w", d.a.Name, err)
 	}
 	defer resp.Body.Close()
 	switch {
@@ -186,7 +186,7 @@ func (d *downloader) once(ctx context.Context, u *url.URL) (bool, error) {
 			ErrArtifactChanged, d.a.Name, d.n)
 	case resp.StatusCode == http.StatusPartialContent:
 		if start, ok := rangeStart(resp.Header.Get("Content-Range")); !ok || start != d.n {
-			return false, fmt.Errorf("exporttask: downloading %s: asked for bytes from %d, got Content-Range %q",
+			return false, fmt.Errorf("client: downloading %s: asked for bytes from %d, got Content-Range %q",
 				d.a.Name, d.n, resp.Header.Get("Content-Range"))
 		}
 	case resp.StatusCode != http.StatusOK:
@@ -196,10 +196,10 @@ func (d *downloader) once(ctx context.Context, u *url.URL) (bool, error) {
 	n, err := io.Copy(io.MultiWriter(d.w, d.sum), resp.Body)
 	d.n += n
 	if err != nil {
-		return false, fmt.Errorf("exporttask: downloading %s: after %d bytes: %w", d.a.Name, d.n, err)
+		return false, fmt.Errorf("client: downloading %s: after %d bytes: %w", d.a.Name, d.n, err)
 	}
 	if d.a.Size > 0 && d.n < d.a.Size {
-		return false, fmt.Errorf("exporttask: downloading %s: the answer ended after %d of %d bytes: %w",
+		return false, fmt.Errorf("client: downloading %s: the answer ended after %d of %d bytes: %w",
 			d.a.Name, d.n, d.a.Size, io.ErrUnexpectedEOF)
 	}
 	return true, nil

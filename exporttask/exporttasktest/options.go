@@ -9,6 +9,8 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
 // DefaultTaskDuration is how long a simulated export takes unless
@@ -16,7 +18,8 @@ import (
 const DefaultTaskDuration = 200 * time.Millisecond
 
 // DefaultWorkerPollInterval is the test server's
-// [server.Config.PollInterval] unless [WithPollInterval] says otherwise:
+// [worker.RunnerConfig.PollInterval] and [webhook.DelivererConfig.PollInterval]
+// unless [WithPollInterval] says otherwise:
 // how often its idle export workers, its expiry sweeper and its webhook
 // deliverer look in the store for work, far more often than a production server's, so that
 // tests do not wait. It says nothing of how often a client polls a task
@@ -57,6 +60,9 @@ type config struct {
 	backoff      time.Duration
 	logger       *slog.Logger
 	tweaks       []func(*server.Config) // see WithServerConfig
+	// see WithRunnerConfig and WithDelivererConfig
+	runnerTweaks    []func(*worker.RunnerConfig)
+	delivererTweaks []func(*webhook.DelivererConfig)
 }
 
 func defaultConfig() config {

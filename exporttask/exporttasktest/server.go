@@ -17,6 +17,8 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
 // Server is a running export task server for one test.
@@ -35,14 +37,15 @@ type Server struct {
 	// WebhookSecret signs the server's webhooks; check them with
 	// [exporttask.VerifyWebhook].
 	WebhookSecret []byte
-	// API is the server itself.
+	// API is the server itself (its HTTP API).
 	API *server.Server
 
 	close func() error
 }
 
-// NewServer starts a server for t and stops it, with its workers and store,
-// when t ends. It fails t if anything cannot start.
+// NewServer starts a server for t, with a [worker.Runner] and a
+// [webhook.Deliverer] running beside it on its store, and stops them, with
+// the store, when t ends. It fails t if anything cannot start.
 func NewServer(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	srv, err := Start(opts...)
@@ -112,14 +115,8 @@ func Start(opts ...Option) (*Server, error) {
 		RedirectDownloads: cfg.redirect,
 		Keys:              append([]server.APIKey{{Key: key, Customer: Customer, Scopes: server.ScopeAll}}, cfg.keys...),
 		Quota:             cfg.quota,
-		Retention:         cfg.retention,
 		WebhookSecret:     cfg.secret,
-		WebhookAllow:      cfg.allow,
-		Workers:           cfg.workers,
-		PollInterval:      cfg.poll,
-		SweepInterval:     cfg.poll,
-		RetryDelay:        cfg.poll,
-		WebhookBackoff:    cfg.backoff,
+		CheckWebhookURL:   webhook.URLChecker(cfg.allow),
 		Logger:            cfg.logger,
 	}
 	for _, f := range cfg.tweaks {
@@ -129,15 +126,42 @@ func Start(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, errors.Join(err, closeAll())
 	}
+	rcfg := worker.RunnerConfig{
+		Store:         api.TimeWorkerStore(cfg.store),
+		Exporter:      cfg.exporter,
+		Artifacts:     cfg.artifacts,
+		Workers:       cfg.workers,
+		PollInterval:  cfg.poll,
+		SweepInterval: cfg.poll,
+		RetryDelay:    cfg.poll,
+		Retention:     cfg.retention,
+		Logger:        cfg.logger,
+	}
+	for _, f := range cfg.runnerTweaks {
+		f(&rcfg)
+	}
+	dcfg := webhook.DelivererConfig{
+		Store:        api.TimeDelivererStore(cfg.store),
+		Secret:       cfg.secret,
+		Allow:        cfg.allow,
+		BaseBackoff:  cfg.backoff,
+		PollInterval: cfg.poll,
+		Logger:       cfg.logger,
+	}
+	for _, f := range cfg.delivererTweaks {
+		f(&dcfg)
+	}
+	runner, deliverer := worker.NewRunner(rcfg), webhook.NewDeliverer(dcfg)
 	hs := httptest.NewServer(api.Handler())
 	closers = append(closers, func() error { hs.Close(); return nil })
 
 	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- api.Run(runCtx) }()
+	done := make(chan error, 2)
+	go func() { done <- runner.Run(runCtx) }()
+	go func() { done <- deliverer.Run(runCtx) }()
 	closers = append(closers, func() error {
 		stop()
-		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		if err := errors.Join(<-done, <-done); err != nil {
 			return fmt.Errorf("the server's workers stopped with: %w", err)
 		}
 		return nil

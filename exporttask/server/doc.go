@@ -8,13 +8,17 @@
 // module's viewer).
 //
 // Start with [New]: give it a [Config] with a store (package sqlite or
-// postgres), an exporter (package export over a catalog, package
-// export/simulate, or your own [exporttask.Exporter]), an artifact store
-// (package artifact/filestore or artifact/s3store), API keys ([APIKey], [ParseKeys], [GenerateKey])
-// and the webhook secret. Serve [Server.Handler] with an http.Server and
-// call [Server.Run] for the background work: the export workers and the
-// expiry sweeper of package worker, and the webhook delivery of package
-// webhook. Options left zero take those packages' defaults.
+// postgres), an exporter for the estimates (package export over a catalog,
+// package export/simulate, or your own [exporttask.Exporter]), an artifact
+// store (package artifact/filestore or artifact/s3store), API keys
+// ([APIKey], [ParseKeys], [GenerateKey]), the webhook secret and the check
+// of webhook URLs, and serve [Server.Handler] with an http.Server. The
+// Server only answers requests: beside it, on the same store, run the
+// export workers and the expiry sweeper (a Runner of package worker) and
+// the webhook delivery (a Deliverer of package webhook), their store calls
+// timed in the server's metrics through [Server.TimeWorkerStore] and
+// [Server.TimeDelivererStore]. The Server calls the store methods of
+// [Store]; a store of package sqlite or postgres has them all.
 //
 // Every response carries an X-Request-Id header; every error answer is an
 // [exporttask.Problem] whose requestId is that id, and every record logged
@@ -38,7 +42,9 @@
 // that meets a full disk ([exporttask.ErrStorageFull]) is answered 507 with
 // Retry-After, and /readyz answers 503 while the store cannot write.
 // GET /webhook-secret needs the write scope. Webhook URLs are stored in the
-// form deliveries dial (see webhook.NormalizeURL).
+// form [Config.CheckWebhookURL] returns (with webhook.URLChecker, the form
+// deliveries dial).
 //
-// The reference program around this package is examples/server.
+// The reference program around this package is examples/server; its
+// wiring is in internal/exportserver.
 package server

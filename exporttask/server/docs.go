@@ -14,7 +14,7 @@ import (
 func (s *Server) withDocs(next http.Handler) (http.Handler, error) {
 	v := viewer.New(viewer.Config{FilePathOrSpec: exporttask.OpenAPI(), UIPath: "/docs", RawPath: "/openapi"})
 	if err := v.Setup(); err != nil {
-		return nil, fmt.Errorf("exporttask: setting up the documentation: %w", err)
+		return nil, fmt.Errorf("server: setting up the documentation: %w", err)
 	}
 	return v.Middleware(next), nil
 }

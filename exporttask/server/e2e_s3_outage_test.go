@@ -16,7 +16,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
-	"github.com/openapi-viewer/viewer/exporttask/server"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
 // outageExporter writes one file of four multipart parts. On its first
@@ -91,7 +91,7 @@ func TestS3OutageDuringExport(t *testing.T) {
 	exp := outageExporter{Simulator: simulate.New(simulate.Config{Duration: time.Millisecond}),
 		midUpload: make(chan struct{}), failed: make(chan error), resume: make(chan struct{})}
 	h := newHarness(t, exporttasktest.WithExporter(exp), exporttasktest.WithArtifacts(store),
-		exporttasktest.WithServerConfig(func(c *server.Config) { c.RetryDelay = 20 * time.Millisecond }))
+		exporttasktest.WithRunnerConfig(func(c *worker.RunnerConfig) { c.RetryDelay = 20 * time.Millisecond }))
 	task := h.create(t, h.sampleRequest(1))
 
 	receive := func(what string, ch <-chan struct{}) {
@@ -149,7 +149,7 @@ func TestS3OutageUntilFailed(t *testing.T) {
 	exp := outageExporter{Simulator: simulate.New(simulate.Config{Duration: time.Millisecond}),
 		midUpload: make(chan struct{}), failed: make(chan error), resume: make(chan struct{})}
 	h := newHarness(t, exporttasktest.WithExporter(exp), exporttasktest.WithArtifacts(store),
-		exporttasktest.WithServerConfig(func(c *server.Config) { c.RetryDelay = 20 * time.Millisecond; c.MaxAttempts = 2 }))
+		exporttasktest.WithRunnerConfig(func(c *worker.RunnerConfig) { c.RetryDelay = 20 * time.Millisecond; c.MaxAttempts = 2 }))
 	task := h.create(t, h.sampleRequest(1))
 
 	select {

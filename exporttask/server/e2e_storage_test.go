@@ -19,7 +19,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
-	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
@@ -91,7 +90,7 @@ func TestStorageStaysBoundedByTheQuota(t *testing.T) {
 		exporttasktest.WithWebhookAllow(netip.MustParsePrefix("127.0.0.0/8")),
 		exporttasktest.WithExporter(sim),
 		exporttasktest.WithRetention(time.Millisecond),
-		exporttasktest.WithServerConfig(func(c *server.Config) { c.FinalRetention = time.Millisecond }))
+		exporttasktest.WithRunnerConfig(func(c *worker.RunnerConfig) { c.FinalRetention = time.Millisecond }))
 	ctx := t.Context()
 
 	var after []int64

@@ -14,10 +14,13 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
 // Wire a server: a store, an exporter, keys and a webhook secret; serve its
-// handler and run its background work until the context ends.
+// handler, and run the export workers and the webhook deliverer beside it,
+// on the same store, until the context ends.
 func ExampleNew() {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
@@ -44,21 +47,29 @@ func ExampleNew() {
 		fmt.Println(err)
 		return
 	}
+	exporter, secret := simulate.New(simulate.Config{}), []byte("webhook-secret")
+	logger := slog.New(slog.DiscardHandler)
 	srv, err := server.New(server.Config{
-		Store:         store,
-		Exporter:      simulate.New(simulate.Config{}),
-		Artifacts:     files,
-		Keys:          keys,
-		WebhookSecret: []byte("webhook-secret"),
-		Logger:        slog.New(slog.DiscardHandler),
+		Store:           store,
+		Exporter:        exporter,
+		Artifacts:       files,
+		Keys:            keys,
+		WebhookSecret:   secret,
+		CheckWebhookURL: webhook.URLChecker(nil),
+		Logger:          logger,
 	})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx) }()
-	defer func() { stop(); <-done }()
+	runner := worker.NewRunner(worker.RunnerConfig{
+		Store: srv.TimeWorkerStore(store), Exporter: exporter, Artifacts: files, Logger: logger})
+	deliverer := webhook.NewDeliverer(webhook.DelivererConfig{
+		Store: srv.TimeDelivererStore(store), Secret: secret, Logger: logger})
+	done := make(chan error, 2)
+	go func() { done <- runner.Run(ctx) }()
+	go func() { done <- deliverer.Run(ctx) }()
+	defer func() { stop(); <-done; <-done }()
 
 	// In a program: (&http.Server{Addr: ":8080", Handler: srv.Handler()}).ListenAndServe()
 	hs := httptest.NewServer(srv.Handler())

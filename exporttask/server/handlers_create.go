@@ -10,7 +10,6 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-	"github.com/openapi-viewer/viewer/exporttask/webhook"
 )
 
 // createTask handles POST /export-tasks.
@@ -103,8 +102,8 @@ func checkJSONContentType(r *http.Request) *exporttask.Problem {
 
 // decodeCreate reads the body (at most MaxBodyBytes) and returns the request
 // with every problem the client must fix: decoding and validation errors,
-// then webhook URLs the server may not call. The webhook URLs are returned
-// in the form deliveries dial (webhook.NormalizeURL), which is checked and
+// then webhook URLs the server may not call (Config.CheckWebhookURL). The
+// webhook URLs are returned in the form that check returns, which is
 // stored. err is set only when the body
 // could not be read (too large: *http.MaxBytesError).
 func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (exporttask.CreateRequest, []exporttask.FieldError, error) {
@@ -127,10 +126,7 @@ func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (exporttas
 		if reported[ptr] || wh.URL == "" {
 			continue
 		}
-		norm, err := webhook.NormalizeURL(wh.URL)
-		if err == nil {
-			err = webhook.CheckWebhookURL(norm, s.allow)
-		}
+		norm, err := s.checkURL(wh.URL)
 		if err != nil {
 			problems = append(problems, exporttask.FieldError{Pointer: ptr, Message: err.Error()})
 			continue

@@ -63,10 +63,10 @@ func ParseKeys(s string) ([]APIKey, error) {
 		}
 		k, err := parseKey(item)
 		if err != nil {
-			return nil, fmt.Errorf("exporttask: key %d: %w", i+1, err)
+			return nil, fmt.Errorf("server: key %d: %w", i+1, err)
 		}
 		if seen[k.Key] {
-			return nil, fmt.Errorf("exporttask: key %d: the same key is listed twice", i+1)
+			return nil, fmt.Errorf("server: key %d: the same key is listed twice", i+1)
 		}
 		seen[k.Key] = true
 		keys = append(keys, k)
@@ -119,7 +119,7 @@ func parseScopes(s string) (Scope, error) {
 func GenerateKey() (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("exporttask: generating an API key: %w", err)
+		return "", fmt.Errorf("server: generating an API key: %w", err)
 	}
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/openapi-viewer/viewer/exporttask"
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // statsTimeout bounds the store queries of one /metrics scrape.
@@ -26,7 +25,9 @@ type metrics struct {
 	storeTime *prometheus.HistogramVec
 }
 
-func newMetrics(stats taskstore.Store) *metrics {
+// newMetrics returns the server's metrics, with the counts of stats (see
+// statsCollector) read at each scrape.
+func newMetrics(stats Store) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -46,7 +47,7 @@ func newMetrics(stats taskstore.Store) *metrics {
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.storeTime,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	m.reg.MustRegister(&statsCollector{store: stats})
+	m.reg.MustRegister(&statsCollector{store: timedStore{stats, storeTimer{m}}})
 	return m
 }
 
@@ -122,7 +123,7 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // up. Counting at scrape time keeps the numbers right across replicas and
 // restarts, at the cost of two counting queries per scrape.
 type statsCollector struct {
-	store taskstore.Store
+	store Store
 }
 
 var (

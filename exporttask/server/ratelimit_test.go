@@ -15,6 +15,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
 )
 
 func TestCreateRateLimit(t *testing.T) {
@@ -52,7 +53,7 @@ func TestCreateRateConfig(t *testing.T) {
 	t.Cleanup(func() { _ = st.Close() })
 	base := func() server.Config {
 		return server.Config{Store: st, Exporter: simulate.New(simulate.Config{}), Artifacts: testkit.Artifacts(t), WebhookSecret: []byte("s"),
-			Keys: []server.APIKey{{Key: "k", Customer: "c", Scopes: server.ScopeAll}}}
+			CheckWebhookURL: webhook.URLChecker(nil), Keys: []server.APIKey{{Key: "k", Customer: "c", Scopes: server.ScopeAll}}}
 	}
 	for _, tc := range []struct {
 		name  string

@@ -2,33 +2,33 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math"
 	"net/http"
-	"net/netip"
 	"os"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
-	"github.com/openapi-viewer/viewer/exporttask/webhook"
-	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
-// Config configures a [Server].
+// Config configures a [Server]: what it needs to answer HTTP requests.
+// The background work that moves tasks along (a [worker.Runner]) and
+// delivers webhooks (a [webhook.Deliverer]) is built and run beside the
+// Server, on the same store; see [Server.TimeWorkerStore] and
+// [Server.TimeDelivererStore] for their store calls to show in the
+// server's metrics.
 type Config struct {
-	// Store keeps the tasks, the work queue and the webhook outbox.
+	// Store keeps the tasks and the webhook outbox: a [taskstore.Store],
+	// or anything with the methods the Server uses. Required.
+	Store Store
+	// Exporter estimates the exports of creates (the Runner runs them).
 	// Required.
-	Store taskstore.Store
-	// Exporter estimates and runs the exports. Required.
 	Exporter exporttask.Exporter
 	// Artifacts keeps the exported files; the server serves them at
-	// /export-tasks/{id}/artifacts/{name}. Required.
+	// /export-tasks/{id}/artifacts/{name} and deletes them with a
+	// dismissed task. Required.
 	Artifacts exporttask.ArtifactStore
 	// PublicURL is the absolute base URL clients reach the server at (e.g.
 	// https://exports.example.com); the artifacts' download URLs start
@@ -52,59 +52,17 @@ type Config struct {
 	// [taskstore.Store.Create] for what a task holds). Default 0:
 	// unlimited.
 	Quota int64
-	// Retention is how long a completed task's artifacts stay available
-	// before the task expires. Default [exporttask.DefaultRetention] (30
-	// days).
-	Retention time.Duration
-	// FinalRetention is how long an ABORTED, FAILED or EXPIRED task stays
-	// stored before the sweeper removes it (see
-	// [worker.RunnerConfig.FinalRetention]); after that, its id answers
-	// 404 like any unknown one. Default [worker.DefaultFinalRetention] (7
-	// days).
-	FinalRetention time.Duration
-	// WebhookSecret is the master secret of webhook signatures: each
-	// customer's deliveries are signed with the secret derived from it by
-	// [exporttask.CustomerWebhookSecret], which the customer reads with
-	// GET /webhook-secret. Required.
+	// WebhookSecret is the master secret of webhook signatures, the
+	// Deliverer's Secret: each customer's deliveries are signed with the
+	// secret derived from it by [exporttask.CustomerWebhookSecret], which
+	// the customer reads with GET /webhook-secret. Required.
 	WebhookSecret []byte
-	// WebhookAllow lists the networks webhooks may reach even though they
-	// are loopback, private or link-local (e.g. 127.0.0.0/8 for local
-	// testing). Default none.
-	WebhookAllow []netip.Prefix
-	// Workers is the number of exports run at once by this process.
-	// Default [worker.DefaultWorkers].
-	Workers int
-	// Instance is this process's stable name across restarts, unique
-	// among the processes sharing the store, without "/": a restarted
-	// process resumes its own interrupted tasks at once instead of after
-	// their lease (see [worker.RunnerConfig.Instance]). Default empty:
-	// they wait for the lease.
-	Instance string
-	// Lease is how long a claimed task stays reserved to its worker without
-	// news from it; a task whose process died is taken up again after
-	// that. Default [worker.DefaultLease].
-	Lease time.Duration
-	// PollInterval is how long idle workers and the webhook deliverer wait
-	// before looking for work again. Default [worker.DefaultPollInterval]
-	// and [webhook.DefaultPollInterval].
-	PollInterval time.Duration
-	// MaxAttempts is how many times an export is tried before its task is
-	// FAILED (see [worker.RunnerConfig]). Default
-	// [worker.DefaultMaxAttempts].
-	MaxAttempts int
-	// RetryDelay is how long a task waits after a transient export failure
-	// before it is tried again. Default [worker.DefaultRetryDelay].
-	RetryDelay time.Duration
-	// SweepInterval is how often tasks whose retention is over are moved to
-	// EXPIRED and their files deleted, and final tasks past FinalRetention
-	// removed. Default
-	// [worker.DefaultSweepInterval].
-	SweepInterval time.Duration
-	// WebhookBackoff is the longest wait before a failed webhook delivery
-	// is tried again; it doubles with each attempt (with jitter), and
-	// delivery gives up [webhook.DefaultRetryHorizon] after the event.
-	// Default [webhook.DefaultBaseBackoff].
-	WebhookBackoff time.Duration
+	// CheckWebhookURL checks each webhook URL of a create before it is
+	// stored: it returns the URL in the form to store, or an error whose
+	// text is shown to the client (at /webhook/{i}/url of a 400).
+	// Required; [webhook.URLChecker], given the Deliverer's Allow, makes
+	// the checks the Deliverer makes and stores the form it dials.
+	CheckWebhookURL func(raw string) (string, error)
 	// CreateRate limits how many tasks each customer may create per
 	// second: a token bucket per customer, refilled at this rate and
 	// holding up to CreateBurst creates. A create over the limit is
@@ -125,31 +83,26 @@ type Config struct {
 	// and the request's read deadline is lifted for the download.
 	// Default [DefaultDownloadIdleTimeout] (30s).
 	DownloadIdleTimeout time.Duration
-	// Logger receives request failures (500s) and the workers' logs;
-	// every record logged with a request's context carries its id as
-	// "requestId". Default: JSON to standard error.
+	// Logger receives request failures (500s); every record logged with a
+	// request's context carries its id as "requestId". Default: JSON to
+	// standard error.
 	Logger *slog.Logger
 }
 
-// Server is the export task service: the HTTP API (see [Server.Handler])
-// and the background work that moves tasks along and delivers webhooks
-// (see [Server.Run]). Several Servers may share one Store (replicas over
-// PostgreSQL); each task is processed once.
+// Server is the export task service's HTTP API (see [Server.Handler]).
+// Several Servers may share one Store (replicas over PostgreSQL).
 type Server struct {
-	store     taskstore.Store
+	store     Store
 	exporter  exporttask.Exporter
 	artifacts exporttask.ArtifactStore
 	urls      urlBuilder
 	presigner exporttask.ArtifactPresigner
 	keys      *keyring
 	quota     int64
-	allow     []netip.Prefix
-	secret    []byte // the master webhook secret
+	checkURL  func(raw string) (string, error) // see Config.CheckWebhookURL
+	secret    []byte                           // the master webhook secret
 	logger    *slog.Logger
 	handler   http.Handler
-	runner    *worker.Runner
-	deliverer *webhook.Deliverer
-	running   atomic.Bool
 	limiter   *rateLimiter // nil: no create rate limit
 	// redeliveries limits redeliveries like creates, in buckets of
 	// their own; nil: no limit.
@@ -162,8 +115,9 @@ type Server struct {
 // DefaultCreateBurst is [Config.CreateBurst] when it is left 0.
 const DefaultCreateBurst = 20
 
-// New checks cfg and returns a Server ready to serve requests. Its
-// background work starts with [Server.Run].
+// New checks cfg and returns a Server ready to serve requests. It starts
+// no background work: run a worker.Runner and a webhook.Deliverer beside
+// it (see the package documentation).
 func New(cfg Config) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("server: Config.Store is required")
@@ -189,12 +143,14 @@ func New(cfg Config) (*Server, error) {
 	if len(cfg.WebhookSecret) == 0 {
 		return nil, errors.New("server: Config.WebhookSecret is required")
 	}
+	if cfg.CheckWebhookURL == nil {
+		return nil, errors.New("server: Config.CheckWebhookURL is required (e.g. webhook.URLChecker with the Deliverer's Allow)")
+	}
 	if cfg.Quota < 0 {
 		return nil, fmt.Errorf("server: Config.Quota is negative (%d)", cfg.Quota)
 	}
-	if cfg.Retention < 0 || cfg.FinalRetention < 0 || cfg.Lease < 0 || cfg.PollInterval < 0 || cfg.SweepInterval < 0 || cfg.RetryDelay < 0 || cfg.MaxAttempts < 0 || cfg.WebhookBackoff < 0 ||
-		cfg.DownloadIdleTimeout < 0 {
-		return nil, errors.New("server: Config durations must not be negative")
+	if cfg.DownloadIdleTimeout < 0 {
+		return nil, errors.New("server: Config.DownloadIdleTimeout must not be negative")
 	}
 	if cfg.CreateRate < 0 || math.IsNaN(cfg.CreateRate) || math.IsInf(cfg.CreateRate, 0) || cfg.CreateBurst < 0 {
 		return nil, fmt.Errorf("server: Config.CreateRate (%v) and CreateBurst (%d) must be finite and not negative",
@@ -211,16 +167,15 @@ func New(cfg Config) (*Server, error) {
 	}
 	cfg.Logger = slog.New(requestIDHandler{cfg.Logger.Handler()})
 	m := newMetrics(cfg.Store)
-	cfg.Store = timedStore{Store: cfg.Store, m: m}
 	s := &Server{
 		metrics:      m,
-		store:        cfg.Store,
+		store:        timedStore{cfg.Store, storeTimer{m}},
 		exporter:     cfg.Exporter,
 		artifacts:    cfg.Artifacts,
 		urls:         urls,
 		keys:         newKeyring(cfg.Keys),
 		quota:        cfg.Quota,
-		allow:        append([]netip.Prefix(nil), cfg.WebhookAllow...),
+		checkURL:     cfg.CheckWebhookURL,
 		secret:       bytes.Clone(cfg.WebhookSecret),
 		logger:       cfg.Logger,
 		limiter:      newRateLimiter(cfg.CreateRate, cfg.CreateBurst, time.Now),
@@ -230,7 +185,6 @@ func New(cfg Config) (*Server, error) {
 	if p, ok := cfg.Artifacts.(exporttask.ArtifactPresigner); ok && cfg.RedirectDownloads {
 		s.presigner = p
 	}
-	s.newWorkers(cfg)
 	h, err := s.routes()
 	if err != nil {
 		return nil, err
@@ -243,28 +197,3 @@ func New(cfg Config) (*Server, error) {
 // metrics (/metrics) and its documentation (/docs/, /openapi.json,
 // /openapi.yaml, /openapi.yml).
 func (s *Server) Handler() http.Handler { return s.handler }
-
-// Run runs the background work (export workers, the expiry sweeper and
-// webhook delivery) until ctx is done, then waits for it to stop. It
-// returns nil after a clean stop. A Server runs once.
-func (s *Server) Run(ctx context.Context) error {
-	if !s.running.CompareAndSwap(false, true) {
-		return errors.New("exporttask: Server.Run called twice")
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	errs := make([]error, 2)
-	run := func(i int, name string, f func(context.Context) error) {
-		defer wg.Done()
-		if err := f(ctx); err != nil && !errors.Is(err, context.Canceled) {
-			errs[i] = fmt.Errorf("exporttask: %s: %w", name, err)
-			cancel() // one part failing stops the other
-		}
-	}
-	wg.Add(2)
-	go run(0, "runner", s.runner.Run)
-	go run(1, "webhook delivery", s.deliverer.Run)
-	wg.Wait()
-	return errors.Join(errs...)
-}

@@ -3,8 +3,7 @@ package webhook
 import "time"
 
 // The defaults of [DelivererConfig]'s fields, used when a field is left
-// zero. Package server leaves them to this package, so each is set here
-// only.
+// zero.
 const (
 	DefaultRetryHorizon  = 24 * time.Hour
 	DefaultTimeout       = 10 * time.Second

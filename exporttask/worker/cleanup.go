@@ -19,7 +19,7 @@ func (r *Runner) deleteArtifacts(ctx context.Context, log *slog.Logger, id int64
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
 	if err := r.artifacts.DeletePrefix(ctx, artifactkey.Prefix(id)); err != nil {
-		log.ErrorContext(ctx, "exporttask: deleting the task's artifact files", "error", err)
+		log.ErrorContext(ctx, "worker: deleting the task's artifact files", "error", err)
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package worker moves export tasks through their life: a [Runner] runs a
-// pool of workers that claim tasks from an [taskstore.Store], run them
+// pool of workers that claim tasks from a [Store], run them
 // with an [exporttask.Exporter] writing to an [exporttask.ArtifactStore],
 // report progress and record the outcome (retrying transient failures up
 // to a maximum of attempts, and deleting the files of a failed or aborted
@@ -8,7 +8,8 @@
 //
 // Start with [NewRunner] and [Runner.Run]. Crash safety rests on leases
 // (see [Runner]): a task whose worker or process died is claimed again once
-// its lease ends, so exporters must be idempotent. Package server runs a
-// Runner for its Server; run one yourself to process tasks in a separate
-// process from the HTTP API, on a shared PostgreSQL store.
+// its lease ends, so exporters must be idempotent. The reference program
+// (examples/server) runs a Runner beside its HTTP server; run one in a
+// separate process from the HTTP API to process tasks there, on a shared
+// PostgreSQL store.
 package worker

@@ -13,14 +13,14 @@ func (r *Runner) releaseOwnLeases(ctx context.Context) error {
 		return nil
 	}
 	if strings.Contains(r.instance, "/") {
-		return fmt.Errorf("exporttask: runner instance %q must not contain '/'", r.instance)
+		return fmt.Errorf("worker: runner instance %q must not contain '/'", r.instance)
 	}
 	n, err := r.store.ReleaseLeases(ctx, r.instance+"/")
 	if err != nil {
-		return fmt.Errorf("exporttask: releasing the leases of instance %q: %w", r.instance, err)
+		return fmt.Errorf("worker: releasing the leases of instance %q: %w", r.instance, err)
 	}
 	if n > 0 {
-		r.log.InfoContext(ctx, "exporttask: resuming the tasks of an earlier run", "instance", r.instance, "tasks", n)
+		r.log.InfoContext(ctx, "worker: resuming the tasks of an earlier run", "instance", r.instance, "tasks", n)
 	}
 	return nil
 }

@@ -26,11 +26,11 @@ var _ exporttask.Output = (*taskOutput)(nil)
 // repeat them (see storageReason).
 func (o *taskOutput) Create(ctx context.Context, name string) (exporttask.ArtifactWriter, error) {
 	if strings.Contains(name, "/") {
-		return nil, fmt.Errorf("exporttask: task %d: artifact name %q contains a slash", o.taskID, name)
+		return nil, fmt.Errorf("worker: task %d: artifact name %q contains a slash", o.taskID, name)
 	}
 	w, err := o.store.Create(ctx, artifactkey.Key(o.taskID, name))
 	if err != nil {
-		return nil, markStorage(fmt.Errorf("exporttask: task %d: creating artifact %q: %w", o.taskID, name, err))
+		return nil, markStorage(fmt.Errorf("worker: task %d: creating artifact %q: %w", o.taskID, name, err))
 	}
 	return storageWriter{w: w}, nil
 }

@@ -21,8 +21,9 @@ import (
 
 // RunnerConfig configures a [Runner]. Store and Exporter are required.
 type RunnerConfig struct {
-	// Store holds the task queue. Required.
-	Store taskstore.Store
+	// Store holds the task queue: a [taskstore.Store], or anything with
+	// the methods the Runner uses. Required.
+	Store Store
 	// Exporter does the work of each task. Required.
 	Exporter exporttask.Exporter
 	// Artifacts keeps the files the exports write, each task's under
@@ -81,7 +82,7 @@ type RunnerConfig struct {
 	Now func() time.Time
 }
 
-// Runner runs the export tasks of a [taskstore.Store] with an
+// Runner runs the export tasks of a [Store] with an
 // [exporttask.Exporter]: a pool of workers claims tasks from the store's
 // queue, runs them, reports their progress and records their outcome, and a
 // sweeper expires completed tasks once their retention is over and removes
@@ -96,7 +97,7 @@ type RunnerConfig struct {
 // again from the start. No task is lost; an export may run more than once,
 // so exporters must be idempotent.
 type Runner struct {
-	store         taskstore.Store
+	store         Store
 	exporter      exporttask.Exporter
 	artifacts     exporttask.ArtifactStore
 	workers       int
@@ -118,13 +119,13 @@ type Runner struct {
 // left zero. It panics when cfg.Store, cfg.Exporter or cfg.Artifacts is nil.
 func NewRunner(cfg RunnerConfig) *Runner {
 	if cfg.Store == nil {
-		panic("exporttask: NewRunner needs a Store")
+		panic("worker: NewRunner needs a Store")
 	}
 	if cfg.Exporter == nil {
-		panic("exporttask: NewRunner needs an Exporter")
+		panic("worker: NewRunner needs an Exporter")
 	}
 	if cfg.Artifacts == nil {
-		panic("exporttask: NewRunner needs an artifact store")
+		panic("worker: NewRunner needs an artifact store")
 	}
 	r := &Runner{
 		store:         cfg.Store,
@@ -202,7 +203,7 @@ func randomSuffix() string {
 
 // ErrRunning is returned by [Runner.Run] when the same Runner is already
 // running.
-var ErrRunning = errors.New("exporttask: already running")
+var ErrRunning = errors.New("worker: already running")
 
 // Run starts the workers and the sweeper and blocks until ctx is done and
 // all of them have stopped; then it returns nil. With an Instance, it
@@ -243,7 +244,7 @@ func (r *Runner) work(ctx context.Context, worker string) {
 		switch {
 		case err != nil:
 			if ctx.Err() == nil {
-				r.log.ErrorContext(ctx, "exporttask: claiming a task", "worker", worker, "error", err)
+				r.log.ErrorContext(ctx, "worker: claiming a task", "worker", worker, "error", err)
 			}
 		case ok:
 			r.runTask(ctx, worker, t)
@@ -294,13 +295,13 @@ func (tr *taskRun) report(ctx context.Context, p int) error {
 		tr.progress = p
 		return nil
 	case errors.Is(err, exporttask.ErrLeaseLost), errors.Is(err, exporttask.ErrNotFound):
-		err = fmt.Errorf("exporttask: task %d: %w", tr.id, exporttask.ErrLeaseLost)
+		err = fmt.Errorf("worker: task %d: %w", tr.id, exporttask.ErrLeaseLost)
 		tr.cancel(err)
 		return err
 	case ctx.Err() != nil:
-		return fmt.Errorf("exporttask: task %d: reporting progress: %w", tr.id, context.Cause(ctx))
+		return fmt.Errorf("worker: task %d: reporting progress: %w", tr.id, context.Cause(ctx))
 	default:
-		tr.r.log.WarnContext(ctx, "exporttask: recording progress", "task", tr.id, "worker", tr.worker, "error", err)
+		tr.r.log.WarnContext(ctx, "worker: recording progress", "task", tr.id, "worker", tr.worker, "error", err)
 		return nil
 	}
 }
@@ -335,7 +336,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 		r.deleteArtifacts(ctx, log, t.ID)
 		return
 	}
-	log.InfoContext(ctx, "exporttask: export started", "domain", t.Domain, "attempt", t.Attempts)
+	log.InfoContext(ctx, "worker: export started", "domain", t.Domain, "attempt", t.Attempts)
 	exportCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	tr := &taskRun{r: r, worker: worker, id: t.ID, cancel: cancel, progress: t.Progress}
@@ -354,11 +355,11 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 
 	switch cause := context.Cause(exportCtx); {
 	case errors.Is(cause, exporttask.ErrLeaseLost):
-		log.InfoContext(ctx, "exporttask: export stopped: the task was aborted or its lease lost")
+		log.InfoContext(ctx, "worker: export stopped: the task was aborted or its lease lost")
 		r.cleanUpLost(ctx, log, t)
 		return
 	case err != nil && ctx.Err() != nil:
-		log.InfoContext(ctx, "exporttask: export interrupted by shutdown; the task is claimed again when its lease ends")
+		log.InfoContext(ctx, "worker: export interrupted by shutdown; the task is claimed again when its lease ends")
 		return
 	}
 
@@ -366,7 +367,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 	if err != nil {
 		r.deleteArtifacts(ctx, log, t.ID)
 		if !exporttask.IsPermanent(err) && t.Attempts < r.maxAttempts {
-			log.WarnContext(ctx, "exporttask: export failed; it is tried again", "error", err,
+			log.WarnContext(ctx, "worker: export failed; it is tried again", "error", err,
 				"attempt", t.Attempts, "maxAttempts", r.maxAttempts, "retryIn", r.retryDelay)
 			r.retryLater(ctx, log, t, worker)
 			return
@@ -376,7 +377,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 			reason = errorReason(fmt.Errorf("failed %d times, last: %s", t.Attempts, reason))
 		}
 		p = taskstore.FinishParams{ErrorReason: reason}
-		log.WarnContext(ctx, "exporttask: export failed", "error", err, "attempt", t.Attempts)
+		log.WarnContext(ctx, "worker: export failed", "error", err, "attempt", t.Attempts)
 	}
 	r.finish(ctx, log, t, worker, p)
 }
@@ -387,7 +388,7 @@ func (r *Runner) retryLater(ctx context.Context, log *slog.Logger, t exporttask.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if _, err := r.store.ReleaseForRetry(rctx, t.ID, worker, r.now(), r.retryDelay); err != nil {
-		log.InfoContext(ctx, "exporttask: giving the task back for a retry; it is retried when its lease ends", "error", err)
+		log.InfoContext(ctx, "worker: giving the task back for a retry; it is retried when its lease ends", "error", err)
 	}
 }
 
@@ -401,12 +402,12 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, t exporttask.Task
 	switch {
 	case errors.Is(ferr, exporttask.ErrLeaseLost), errors.Is(ferr, exporttask.ErrNotFound):
 		// ErrNotFound: the task was aborted and then dismissed.
-		log.InfoContext(ctx, "exporttask: export finished after the task was aborted or its lease lost; outcome dropped")
+		log.InfoContext(ctx, "worker: export finished after the task was aborted or its lease lost; outcome dropped")
 		r.cleanUpLost(fctx, log, t)
 	case ferr != nil:
-		log.ErrorContext(ctx, "exporttask: recording the outcome; the task runs again when its lease ends", "error", ferr)
+		log.ErrorContext(ctx, "worker: recording the outcome; the task runs again when its lease ends", "error", ferr)
 	default:
-		log.InfoContext(ctx, "exporttask: export finished", "status", done.Status)
+		log.InfoContext(ctx, "worker: export finished", "status", done.Status)
 	}
 }
 
@@ -415,7 +416,7 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, t exporttask.Task
 func (r *Runner) export(ctx context.Context, t exporttask.Task, out exporttask.Output) (a []exporttask.Artifact, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			r.log.ErrorContext(ctx, "exporttask: exporter panicked", "task", t.ID, "panic", v, "stack", string(debug.Stack()))
+			r.log.ErrorContext(ctx, "worker: exporter panicked", "task", t.ID, "panic", v, "stack", string(debug.Stack()))
 			a, err = nil, errors.New("internal error during export")
 		}
 	}()

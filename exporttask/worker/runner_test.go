@@ -293,10 +293,10 @@ func TestRunnerRunTwice(t *testing.T) {
 }
 
 func TestNewRunnerNeedsStoreAndExporter(t *testing.T) {
-	assert.PanicsWithValue(t, "exporttask: NewRunner needs a Store", func() {
+	assert.PanicsWithValue(t, "worker: NewRunner needs a Store", func() {
 		worker.NewRunner(worker.RunnerConfig{Exporter: simulate.New(simulate.Config{})})
 	})
-	assert.PanicsWithValue(t, "exporttask: NewRunner needs an Exporter", func() {
+	assert.PanicsWithValue(t, "worker: NewRunner needs an Exporter", func() {
 		worker.NewRunner(worker.RunnerConfig{Store: testkit.OpenStore(t)})
 	})
 }

@@ -45,7 +45,7 @@ func (r *Runner) expireDue(ctx context.Context) {
 		ids, err := r.store.Expire(ctx, r.now(), sweepBatch)
 		if err != nil {
 			if ctx.Err() == nil {
-				r.log.ErrorContext(ctx, "exporttask: expiring tasks", "error", err)
+				r.log.ErrorContext(ctx, "worker: expiring tasks", "error", err)
 			}
 			return
 		}
@@ -53,7 +53,7 @@ func (r *Runner) expireDue(ctx context.Context) {
 			r.deleteArtifacts(ctx, r.log.With("task", id), id)
 		}
 		if len(ids) > 0 {
-			r.log.InfoContext(ctx, "exporttask: tasks expired", "count", len(ids))
+			r.log.InfoContext(ctx, "worker: tasks expired", "count", len(ids))
 		}
 		if len(ids) < sweepBatch {
 			return
@@ -72,11 +72,11 @@ func (r *Runner) purgeDue(ctx context.Context) {
 			r.deleteArtifacts(ctx, r.log.With("task", id), id)
 		}
 		if len(ids) > 0 {
-			r.log.InfoContext(ctx, "exporttask: final tasks removed", "count", len(ids))
+			r.log.InfoContext(ctx, "worker: final tasks removed", "count", len(ids))
 		}
 		if err != nil {
 			if ctx.Err() == nil {
-				r.log.ErrorContext(ctx, "exporttask: removing final tasks", "error", err)
+				r.log.ErrorContext(ctx, "worker: removing final tasks", "error", err)
 			}
 			return
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask/server"
+	"github.com/openapi-viewer/viewer/exporttask/webhook"
 )
 
 // devCustomer owns the generated development key.
@@ -70,18 +71,15 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		Quota:               cfg.Quota,
 		CreateRate:          cfg.CreateRate,
 		CreateBurst:         cfg.CreateBurst,
-		Retention:           cfg.Retention,
-		FinalRetention:      cfg.FinalRetention,
-		SweepInterval:       cfg.SweepInterval,
 		WebhookSecret:       []byte(secret),
-		WebhookAllow:        cfg.WebhookAllow,
-		Instance:            cfg.Instance,
+		CheckWebhookURL:     webhook.URLChecker(cfg.WebhookAllow),
 		DownloadIdleTimeout: cfg.DownloadIdleTimeout,
 		Logger:              logger,
 	})
 	if err != nil {
 		return err
 	}
+	bg := newBackground(cfg, srv, st, exp, arts, []byte(secret), logger)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", cfg.Addr, err)
@@ -91,16 +89,16 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		banner.baseURL = strings.TrimRight(cfg.PublicURL, "/")
 	}
 	banner.write(stdout)
-	return serve(ctx, srv, NewHTTPServer(srv.Handler(), cfg.WriteTimeout, logger), ln, logger)
+	return serve(ctx, bg, NewHTTPServer(srv.Handler(), cfg.WriteTimeout, logger), ln, logger)
 }
 
 // serve runs the HTTP server and the workers until ctx is done or the HTTP
 // server fails, then stops both: requests first, workers after.
-func serve(ctx context.Context, srv *server.Server, hs *http.Server, ln net.Listener, logger *slog.Logger) error {
+func serve(ctx context.Context, bg background, hs *http.Server, ln net.Listener, logger *slog.Logger) error {
 	workersCtx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWorkers()
 	workersDone := make(chan error, 1)
-	go func() { workersDone <- srv.Run(workersCtx) }()
+	go func() { workersDone <- bg.run(workersCtx) }()
 	serveDone := make(chan error, 1)
 	go func() { serveDone <- hs.Serve(ln) }()
 

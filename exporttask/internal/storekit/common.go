@@ -80,7 +80,7 @@ func (s Common) TaskByIdempotencyKey(ctx context.Context, customer, key string, 
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("%s: idempotency key: %w", s.c.Name, err)
 	}
-	if err := CheckIdempotentRequest(key, t, stored, fp, req); err != nil {
+	if err := CheckIdempotentRequest(key, t, stored, fp, req, ""); err != nil {
 		return exporttask.Task{}, fmt.Errorf("%s: idempotency key: %w", s.c.Name, err)
 	}
 	return t, nil

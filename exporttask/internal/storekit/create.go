@@ -46,7 +46,7 @@ func create(ctx context.Context, tx Tx, p taskstore.CreateParams, fp string) (ex
 		if err != nil {
 			return exporttask.Task{}, false, err
 		}
-		if err := CheckIdempotentRequest(p.IdempotencyKey, t, found.KeyFingerprint, fp, p.Request); err != nil {
+		if err := CheckIdempotentRequest(p.IdempotencyKey, t, found.KeyFingerprint, fp, p.Request, p.DedupKey); err != nil {
 			return exporttask.Task{}, false, err
 		}
 		return t, true, nil

@@ -30,12 +30,14 @@ func RequestFingerprint(req exporttask.CreateRequest) (string, error) {
 // answered with task t, the task key names, whose recorded fingerprint is
 // stored: it returns nil when it may, and an *[exporttask.IdempotencyKeyReusedError]
 // when the key was used with another request. A key recorded before
-// fingerprints were (stored is empty) is compared as [SameRequest] does.
-func CheckIdempotentRequest(key string, t exporttask.Task, stored, fp string, req exporttask.CreateRequest) error {
+// fingerprints were (stored is empty) is compared as [SameRequest] does,
+// with dedup, req's [taskstore.DedupKey] when the caller has it (a create's
+// [taskstore.CreateParams.DedupKey]), or empty to have it computed.
+func CheckIdempotentRequest(key string, t exporttask.Task, stored, fp string, req exporttask.CreateRequest, dedup string) error {
 	same := stored == fp
 	if stored == "" {
 		var err error
-		if same, err = SameRequest(t, req); err != nil {
+		if same, err = SameRequest(t, req, dedup); err != nil {
 			return err
 		}
 	}
@@ -52,15 +54,17 @@ func CheckIdempotentRequest(key string, t exporttask.Task, stored, fp string, re
 // t's webhooks grow as duplicate requests are merged into it). Description
 // and keywords are not compared: a request answered with an existing
 // duplicate keeps the duplicate's, so comparing them would refuse an
-// honest retry of that request.
-func SameRequest(t exporttask.Task, req exporttask.CreateRequest) (bool, error) {
+// honest retry of that request. asked is req's DedupKey when the caller
+// has it, or empty to have it computed here.
+func SameRequest(t exporttask.Task, req exporttask.CreateRequest, asked string) (bool, error) {
 	stored, err := taskstore.DedupKey(t.CreateRequest)
 	if err != nil {
 		return false, err
 	}
-	asked, err := taskstore.DedupKey(req)
-	if err != nil {
-		return false, err
+	if asked == "" {
+		if asked, err = taskstore.DedupKey(req); err != nil {
+			return false, err
+		}
 	}
 	if stored != asked {
 		return false, nil
