@@ -14,8 +14,7 @@
 // ([Transition]), the error types and their [Problem] bodies, the limits,
 // the webhook payload and signature ([EventPayload], [SignWebhook],
 // [VerifyWebhook]), the OpenAPI description ([OpenAPI]) and the contracts
-// the other packages implement: [Exporter], [Catalog], [ArtifactStore] and
-// [Output]. It imports no HTTP server, no viewer and no database driver;
+// the other packages implement: [Exporter] and [Output]. It imports no HTTP server, no viewer and no database driver;
 // the implementations live in subpackages:
 //
 //	client           the Go client of the API
@@ -25,8 +24,10 @@
 //	export           the Exporter over a Catalog, with the RASTER (export/raster),
 //	                 DEM (export/dem) and 3D (export/tiles3d) exporters
 //	export/simulate  the Simulator, an Exporter that writes stand-in files
-//	catalog          the file Catalog; catalog/demo writes the demo records
-//	artifact/...     the ArtifactStore on a directory (filestore) or S3 (s3store)
+//	catalog          the catalog Record and the file Catalog; catalog/demo
+//	                 writes the demo records
+//	artifact         the artifact store contract; artifact/filestore on a directory,
+//	                 artifact/s3store on S3, artifact/artifacttest its conformance suite
 //	taskstore        the contract of the task stores (Store) and their inputs
 //	sqlite, postgres the Store on SQLite and on PostgreSQL
 //	storetest        the conformance suite every Store passes
@@ -51,7 +52,7 @@
 // A request built in Go is checked with [CreateRequest.Validate]. The limits
 // are constants: [MaxBodyBytes], [MaxFeatures], [MaxPositions] and the
 // others in limits.go. Error responses are [Problem] bodies (RFC 9457);
-// [ProblemFor] builds the ones this package's errors call for. The rules a
+// [ValidationError.Problem] builds the 400 body. The rules a
 // region of interest follows are listed at [FeatureCollection]; the task
 // state machine at [Transition].
 package exporttask

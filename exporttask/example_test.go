@@ -74,12 +74,3 @@ func ExampleTransition() {
 	// TASK_STARTED <nil>
 	// true exporttask: a task cannot move from COMPLETED to ABORTED
 }
-
-func ExampleProblemFor() {
-	err := &exporttask.QuotaError{Quota: 10 << 30, Remaining: 100 << 20, Requested: 700 << 20}
-	if p, ok := exporttask.ProblemFor(err); ok {
-		fmt.Println(p.Status, p.Title, *p.RemainingBytes)
-	}
-	// Output:
-	// 509 Storage quota exceeded 104857600
-}

@@ -7,7 +7,7 @@ import (
 
 // Output is where a real export writes: the task's artifact files and its
 // progress. A worker hands one to the exporter; files created through it
-// land in the [ArtifactStore] under the task's prefix.
+// land in the artifact store (package artifact) under the task's prefix.
 //
 // This is the contract the file-writing exporters (RASTER GeoPackage, DEM
 // GeoTIFF, 3D Tiles) are written against; see [Exporter].

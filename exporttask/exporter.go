@@ -5,7 +5,7 @@ import "context"
 // Exporter does the export work behind the tasks: it estimates a request's
 // cost when the task is created and produces the artifacts when a worker
 // runs it. The module ships two: package export (the real exporters over a
-// [Catalog]) and package export/simulate (a stand-in for load tests).
+// catalog) and package export/simulate (a stand-in for load tests).
 //
 // Implementations must be safe for concurrent use: a Runner (package
 // worker) calls Export from several workers at once.

@@ -1,9 +1,7 @@
 package exporttask
 
 import (
-	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 )
 
@@ -58,61 +56,12 @@ func (p *Problem) Error() string {
 	return fmt.Sprintf("exporttask: %d %s: %s", p.Status, p.Title, p.Detail)
 }
 
-// NewProblem returns a plain HTTP problem (type about:blank) with the status
-// text as title.
-func NewProblem(status int, detail string) *Problem {
-	return &Problem{Type: ProblemTypeBlank, Title: StatusText(status), Status: status,
-		Detail: detail, Message: detail}
-}
-
-// StatusText is http.StatusText, plus the text of 509, which net/http does
-// not name.
-func StatusText(status int) string {
-	if status == StatusQuotaExceeded {
-		return "Insufficient Storage"
-	}
-	return http.StatusText(status)
-}
-
-// ProblemFor returns the problem body for an error the domain defines: a
-// *ValidationError (400), a *TransitionError (409), an
-// *IdempotencyKeyReusedError (422) or a *QuotaError (509), found with
-// errors.As. ok is false for any other error, which the caller
-// maps itself (404 for ErrNotFound, 500 otherwise).
-func ProblemFor(err error) (p *Problem, ok bool) {
-	var ve *ValidationError
-	var te *TransitionError
-	var qe *QuotaError
-	var ke *IdempotencyKeyReusedError
-	switch {
-	case errors.As(err, &ke):
-		return IdempotencyKeyReusedProblem(ke.Key, ke.TaskID), true
-	case errors.As(err, &ve):
-		return ve.Problem(), true
-	case errors.As(err, &te):
-		detail := fmt.Sprintf("the task is %s and cannot move to %s", te.From, te.To)
-		if te.From.Final() {
-			detail = fmt.Sprintf("the task is already %s, a final status; it cannot become %s", te.From, te.To)
-		}
-		return &Problem{Type: ProblemTypeInvalidTransition, Title: "Invalid status transition",
-			Status: http.StatusConflict, Detail: detail, Message: detail}, true
-	case errors.As(err, &qe):
-		detail := fmt.Sprintf("the export storage quota is exhausted: the task needs %d bytes (its estimated size and its stored request) and %d of the %d-byte quota remain",
-			qe.Requested, qe.Remaining, qe.Quota)
-		quota, remaining := qe.Quota, qe.Remaining
-		return &Problem{Type: ProblemTypeQuotaExceeded, Title: "Storage quota exceeded",
-			Status: StatusQuotaExceeded, Detail: detail, Message: detail,
-			QuotaBytes: &quota, RemainingBytes: &remaining}, true
-	}
-	return nil, false
-}
-
 // Problem returns the 400 problem body that lists e's problems in Errors
 // and sums up the first few in Detail.
 func (e *ValidationError) Problem() *Problem {
 	// Clients of the reference service read only message: name the
 	// first problems there too.
 	detail := strings.TrimPrefix(e.Error(), "exporttask: ")
-	return &Problem{Type: ProblemTypeValidation, Title: "Invalid request", Status: http.StatusBadRequest,
+	return &Problem{Type: ProblemTypeValidation, Title: "Invalid request", Status: 400,
 		Detail: detail, Message: detail, Errors: e.Problems}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/dem"
 )
@@ -21,7 +22,7 @@ import (
 // childJob is what the parent hands the child: the record and the window's
 // box in degrees.
 type childJob struct {
-	Record                   exporttask.Record
+	Record                   catalog.Record
 	West, South, East, North float64
 	Dir                      string
 }
@@ -102,7 +103,7 @@ func run(src string, rounds int, cpuprofile string) error {
 
 	ctx := context.Background()
 	start = time.Now()
-	rec, err := dem.Inspect(ctx, exporttask.RecordSource{Path: src})
+	rec, err := dem.Inspect(ctx, catalog.Source{Path: src})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" driver
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 )
@@ -22,7 +23,7 @@ type contender struct {
 }
 
 // runExport exports the whole record into dir.
-func runExport(ctx context.Context, rec exporttask.Record, dir string) (int64, int64, error) {
+func runExport(ctx context.Context, rec catalog.Record, dir string) (int64, int64, error) {
 	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain})
 	if err != nil {
 		return 0, 0, err

@@ -22,7 +22,7 @@ import (
 	"runtime/pprof"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 )
 
@@ -78,11 +78,11 @@ func run(rounds int, size float64, keep string) error {
 	if err := buildTMS(ctx, rec, tmsDir); err != nil {
 		return fmt.Errorf("building the TMS directory: %w", err)
 	}
-	_, inspectGPKG, err := register(ctx, rec, exporttask.RecordSource{Path: sourcePath(rec), Format: raster.FormatGPKG})
+	_, inspectGPKG, err := register(ctx, rec, catalog.Source{Path: sourcePath(rec), Format: raster.FormatGPKG})
 	if err != nil {
 		return err
 	}
-	tms, inspectTMS, err := register(ctx, rec, exporttask.RecordSource{Path: tmsDir, Format: raster.FormatTMS})
+	tms, inspectTMS, err := register(ctx, rec, catalog.Source{Path: tmsDir, Format: raster.FormatTMS})
 	if err != nil {
 		return err
 	}

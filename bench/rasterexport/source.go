@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 )
 
@@ -20,21 +21,21 @@ func square(w, s, e, n float64) *exporttask.Geometry {
 	return exporttask.NewPolygon([]exporttask.Position{{w, s}, {e, s}, {e, n}, {w, n}, {w, s}})
 }
 
-func sourcePath(rec exporttask.Record) string { return filepath.Join(rec.Location, raster.SourceName) }
+func sourcePath(rec catalog.Record) string { return filepath.Join(rec.Location, raster.SourceName) }
 
 // buildSource writes a record of side size degrees at levels 10..13 into
 // dir. Rendering 10,000 tiles of relief would take minutes, and a copy
 // does not look inside them: the tiles are the demo relief's level-11
 // tiles, real PNGs of varied sizes, dealt out over the grid.
-func buildSource(dir string, size float64) (exporttask.Record, int64, error) {
+func buildSource(dir string, size float64) (catalog.Record, int64, error) {
 	pool, err := tilePool()
 	if err != nil {
-		return exporttask.Record{}, 0, err
+		return catalog.Record{}, 0, err
 	}
-	rec := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster, Title: "bench",
+	rec := catalog.Record{ID: recordID, Domain: exporttask.DomainRaster, Title: "bench",
 		Footprint: square(34, 31, 34+size, 31+size), MinZoom: 10, MaxZoom: 13, Location: dir}
 	if err := os.Remove(sourcePath(rec)); err != nil && !os.IsNotExist(err) {
-		return exporttask.Record{}, 0, err
+		return catalog.Record{}, 0, err
 	}
 	n, err := raster.WriteSource(dir, rec, func(z int, col, row int64) ([]byte, error) {
 		return pool[(int64(z)*7919+col*104729+row*1299709)%int64(len(pool))], nil
@@ -49,7 +50,7 @@ func tilePool() ([][]byte, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	rec := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster,
+	rec := catalog.Record{ID: recordID, Domain: exporttask.DomainRaster,
 		Footprint: square(34, 31, 35, 32), MinZoom: 11, MaxZoom: 11}
 	if err := raster.WriteDemoSource(dir, rec); err != nil {
 		return nil, err
@@ -81,7 +82,7 @@ func tilePool() ([][]byte, error) {
 // buildTMS writes the tiles of rec's source as a TMS directory under dir
 // (z/x/y.png, row 0 at the bottom, with the tilemapresource.xml gdal2tiles
 // -p geodetic --tmscompatible writes).
-func buildTMS(ctx context.Context, rec exporttask.Record, dir string) error {
+func buildTMS(ctx context.Context, rec catalog.Record, dir string) error {
 	db, err := sql.Open("sqlite", "file:"+sourcePath(rec)+"?mode=ro")
 	if err != nil {
 		return err
@@ -130,7 +131,7 @@ func buildTMS(ctx context.Context, rec exporttask.Record, dir string) error {
 
 // register inspects a source and returns its record, with rec's id, and
 // how long raster.Inspect took.
-func register(ctx context.Context, rec exporttask.Record, src exporttask.RecordSource) (exporttask.Record, time.Duration, error) {
+func register(ctx context.Context, rec catalog.Record, src catalog.Source) (catalog.Record, time.Duration, error) {
 	start := time.Now()
 	r, err := raster.Inspect(ctx, src)
 	d := time.Since(start)

@@ -22,8 +22,6 @@ type Catalog struct {
 	root string
 }
 
-var _ exporttask.Catalog = (*Catalog)(nil)
-
 // Open returns the catalog in the directory root, which must exist.
 func Open(root string) (*Catalog, error) {
 	abs, err := filepath.Abs(root)
@@ -45,52 +43,52 @@ func (c *Catalog) Root() string { return c.root }
 
 // Record returns the record with the given id, its Location set to the
 // record's directory. An unknown id, or one that is not a UUID, is an error
-// wrapping [exporttask.ErrRecordNotFound]; a manifest that cannot be read
+// wrapping [ErrNotFound]; a manifest that cannot be read
 // or is malformed is an error naming the file.
-func (c *Catalog) Record(ctx context.Context, id string) (exporttask.Record, error) {
+func (c *Catalog) Record(ctx context.Context, id string) (Record, error) {
 	if err := ctx.Err(); err != nil {
-		return exporttask.Record{}, err
+		return Record{}, err
 	}
 	canon, ok := canonicalID(id)
 	if !ok {
-		return exporttask.Record{}, fmt.Errorf("catalog: %q is not a UUID: %w", id, exporttask.ErrRecordNotFound)
+		return Record{}, fmt.Errorf("catalog: %q is not a UUID: %w", id, ErrNotFound)
 	}
 	dir := filepath.Join(c.root, canon)
 	path := filepath.Join(dir, ManifestName)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return exporttask.Record{}, fmt.Errorf("catalog: record %s: %w", canon, exporttask.ErrRecordNotFound)
+		return Record{}, fmt.Errorf("catalog: record %s: %w", canon, ErrNotFound)
 	}
 	if err != nil {
-		return exporttask.Record{}, fmt.Errorf("catalog: %w", err)
+		return Record{}, fmt.Errorf("catalog: %w", err)
 	}
 	rec, err := decodeManifest(b)
 	if err != nil {
-		return exporttask.Record{}, fmt.Errorf("catalog: %s: %w", path, err)
+		return Record{}, fmt.Errorf("catalog: %s: %w", path, err)
 	}
 	if rec.ID != canon {
-		return exporttask.Record{}, fmt.Errorf("catalog: %s: id %q does not match the directory name %s", path, rec.ID, canon)
+		return Record{}, fmt.Errorf("catalog: %s: id %q does not match the directory name %s", path, rec.ID, canon)
 	}
 	rec.Location = dir
 	return rec, nil
 }
 
 // decodeManifest reads and checks a record.json.
-func decodeManifest(b []byte) (exporttask.Record, error) {
-	var rec exporttask.Record
+func decodeManifest(b []byte) (Record, error) {
+	var rec Record
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rec); err != nil {
-		return exporttask.Record{}, fmt.Errorf("malformed record: %w", err)
+		return Record{}, fmt.Errorf("malformed record: %w", err)
 	}
 	if err := checkRecord(rec); err != nil {
-		return exporttask.Record{}, err
+		return Record{}, err
 	}
 	return rec, nil
 }
 
 // checkRecord reports what is wrong with a record, naming the field.
-func checkRecord(rec exporttask.Record) error {
+func checkRecord(rec Record) error {
 	if canon, ok := canonicalID(rec.ID); !ok || canon != rec.ID {
 		return fmt.Errorf("id: %q is not a UUID in lower case", rec.ID)
 	}

@@ -18,8 +18,8 @@ import (
 
 const rasterID = "8b867544-2dab-43a1-be6e-f23ec83c19b4"
 
-func demoRecord() exporttask.Record {
-	return exporttask.Record{
+func demoRecord() catalog.Record {
+	return catalog.Record{
 		ID: rasterID, Domain: exporttask.DomainRaster, Title: "demo",
 		Footprint: exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}}),
 		MinZoom:   2, MaxZoom: 5,
@@ -82,7 +82,7 @@ func TestRecordNotFound(t *testing.T) {
 		"../secret", "secret", "", "8b867544-2dab-43a1-be6e-f23ec83c19b4/../../x",
 	} {
 		_, err := cat.Record(context.Background(), id)
-		assert.ErrorIs(t, err, exporttask.ErrRecordNotFound, "id %q", id)
+		assert.ErrorIs(t, err, catalog.ErrNotFound, "id %q", id)
 	}
 }
 
@@ -110,7 +110,7 @@ func TestRecordBadManifestNamesTheFile(t *testing.T) {
 			require.NoError(t, err)
 			_, err = cat.Record(context.Background(), rasterID)
 			require.Error(t, err)
-			assert.NotErrorIs(t, err, exporttask.ErrRecordNotFound)
+			assert.NotErrorIs(t, err, catalog.ErrNotFound)
 			assert.ErrorContains(t, err, path)
 			assert.ErrorContains(t, err, c.want)
 		})
@@ -176,14 +176,14 @@ func TestRemove(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, entries, "the record and its hidden temporary directory are gone")
 	_, err = cat.Record(t.Context(), rasterID)
-	assert.ErrorIs(t, err, exporttask.ErrRecordNotFound)
+	assert.ErrorIs(t, err, catalog.ErrNotFound)
 
 	for _, id := range []string{rasterID, "../x", ""} {
-		assert.ErrorIs(t, cat.Remove(t.Context(), id), exporttask.ErrRecordNotFound, "id %q", id)
+		assert.ErrorIs(t, cat.Remove(t.Context(), id), catalog.ErrNotFound, "id %q", id)
 	}
 	// A directory with a UUID name but no manifest is not a record.
 	require.NoError(t, os.Mkdir(filepath.Join(root, rasterID), 0o755))
-	assert.ErrorIs(t, cat.Remove(t.Context(), rasterID), exporttask.ErrRecordNotFound)
+	assert.ErrorIs(t, cat.Remove(t.Context(), rasterID), catalog.ErrNotFound)
 	assert.DirExists(t, filepath.Join(root, rasterID))
 }
 

@@ -1,7 +1,7 @@
-// Package catalog is the file-backed [exporttask.Catalog]: one directory per
+// Package catalog is the file-backed export.Catalog (package export): one directory per
 // record under a root directory,
 //
-//	<root>/<id>/record.json   the record (the JSON of exporttask.Record)
+//	<root>/<id>/record.json   the record (the JSON of Record)
 //	<root>/<id>/...           the record's data, read by the domain exporters
 //
 // Start with [Open] to look records up, and [WriteRecord] to add one: it

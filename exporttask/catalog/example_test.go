@@ -18,7 +18,7 @@ func Example() {
 	}
 	defer os.RemoveAll(root)
 
-	rec := exporttask.Record{
+	rec := catalog.Record{
 		ID:        "8B867544-2DAB-43A1-BE6E-F23EC83C19B4", // stored in lower case
 		Domain:    exporttask.DomainRaster,
 		Footprint: exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}}),

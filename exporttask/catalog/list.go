@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sort"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // List returns every record of the catalog, sorted by id, each with its
@@ -17,12 +15,12 @@ import (
 // read or is malformed does not hide the others: List returns the records
 // it could read with an error naming each such file, as [Catalog.Record]
 // does.
-func (c *Catalog) List(ctx context.Context) ([]exporttask.Record, error) {
+func (c *Catalog) List(ctx context.Context) ([]Record, error) {
 	entries, err := os.ReadDir(c.root)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
-	var recs []exporttask.Record
+	var recs []Record
 	var errs []error
 	for _, e := range entries {
 		if canon, ok := canonicalID(e.Name()); !ok || canon != e.Name() || !e.IsDir() {

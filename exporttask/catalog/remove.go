@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // Remove deletes the record with the given id and everything in its
@@ -17,19 +15,19 @@ import (
 // disappears in one step, and then removed. A source the record references
 // outside its directory is never touched: symbolic links are removed, not
 // followed. An unknown id, or one that is not a UUID, is an error wrapping
-// [exporttask.ErrRecordNotFound].
+// [ErrNotFound].
 func (c *Catalog) Remove(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	canon, ok := canonicalID(id)
 	if !ok {
-		return fmt.Errorf("catalog: %q is not a UUID: %w", id, exporttask.ErrRecordNotFound)
+		return fmt.Errorf("catalog: %q is not a UUID: %w", id, ErrNotFound)
 	}
 	dir := filepath.Join(c.root, canon)
 	st, err := os.Lstat(filepath.Join(dir, ManifestName))
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("catalog: record %s: %w", canon, exporttask.ErrRecordNotFound)
+		return fmt.Errorf("catalog: record %s: %w", canon, ErrNotFound)
 	}
 	if err != nil {
 		return fmt.Errorf("catalog: %w", err)

@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // WriteRecord adds rec to the catalog in root (created if missing): fill
@@ -17,7 +15,7 @@ import (
 // step. On any error the temporary directory is removed and nothing is
 // visible. rec.Location is ignored; a record with the same id already in
 // the catalog is an error wrapping fs.ErrExist.
-func WriteRecord(root string, rec exporttask.Record, fill func(dir string) error) (err error) {
+func WriteRecord(root string, rec Record, fill func(dir string) error) (err error) {
 	canon, ok := canonicalID(rec.ID)
 	if !ok {
 		return fmt.Errorf("catalog: record id %q is not a UUID", rec.ID)

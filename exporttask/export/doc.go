@@ -4,7 +4,7 @@
 // domain: the raster (GeoPackage), dem (GeoTIFF) and tiles3d (3D Tiles)
 // subpackages.
 //
-// Start with [New], giving it an [exporttask.Catalog] (the catalog package
+// Start with [New], giving it a [Catalog] (the catalog package
 // has one on a directory) and a Domain per domain; [Exporter.Estimate] is
 // called when a task is created, [Exporter.Export] when a worker runs it.
 // [NewJob] builds a Job without a catalog, for a domain's own tests.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
@@ -17,7 +18,7 @@ import (
 // record's domain. It is safe for concurrent use when its catalog and
 // domains are.
 type Exporter struct {
-	cat     exporttask.Catalog
+	cat     Catalog
 	domains map[exporttask.Domain]Domain
 	scratch string
 }
@@ -37,7 +38,7 @@ func WithScratchDir(dir string) Option {
 // in domains with its Domain. Records of a domain missing from the map
 // cannot be exported. New panics when cat is nil, as that is a programming
 // mistake.
-func New(cat exporttask.Catalog, domains map[exporttask.Domain]Domain, opts ...Option) *Exporter {
+func New(cat Catalog, domains map[exporttask.Domain]Domain, opts ...Option) *Exporter {
 	if cat == nil {
 		panic("export: New needs a catalog")
 	}
@@ -53,7 +54,7 @@ func New(cat exporttask.Catalog, domains map[exporttask.Domain]Domain, opts ...O
 }
 
 // Estimate checks r against its catalog record and forecasts the export.
-// An unknown record is an error wrapping [exporttask.ErrRecordNotFound]; a
+// An unknown record is an error wrapping [catalog.ErrNotFound]; a
 // request whose domain is not the record's, or whose ROI misses the
 // record's footprint, is a *[exporttask.ValidationError] naming /domain or
 // /ROI; so is anything the domain refuses (its parameters).
@@ -76,7 +77,7 @@ func (e *Exporter) Estimate(ctx context.Context, r exporttask.CreateRequest) (ex
 func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
 	j, d, err := e.job(ctx, RequestOf(t))
 	if err != nil {
-		if errors.Is(err, exporttask.ErrRecordNotFound) {
+		if errors.Is(err, catalog.ErrNotFound) {
 			return nil, exporttask.Permanent("catalog record "+t.CatalogRecordID+" no longer exists", err)
 		}
 		var ve *exporttask.ValidationError
@@ -144,7 +145,7 @@ func (e *Exporter) job(ctx context.Context, r exporttask.CreateRequest) (Job, Do
 // that cannot be read, misses the footprint, or meets it only along an
 // edge or at a corner (the area to export would have no width or no
 // height) is a *[exporttask.ValidationError] naming /ROI.
-func NewJob(rec exporttask.Record, r exporttask.CreateRequest) (Job, error) {
+func NewJob(rec catalog.Record, r exporttask.CreateRequest) (Job, error) {
 	fp, err := exportio.FromGeometry(rec.Footprint)
 	if err != nil {
 		return Job{}, fmt.Errorf("export: catalog record %s: footprint: %w", rec.ID, err)

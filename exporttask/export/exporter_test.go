@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
@@ -21,12 +22,12 @@ const (
 )
 
 // mapCatalog is a Catalog over a map.
-type mapCatalog map[string]exporttask.Record
+type mapCatalog map[string]catalog.Record
 
-func (m mapCatalog) Record(_ context.Context, id string) (exporttask.Record, error) {
+func (m mapCatalog) Record(_ context.Context, id string) (catalog.Record, error) {
 	rec, ok := m[id]
 	if !ok {
-		return exporttask.Record{}, fmt.Errorf("record %s: %w", id, exporttask.ErrRecordNotFound)
+		return catalog.Record{}, fmt.Errorf("record %s: %w", id, catalog.ErrNotFound)
 	}
 	return rec, nil
 }
@@ -83,7 +84,7 @@ func TestEstimateRefusals(t *testing.T) {
 			_, err := x.Estimate(context.Background(), c.req)
 			require.Error(t, err)
 			if c.pointer == "" {
-				assert.ErrorIs(t, err, exporttask.ErrRecordNotFound)
+				assert.ErrorIs(t, err, catalog.ErrNotFound)
 				return
 			}
 			var ve *exporttask.ValidationError
@@ -121,7 +122,7 @@ func TestExportUnknownRecordIsPermanent(t *testing.T) {
 	x, _ := fixture()
 	_, err := x.Export(context.Background(), exporttask.Task{CreateRequest: exporttask.CreateRequest{CatalogRecordID: demID[:35] + "1", Domain: exporttask.DomainDEM}}, nil)
 	assert.True(t, exporttask.IsPermanent(err))
-	assert.ErrorIs(t, err, exporttask.ErrRecordNotFound)
+	assert.ErrorIs(t, err, catalog.ErrNotFound)
 }
 
 func TestJobBoxIsROIAndFootprint(t *testing.T) {
@@ -142,7 +143,7 @@ func TestJobBoxIsROIAndFootprint(t *testing.T) {
 }
 
 func TestNewJobBadFootprint(t *testing.T) {
-	_, err := export.NewJob(exporttask.Record{ID: rasterID, Footprint: &exporttask.Geometry{Type: "Point"}},
+	_, err := export.NewJob(catalog.Record{ID: rasterID, Footprint: &exporttask.Geometry{Type: "Point"}},
 		exporttask.CreateRequest{})
 	require.Error(t, err)
 	assert.False(t, errors.As(err, new(*exporttask.ValidationError)), "a broken record is not the client's fault")
@@ -152,7 +153,7 @@ func TestNewJobBadFootprint(t *testing.T) {
 // edge or at a corner is refused at /ROI; one that overlaps it by a sliver
 // is a job whose box is that sliver.
 func TestROIOnTheFootprintsEdge(t *testing.T) {
-	rec := exporttask.Record{ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32)}
+	rec := catalog.Record{ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32)}
 	for name, r := range map[string]*exporttask.Geometry{
 		"along the east edge":      square(35, 31.2, 35.5, 31.4),
 		"at the north-west corner": square(33.5, 32, 34, 32.5),

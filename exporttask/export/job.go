@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
@@ -24,7 +25,7 @@ import (
 type Job struct {
 	// Record is the catalog record being exported; its footprint bounds
 	// the exported area.
-	Record exporttask.Record
+	Record catalog.Record
 	// Request is the request: at estimate time the create request, at
 	// export time the stored task's. Its ROI, when not nil, bounds the
 	// exported area; nil exports the whole footprint.

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
@@ -56,7 +57,7 @@ func TestJobIndexMatchesPlainTests(t *testing.T) {
 	jobs := 0
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 7))
-		rec := exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: randomArea(rng, 10, 20), Resolution: 0.125}
+		rec := catalog.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: randomArea(rng, 10, 20), Resolution: 0.125}
 		if seed%5 == 0 {
 			rec.Footprint = square(7, 17, 13, 23)
 		}
@@ -99,7 +100,7 @@ func TestJobIndexMatchesPlainTests(t *testing.T) {
 // NewJob answers for the new ROI, and that a Job built as a literal answers
 // at all.
 func TestJobIndexFollowsFields(t *testing.T) {
-	rec := exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(0, 0, 10, 10), Resolution: 1}
+	rec := catalog.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(0, 0, 10, 10), Resolution: 1}
 	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi(square(0, 0, 5, 5))})
 	require.NoError(t, err)
 	require.True(t, j.Contains(4, 4))
@@ -124,7 +125,7 @@ func TestJobIndexFollowsFields(t *testing.T) {
 // TestJobIndexConcurrent masks rows of one Job from several goroutines, as
 // an export's thumbnails and rows may; run with -race.
 func TestJobIndexConcurrent(t *testing.T) {
-	rec := exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32), Resolution: 0.01}
+	rec := catalog.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32), Resolution: 0.01}
 	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: holedROI(20, 20)})
 	require.NoError(t, err)
 	nv := naiveOf(t, j)
@@ -155,7 +156,7 @@ func TestJobIndexConcurrent(t *testing.T) {
 // crossing the rows, and that a Job without an index is charged for every
 // edge at every pixel.
 func TestMaskTime(t *testing.T) {
-	rec := exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32), Resolution: 1.0 / 1200}
+	rec := catalog.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32), Resolution: 1.0 / 1200}
 	newJob := func(r *exporttask.FeatureCollection) export.Job {
 		j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: r})
 		require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/dem"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
@@ -45,7 +46,7 @@ func holedROI(nx, ny int) *exporttask.FeatureCollection {
 }
 
 // benchJob builds the job of exporting rec with the plain or the holed ROI.
-func benchJob(b *testing.B, rec exporttask.Record, holes bool) export.Job {
+func benchJob(b *testing.B, rec catalog.Record, holes bool) export.Job {
 	b.Helper()
 	r := holedROI(0, 0)
 	if holes {
@@ -102,7 +103,7 @@ func (n naive) intersectsBox(b geom.BBox) bool {
 // edge, as Job.Contains did; it masks only the first 8 rows (the figure is
 // per row).
 func BenchmarkInsideRow(b *testing.B) {
-	rec := exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32), Resolution: 1.0 / 1200}
+	rec := catalog.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32), Resolution: 1.0 / 1200}
 	const res = 1.0 / 1200
 	width, height := int(roiBox.Width()/res), int(roiBox.Height()/res)
 	for _, bc := range []struct {
@@ -144,10 +145,10 @@ func BenchmarkInsideRow(b *testing.B) {
 // with the 12,000-hole ROI of the same box, through the dem exporter, and
 // estimates both: the goal is that holes cost at most 2× the plain ROI.
 func BenchmarkExportDEM(b *testing.B) {
-	rec := exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32),
+	rec := catalog.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32),
 		Resolution: 1.0 / 1200, Location: b.TempDir()}
 	require.NoError(b, dem.WriteDemoSource(rec.Location, rec))
-	reg, err := dem.Inspect(context.Background(), exporttask.RecordSource{Path: filepath.Join(rec.Location, dem.DemoFile)})
+	reg, err := dem.Inspect(context.Background(), catalog.Source{Path: filepath.Join(rec.Location, dem.DemoFile)})
 	require.NoError(b, err)
 	rec.Source = reg.Source
 	e := dem.New(dem.Options{})
@@ -176,7 +177,7 @@ func BenchmarkExportDEM(b *testing.B) {
 // (levels 0..10) with the plain and the 12,000-hole ROI: tile selection and
 // the thumbnails' masks.
 func BenchmarkExportRaster(b *testing.B) {
-	rec := exporttask.Record{ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32),
+	rec := catalog.Record{ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32),
 		MinZoom: 0, MaxZoom: 10, Location: b.TempDir()}
 	require.NoError(b, raster.WriteDemoSource(rec.Location, rec))
 	x := raster.New(raster.Options{TempDir: b.TempDir()})
@@ -206,7 +207,7 @@ func BenchmarkExportRaster(b *testing.B) {
 // baseline tests every edge for each tile, as Job.IntersectsBox did; it
 // stops at level 12.
 func BenchmarkIntersectsBox(b *testing.B) {
-	rec := exporttask.Record{ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32), MaxZoom: 14}
+	rec := catalog.Record{ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32), MaxZoom: 14}
 	for _, bc := range []struct {
 		name         string
 		holes, naive bool
@@ -253,10 +254,10 @@ func BenchmarkIntersectsBox(b *testing.B) {
 // 12,000-hole ROI and of one with the plain ROI: decoding the JSON body
 // (which validates it), NewJob and the DEM estimate.
 func BenchmarkCreateHoles(b *testing.B) {
-	rec := exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32),
+	rec := catalog.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32),
 		Resolution: 1.0 / 1200, Location: b.TempDir()}
 	require.NoError(b, dem.WriteDemoSource(rec.Location, rec))
-	reg, err := dem.Inspect(context.Background(), exporttask.RecordSource{Path: filepath.Join(rec.Location, dem.DemoFile)})
+	reg, err := dem.Inspect(context.Background(), catalog.Source{Path: filepath.Join(rec.Location, dem.DemoFile)})
 	require.NoError(b, err)
 	rec.Source = reg.Source
 	e := dem.New(dem.Options{})

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 )
 
 // SourcePath returns the path of rec's registered source, resolved against
@@ -16,7 +17,7 @@ import (
 // [exporttask.PermanentError] whose reason says what changed and what to
 // do, as retrying cannot bring the data back. A record without a Source is
 // an error too: callers handle legacy records before calling.
-func SourcePath(rec exporttask.Record, index string) (string, error) {
+func SourcePath(rec catalog.Record, index string) (string, error) {
 	src := rec.Source
 	if src == nil || src.Path == "" {
 		return "", exporttask.Permanent("catalog record "+rec.ID+" has no registered source",

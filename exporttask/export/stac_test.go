@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/dem"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
@@ -51,22 +52,22 @@ func exportEveryDomain(t *testing.T) []domainExport {
 	roi := jobtest.Rect(box[0], box[1], box[2], box[3])
 	var out []domainExport
 	for _, d := range []struct {
-		rec   exporttask.Record
-		write func(dir string, rec exporttask.Record) error
+		rec   catalog.Record
+		write func(dir string, rec catalog.Record) error
 		x     export.Domain
 	}{
-		{exporttask.Record{ID: rasterID, Domain: exporttask.DomainRaster, Title: "Demo relief", MinZoom: 5, MaxZoom: 9},
+		{catalog.Record{ID: rasterID, Domain: exporttask.DomainRaster, Title: "Demo relief", MinZoom: 5, MaxZoom: 9},
 			raster.WriteDemoSource, raster.New(raster.Options{TempDir: t.TempDir()})},
-		{exporttask.Record{ID: demID, Domain: exporttask.DomainDEM, Title: "Demo DEM", Resolution: 1.0 / 1200},
+		{catalog.Record{ID: demID, Domain: exporttask.DomainDEM, Title: "Demo DEM", Resolution: 1.0 / 1200},
 			dem.WriteDemoSource, dem.New(dem.Options{TempDir: t.TempDir()})},
-		{exporttask.Record{ID: "c0ffee00-3d3d-4d3d-8d3d-0123456789ab", Domain: exporttask.Domain3D, Title: "Demo 3D",
+		{catalog.Record{ID: "c0ffee00-3d3d-4d3d-8d3d-0123456789ab", Domain: exporttask.Domain3D, Title: "Demo 3D",
 			MinZoom: 7, MaxZoom: 10}, tiles3d.WriteDemoSource, tiles3d.New(tiles3d.Options{})},
 	} {
 		rec := d.rec
 		rec.Footprint, rec.Location = jobtest.DemoFootprint(), t.TempDir()
 		require.NoError(t, d.write(rec.Location, rec), rec.Domain)
 		if rec.Domain == exporttask.DomainDEM {
-			got, err := dem.Inspect(context.Background(), exporttask.RecordSource{Path: filepath.Join(rec.Location, dem.DemoFile)})
+			got, err := dem.Inspect(context.Background(), catalog.Source{Path: filepath.Join(rec.Location, dem.DemoFile)})
 			require.NoError(t, err)
 			rec.Source = got.Source
 		}

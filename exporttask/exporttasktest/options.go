@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 	"github.com/openapi-viewer/viewer/exporttask/webhook"
@@ -46,7 +47,7 @@ type Option func(*config)
 type config struct {
 	store        taskstore.Store
 	exporter     exporttask.Exporter
-	artifacts    exporttask.ArtifactStore
+	artifacts    artifact.Store
 	publicURL    string
 	redirect     bool
 	taskDuration time.Duration
@@ -78,7 +79,7 @@ func defaultConfig() config {
 
 // WithArtifacts keeps the exported files in store instead of a new
 // temporary directory. The caller removes what it holds.
-func WithArtifacts(store exporttask.ArtifactStore) Option {
+func WithArtifacts(store artifact.Store) Option {
 	return func(c *config) { c.artifacts = store }
 }
 

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
@@ -33,7 +33,7 @@ type Server struct {
 	Store taskstore.Store
 	// Artifacts keeps the exported files (by default in a temporary
 	// directory removed by [Server.Close]).
-	Artifacts exporttask.ArtifactStore
+	Artifacts artifact.Store
 	// WebhookSecret signs the server's webhooks; check them with
 	// [exporttask.VerifyWebhook].
 	WebhookSecret []byte

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
@@ -75,7 +74,7 @@ func TestBatchLeavesOutDuplicatesAndKnownKeys(t *testing.T) {
 	// Through Create, the ones left out find what is there: the key,
 	// recorded with another request.
 	_, _, err = db.Create(t.Context(), again)
-	var ke *exporttask.IdempotencyKeyReusedError
+	var ke *taskstore.IdempotencyKeyReusedError
 	require.ErrorAs(t, err, &ke)
 	assert.Equal(t, first.ID, ke.TaskID)
 	task, replayed, err := db.Create(t.Context(), known)
@@ -106,9 +105,9 @@ func TestBatchRefusedAsAWholeStoresNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, replayed)
 	_, _, err = db.Create(t.Context(), b)
-	var ke *exporttask.IdempotencyKeyReusedError
+	var ke *taskstore.IdempotencyKeyReusedError
 	require.ErrorAs(t, err, &ke)
-	assert.Equal(t, exporttask.IdempotencyKeyReusedError{Key: "same", TaskID: first.ID}, *ke)
+	assert.Equal(t, taskstore.IdempotencyKeyReusedError{Key: "same", TaskID: first.ID}, *ke)
 }
 
 func TestBatchSkipsACreateWhoseContextEnded(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // Replicas starting at once on an empty schema: each migration runs once
@@ -57,7 +57,7 @@ func TestErrorsSayWhere(t *testing.T) {
 	db, err := postgres.Open(t.Context(), freshSchema(t, testDSN(t)))
 	require.NoError(t, err)
 	_, err = db.Get(t.Context(), "acme", 7)
-	assert.EqualError(t, err, "postgres: get task 7: "+exporttask.ErrNotFound.Error())
+	assert.EqualError(t, err, "postgres: get task 7: "+taskstore.ErrNotFound.Error())
 
 	require.NoError(t, db.Close())
 	_, _, err = db.Create(t.Context(), testkit.CreateParams("acme", "rec-1"))

@@ -30,7 +30,7 @@
 // create returns once its statement has committed. A create the statement
 // leaves out (its dedup key or Idempotency-Key is taken, by an earlier
 // task or by another create of the batch) runs again on its own and finds
-// the task that holds it (a replay, an *exporttask.IdempotencyKeyReusedError
+// the task that holds it (a replay, an *taskstore.IdempotencyKeyReusedError
 // when the key was recorded with another request, or a merge of webhooks
 // into it, which locks that task's row); so does every create of a statement that
 // PostgreSQL refuses as a whole, which stored nothing. A COMPLETED task

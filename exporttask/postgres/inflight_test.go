@@ -145,7 +145,7 @@ func TestCreateSerialisedWithQuota(t *testing.T) {
 	first := finish()
 	require.NoError(t, first.err)
 	second := <-done
-	var qe *exporttask.QuotaError
+	var qe *taskstore.QuotaError
 	require.ErrorAs(t, second.err, &qe, "the second create sees the first's 600 bytes")
 	assert.Equal(t, int64(400), qe.Remaining)
 }

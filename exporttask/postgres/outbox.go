@@ -68,7 +68,7 @@ func (w txn) DeliveryState(ctx context.Context, id int64) (int, error) {
 	var state int
 	err := w.tx.QueryRow(ctx, `SELECT state FROM deliveries WHERE id = $1 FOR UPDATE`, id).Scan(&state)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, exporttask.ErrNotFound
+		return 0, taskstore.ErrNotFound
 	}
 	return state, err
 }
@@ -116,7 +116,7 @@ func (w txn) CopyDelivery(ctx context.Context, taskID, deliveryID, at int64) (in
 		 SELECT task_id, url, host, event, payload, $1, $1 FROM deliveries WHERE id = $2 AND task_id = $3
 		 RETURNING id`, at, deliveryID, taskID).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, fmt.Errorf("%w: task %d has no delivery %d", exporttask.ErrNotFound, taskID, deliveryID)
+		return 0, fmt.Errorf("%w: task %d has no delivery %d", taskstore.ErrNotFound, taskID, deliveryID)
 	}
 	return id, err
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // txn is a write transaction: the [storekit.Tx] of this store. Its reads
@@ -36,7 +37,7 @@ func (w txn) LeasedTask(ctx context.Context, id int64) (storekit.Leased, error) 
 	err := w.tx.QueryRow(ctx,
 		`SELECT doc, lease_owner, lease_until FROM tasks WHERE id = $1 FOR UPDATE`, id).Scan(&doc, &l.Lease.Owner, &l.Lease.Until)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return storekit.Leased{}, exporttask.ErrNotFound
+		return storekit.Leased{}, taskstore.ErrNotFound
 	}
 	if err != nil {
 		return storekit.Leased{}, err
@@ -64,7 +65,7 @@ func (w txn) DeleteTask(ctx context.Context, id int64) (int64, error) {
 		      k AS (DELETE FROM idempotency_keys WHERE task_id = $1)
 		 DELETE FROM tasks WHERE id = $1 RETURNING doc_bytes`, id).Scan(&docBytes)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, exporttask.ErrNotFound
+		return 0, taskstore.ErrNotFound
 	}
 	return docBytes, err
 }

@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // The usage ledger stays short: creates fold it, and the folded sum is
@@ -37,7 +37,7 @@ func TestUsageLedgerFolds(t *testing.T) {
 	p := testkit.CreateParams("acme", "rec-quota")
 	p.Quota = want + 5
 	_, _, err := db.Create(t.Context(), p)
-	var qe *exporttask.QuotaError
+	var qe *taskstore.QuotaError
 	require.ErrorAs(t, err, &qe)
 	assert.Equal(t, int64(5), qe.Remaining)
 	n, sum = rows()

@@ -6,8 +6,6 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"strings"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // authRealm is the realm named in the WWW-Authenticate header of a 401.
@@ -75,18 +73,18 @@ func (s *Server) authorize(want Scope, h http.HandlerFunc) http.HandlerFunc {
 		presented := presentedKey(r)
 		if presented == "" {
 			w.Header().Set("WWW-Authenticate", authRealm)
-			s.writeProblem(w, r, exporttask.NewProblem(http.StatusUnauthorized,
+			s.writeProblem(w, r, newProblem(http.StatusUnauthorized,
 				"Send an API key in the x-api-key header or as Authorization: Bearer <key>."))
 			return
 		}
 		k, ok := s.keys.lookup(presented)
 		if !ok {
 			w.Header().Set("WWW-Authenticate", authRealm+`, error="invalid_token"`)
-			s.writeProblem(w, r, exporttask.NewProblem(http.StatusUnauthorized, "The API key is not valid."))
+			s.writeProblem(w, r, newProblem(http.StatusUnauthorized, "The API key is not valid."))
 			return
 		}
 		if !k.Scopes.Has(want) {
-			s.writeProblem(w, r, exporttask.NewProblem(http.StatusForbidden,
+			s.writeProblem(w, r, newProblem(http.StatusForbidden,
 				"The API key does not have the "+want.String()+" scope this operation needs."))
 			return
 		}

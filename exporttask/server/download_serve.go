@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 )
 
 // DefaultDownloadIdleTimeout is [Config.DownloadIdleTimeout] when it is
@@ -21,7 +21,7 @@ const downloadChunk = 32 << 10
 
 // fileResponse is what serveFile needs to know of a file besides its bytes.
 type fileResponse struct {
-	obj         exporttask.ArtifactObject
+	obj         artifact.Object
 	contentType string
 	etag        string // quoted, or "" when unknown
 	disposition string // Content-Disposition of the file's answers (200, 206)
@@ -38,7 +38,7 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, f fileRespons
 	size, mod := info.Size, info.ModTime
 	switch checkConditions(r, f.etag, mod) {
 	case condFailed:
-		s.writeProblem(w, r, exporttask.NewProblem(http.StatusPreconditionFailed,
+		s.writeProblem(w, r, newProblem(http.StatusPreconditionFailed,
 			"The file does not meet the request's If-Match or If-Unmodified-Since condition."))
 		return
 	case condNotModified:
@@ -55,7 +55,7 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, f fileRespons
 		var err error
 		if ranges, err = parseRange(rh, size); err != nil {
 			w.Header().Set("Content-Range", "bytes */"+strconv.FormatInt(size, 10))
-			s.writeProblem(w, r, exporttask.NewProblem(http.StatusRequestedRangeNotSatisfiable,
+			s.writeProblem(w, r, newProblem(http.StatusRequestedRangeNotSatisfiable,
 				"The Range header cannot be served: "+err.Error()+"."))
 			return
 		}

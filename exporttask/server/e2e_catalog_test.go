@@ -53,11 +53,11 @@ func catalogAdd(t *testing.T, args ...string) (int, string, string) {
 
 // addRecord registers source with "catalog add" and returns the record it
 // printed.
-func addRecord(t *testing.T, args ...string) exporttask.Record {
+func addRecord(t *testing.T, args ...string) catalog.Record {
 	t.Helper()
 	code, out, errOut := catalogAdd(t, args...)
 	require.Equal(t, exportserver.ExitOK, code, "catalog add %v: %s", args, errOut)
-	var rec exporttask.Record
+	var rec catalog.Record
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
 	require.NoError(t, dec.Decode(&rec), out)
@@ -86,7 +86,7 @@ func startExampleServer(t *testing.T) *e2eServer {
 
 // export creates a task for rec over roi, waits for it to end and returns
 // it, with its artifacts downloaded into a directory when it completed.
-func (s *e2eServer) export(t *testing.T, rec exporttask.Record, roi *exporttask.FeatureCollection) (exporttask.Task, string) {
+func (s *e2eServer) export(t *testing.T, rec catalog.Record, roi *exporttask.FeatureCollection) (exporttask.Task, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -252,7 +252,7 @@ func TestCatalogAddThenExportOverHTTP(t *testing.T) {
 
 	// 3D: a tileset directory (3D Tiles 1.1, region volumes, glb
 	// content), registered with a copy.
-	require.NoError(t, tiles3d.WriteDemoSource(srcDir, exporttask.Record{ID: "0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05",
+	require.NoError(t, tiles3d.WriteDemoSource(srcDir, catalog.Record{ID: "0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05",
 		Domain:    exporttask.Domain3D,
 		Footprint: exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}}),
 		MinZoom:   7, MaxZoom: 8}))
@@ -501,7 +501,7 @@ func TestCatalogAddToolsTilesetsThenExport(t *testing.T) {
 
 	cityRec := addRecord(t, "-domain", "3D", city)
 	mergedRec := addRecord(t, "-domain", "3D", merged)
-	for _, rec := range []exporttask.Record{cityRec, mergedRec} {
+	for _, rec := range []catalog.Record{cityRec, mergedRec} {
 		require.NotNil(t, rec.Source)
 		assert.Equal(t, "3DTILES", rec.Source.Format)
 		require.NotNil(t, rec.Footprint)
@@ -509,7 +509,7 @@ func TestCatalogAddToolsTilesetsThenExport(t *testing.T) {
 	s := startExampleServer(t)
 	for _, c := range []struct {
 		name string
-		rec  exporttask.Record
+		rec  catalog.Record
 		dir  string
 		n    int // contents expected
 	}{{"b3dm and box volumes", cityRec, city, 2}, {"external tilesets", mergedRec, merged, 4}} {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
@@ -123,7 +124,7 @@ func TestDeleteDismissesAFailedTask(t *testing.T) {
 // failingDeletes is an artifact store whose DeletePrefix fails while fail
 // is set.
 type failingDeletes struct {
-	exporttask.ArtifactStore
+	artifact.Store
 	fail *atomic.Bool
 }
 
@@ -131,7 +132,7 @@ func (f failingDeletes) DeletePrefix(ctx context.Context, prefix string) error {
 	if f.fail.Load() {
 		return errors.New("disk unavailable")
 	}
-	return f.ArtifactStore.DeletePrefix(ctx, prefix)
+	return f.Store.DeletePrefix(ctx, prefix)
 }
 
 // TestDismissDeletesFilesFirst: when deleting the files fails, the task
@@ -141,7 +142,7 @@ func TestDismissDeletesFilesFirst(t *testing.T) {
 	require.NoError(t, err)
 	fail := &atomic.Bool{}
 	h := newHarness(t, exporttasktest.WithTaskDuration(20*time.Millisecond),
-		exporttasktest.WithArtifacts(failingDeletes{ArtifactStore: fs, fail: fail}))
+		exporttasktest.WithArtifacts(failingDeletes{Store: fs, fail: fail}))
 	done := h.completedTask(t, 1)
 
 	fail.Store(true)

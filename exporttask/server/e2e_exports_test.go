@@ -44,13 +44,13 @@ func realExporter(t *testing.T) exporttask.Exporter {
 	root := t.TempDir()
 	fp := exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}})
 	recs := []struct {
-		rec    exporttask.Record
-		fill   func(string, exporttask.Record) error
+		rec    catalog.Record
+		fill   func(string, catalog.Record) error
 		source string
 	}{
-		{exporttask.Record{ID: rasterRecord, Domain: exporttask.DomainRaster, Footprint: fp, MinZoom: 5, MaxZoom: 8}, raster.WriteDemoSource, raster.SourceName},
-		{exporttask.Record{ID: demRecord, Domain: exporttask.DomainDEM, Footprint: fp, Resolution: 1.0 / 240}, dem.WriteDemoSource, dem.DemoFile},
-		{exporttask.Record{ID: modelRecord, Domain: exporttask.Domain3D, Footprint: fp, MinZoom: 7, MaxZoom: 8}, tiles3d.WriteDemoSource, tiles3d.SourceDir},
+		{catalog.Record{ID: rasterRecord, Domain: exporttask.DomainRaster, Footprint: fp, MinZoom: 5, MaxZoom: 8}, raster.WriteDemoSource, raster.SourceName},
+		{catalog.Record{ID: demRecord, Domain: exporttask.DomainDEM, Footprint: fp, Resolution: 1.0 / 240}, dem.WriteDemoSource, dem.DemoFile},
+		{catalog.Record{ID: modelRecord, Domain: exporttask.Domain3D, Footprint: fp, MinZoom: 7, MaxZoom: 8}, tiles3d.WriteDemoSource, tiles3d.SourceDir},
 	}
 	for _, r := range recs {
 		dir := t.TempDir()

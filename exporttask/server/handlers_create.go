@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -31,7 +32,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			s.writeProblem(w, r, exporttask.NewProblem(http.StatusRequestEntityTooLarge,
+			s.writeProblem(w, r, newProblem(http.StatusRequestEntityTooLarge,
 				fmt.Sprintf("The request body is larger than %d bytes.", mbe.Limit)))
 			return
 		}
@@ -94,7 +95,7 @@ func checkJSONContentType(r *http.Request) *exporttask.Problem {
 		if got == "" {
 			got = "none"
 		}
-		return exporttask.NewProblem(http.StatusUnsupportedMediaType,
+		return newProblem(http.StatusUnsupportedMediaType,
 			fmt.Sprintf("The request body must be application/json (Content-Type: %s).", got))
 	}
 	return nil
@@ -143,8 +144,8 @@ func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (exporttas
 // moved or changed: the reason names it and says what to do, at
 // /catalogRecordID), 500 (logged) for anything else.
 func (s *Server) estimateError(w http.ResponseWriter, r *http.Request, err error) {
-	if errors.Is(err, exporttask.ErrRecordNotFound) {
-		p := exporttask.NewProblem(http.StatusNotFound, "No catalog record with this catalogRecordID.")
+	if errors.Is(err, catalog.ErrNotFound) {
+		p := newProblem(http.StatusNotFound, "No catalog record with this catalogRecordID.")
 		p.Errors = []exporttask.FieldError{{Pointer: "/catalogRecordID", Message: "no catalog record with this id"}}
 		s.writeProblem(w, r, p)
 		return

@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // deleteTask handles DELETE /export-tasks/{id}. A live task (PENDING,
@@ -27,7 +27,7 @@ func (s *Server) deleteTask(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 		s.writeJSON(w, r, http.StatusOK, s.urls.withURLs(r, t))
-	case errors.Is(err, exporttask.ErrConflict):
+	case errors.Is(err, taskstore.ErrConflict):
 		if err := s.dismiss(r, id); err != nil {
 			s.storeError(w, r, "dismissing a task", err)
 			return

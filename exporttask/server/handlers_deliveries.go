@@ -100,7 +100,7 @@ func (s *Server) redeliver(w http.ResponseWriter, r *http.Request) {
 	if ok, wait := s.redeliveries.allow(customer); !ok {
 		secs := retryAfterSeconds(wait)
 		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
-		s.writeProblem(w, r, exporttask.NewProblem(http.StatusTooManyRequests, fmt.Sprintf(
+		s.writeProblem(w, r, newProblem(http.StatusTooManyRequests, fmt.Sprintf(
 			"too many redeliveries: this customer may ask for %g per second, in bursts of up to %g; retry in %d seconds",
 			s.redeliveries.rate, s.redeliveries.burst, secs)))
 		return
@@ -108,13 +108,13 @@ func (s *Server) redeliver(w http.ResponseWriter, r *http.Request) {
 	d, err := s.store.Redeliver(r.Context(), customer, id, deliveryID, time.Now())
 	switch {
 	case errors.Is(err, taskstore.ErrDeliveryPending):
-		s.writeProblem(w, r, exporttask.DeliveryPendingProblem(deliveryID))
+		s.writeProblem(w, r, deliveryPendingProblem(deliveryID))
 		return
-	case errors.Is(err, exporttask.ErrNotFound):
+	case errors.Is(err, taskstore.ErrNotFound):
 		// Which was missing: the task (another customer's, say) or the
 		// delivery in it?
 		if _, gerr := s.store.Get(r.Context(), customer, id); gerr == nil {
-			s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound, "The task has no delivery with this id."))
+			s.writeProblem(w, r, newProblem(http.StatusNotFound, "The task has no delivery with this id."))
 			return
 		}
 		s.storeError(w, r, "redelivering", err)

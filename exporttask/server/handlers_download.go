@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
@@ -37,15 +38,15 @@ func (s *Server) downloadArtifact(w http.ResponseWriter, r *http.Request) {
 	art, found := findArtifact(t, name)
 	switch {
 	case t.Status == exporttask.StatusExpired && found:
-		s.writeProblem(w, r, exporttask.NewProblem(http.StatusGone,
+		s.writeProblem(w, r, newProblem(http.StatusGone,
 			"The task expired at "+t.ExpiredAt.Time.UTC().Format(time.RFC3339)+"; its files were deleted."))
 		return
 	case t.Status != exporttask.StatusCompleted:
-		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound,
+		s.writeProblem(w, r, newProblem(http.StatusNotFound,
 			"The task is "+string(t.Status)+"; only a COMPLETED task's files can be downloaded."))
 		return
 	case !found:
-		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound, "The task has no artifact with this name."))
+		s.writeProblem(w, r, newProblem(http.StatusNotFound, "The task has no artifact with this name."))
 		return
 	}
 	key := artifactkey.Key(t.ID, art.Name)
@@ -60,7 +61,7 @@ func (s *Server) downloadArtifact(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	obj, err := s.artifacts.Open(r.Context(), key)
-	if errors.Is(err, exporttask.ErrArtifactNotFound) {
+	if errors.Is(err, artifact.ErrNotFound) {
 		s.artifactGone(w, r, id)
 		return
 	}
@@ -87,12 +88,12 @@ func (s *Server) artifactGone(w http.ResponseWriter, r *http.Request, id int64) 
 	case err != nil:
 		s.storeError(w, r, "reading a task", err)
 	case t.Status == exporttask.StatusExpired:
-		s.writeProblem(w, r, exporttask.NewProblem(http.StatusGone,
+		s.writeProblem(w, r, newProblem(http.StatusGone,
 			"The task expired at "+t.ExpiredAt.Time.UTC().Format(time.RFC3339)+"; its files were deleted."))
 	default:
 		s.logger.InfoContext(r.Context(), "download of a file deleted since the task was read",
 			"path", r.URL.Path, "status", string(t.Status))
-		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound,
+		s.writeProblem(w, r, newProblem(http.StatusNotFound,
 			"The task's files are being deleted (the task is being dismissed or expiring)."))
 	}
 }

@@ -50,7 +50,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		if probed { // a repeated outcome was logged when it was found
 			s.logger.ErrorContext(r.Context(), "readiness check: the store is unreachable or cannot write", "error", err.Error())
 		}
-		s.writeProblem(w, r, exporttask.NewProblem(http.StatusServiceUnavailable, detail))
+		s.writeProblem(w, r, newProblem(http.StatusServiceUnavailable, detail))
 		return
 	}
 	s.writeJSON(w, r, http.StatusOK, healthBody{Status: "ok"})

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // replayIdempotent answers a create whose Idempotency-Key the customer
@@ -19,7 +20,7 @@ func (s *Server) replayIdempotent(w http.ResponseWriter, r *http.Request, key st
 		return false
 	}
 	t, err := s.store.TaskByIdempotencyKey(r.Context(), customerOf(r), key, req)
-	if errors.Is(err, exporttask.ErrNotFound) {
+	if errors.Is(err, taskstore.ErrNotFound) {
 		return false
 	}
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // validationProblem returns the 400 problem listing every field error.
@@ -65,14 +66,14 @@ func (s *Server) serverError(w http.ResponseWriter, r *http.Request, msg string,
 	id := requestIDOf(r)
 	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 		s.logger.InfoContext(r.Context(), msg+": the client went away", "method", r.Method, "path", r.URL.Path)
-		p := exporttask.NewProblem(statusClientClosed, "The client closed the request.")
+		p := newProblem(statusClientClosed, "The client closed the request.")
 		p.Title = "Client Closed Request"
 		s.writeProblem(w, r, p)
 		return
 	}
 	s.logger.ErrorContext(r.Context(), msg, "method", r.Method, "path", r.URL.Path,
 		"error", err.Error())
-	s.writeProblem(w, r, exporttask.NewProblem(http.StatusInternalServerError,
+	s.writeProblem(w, r, newProblem(http.StatusInternalServerError,
 		fmt.Sprintf("The server could not complete the request. Quote request id %s when reporting it.", id)))
 }
 
@@ -124,15 +125,15 @@ func (s *Server) storeError(w http.ResponseWriter, r *http.Request, op string, e
 		s.storageFull(w, r, op, err)
 		return
 	}
-	if errors.Is(err, exporttask.ErrNotFound) {
-		s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound, "No export task with this id."))
+	if errors.Is(err, taskstore.ErrNotFound) {
+		s.writeProblem(w, r, newProblem(http.StatusNotFound, "No export task with this id."))
 		return
 	}
-	if p, ok := exporttask.ProblemFor(err); ok {
+	if p, ok := problemFor(err); ok {
 		s.writeProblem(w, r, p)
 		return
 	}
-	if errors.Is(err, exporttask.ErrConflict) {
+	if errors.Is(err, taskstore.ErrConflict) {
 		s.writeProblem(w, r, &exporttask.Problem{Type: exporttask.ProblemTypeInvalidTransition, Title: "Invalid status transition",
 			Status: http.StatusConflict, Detail: "The task's status does not allow this.",
 			Message: "The task's status does not allow this."})
@@ -148,6 +149,6 @@ func (s *Server) storageFull(w http.ResponseWriter, r *http.Request, op string, 
 	s.logger.ErrorContext(r.Context(), op+": the storage is full", "method", r.Method, "path", r.URL.Path,
 		"error", err.Error())
 	w.Header().Set("Retry-After", storageFullRetryAfter)
-	s.writeProblem(w, r, exporttask.NewProblem(http.StatusInsufficientStorage,
+	s.writeProblem(w, r, newProblem(http.StatusInsufficientStorage,
 		"The server's storage is full; nothing was stored. Try again later."))
 }

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // maxIdleBuckets is how many customers' buckets the limiter keeps before
@@ -106,7 +104,7 @@ func (s *Server) allowCreate(w http.ResponseWriter, r *http.Request) bool {
 	}
 	secs := retryAfterSeconds(wait)
 	w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
-	s.writeProblem(w, r, exporttask.NewProblem(http.StatusTooManyRequests, fmt.Sprintf(
+	s.writeProblem(w, r, newProblem(http.StatusTooManyRequests, fmt.Sprintf(
 		"too many creates: this customer may create %g tasks per second, in bursts of up to %g; retry in %d seconds",
 		s.limiter.rate, s.limiter.burst, secs)))
 	return false

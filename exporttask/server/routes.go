@@ -2,8 +2,6 @@ package server
 
 import (
 	"net/http"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // routes returns the server's router: the API, the health checks, the
@@ -45,7 +43,7 @@ func (s *Server) routes() (http.Handler, error) {
 func (s *Server) methodNotAllowed(allow string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allow)
-		s.writeProblem(w, r, exporttask.NewProblem(http.StatusMethodNotAllowed,
+		s.writeProblem(w, r, newProblem(http.StatusMethodNotAllowed,
 			"The method "+r.Method+" is not allowed here; allowed: "+allow+"."))
 	}
 }
@@ -53,5 +51,5 @@ func (s *Server) methodNotAllowed(allow string) http.HandlerFunc {
 // notFound answers 404 with a problem body for a path the server does not
 // serve.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	s.writeProblem(w, r, exporttask.NewProblem(http.StatusNotFound, "There is nothing at this path."))
+	s.writeProblem(w, r, newProblem(http.StatusNotFound, "There is nothing at this path."))
 }

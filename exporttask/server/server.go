@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 )
 
 // Config configures a [Server]: what it needs to answer HTTP requests.
@@ -29,7 +30,7 @@ type Config struct {
 	// Artifacts keeps the exported files; the server serves them at
 	// /export-tasks/{id}/artifacts/{name} and deletes them with a
 	// dismissed task. Required.
-	Artifacts exporttask.ArtifactStore
+	Artifacts artifact.Store
 	// PublicURL is the absolute base URL clients reach the server at (e.g.
 	// https://exports.example.com); the artifacts' download URLs start
 	// with it. Default: built from each request (its Host header, and
@@ -41,7 +42,7 @@ type Config struct {
 	TrustForwarded bool
 	// RedirectDownloads makes downloads answer 302 to a short-lived
 	// presigned URL when Artifacts implements
-	// [exporttask.ArtifactPresigner] (S3), instead of passing the bytes
+	// [artifact.Presigner] (S3), instead of passing the bytes
 	// through the server.
 	RedirectDownloads bool
 	// Keys are the API keys the server accepts. At least one is required.
@@ -94,9 +95,9 @@ type Config struct {
 type Server struct {
 	store     Store
 	exporter  exporttask.Exporter
-	artifacts exporttask.ArtifactStore
+	artifacts artifact.Store
 	urls      urlBuilder
-	presigner exporttask.ArtifactPresigner
+	presigner artifact.Presigner
 	keys      *keyring
 	quota     int64
 	checkURL  func(raw string) (string, error) // see Config.CheckWebhookURL
@@ -182,7 +183,7 @@ func New(cfg Config) (*Server, error) {
 		redeliveries: newRateLimiter(cfg.CreateRate, cfg.CreateBurst, time.Now),
 		downloadIdle: cfg.DownloadIdleTimeout,
 	}
-	if p, ok := cfg.Artifacts.(exporttask.ArtifactPresigner); ok && cfg.RedirectDownloads {
+	if p, ok := cfg.Artifacts.(artifact.Presigner); ok && cfg.RedirectDownloads {
 		s.presigner = p
 	}
 	h, err := s.routes()

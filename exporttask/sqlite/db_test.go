@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 func TestReopenKeepsTasksAndMigratesOnce(t *testing.T) {
@@ -62,7 +62,7 @@ func TestMemoryDatabasesAreSeparate(t *testing.T) {
 	task, _, err := a.Create(t.Context(), testkit.CreateParams("acme", "rec-1"))
 	require.NoError(t, err)
 	_, err = b.Get(t.Context(), "acme", task.ID)
-	assert.ErrorIs(t, err, exporttask.ErrNotFound)
+	assert.ErrorIs(t, err, taskstore.ErrNotFound)
 }
 
 func TestOpenErrors(t *testing.T) {
@@ -86,7 +86,7 @@ func TestErrorsSayWhere(t *testing.T) {
 	db, err := sqlite.Open(t.Context(), sqlite.Memory)
 	require.NoError(t, err)
 	_, err = db.Get(t.Context(), "acme", 7)
-	assert.EqualError(t, err, "sqlite: get task 7: "+exporttask.ErrNotFound.Error())
+	assert.EqualError(t, err, "sqlite: get task 7: "+taskstore.ErrNotFound.Error())
 
 	require.NoError(t, db.Close())
 	_, _, err = db.Create(t.Context(), testkit.CreateParams("acme", "rec-1"))
@@ -105,7 +105,7 @@ func TestPingFailsOnAReadOnlyDatabase(t *testing.T) {
 	require.NoError(t, err, "a migrated database opens read-only")
 	defer ro.Close()
 	_, err = ro.Get(t.Context(), "acme", 1)
-	assert.ErrorIs(t, err, exporttask.ErrNotFound, "it reads")
+	assert.ErrorIs(t, err, taskstore.ErrNotFound, "it reads")
 	err = ro.Ping(t.Context())
 	require.Error(t, err, "it cannot write, so it is not ready")
 	assert.ErrorContains(t, err, "heartbeat")

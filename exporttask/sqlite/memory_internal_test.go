@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // TestMemoryOutlivesADiscardedConnection: database/sql closes a connection
@@ -22,7 +22,7 @@ func TestMemoryOutlivesADiscardedConnection(t *testing.T) {
 	t.Cleanup(func() { assert.NoError(t, db.Close()) })
 
 	_, err = db.Get(ctx, "acme", 1)
-	require.ErrorIs(t, err, exporttask.ErrNotFound, "the schema is there")
+	require.ErrorIs(t, err, taskstore.ErrNotFound, "the schema is there")
 
 	conn, err := db.w.Conn(ctx)
 	require.NoError(t, err)
@@ -31,7 +31,7 @@ func TestMemoryOutlivesADiscardedConnection(t *testing.T) {
 	_ = conn.Close() // database/sql has closed it already
 
 	_, err = db.Get(ctx, "acme", 1)
-	assert.ErrorIs(t, err, exporttask.ErrNotFound, "the schema survived the discarded connection")
+	assert.ErrorIs(t, err, taskstore.ErrNotFound, "the schema survived the discarded connection")
 
 	other, err := Open(ctx, Memory)
 	require.NoError(t, err)

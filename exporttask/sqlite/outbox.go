@@ -56,7 +56,7 @@ func (w wtx) DeliveryState(ctx context.Context, id int64) (int, error) {
 	var state int
 	err := w.queryRow(ctx, qDeliveryState, id).Scan(&state)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, exporttask.ErrNotFound
+		return 0, taskstore.ErrNotFound
 	}
 	return state, err
 }
@@ -92,7 +92,7 @@ func (w wtx) CopyDelivery(ctx context.Context, taskID, deliveryID, at int64) (in
 	var id int64
 	err := w.queryRow(ctx, qCopyDelivery, at, at, deliveryID, taskID).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("%w: task %d has no delivery %d", exporttask.ErrNotFound, taskID, deliveryID)
+		return 0, fmt.Errorf("%w: task %d has no delivery %d", taskstore.ErrNotFound, taskID, deliveryID)
 	}
 	return id, err
 }

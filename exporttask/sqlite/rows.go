@@ -8,6 +8,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // CustomerTask reads the customer's task id; ErrNotFound when there is
@@ -24,7 +25,7 @@ func (w wtx) LeasedTask(ctx context.Context, id int64) (storekit.Leased, error) 
 	)
 	err := w.queryRow(ctx, qLeasedTask, id).Scan(&doc, &l.Lease.Owner, &l.Lease.Until)
 	if errors.Is(err, sql.ErrNoRows) {
-		return storekit.Leased{}, exporttask.ErrNotFound
+		return storekit.Leased{}, taskstore.ErrNotFound
 	}
 	if err != nil {
 		return storekit.Leased{}, err
@@ -52,7 +53,7 @@ func (w wtx) DeleteTask(ctx context.Context, id int64) (int64, error) {
 	var docBytes int64
 	err := w.queryRow(ctx, qDeleteTask, id).Scan(&docBytes)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, exporttask.ErrNotFound
+		return 0, taskstore.ErrNotFound
 	}
 	return docBytes, err
 }

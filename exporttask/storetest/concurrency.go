@@ -79,7 +79,7 @@ func testConcurrentQuota(t *testing.T, s taskstore.Store) {
 	})
 	ok, refused := 0, 0
 	for _, err := range errs {
-		var qe *exporttask.QuotaError
+		var qe *taskstore.QuotaError
 		switch {
 		case err == nil:
 			ok++

@@ -25,7 +25,7 @@ func createAll(t *testing.T, s taskstore.Store, ps []taskstore.CreateParams) ([]
 	// its connections open and the creates below do overlap.
 	for _, err := range parallel.Run(len(ps), func(int) error {
 		_, err := s.Get(ctx(t), ps[0].Customer, 1<<40)
-		if errors.Is(err, exporttask.ErrNotFound) {
+		if errors.Is(err, taskstore.ErrNotFound) {
 			return nil
 		}
 		return err
@@ -138,9 +138,9 @@ func testConcurrentUsage(t *testing.T, s taskstore.Store) {
 	}
 	last := sized(t, acme, "rec-last", 1000, used+1000, at(0))
 	_, _, err := s.Create(ctx(t), last)
-	var qe *exporttask.QuotaError
+	var qe *taskstore.QuotaError
 	require.True(t, errors.As(err, &qe), "want a quota error, got %v", err)
-	assert.Equal(t, exporttask.QuotaError{Quota: used + 1000, Remaining: 1000, Requested: need(t, last)}, *qe)
+	assert.Equal(t, taskstore.QuotaError{Quota: used + 1000, Remaining: 1000, Requested: need(t, last)}, *qe)
 	create(t, s, fit(t, sized(t, acme, "rec-fits", 0, used+1000, at(0)), 1000))
 }
 
@@ -205,9 +205,9 @@ func testConcurrentIdempotencyKeyReuse(t *testing.T, s taskstore.Store) {
 				if i == winner {
 					continue
 				}
-				var ke *exporttask.IdempotencyKeyReusedError
+				var ke *taskstore.IdempotencyKeyReusedError
 				if assert.ErrorAs(t, err, &ke, "create %d", i) {
-					assert.Equal(t, exporttask.IdempotencyKeyReusedError{Key: "reused-key", TaskID: tasks[winner].ID}, *ke, "create %d", i)
+					assert.Equal(t, taskstore.IdempotencyKeyReusedError{Key: "reused-key", TaskID: tasks[winner].ID}, *ke, "create %d", i)
 				}
 			}
 			list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: tc.customer, Limit: 2 * keyReusers})

@@ -160,12 +160,9 @@ func testIdempotencyKey(t *testing.T, s taskstore.Store) {
 	w.IdempotencyKey = "key-1"
 	for _, other := range []taskstore.CreateParams{q, described, w} {
 		_, _, err = s.Create(ctx(t), other)
-		var ke *exporttask.IdempotencyKeyReusedError
+		var ke *taskstore.IdempotencyKeyReusedError
 		require.ErrorAs(t, err, &ke)
-		assert.Equal(t, exporttask.IdempotencyKeyReusedError{Key: "key-1", TaskID: first.ID}, *ke)
-		problem, ok := exporttask.ProblemFor(err)
-		require.True(t, ok)
-		assert.Equal(t, 422, problem.Status)
+		assert.Equal(t, taskstore.IdempotencyKeyReusedError{Key: "key-1", TaskID: first.ID}, *ke)
 	}
 	list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
@@ -260,9 +257,9 @@ func testQuota(t *testing.T, s taskstore.Store) {
 
 	p3 := sized(t, acme, "rec-3", 1000, quota, at(0))
 	_, _, err := s.Create(ctx(t), p3)
-	var qe *exporttask.QuotaError
+	var qe *taskstore.QuotaError
 	require.ErrorAs(t, err, &qe)
-	assert.Equal(t, exporttask.QuotaError{Quota: quota, Remaining: 1000, Requested: need(t, p3)}, *qe,
+	assert.Equal(t, taskstore.QuotaError{Quota: quota, Remaining: 1000, Requested: need(t, p3)}, *qe,
 		"the estimate and the document count")
 	list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
@@ -291,7 +288,7 @@ func testQuota(t *testing.T, s taskstore.Store) {
 	p9 := sized(t, acme, "rec-9", 1, 10, at(0))
 	_, _, err = s.Create(ctx(t), p9)
 	require.ErrorAs(t, err, &qe)
-	assert.Equal(t, exporttask.QuotaError{Quota: 10, Remaining: 0, Requested: need(t, p9)}, *qe)
+	assert.Equal(t, taskstore.QuotaError{Quota: 10, Remaining: 0, Requested: need(t, p9)}, *qe)
 }
 
 func testQuotaStatuses(t *testing.T, s taskstore.Store) {
@@ -318,7 +315,7 @@ func testQuotaStatuses(t *testing.T, s taskstore.Store) {
 	// estimate (100 each), COMPLETED the real size of its artifacts (60):
 	// 260 of 500 besides the documents. FAILED counts no estimate.
 	quota := 500 + docs
-	var qe *exporttask.QuotaError
+	var qe *taskstore.QuotaError
 	_, _, err = s.Create(ctx(t), sized(t, acme, "big", 241, quota, at(time.Hour)))
 	require.ErrorAs(t, err, &qe)
 	assert.Equal(t, int64(240), qe.Remaining)
@@ -346,7 +343,7 @@ func testQuotaAfterDedup(t *testing.T, s taskstore.Store) {
 	p := sized(t, acme, "rec-2", 1000, p1.Quota, at(0))
 	p.IdempotencyKey = "k"
 	_, _, err = s.Create(ctx(t), p)
-	var qe *exporttask.QuotaError
+	var qe *taskstore.QuotaError
 	require.ErrorAs(t, err, &qe)
 	// The refused create did not record its key: once there is room, the
 	// same key creates the task.

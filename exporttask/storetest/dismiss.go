@@ -25,19 +25,19 @@ func testDismissFinal(t *testing.T, s taskstore.Store) {
 	kept := create(t, s, params(t, acme, request("rec-4"), at(0)))
 
 	for _, id := range []int64{aborted.ID, done.ID, failed.ID} {
-		assert.ErrorIs(t, s.Dismiss(ctx(t), globex, id), exporttask.ErrNotFound,
+		assert.ErrorIs(t, s.Dismiss(ctx(t), globex, id), taskstore.ErrNotFound,
 			"another customer's task is not found")
 		require.NoError(t, s.Dismiss(ctx(t), acme, id))
 		_, err := s.Get(ctx(t), acme, id)
-		assert.ErrorIs(t, err, exporttask.ErrNotFound, "a dismissed task is gone")
-		assert.ErrorIs(t, s.Dismiss(ctx(t), acme, id), exporttask.ErrNotFound,
+		assert.ErrorIs(t, err, taskstore.ErrNotFound, "a dismissed task is gone")
+		assert.ErrorIs(t, s.Dismiss(ctx(t), acme, id), taskstore.ErrNotFound,
 			"a second dismissal finds nothing")
 	}
 	list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
 	require.Len(t, list, 1, "only the undismissed task is listed")
 	assert.Equal(t, kept.ID, list[0].ID)
-	assert.ErrorIs(t, s.Dismiss(ctx(t), acme, 999999), exporttask.ErrNotFound)
+	assert.ErrorIs(t, s.Dismiss(ctx(t), acme, 999999), taskstore.ErrNotFound)
 }
 
 func testDismissLiveConflict(t *testing.T, s taskstore.Store) {
@@ -47,7 +47,7 @@ func testDismissLiveConflict(t *testing.T, s taskstore.Store) {
 	for _, task := range []exporttask.Task{pending, running} {
 		before := get(t, s, acme, task.ID)
 		err := s.Dismiss(ctx(t), acme, task.ID)
-		assert.ErrorIs(t, err, exporttask.ErrConflict, "dismissing a %s task", before.Status)
+		assert.ErrorIs(t, err, taskstore.ErrConflict, "dismissing a %s task", before.Status)
 		assert.Equal(t, before, get(t, s, acme, task.ID), "a refused dismissal changes nothing")
 	}
 }
@@ -65,7 +65,7 @@ func testDismissFreesQuota(t *testing.T, s taskstore.Store) {
 	require.NoError(t, err)
 
 	_, _, err = s.Create(ctx(t), sized(t, acme, "rec-2", 400, quota, at(3*time.Second)))
-	var qe *exporttask.QuotaError
+	var qe *taskstore.QuotaError
 	require.ErrorAs(t, err, &qe, "the completed task's 700 bytes and its document leave 300")
 	assert.Equal(t, int64(300), qe.Remaining)
 

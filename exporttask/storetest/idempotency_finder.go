@@ -26,7 +26,7 @@ func testIdempotencyKeyFinder(t *testing.T, s taskstore.Store) {
 	require.NoError(t, err)
 	assert.Equal(t, first, got)
 	_, err = f.TaskByIdempotencyKey(ctx(t), acme, "key-1", request("rec-2"))
-	var ke *exporttask.IdempotencyKeyReusedError
+	var ke *taskstore.IdempotencyKeyReusedError
 	require.ErrorAs(t, err, &ke)
 	assert.Equal(t, first.ID, ke.TaskID)
 
@@ -45,6 +45,6 @@ func testIdempotencyKeyFinder(t *testing.T, s taskstore.Store) {
 		{globex, "key-1"}, // another customer's
 	} {
 		_, err := f.TaskByIdempotencyKey(ctx(t), tc.customer, tc.key, p.Request)
-		assert.True(t, errors.Is(err, exporttask.ErrNotFound), "%s %s: %v", tc.customer, tc.key, err)
+		assert.True(t, errors.Is(err, taskstore.ErrNotFound), "%s %s: %v", tc.customer, tc.key, err)
 	}
 }

@@ -179,7 +179,7 @@ func testOutboxLimit(t *testing.T, s taskstore.Store) {
 
 func testDeliveryDoneErrors(t *testing.T, s taskstore.Store) {
 	err := s.DeliveryDone(ctx(t), 424242, taskstore.DeliveryResult{Delivered: true})
-	assert.ErrorIs(t, err, exporttask.ErrNotFound)
+	assert.ErrorIs(t, err, taskstore.ErrNotFound)
 
 	create(t, s, params(t, acme, request("rec-1", hook(hookA, exporttask.EventStarted)), at(0)))
 	claim(t, s, "w", at(0))
@@ -188,6 +188,6 @@ func testDeliveryDoneErrors(t *testing.T, s taskstore.Store) {
 	delivered(t, s, ds[0])
 
 	err = s.DeliveryDone(ctx(t), ds[0].ID, taskstore.DeliveryResult{NextAttempt: at(time.Hour)})
-	assert.ErrorIs(t, err, exporttask.ErrConflict, "the outcome of a finished delivery is already recorded")
+	assert.ErrorIs(t, err, taskstore.ErrConflict, "the outcome of a finished delivery is already recorded")
 	assert.Empty(t, claimDeliveries(t, s, at(2*time.Hour), 10), "the refused outcome changed nothing")
 }

@@ -113,15 +113,15 @@ func testOutboxListAndRedeliver(t *testing.T, s taskstore.Store) {
 	assert.Equal(t, recs[1:2], page, "paging by id")
 
 	_, err = s.ListDeliveries(ctx(t), globex, started.ID, 0, 10)
-	assert.ErrorIs(t, err, exporttask.ErrNotFound, "another customer's task")
+	assert.ErrorIs(t, err, taskstore.ErrNotFound, "another customer's task")
 	_, err = s.Redeliver(ctx(t), globex, started.ID, ds[1].ID, at(time.Hour))
-	assert.ErrorIs(t, err, exporttask.ErrNotFound, "another customer's task")
+	assert.ErrorIs(t, err, taskstore.ErrNotFound, "another customer's task")
 	_, err = s.Redeliver(ctx(t), acme, started.ID, 424242, at(time.Hour))
-	assert.ErrorIs(t, err, exporttask.ErrNotFound, "no such delivery")
+	assert.ErrorIs(t, err, taskstore.ErrNotFound, "no such delivery")
 
 	_, err = s.Redeliver(ctx(t), acme, started.ID, recs[1].ID, at(time.Hour))
 	assert.ErrorIs(t, err, taskstore.ErrDeliveryPending, "that delivery is still pending")
-	assert.ErrorIs(t, err, exporttask.ErrConflict)
+	assert.ErrorIs(t, err, taskstore.ErrConflict)
 
 	again, err := s.Redeliver(ctx(t), acme, started.ID, ds[1].ID, at(time.Hour))
 	require.NoError(t, err)

@@ -68,9 +68,9 @@ func testPurge(t *testing.T, s taskstore.Store) {
 
 	for _, id := range []int64{aborted.ID, failed.ID, expired.ID} {
 		_, err := s.Get(ctx(t), acme, id)
-		assert.ErrorIs(t, err, exporttask.ErrNotFound, "task %d is gone", id)
+		assert.ErrorIs(t, err, taskstore.ErrNotFound, "task %d is gone", id)
 		_, err = s.ListDeliveries(ctx(t), acme, id, 0, 10)
-		assert.ErrorIs(t, err, exporttask.ErrNotFound, "task %d's deliveries are gone", id)
+		assert.ErrorIs(t, err, taskstore.ErrNotFound, "task %d's deliveries are gone", id)
 	}
 	for _, id := range []int64{late.ID, completed.ID, running.ID, pending.ID} {
 		get(t, s, acme, id)
@@ -100,7 +100,7 @@ func testPurge(t *testing.T, s taskstore.Store) {
 		docLen(t, p) + 100 + 100 + 1234
 	q := sized(t, acme, "rec-quota", 1, held+1, at(time.Hour))
 	_, _, err = s.Create(ctx(t), q)
-	var qe *exporttask.QuotaError
+	var qe *taskstore.QuotaError
 	require.ErrorAs(t, err, &qe)
 	assert.Equal(t, int64(1), qe.Remaining, "the removed tasks freed their documents exactly")
 

@@ -87,7 +87,7 @@ func testProgress(t *testing.T, s taskstore.Store) {
 	_, err := s.Progress(ctx(t), task.ID, "w1", 10, at(time.Second), time.Minute)
 	assert.ErrorIs(t, err, exporttask.ErrLeaseLost, "a PENDING task is leased to nobody")
 	_, err = s.Progress(ctx(t), 424242, "w1", 10, at(time.Second), time.Minute)
-	assert.ErrorIs(t, err, exporttask.ErrNotFound)
+	assert.ErrorIs(t, err, taskstore.ErrNotFound)
 
 	claim(t, s, "w1", at(time.Second))
 	_, err = s.Progress(ctx(t), task.ID, "w2", 10, at(time.Second), time.Minute)
@@ -126,7 +126,7 @@ func testFinishCompleted(t *testing.T, s taskstore.Store) {
 	_, err = s.Finish(ctx(t), task.ID, "w2", taskstore.FinishParams{}, at(3*time.Second))
 	assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
 	_, err = s.Finish(ctx(t), 424242, "w1", taskstore.FinishParams{}, at(3*time.Second))
-	assert.ErrorIs(t, err, exporttask.ErrNotFound)
+	assert.ErrorIs(t, err, taskstore.ErrNotFound)
 
 	arts := []exporttask.Artifact{artifact("a.gpkg"), artifact("legend.png")}
 	done, err := s.Finish(ctx(t), task.ID, "w1", taskstore.FinishParams{Artifacts: arts, Retention: 72 * time.Hour}, at(3*time.Second))

@@ -22,7 +22,7 @@ func testReleaseForRetry(t *testing.T, s taskstore.Store) {
 	_, err := s.ReleaseForRetry(ctx(t), pending.ID, "w1", at(0), time.Second)
 	assert.ErrorIs(t, err, exporttask.ErrLeaseLost, "a PENDING task is leased to nobody")
 	_, err = s.ReleaseForRetry(ctx(t), 424242, "w1", at(0), time.Second)
-	assert.ErrorIs(t, err, exporttask.ErrNotFound)
+	assert.ErrorIs(t, err, taskstore.ErrNotFound)
 	_, err = s.Abort(ctx(t), globex, pending.ID, at(0))
 	require.NoError(t, err) // out of the queue
 

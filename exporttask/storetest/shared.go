@@ -80,7 +80,7 @@ func testSharedQuota(t *testing.T, ss []taskstore.Store) {
 	})
 	ok := 0
 	for _, err := range errs {
-		var qe *exporttask.QuotaError
+		var qe *taskstore.QuotaError
 		if err == nil {
 			ok++
 		} else if !errors.As(err, &qe) {

@@ -65,9 +65,9 @@ func testCreateGet(t *testing.T, s taskstore.Store) {
 
 func testGetNotFound(t *testing.T, s taskstore.Store) {
 	_, err := s.Get(ctx(t), acme, 424242)
-	assert.ErrorIs(t, err, exporttask.ErrNotFound)
+	assert.ErrorIs(t, err, taskstore.ErrNotFound)
 	_, err = s.Abort(ctx(t), acme, 424242, at(0))
-	assert.ErrorIs(t, err, exporttask.ErrNotFound)
+	assert.ErrorIs(t, err, taskstore.ErrNotFound)
 }
 
 func testCustomerScoping(t *testing.T, s taskstore.Store) {
@@ -75,9 +75,9 @@ func testCustomerScoping(t *testing.T, s taskstore.Store) {
 	ours := create(t, s, params(t, acme, request("rec-1"), at(0)))
 
 	_, err := s.Get(ctx(t), acme, theirs.ID)
-	assert.ErrorIs(t, err, exporttask.ErrNotFound)
+	assert.ErrorIs(t, err, taskstore.ErrNotFound)
 	_, err = s.Abort(ctx(t), acme, theirs.ID, at(time.Second))
-	assert.ErrorIs(t, err, exporttask.ErrNotFound)
+	assert.ErrorIs(t, err, taskstore.ErrNotFound)
 	assert.Equal(t, theirs, get(t, s, globex, theirs.ID), "a refused abort changes nothing")
 	assert.Empty(t, drain(t, s, at(time.Minute)))
 
@@ -209,7 +209,7 @@ func testAbortFinalConflict(t *testing.T, s taskstore.Store) {
 	for _, final := range []exporttask.Task{aborted, completed} {
 		_, err := s.Abort(ctx(t), acme, final.ID, at(time.Hour))
 		require.Error(t, err, "aborting a %s task", final.Status)
-		assert.ErrorIs(t, err, exporttask.ErrConflict)
+		assert.ErrorIs(t, err, taskstore.ErrConflict)
 		var te *exporttask.TransitionError
 		require.ErrorAs(t, err, &te)
 		assert.Equal(t, final.Status, te.From)

@@ -79,5 +79,5 @@ type DeliveryRecord struct {
 // ErrDeliveryPending is returned by [Store.Redeliver] when a delivery of
 // the same event to the same URL of that task is still pending: the
 // receiver gets that one first, so another would only add load. It wraps
-// [exporttask.ErrConflict].
-var ErrDeliveryPending = fmt.Errorf("%w: a delivery of this event to this URL is still pending", exporttask.ErrConflict)
+// [ErrConflict].
+var ErrDeliveryPending = fmt.Errorf("%w: a delivery of this event to this URL is still pending", ErrConflict)

@@ -12,9 +12,9 @@ import (
 // in package storetest.
 //
 // Error contract: every method returns an error wrapping one of the
-// sentinels of package exporttask when that case applies ([exporttask.ErrNotFound], [exporttask.ErrConflict],
-// [exporttask.ErrLeaseLost]) or a *[exporttask.QuotaError], *[exporttask.ValidationError] or
-// *[exporttask.IdempotencyKeyReusedError] from Create; any other error is a store
+// sentinels of package exporttask when that case applies ([ErrNotFound], [ErrConflict],
+// [exporttask.ErrLeaseLost]) or a *[QuotaError], *[exporttask.ValidationError] or
+// *[IdempotencyKeyReusedError] from Create; any other error is a store
 // failure (I/O, driver) that the server answers with 500. A method that
 // returns an error has changed nothing. Every status change goes through
 // [exporttask.Transition] and, in the same transaction, writes its event to the outbox
@@ -33,7 +33,7 @@ type Store interface {
 	// task with that key, that task is returned with replayed = true and
 	// nothing else happens, if p.Request is the request the key was
 	// recorded with; if it is another, an
-	// *[exporttask.IdempotencyKeyReusedError] is returned. A key is recorded with a
+	// *[IdempotencyKeyReusedError] is returned. A key is recorded with a
 	// fingerprint (a SHA-256) of the request that first used it, and checked
 	// in the same transaction, so that of creates racing with one key and
 	// different requests, one stores its task and the others fail.
@@ -64,7 +64,7 @@ type Store interface {
 
 	// TaskByIdempotencyKey returns the customer's task created with key
 	// when req is the request key was recorded with (see Create), an
-	// error wrapping an *[exporttask.IdempotencyKeyReusedError] when it is
+	// error wrapping an *[IdempotencyKeyReusedError] when it is
 	// another, or an error wrapping ErrNotFound when the key names no
 	// task. The server calls it to answer a retried create before
 	// estimating it (so a retry after the estimator failed still gets the

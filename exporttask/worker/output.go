@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
@@ -13,7 +14,7 @@ import (
 // go to the artifact store under the task's prefix, progress (done out of
 // total) is reported to the store as a percentage.
 type taskOutput struct {
-	store  exporttask.ArtifactStore
+	store  artifact.Store
 	taskID int64
 	report func(percent int) error
 }

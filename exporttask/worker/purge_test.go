@@ -51,7 +51,7 @@ func TestSweepRemovesFinalTasksAfterTheirRetention(t *testing.T) {
 		now = end.Add(time.Hour)
 		r.SweepOnce(ctx)
 		_, err = s.Get(ctx, customer, aborted.ID)
-		assert.ErrorIs(t, err, exporttask.ErrNotFound, "removed once its retention is over")
+		assert.ErrorIs(t, err, taskstore.ErrNotFound, "removed once its retention is over")
 		left, err := arts.List(ctx, artifactkey.Prefix(aborted.ID))
 		require.NoError(t, err)
 		assert.Empty(t, left, "its files are deleted")

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -28,7 +29,7 @@ type RunnerConfig struct {
 	Exporter exporttask.Exporter
 	// Artifacts keeps the files the exports write, each task's under
 	// [artifactkey.Prefix] of its id. Required.
-	Artifacts exporttask.ArtifactStore
+	Artifacts artifact.Store
 	// Workers is how many tasks run at once in this process. Default
 	// [DefaultWorkers].
 	Workers int
@@ -99,7 +100,7 @@ type RunnerConfig struct {
 type Runner struct {
 	store         Store
 	exporter      exporttask.Exporter
-	artifacts     exporttask.ArtifactStore
+	artifacts     artifact.Store
 	workers       int
 	lease         time.Duration
 	poll          time.Duration
@@ -294,7 +295,7 @@ func (tr *taskRun) report(ctx context.Context, p int) error {
 	case err == nil:
 		tr.progress = p
 		return nil
-	case errors.Is(err, exporttask.ErrLeaseLost), errors.Is(err, exporttask.ErrNotFound):
+	case errors.Is(err, exporttask.ErrLeaseLost), errors.Is(err, taskstore.ErrNotFound):
 		err = fmt.Errorf("worker: task %d: %w", tr.id, exporttask.ErrLeaseLost)
 		tr.cancel(err)
 		return err
@@ -400,7 +401,7 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, t exporttask.Task
 	defer fcancel()
 	done, ferr := r.store.Finish(fctx, t.ID, worker, p, r.now())
 	switch {
-	case errors.Is(ferr, exporttask.ErrLeaseLost), errors.Is(ferr, exporttask.ErrNotFound):
+	case errors.Is(ferr, exporttask.ErrLeaseLost), errors.Is(ferr, taskstore.ErrNotFound):
 		// ErrNotFound: the task was aborted and then dismissed.
 		log.InfoContext(ctx, "worker: export finished after the task was aborted or its lease lost; outcome dropped")
 		r.cleanUpLost(fctx, log, t)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
@@ -16,7 +17,7 @@ import (
 )
 
 // downStore is an artifact store whose service cannot be reached.
-type downStore struct{ exporttask.ArtifactStore }
+type downStore struct{ artifact.Store }
 
 func (downStore) Create(context.Context, string) (exporttask.ArtifactWriter, error) {
 	return nil, errors.New(`s3store: create "1/x.gpkg": dial tcp 10.1.2.3:9000 (bucket secret-exports): connection refused`)

@@ -246,21 +246,21 @@ func catalogRemove(ctx context.Context, fs *flag.FlagSet, root *string, args []s
 }
 
 // recordView is a record as the catalog command prints it: the JSON of
-// [exporttask.Record], except that a RASTER or 3D record always shows
+// [catalog.Record], except that a RASTER or 3D record always shows
 // minZoom and maxZoom (0 included), and a DEM its resolution.
 type recordView struct {
-	ID         string                   `json:"id"`
-	Domain     exporttask.Domain        `json:"domain"`
-	Title      string                   `json:"title,omitempty"`
-	Footprint  *exporttask.Geometry     `json:"footprint"`
-	MinZoom    *int                     `json:"minZoom,omitempty"`
-	MaxZoom    *int                     `json:"maxZoom,omitempty"`
-	Resolution *float64                 `json:"resolution,omitempty"`
-	Source     *exporttask.RecordSource `json:"source,omitempty"`
+	ID         string               `json:"id"`
+	Domain     exporttask.Domain    `json:"domain"`
+	Title      string               `json:"title,omitempty"`
+	Footprint  *exporttask.Geometry `json:"footprint"`
+	MinZoom    *int                 `json:"minZoom,omitempty"`
+	MaxZoom    *int                 `json:"maxZoom,omitempty"`
+	Resolution *float64             `json:"resolution,omitempty"`
+	Source     *catalog.Source      `json:"source,omitempty"`
 }
 
 // viewOf returns the view of rec.
-func viewOf(rec exporttask.Record) recordView {
+func viewOf(rec catalog.Record) recordView {
 	v := recordView{ID: rec.ID, Domain: rec.Domain, Title: rec.Title, Footprint: rec.Footprint, Source: rec.Source}
 	if rec.Domain == exporttask.DomainDEM {
 		v.Resolution = &rec.Resolution

@@ -21,7 +21,7 @@ import (
 func rasterSource(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	require.NoError(t, raster.WriteDemoSource(dir, exporttask.Record{ID: "0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05",
+	require.NoError(t, raster.WriteDemoSource(dir, catalog.Record{ID: "0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05",
 		Domain:    exporttask.DomainRaster,
 		Footprint: exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}}),
 		MaxZoom:   2}))
@@ -46,7 +46,7 @@ func TestCatalogAddPrintsTheRecord(t *testing.T) {
 		keys = append(keys, k)
 	}
 	assert.ElementsMatch(t, []string{"id", "domain", "title", "footprint", "minZoom", "maxZoom", "source"}, keys)
-	var rec exporttask.Record
+	var rec catalog.Record
 	require.NoError(t, json.Unmarshal([]byte(out), &rec))
 	assert.Equal(t, strings.ToLower(id), rec.ID)
 	assert.Equal(t, exporttask.DomainRaster, rec.Domain)
@@ -96,7 +96,7 @@ func TestCatalogAddCopyThenRemove(t *testing.T) {
 	// Flags after the source are read too.
 	code, out, errOut := runCatalog(t, nil, "add", "-catalog", cat, src, "-domain", "RASTER", "-copy")
 	require.Equal(t, ExitOK, code, errOut)
-	var rec exporttask.Record
+	var rec catalog.Record
 	require.NoError(t, json.Unmarshal([]byte(out), &rec))
 	assert.Equal(t, raster.SourceName, rec.Source.Path, "relative to the record's directory")
 	assert.NotEmpty(t, rec.Title)

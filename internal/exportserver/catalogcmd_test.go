@@ -133,7 +133,7 @@ func TestCatalogListAndRemove(t *testing.T) {
 	require.Equal(t, ExitOK, code, errOut)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	require.Len(t, lines, 2)
-	var first exporttask.Record
+	var first catalog.Record
 	require.NoError(t, json.Unmarshal([]byte(lines[0]), &first))
 	assert.Equal(t, ids[1], first.ID, "sorted by id")
 	assert.Equal(t, "record "+ids[1], first.Title)
@@ -191,9 +191,9 @@ func TestCatalogDefaultIsTheServers(t *testing.T) {
 }
 
 // testRecord is a DEM record with no source.
-func testRecord(t *testing.T, id string) exporttask.Record {
+func testRecord(t *testing.T, id string) catalog.Record {
 	t.Helper()
-	return exporttask.Record{ID: id, Domain: exporttask.DomainDEM, Title: "record " + id, Resolution: 0.001,
+	return catalog.Record{ID: id, Domain: exporttask.DomainDEM, Title: "record " + id, Resolution: 0.001,
 		Footprint: exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}})}
 }
 

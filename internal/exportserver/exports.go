@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/s3store"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
@@ -26,7 +27,7 @@ const artifactsDir = "exporttask-artifacts"
 // openArtifacts opens the artifact store cfg names (see Config.Artifacts),
 // reading S3 settings from the environment through getenv. It returns
 // where the files go, for the banner.
-func openArtifacts(ctx context.Context, cfg Config, getenv func(string) string) (exporttask.ArtifactStore, string, error) {
+func openArtifacts(ctx context.Context, cfg Config, getenv func(string) string) (artifact.Store, string, error) {
 	where := cfg.Artifacts
 	if strings.HasPrefix(where, "s3://") {
 		sc, err := s3store.ConfigFromEnv(where, getenv)

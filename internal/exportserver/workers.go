@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 	"github.com/openapi-viewer/viewer/exporttask/webhook"
@@ -25,7 +26,7 @@ type background struct {
 // their store calls timed in srv's metrics. Every option of each is set
 // here: from cfg where a flag sets it, else to its package's default.
 func newBackground(cfg Config, srv *server.Server, st taskstore.Store, exp exporttask.Exporter,
-	arts exporttask.ArtifactStore, secret []byte, logger *slog.Logger) background {
+	arts artifact.Store, secret []byte, logger *slog.Logger) background {
 	return background{
 		runner: worker.NewRunner(worker.RunnerConfig{
 			Store:          srv.TimeWorkerStore(st),

@@ -12,15 +12,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 )
 
 // Run runs the conformance suite, one subtest per behaviour of the
-// [exporttask.ArtifactStore] contract. open must return a fresh, empty
+// [artifact.Store] contract. open must return a fresh, empty
 // store for the subtest t (register clean-up with t.Cleanup inside open).
-func Run(t *testing.T, open func(t *testing.T) exporttask.ArtifactStore) {
+func Run(t *testing.T, open func(t *testing.T) artifact.Store) {
 	tests := []struct {
 		name string
-		fn   func(t *testing.T, s exporttask.ArtifactStore)
+		fn   func(t *testing.T, s artifact.Store)
 	}{
 		{"WriteRead", testWriteRead},
 		{"Empty", testEmpty},
@@ -70,7 +71,7 @@ func digest(b []byte) string {
 }
 
 // put writes data to key in odd-sized chunks and commits.
-func put(t *testing.T, s exporttask.ArtifactStore, key string, data []byte) exporttask.ArtifactInfo {
+func put(t *testing.T, s artifact.Store, key string, data []byte) exporttask.ArtifactInfo {
 	t.Helper()
 	w, err := s.Create(t.Context(), key)
 	require.NoError(t, err, "create %q", key)
@@ -95,7 +96,7 @@ func writeChunks(t *testing.T, w io.Writer, data []byte) {
 }
 
 // get opens key and reads it whole.
-func get(t *testing.T, s exporttask.ArtifactStore, key string) ([]byte, exporttask.ArtifactInfo) {
+func get(t *testing.T, s artifact.Store, key string) ([]byte, exporttask.ArtifactInfo) {
 	t.Helper()
 	o, err := s.Open(t.Context(), key)
 	require.NoError(t, err, "open %q", key)
@@ -106,7 +107,7 @@ func get(t *testing.T, s exporttask.ArtifactStore, key string) ([]byte, exportta
 }
 
 // keys lists prefix and returns the keys.
-func keys(t *testing.T, s exporttask.ArtifactStore, prefix string) []string {
+func keys(t *testing.T, s artifact.Store, prefix string) []string {
 	t.Helper()
 	infos, err := s.List(t.Context(), prefix)
 	require.NoError(t, err, "list %q", prefix)

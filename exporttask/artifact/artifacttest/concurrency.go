@@ -10,12 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/parallel"
 )
 
 // write is put for other goroutines: it returns errors instead of failing
 // the test.
-func write(s exporttask.ArtifactStore, t *testing.T, key string, data []byte) (exporttask.ArtifactInfo, error) {
+func write(s artifact.Store, t *testing.T, key string, data []byte) (exporttask.ArtifactInfo, error) {
 	w, err := s.Create(t.Context(), key)
 	if err != nil {
 		return exporttask.ArtifactInfo{}, err
@@ -29,7 +30,7 @@ func write(s exporttask.ArtifactStore, t *testing.T, key string, data []byte) (e
 	return w.Commit()
 }
 
-func testConcurrentWriters(t *testing.T, s exporttask.ArtifactStore) {
+func testConcurrentWriters(t *testing.T, s artifact.Store) {
 	const writers = 8
 	data := make([][]byte, writers)
 	for i := range data {
@@ -55,7 +56,7 @@ func testConcurrentWriters(t *testing.T, s exporttask.ArtifactStore) {
 
 // testConcurrentSameKey commits several writes of one key at once: the
 // file is then exactly one of them, never a mix.
-func testConcurrentSameKey(t *testing.T, s exporttask.ArtifactStore) {
+func testConcurrentSameKey(t *testing.T, s artifact.Store) {
 	const writers = 4
 	data := make([][]byte, writers)
 	for i := range data {

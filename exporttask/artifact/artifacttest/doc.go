@@ -1,9 +1,9 @@
 // Package artifacttest is the conformance suite of
-// [exporttask.ArtifactStore]: every implementation runs it from its own
+// [artifact.Store]: every implementation runs it from its own
 // tests, so they all keep the same contract.
 //
 //	func TestConformance(t *testing.T) {
-//		artifacttest.Run(t, func(t *testing.T) exporttask.ArtifactStore {
+//		artifacttest.Run(t, func(t *testing.T) artifact.Store {
 //			s, err := filestore.Open(t.Context(), t.TempDir())
 //			require.NoError(t, err)
 //			return s

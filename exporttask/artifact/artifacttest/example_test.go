@@ -3,7 +3,7 @@ package artifacttest_test
 import (
 	"testing"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/artifacttest"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 )
@@ -11,7 +11,7 @@ import (
 // ExampleRun is how a store's tests run the suite.
 func ExampleRun() {
 	_ = func(t *testing.T) {
-		artifacttest.Run(t, func(t *testing.T) exporttask.ArtifactStore {
+		artifacttest.Run(t, func(t *testing.T) artifact.Store {
 			s, err := filestore.Open(t.Context(), t.TempDir())
 			if err != nil {
 				t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
@@ -30,29 +30,29 @@ func badKeys() []string {
 	}
 }
 
-func testBadKeys(t *testing.T, s exporttask.ArtifactStore) {
+func testBadKeys(t *testing.T, s artifact.Store) {
 	for _, key := range badKeys() {
 		w, err := s.Create(t.Context(), key)
-		if assert.ErrorIs(t, err, exporttask.ErrArtifactKey, "create %q", key) {
-			assert.Contains(t, err.Error(), "invalid artifact key", "the error says what is wrong")
+		if assert.ErrorIs(t, err, artifact.ErrKey, "create %q", key) {
+			assert.Contains(t, err.Error(), "artifact: invalid key", "the error says what is wrong")
 		} else if w != nil {
 			w.Abort()
 		}
 		o, err := s.Open(t.Context(), key)
-		if !assert.ErrorIs(t, err, exporttask.ErrArtifactKey, "open %q", key) && o != nil {
+		if !assert.ErrorIs(t, err, artifact.ErrKey, "open %q", key) && o != nil {
 			o.Close()
 		}
 		if key == "" {
 			continue // the empty prefix lists everything
 		}
 		_, err = s.List(t.Context(), key+"/")
-		assert.ErrorIs(t, err, exporttask.ErrArtifactKey, "list %q", key+"/")
-		assert.ErrorIs(t, s.DeletePrefix(t.Context(), key+"/"), exporttask.ErrArtifactKey, "delete %q", key+"/")
+		assert.ErrorIs(t, err, artifact.ErrKey, "list %q", key+"/")
+		assert.ErrorIs(t, s.DeletePrefix(t.Context(), key+"/"), artifact.ErrKey, "delete %q", key+"/")
 	}
 	assert.Empty(t, keys(t, s, ""), "nothing was written")
 }
 
-func testCancelledContext(t *testing.T, s exporttask.ArtifactStore) {
+func testCancelledContext(t *testing.T, s artifact.Store) {
 	put(t, s, "40/a", []byte("a"))
 	ctx := cancelled(t)
 	if w, err := s.Create(ctx, "40/b"); assert.Error(t, err, "create") {

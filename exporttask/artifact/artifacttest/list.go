@@ -6,10 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 )
 
-func testList(t *testing.T, s exporttask.ArtifactStore) {
+func testList(t *testing.T, s artifact.Store) {
 	files := map[string][]byte{
 		"20/b.json":      content(20, 10),
 		"20/a.gpkg":      content(21, 2000),
@@ -40,14 +40,14 @@ func testList(t *testing.T, s exporttask.ArtifactStore) {
 	assert.Empty(t, keys(t, s, "3"))
 }
 
-func testDeletePrefix(t *testing.T, s exporttask.ArtifactStore) {
+func testDeletePrefix(t *testing.T, s artifact.Store) {
 	for _, k := range []string{"30/a", "30/b/c", "300/a", "31/a", "30x/a"} {
 		put(t, s, k, content(30, 100))
 	}
 	require.NoError(t, s.DeletePrefix(t.Context(), "30/"))
 	assert.Equal(t, []string{"300/a", "30x/a", "31/a"}, keys(t, s, ""), "only the task's files go")
 	_, err := s.Open(t.Context(), "30/a")
-	assert.ErrorIs(t, err, exporttask.ErrArtifactNotFound)
+	assert.ErrorIs(t, err, artifact.ErrNotFound)
 
 	// The task's prefix can be used again.
 	put(t, s, "30/a", []byte("again"))
@@ -58,7 +58,7 @@ func testDeletePrefix(t *testing.T, s exporttask.ArtifactStore) {
 	assert.Equal(t, []string{"31/a"}, keys(t, s, ""), "a prefix that is not a directory")
 
 	err = s.DeletePrefix(t.Context(), "")
-	assert.ErrorIs(t, err, exporttask.ErrArtifactKey, "the empty prefix is refused")
+	assert.ErrorIs(t, err, artifact.ErrKey, "the empty prefix is refused")
 	assert.Equal(t, []string{"31/a"}, keys(t, s, ""), "the refused delete removed nothing")
 }
 
@@ -67,7 +67,7 @@ func testDeletePrefix(t *testing.T, s exporttask.ArtifactStore) {
 // is small, so that no part of it is on its way to a server while the
 // prefix is deleted (Versity Gateway 1.8.0 lets a part that lands after
 // the abort bring its upload back).
-func testDeletePrefixUncommitted(t *testing.T, s exporttask.ArtifactStore) {
+func testDeletePrefixUncommitted(t *testing.T, s artifact.Store) {
 	w, err := s.Create(t.Context(), "32/late")
 	require.NoError(t, err)
 	writeChunks(t, w, content(32, 1000))

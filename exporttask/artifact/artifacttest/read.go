@@ -9,10 +9,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 )
 
-func testSeek(t *testing.T, s exporttask.ArtifactStore) {
+func testSeek(t *testing.T, s artifact.Store) {
 	data := content(10, 200_000)
 	put(t, s, "10/f", data)
 	o, err := s.Open(t.Context(), "10/f")
@@ -62,7 +62,7 @@ func testSeek(t *testing.T, s exporttask.ArtifactStore) {
 
 // testServeContentRange serves an object with http.ServeContent, as the
 // download endpoint does, and checks whole and ranged responses.
-func testServeContentRange(t *testing.T, s exporttask.ArtifactStore) {
+func testServeContentRange(t *testing.T, s artifact.Store) {
 	data := content(11, 100_000)
 	put(t, s, "11/export.gpkg", data)
 	tests := []struct {
@@ -101,11 +101,11 @@ func testServeContentRange(t *testing.T, s exporttask.ArtifactStore) {
 	}
 }
 
-func testNotFound(t *testing.T, s exporttask.ArtifactStore) {
+func testNotFound(t *testing.T, s artifact.Store) {
 	put(t, s, "12/a/b", []byte("x"))
 	for _, key := range []string{"12/missing", "12/a", "12/a/b/c", "13/a/b"} {
 		o, err := s.Open(t.Context(), key)
-		if !assert.ErrorIs(t, err, exporttask.ErrArtifactNotFound, "open %q", key) && o != nil {
+		if !assert.ErrorIs(t, err, artifact.ErrNotFound, "open %q", key) && o != nil {
 			o.Close()
 		}
 	}

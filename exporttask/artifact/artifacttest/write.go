@@ -6,10 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 )
 
-func testWriteRead(t *testing.T, s exporttask.ArtifactStore) {
+func testWriteRead(t *testing.T, s artifact.Store) {
 	data := content(1, 300_000)
 	info := put(t, s, "1/export.gpkg", data)
 	checkInfo(t, info, "1/export.gpkg", data)
@@ -20,7 +20,7 @@ func testWriteRead(t *testing.T, s exporttask.ArtifactStore) {
 	checkInfo(t, opened, "1/export.gpkg", data)
 }
 
-func testEmpty(t *testing.T, s exporttask.ArtifactStore) {
+func testEmpty(t *testing.T, s artifact.Store) {
 	info := put(t, s, "1/empty", nil)
 	checkInfo(t, info, "1/empty", nil)
 	assert.Equal(t, digest(nil), info.SHA256)
@@ -32,7 +32,7 @@ func testEmpty(t *testing.T, s exporttask.ArtifactStore) {
 
 // testLarge writes more than two parts of the smallest S3 multipart size
 // (5 MiB), in chunks that straddle part boundaries.
-func testLarge(t *testing.T, s exporttask.ArtifactStore) {
+func testLarge(t *testing.T, s artifact.Store) {
 	data := content(2, 11<<20+3)
 	info := put(t, s, "2/big.tif", data)
 	checkInfo(t, info, "2/big.tif", data)
@@ -42,14 +42,14 @@ func testLarge(t *testing.T, s exporttask.ArtifactStore) {
 	checkInfo(t, opened, "2/big.tif", data)
 }
 
-func testInvisibleBeforeCommit(t *testing.T, s exporttask.ArtifactStore) {
+func testInvisibleBeforeCommit(t *testing.T, s artifact.Store) {
 	w, err := s.Create(t.Context(), "3/a.zip")
 	require.NoError(t, err)
 	defer w.Abort()
 	writeChunks(t, w, content(3, 6<<20))
 
 	_, err = s.Open(t.Context(), "3/a.zip")
-	assert.ErrorIs(t, err, exporttask.ErrArtifactNotFound, "open before commit")
+	assert.ErrorIs(t, err, artifact.ErrNotFound, "open before commit")
 	assert.Empty(t, keys(t, s, ""), "list before commit")
 
 	_, err = w.Commit()
@@ -57,7 +57,7 @@ func testInvisibleBeforeCommit(t *testing.T, s exporttask.ArtifactStore) {
 	assert.Equal(t, []string{"3/a.zip"}, keys(t, s, ""), "list after commit")
 }
 
-func testAbortLeavesNothing(t *testing.T, s exporttask.ArtifactStore) {
+func testAbortLeavesNothing(t *testing.T, s artifact.Store) {
 	for _, n := range []int{0, 1000, 6 << 20} { // nothing, one small part, more than one part
 		w, err := s.Create(t.Context(), "4/aborted")
 		require.NoError(t, err)
@@ -66,7 +66,7 @@ func testAbortLeavesNothing(t *testing.T, s exporttask.ArtifactStore) {
 		_, err = w.Commit()
 		assert.Error(t, err, "commit after abort")
 		_, err = s.Open(t.Context(), "4/aborted")
-		assert.ErrorIs(t, err, exporttask.ErrArtifactNotFound, "open after abort of %d bytes", n)
+		assert.ErrorIs(t, err, artifact.ErrNotFound, "open after abort of %d bytes", n)
 		assert.Empty(t, keys(t, s, ""), "list after abort of %d bytes", n)
 	}
 
@@ -81,7 +81,7 @@ func testAbortLeavesNothing(t *testing.T, s exporttask.ArtifactStore) {
 	equalBytes(t, data, got, "the committed file survives an aborted replacement")
 }
 
-func testAbortAfterCommit(t *testing.T, s exporttask.ArtifactStore) {
+func testAbortAfterCommit(t *testing.T, s artifact.Store) {
 	data := content(7, 5000)
 	w, err := s.Create(t.Context(), "5/x")
 	require.NoError(t, err)
@@ -93,7 +93,7 @@ func testAbortAfterCommit(t *testing.T, s exporttask.ArtifactStore) {
 	equalBytes(t, data, got, "abort after commit keeps the file")
 }
 
-func testWriteAfterCommit(t *testing.T, s exporttask.ArtifactStore) {
+func testWriteAfterCommit(t *testing.T, s artifact.Store) {
 	w, err := s.Create(t.Context(), "6/x")
 	require.NoError(t, err)
 	_, err = w.Write([]byte("abc"))
@@ -108,7 +108,7 @@ func testWriteAfterCommit(t *testing.T, s exporttask.ArtifactStore) {
 	assert.Equal(t, "abc", string(got))
 }
 
-func testReplace(t *testing.T, s exporttask.ArtifactStore) {
+func testReplace(t *testing.T, s artifact.Store) {
 	first, second := content(8, 10_000), content(9, 4_000)
 	put(t, s, "7/m.json", first)
 

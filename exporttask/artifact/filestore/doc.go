@@ -1,4 +1,4 @@
-// Package filestore is an [exporttask.ArtifactStore] on a directory of the
+// Package filestore is an [artifact.Store] on a directory of the
 // local filesystem: the file of key "42/export.gpkg" is DIR/42/export.gpkg.
 //
 // Start with [Open]. A writer streams into a hidden temporary file beside

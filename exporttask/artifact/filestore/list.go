@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
@@ -49,7 +50,7 @@ func (s *Store) List(ctx context.Context, prefix string) ([]exporttask.ArtifactI
 // ending in a slash removes its directory.
 func (s *Store) DeletePrefix(ctx context.Context, prefix string) error {
 	if prefix == "" {
-		return fmt.Errorf("filestore: delete: %w: the empty prefix would delete every file", exporttask.ErrArtifactKey)
+		return fmt.Errorf("filestore: delete: %w: the empty prefix would delete every file", artifact.ErrKey)
 	}
 	if err := artifactkey.CheckPrefix(prefix); err != nil {
 		return fmt.Errorf("filestore: delete: %w", err)

@@ -11,16 +11,17 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
-var _ exporttask.ArtifactStore = (*Store)(nil)
+var _ artifact.Store = (*Store)(nil)
 
 // StaleAfter is how long a temporary file must have gone unwritten before
 // [Open] takes it for the leftover of a crashed writer and removes it.
 const StaleAfter = time.Hour
 
-// Store is an [exporttask.ArtifactStore] on a directory. It is safe for
+// Store is an [artifact.Store] on a directory. It is safe for
 // concurrent use, also by several processes sharing the directory.
 type Store struct {
 	root string // absolute, cleaned
@@ -56,7 +57,7 @@ func (s *Store) path(key string) string {
 }
 
 // Open returns the committed file at key, backed by an *os.File.
-func (s *Store) Open(ctx context.Context, key string) (exporttask.ArtifactObject, error) {
+func (s *Store) Open(ctx context.Context, key string) (artifact.Object, error) {
 	if err := artifactkey.Check(key); err != nil {
 		return nil, fmt.Errorf("filestore: open: %w", err)
 	}
@@ -66,7 +67,7 @@ func (s *Store) Open(ctx context.Context, key string) (exporttask.ArtifactObject
 	f, err := os.Open(s.path(key))
 	if err != nil {
 		if notFound(err) {
-			return nil, fmt.Errorf("filestore: open %q: %w", key, exporttask.ErrArtifactNotFound)
+			return nil, fmt.Errorf("filestore: open %q: %w", key, artifact.ErrNotFound)
 		}
 		return nil, fmt.Errorf("filestore: open %q: %w", key, err)
 	}
@@ -77,7 +78,7 @@ func (s *Store) Open(ctx context.Context, key string) (exporttask.ArtifactObject
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("filestore: open %q: %w", key, exporttask.ErrArtifactNotFound)
+		return nil, fmt.Errorf("filestore: open %q: %w", key, artifact.ErrNotFound)
 	}
 	return &object{File: f, info: exporttask.ArtifactInfo{Key: key, Size: st.Size(), ModTime: st.ModTime()}}, nil
 }

@@ -9,13 +9,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/artifacttest"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 )
 
 func TestConformance(t *testing.T) {
-	artifacttest.Run(t, func(t *testing.T) exporttask.ArtifactStore {
+	artifacttest.Run(t, func(t *testing.T) artifact.Store {
 		s, err := filestore.Open(t.Context(), t.TempDir())
 		require.NoError(t, err)
 		return s

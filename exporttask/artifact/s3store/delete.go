@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
@@ -23,7 +23,7 @@ const deleteBatch = 1000
 // bring its upload back).
 func (s *Store) DeletePrefix(ctx context.Context, prefix string) error {
 	if prefix == "" {
-		return fmt.Errorf("s3store: delete: %w: the empty prefix would delete every file", exporttask.ErrArtifactKey)
+		return fmt.Errorf("s3store: delete: %w: the empty prefix would delete every file", artifact.ErrKey)
 	}
 	if err := artifactkey.CheckPrefix(prefix); err != nil {
 		return fmt.Errorf("s3store: delete: %w", err)

@@ -1,4 +1,4 @@
-// Package s3store is an [exporttask.ArtifactStore] on an S3-compatible
+// Package s3store is an [artifact.Store] on an S3-compatible
 // bucket (AWS S3, Versity Gateway, MinIO, Ceph RGW...), for replicas that
 // must serve each other's artifacts. It is the only package of the module
 // that imports the AWS SDK (aws-sdk-go-v2's service/s3).

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 )
 
 // object reads a committed file with ranged GETs: the first Read after
@@ -68,7 +69,7 @@ func (o *object) get() error {
 		o.body = out.Body
 		return nil
 	case isNotFound(err):
-		return fmt.Errorf("s3store: read %q: deleted since Open: %w", o.info.Key, exporttask.ErrArtifactNotFound)
+		return fmt.Errorf("s3store: read %q: deleted since Open: %w", o.info.Key, artifact.ErrNotFound)
 	case hasCode(err, "PreconditionFailed"):
 		return fmt.Errorf("s3store: read %q: replaced since Open", o.info.Key)
 	default:

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/s3store"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/s3store/s3test"
 )
@@ -47,7 +47,7 @@ func TestOutage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, uploads, 1, "the orphan upload survives the outage")
 	_, err = s.Open(t.Context(), "9/export.tif")
-	assert.ErrorIs(t, err, exporttask.ErrArtifactNotFound, "no object was stored")
+	assert.ErrorIs(t, err, artifact.ErrNotFound, "no object was stored")
 
 	require.NoError(t, s.DeletePrefix(t.Context(), "9/"))
 	uploads, err = s.Uploads(t.Context(), "9/")

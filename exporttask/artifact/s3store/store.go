@@ -18,15 +18,16 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
 var (
-	_ exporttask.ArtifactStore     = (*Store)(nil)
-	_ exporttask.ArtifactPresigner = (*Store)(nil)
+	_ artifact.Store     = (*Store)(nil)
+	_ artifact.Presigner = (*Store)(nil)
 )
 
-// Store is an [exporttask.ArtifactStore] on an S3 bucket, safe for
+// Store is an [artifact.Store] on an S3 bucket, safe for
 // concurrent use by any number of goroutines and processes.
 type Store struct {
 	client *s3.Client
@@ -83,14 +84,14 @@ func (s *Store) CreateBucket(ctx context.Context) error {
 // Open returns the committed file at key after a HEAD request; the
 // returned object reads it with ranged GETs, lazily, with ctx. A file
 // replaced after Open makes reads fail rather than mix two versions.
-func (s *Store) Open(ctx context.Context, key string) (exporttask.ArtifactObject, error) {
+func (s *Store) Open(ctx context.Context, key string) (artifact.Object, error) {
 	if err := artifactkey.Check(key); err != nil {
 		return nil, fmt.Errorf("s3store: open: %w", err)
 	}
 	head, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(s.cfg.Bucket), Key: aws.String(s.objectKey(key))})
 	if err != nil {
 		if isNotFound(err) {
-			return nil, fmt.Errorf("s3store: open %q: %w", key, exporttask.ErrArtifactNotFound)
+			return nil, fmt.Errorf("s3store: open %q: %w", key, artifact.ErrNotFound)
 		}
 		return nil, fmt.Errorf("s3store: open %q: %w", key, err)
 	}

@@ -46,8 +46,8 @@ func footprint() *exporttask.Geometry {
 // levels 7 to 9. The records Write registers have the levels or resolution
 // their domain's Inspect reads from the data: the same for the RASTER
 // and the DEM; for the 3D tileset, the depth of its tree.
-func Records() []exporttask.Record {
-	return []exporttask.Record{
+func Records() []catalog.Record {
+	return []catalog.Record{
 		{ID: RasterID, Domain: exporttask.DomainRaster, Title: "Demo shaded relief (RASTER)",
 			Footprint: footprint(), MinZoom: 0, MaxZoom: 10},
 		{ID: DEMID, Domain: exporttask.DomainDEM, Title: "Demo elevation model (DEM)",
@@ -108,7 +108,7 @@ func stateOf(ctx context.Context, root, id string) (state, error) {
 	}
 	rec, err := cat.Record(ctx, id)
 	switch {
-	case errors.Is(err, exporttask.ErrRecordNotFound):
+	case errors.Is(err, catalog.ErrNotFound):
 		return missing, nil
 	case err != nil:
 		return missing, err
@@ -121,7 +121,7 @@ func stateOf(ctx context.Context, root, id string) (state, error) {
 // add writes rec's demo source into a temporary directory and registers a
 // copy of it as rec, replacing the outdated record of the same id when
 // replace is set.
-func add(ctx context.Context, root string, rec exporttask.Record, replace bool) (err error) {
+func add(ctx context.Context, root string, rec catalog.Record, replace bool) (err error) {
 	tmp, err := os.MkdirTemp("", "exporttask-demo-")
 	if err != nil {
 		return err
@@ -130,7 +130,7 @@ func add(ctx context.Context, root string, rec exporttask.Record, replace bool) 
 	opts := register.Options{Domain: rec.Domain, ID: rec.ID, Title: rec.Title, Footprint: rec.Footprint, Copy: true,
 		Replace: replace}
 	var (
-		write  func(dir string, rec exporttask.Record) error
+		write  func(dir string, rec catalog.Record) error
 		source string
 	)
 	switch rec.Domain {

@@ -28,7 +28,7 @@ func TestWriteRegistersCopiedSources(t *testing.T) {
 	recs, err := cat.List(t.Context())
 	require.NoError(t, err)
 	require.Len(t, recs, 3)
-	byID := map[string]exporttask.Record{}
+	byID := map[string]catalog.Record{}
 	for _, r := range recs {
 		byID[r.ID] = r
 	}

@@ -26,7 +26,7 @@ func Example() {
 		return
 	}
 	defer os.RemoveAll(dir)
-	err = raster.WriteDemoSource(dir, exporttask.Record{ID: "0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05",
+	err = raster.WriteDemoSource(dir, catalog.Record{ID: "0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05",
 		Domain:    exporttask.DomainRaster,
 		Footprint: exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}}),
 		MinZoom:   0, MaxZoom: 3})

@@ -68,7 +68,7 @@ type Options struct {
 
 // inspectFunc reads a source and returns what a record of it holds; it is
 // the signature of the domains' Inspect.
-type inspectFunc func(context.Context, exporttask.RecordSource) (exporttask.Record, error)
+type inspectFunc func(context.Context, catalog.Source) (catalog.Record, error)
 
 // registrar adds records, reading sources with the inspectors of its
 // domains; tests give it fakes.
@@ -98,61 +98,61 @@ func domainRegistrar() registrar {
 // message is one line naming the file, the problem and what to do). An id
 // already in the catalog is an error wrapping [fs.ErrExist], unless
 // opts.Replace is set; bad options are errors naming the option.
-func Add(ctx context.Context, root, source string, opts Options) (exporttask.Record, error) {
+func Add(ctx context.Context, root, source string, opts Options) (catalog.Record, error) {
 	return domainRegistrar().add(ctx, root, source, opts)
 }
 
-func (r registrar) add(ctx context.Context, root, source string, opts Options) (exporttask.Record, error) {
+func (r registrar) add(ctx context.Context, root, source string, opts Options) (catalog.Record, error) {
 	if err := ctx.Err(); err != nil {
-		return exporttask.Record{}, err
+		return catalog.Record{}, err
 	}
 	id, err := checkOptions(&opts)
 	if err != nil {
-		return exporttask.Record{}, err
+		return catalog.Record{}, err
 	}
 	inspect := r.inspect[opts.Domain]
 	if inspect == nil {
-		return exporttask.Record{}, fmt.Errorf("register: Domain: no inspector for %s", opts.Domain)
+		return catalog.Record{}, fmt.Errorf("register: Domain: no inspector for %s", opts.Domain)
 	}
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
-		return exporttask.Record{}, fmt.Errorf("register: catalog %s: %w", root, err)
+		return catalog.Record{}, fmt.Errorf("register: catalog %s: %w", root, err)
 	}
 	abs, err := filepath.Abs(source)
 	if err != nil {
-		return exporttask.Record{}, fmt.Errorf("register: source %s: %w", source, err)
+		return catalog.Record{}, fmt.Errorf("register: source %s: %w", source, err)
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return exporttask.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: abs,
+		return catalog.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: abs,
 			Problem: "cannot be read (" + pathErrText(err) + ")", Fix: "check the path", Err: err})
 	}
 	if within(abs, absRoot) {
-		return exporttask.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: abs,
+		return catalog.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: abs,
 			Problem: "is inside the catalog " + absRoot + ", where removing a record could delete it",
 			Fix:     "keep the source outside the catalog, or register it from there with -copy"})
 	}
 	if opts.Copy && st.IsDir() && within(absRoot, abs) {
-		return exporttask.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: abs,
+		return catalog.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: abs,
 			Problem: "holds the catalog " + absRoot + ", so it cannot be copied into it",
 			Fix:     "register it without -copy, or keep the catalog elsewhere"})
 	}
 	format, err := formatOf(opts, abs, st.IsDir())
 	if err != nil {
-		return exporttask.Record{}, err
+		return catalog.Record{}, err
 	}
 	_, err = os.Stat(filepath.Join(absRoot, id))
 	exists := err == nil
 	if exists && !opts.Replace {
-		return exporttask.Record{}, fmt.Errorf("register: record %s is already in the catalog %s: %w", id, absRoot, fs.ErrExist)
+		return catalog.Record{}, fmt.Errorf("register: record %s is already in the catalog %s: %w", id, absRoot, fs.ErrExist)
 	}
 
-	found, err := inspect(ctx, exporttask.RecordSource{Path: abs, Format: format, Table: opts.Table})
+	found, err := inspect(ctx, catalog.Source{Path: abs, Format: format, Table: opts.Table})
 	if err != nil {
-		return exporttask.Record{}, fmt.Errorf("register: %w", err)
+		return catalog.Record{}, fmt.Errorf("register: %w", err)
 	}
 	if found.Source == nil || found.Source.Path == "" {
-		return exporttask.Record{}, fmt.Errorf("register: the %s inspector returned no source for %s", opts.Domain, abs)
+		return catalog.Record{}, fmt.Errorf("register: the %s inspector returned no source for %s", opts.Domain, abs)
 	}
 	rec := found
 	rec.ID, rec.Domain, rec.Location = id, opts.Domain, ""
@@ -172,7 +172,7 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 		from := src.Path
 		name := filepath.Base(from)
 		if name == catalog.ManifestName {
-			return exporttask.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: from,
+			return catalog.Record{}, fmt.Errorf("register: %w", &export.SourceError{File: from,
 				Problem: "its name is that of the record's manifest, so it cannot be copied beside it",
 				Fix:     "rename it, or register it without -copy"})
 		}
@@ -182,14 +182,14 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 	if exists {
 		cat, err := catalog.Open(absRoot)
 		if err != nil {
-			return exporttask.Record{}, fmt.Errorf("register: %w", err)
+			return catalog.Record{}, fmt.Errorf("register: %w", err)
 		}
-		if err := cat.Remove(ctx, id); err != nil && !errors.Is(err, exporttask.ErrRecordNotFound) {
-			return exporttask.Record{}, fmt.Errorf("register: replacing record %s: %w", id, err)
+		if err := cat.Remove(ctx, id); err != nil && !errors.Is(err, catalog.ErrNotFound) {
+			return catalog.Record{}, fmt.Errorf("register: replacing record %s: %w", id, err)
 		}
 	}
 	if err := catalog.WriteRecord(absRoot, rec, fill); err != nil {
-		return exporttask.Record{}, fmt.Errorf("register: %w", err)
+		return catalog.Record{}, fmt.Errorf("register: %w", err)
 	}
 	rec.Location = filepath.Join(absRoot, id)
 	return rec, nil
@@ -233,7 +233,7 @@ func checkOptions(opts *Options) (string, error) {
 }
 
 // formatOf returns the format the source is expected to have
-// ([exporttask.RecordSource.Format]), given its domain and whether it is a
+// ([catalog.Source.Format]), given its domain and whether it is a
 // directory, or an error when the options do not fit the source.
 func formatOf(opts Options, abs string, isDir bool) (string, error) {
 	switch opts.Domain {

@@ -31,9 +31,9 @@ func fakeFootprint() *exporttask.Geometry {
 // fakeInspect stands for a domain's Inspect: a file or index file whose
 // content starts with "bad" is refused with a SourceError; anything else
 // is a record at levels 2 to 5. It records the sources it was given.
-type fakeInspect struct{ seen []exporttask.RecordSource }
+type fakeInspect struct{ seen []catalog.Source }
 
-func (f *fakeInspect) inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Record, error) {
+func (f *fakeInspect) inspect(ctx context.Context, src catalog.Source) (catalog.Record, error) {
 	f.seen = append(f.seen, src)
 	check := src.Path
 	if st, err := os.Stat(src.Path); err == nil && st.IsDir() {
@@ -41,14 +41,14 @@ func (f *fakeInspect) inspect(ctx context.Context, src exporttask.RecordSource) 
 	}
 	b, err := os.ReadFile(check)
 	if err != nil {
-		return exporttask.Record{}, &export.SourceError{File: check, Problem: "cannot be read", Err: err}
+		return catalog.Record{}, &export.SourceError{File: check, Problem: "cannot be read", Err: err}
 	}
 	if strings.HasPrefix(string(b), "bad") {
-		return exporttask.Record{}, &export.SourceError{File: check, Problem: "is bad", Fix: "make it good"}
+		return catalog.Record{}, &export.SourceError{File: check, Problem: "is bad", Fix: "make it good"}
 	}
 	st, err := os.Stat(check)
 	if err != nil {
-		return exporttask.Record{}, err
+		return catalog.Record{}, err
 	}
 	out := src
 	out.Size, out.ModTime = st.Size(), st.ModTime()
@@ -56,7 +56,7 @@ func (f *fakeInspect) inspect(ctx context.Context, src exporttask.RecordSource) 
 	if strings.HasPrefix(string(b), "titled") {
 		title = "Title in the data"
 	}
-	return exporttask.Record{Title: title, Footprint: fakeFootprint(), MinZoom: 2, MaxZoom: 5, Source: &out}, nil
+	return catalog.Record{Title: title, Footprint: fakeFootprint(), MinZoom: 2, MaxZoom: 5, Source: &out}, nil
 }
 
 func fakeRegistrar() (registrar, *fakeInspect) {
@@ -127,7 +127,7 @@ func TestAddReferencesTheSourceWithARandomID(t *testing.T) {
 	assert.Equal(t, "GTiff", rec.Source.Format)
 	assert.Equal(t, int64(4), rec.Source.Size)
 	require.Len(t, f.seen, 1)
-	assert.Equal(t, exporttask.RecordSource{Path: src, Format: "GTiff"}, f.seen[0])
+	assert.Equal(t, catalog.Source{Path: src, Format: "GTiff"}, f.seen[0])
 
 	cat, err := catalog.Open(root)
 	require.NoError(t, err)
@@ -186,7 +186,7 @@ func TestAddGivenIDAndDuplicate(t *testing.T) {
 	assert.Equal(t, strings.ToLower(id), rec.ID)
 	assert.Equal(t, fp, rec.Footprint, "the given footprint wins")
 	assert.Equal(t, 2, rec.MinZoom)
-	assert.Equal(t, exporttask.RecordSource{Path: src, Format: "GPKG", Table: "t1"}, f.seen[0])
+	assert.Equal(t, catalog.Source{Path: src, Format: "GPKG", Table: "t1"}, f.seen[0])
 
 	before := snapshot(t, root)
 	_, err = r.add(t.Context(), root, src, Options{Domain: exporttask.DomainRaster, ID: id})
@@ -442,7 +442,7 @@ func TestRemoveNeverTouchesAReferencedSource(t *testing.T) {
 	assert.Equal(t, fileBefore, snapshot(t, filepath.Dir(file)))
 	assert.Empty(t, names(t, root), "no record and no hidden leftovers")
 	_, err = cat.Record(t.Context(), recDir.ID)
-	assert.ErrorIs(t, err, exporttask.ErrRecordNotFound)
+	assert.ErrorIs(t, err, catalog.ErrNotFound)
 }
 
 // names lists a directory's entries.

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/cog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/terrain"
@@ -33,7 +33,7 @@ const maxDemoPixels = 1 << 28
 // outside the footprint. At 1/1200° a 1°×1° footprint is 1200×1200 pixels.
 // The file appears whole or not at all. Register it with [Inspect] (the
 // catalog's add command does) to make the record's Source.
-func WriteDemoSource(dir string, rec exporttask.Record) error {
+func WriteDemoSource(dir string, rec catalog.Record) error {
 	fp, err := exportio.FromGeometry(rec.Footprint)
 	if err != nil {
 		return fmt.Errorf("dem: record %s footprint: %w", rec.ID, err)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/dem"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
@@ -16,7 +17,7 @@ import (
 func Example() {
 	data, _ := os.MkdirTemp("", "dem-record-")
 	defer os.RemoveAll(data)
-	rec := exporttask.Record{
+	rec := catalog.Record{
 		ID: "3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60", Domain: exporttask.DomainDEM,
 		Footprint:  exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}}),
 		Resolution: 1.0 / 120, // 120×120 pixels
@@ -27,7 +28,7 @@ func Example() {
 		return
 	}
 	// Registering reads the GeoTIFF: its valid pixels' box and its file.
-	got, err := dem.Inspect(context.Background(), exporttask.RecordSource{Path: filepath.Join(data, dem.DemoFile)})
+	got, err := dem.Inspect(context.Background(), catalog.Source{Path: filepath.Join(data, dem.DemoFile)})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/stactest"
@@ -139,9 +140,9 @@ func TestExportWithoutROIIsTheFootprint(t *testing.T) {
 }
 
 func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
-	cases := map[string]func(rec *exporttask.Record){
-		"missing": func(rec *exporttask.Record) { os.Remove(filepath.Join(rec.Location, DemoFile)) },
-		"truncated": func(rec *exporttask.Record) {
+	cases := map[string]func(rec *catalog.Record){
+		"missing": func(rec *catalog.Record) { os.Remove(filepath.Join(rec.Location, DemoFile)) },
+		"truncated": func(rec *catalog.Record) {
 			p := filepath.Join(rec.Location, DemoFile)
 			require.NoError(t, os.Truncate(p, 1000))
 			rec.Source.Size = 1000 // as if registered truncated
@@ -149,11 +150,11 @@ func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
 			require.NoError(t, err)
 			rec.Source.ModTime = st.ModTime()
 		},
-		"changed": func(rec *exporttask.Record) {
+		"changed": func(rec *catalog.Record) {
 			p := filepath.Join(rec.Location, DemoFile)
 			require.NoError(t, os.Chtimes(p, time.Now(), rec.Source.ModTime.Add(time.Second)))
 		},
-		"no source": func(rec *exporttask.Record) { rec.Source = nil },
+		"no source": func(rec *catalog.Record) { rec.Source = nil },
 	}
 	for name, spoil := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -216,7 +217,7 @@ func TestROIBeyondTheFootprintIsCut(t *testing.T) {
 
 func TestWriteDemoSourceRejectsBadRecords(t *testing.T) {
 	dir := t.TempDir()
-	for name, rec := range map[string]exporttask.Record{
+	for name, rec := range map[string]catalog.Record{
 		"no resolution": {ID: "x", Footprint: jobtest.DemoFootprint()},
 		"no footprint":  {ID: "x", Resolution: 0.01},
 	} {

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
@@ -149,9 +150,9 @@ func infoOf(t *testing.T, path string) gdalInfo {
 // read by GDAL: the same size, corner, sample type and nodata value (the
 // source's, when it has one); inside the ROI the same samples; outside it
 // the export's nodata value.
-func checkAgainstGDAL(t *testing.T, src string, roi *exporttask.FeatureCollection) (exporttask.Record, []exporttask.Artifact, gdalInfo) {
+func checkAgainstGDAL(t *testing.T, src string, roi *exporttask.FeatureCollection) (catalog.Record, []exporttask.Artifact, gdalInfo) {
 	t.Helper()
-	got, err := Inspect(context.Background(), exporttask.RecordSource{Path: src})
+	got, err := Inspect(context.Background(), catalog.Source{Path: src})
 	require.NoError(t, err)
 	rec := got
 	rec.ID = demoID
@@ -291,7 +292,7 @@ func TestSourceWithOverviewsAndBigTIFF(t *testing.T) {
 
 func TestExportWholeSourceWithoutROI(t *testing.T) {
 	src := makeSource(t, heightsGrid(t, "Int16", "-99"), "src.tif", "-ot", "Int16", "-of", "COG", "-co", "COMPRESS=DEFLATE")
-	got, err := Inspect(context.Background(), exporttask.RecordSource{Path: src})
+	got, err := Inspect(context.Background(), catalog.Source{Path: src})
 	require.NoError(t, err)
 	got.ID, got.Location = demoID, t.TempDir()
 	dir := t.TempDir()
@@ -358,7 +359,7 @@ func TestInspectRefusesWithAFix(t *testing.T) {
 				path = filepath.Join(t.TempDir(), strings.ReplaceAll(c.name, " ", "-")+".tif")
 				gdalRun(t, "gdal_translate", append(append([]string{"-q"}, c.make...), asc, path)...)
 			}
-			_, err := Inspect(context.Background(), exporttask.RecordSource{Path: path})
+			_, err := Inspect(context.Background(), catalog.Source{Path: path})
 			var se *export.SourceError
 			require.True(t, errors.As(err, &se), "%v", err)
 			msg := err.Error()
@@ -373,7 +374,7 @@ func TestInspectRefusesWithAFix(t *testing.T) {
 
 func TestSourceChangedAfterInspectFailsPermanently(t *testing.T) {
 	src := makeSource(t, heightsGrid(t, "Int16", "-99"), "src.tif", "-ot", "Int16", "-co", "TILED=YES")
-	rec, err := Inspect(context.Background(), exporttask.RecordSource{Path: src})
+	rec, err := Inspect(context.Background(), catalog.Source{Path: src})
 	require.NoError(t, err)
 	rec.ID, rec.Location = demoID, t.TempDir()
 	// Rewritten in place by another gdal_translate: another size.

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
 )
@@ -19,16 +20,16 @@ const demoID = "3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60"
 
 // demoRecord returns the demo DEM record over lon 34–35, lat 31–32 with its
 // data written into a temporary directory.
-func demoRecord(t testing.TB, res float64) exporttask.Record {
+func demoRecord(t testing.TB, res float64) catalog.Record {
 	t.Helper()
-	rec := exporttask.Record{
+	rec := catalog.Record{
 		ID: demoID, Domain: exporttask.DomainDEM, Title: "Demo DEM",
 		Footprint:  jobtest.DemoFootprint(),
 		Resolution: res,
 		Location:   t.TempDir(),
 	}
 	require.NoError(t, WriteDemoSource(rec.Location, rec))
-	got, err := Inspect(context.Background(), exporttask.RecordSource{Path: filepath.Join(rec.Location, DemoFile)})
+	got, err := Inspect(context.Background(), catalog.Source{Path: filepath.Join(rec.Location, DemoFile)})
 	require.NoError(t, err)
 	rec.Source = got.Source
 	return rec
@@ -46,7 +47,7 @@ func checkDigests(t testing.TB, dir string, arts []exporttask.Artifact) {
 	}
 }
 
-func job(t testing.TB, rec exporttask.Record, roi *exporttask.FeatureCollection) export.Job {
+func job(t testing.TB, rec catalog.Record, roi *exporttask.FeatureCollection) export.Job {
 	return jobtest.Job(t, rec, roi)
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
@@ -27,26 +28,26 @@ import (
 // outside in and skipping those that lie inside the box found so far: a
 // DEM valid up to its edges costs only its border blocks, and memory is
 // one block whatever the file's size.
-func Inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Record, error) {
+func Inspect(ctx context.Context, src catalog.Source) (catalog.Record, error) {
 	path, err := filepath.Abs(src.Path)
 	if err != nil {
-		return exporttask.Record{}, &export.SourceError{File: src.Path, Problem: "has no absolute path (" + err.Error() + ")", Err: err}
+		return catalog.Record{}, &export.SourceError{File: src.Path, Problem: "has no absolute path (" + err.Error() + ")", Err: err}
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return exporttask.Record{}, &export.SourceError{File: path, Problem: "cannot be read (" + pathErrText(err) + ")", Fix: "check the path", Err: err}
+		return catalog.Record{}, &export.SourceError{File: path, Problem: "cannot be read (" + pathErrText(err) + ")", Fix: "check the path", Err: err}
 	}
 	s, err := openGeoTIFF(path, openFile)
 	if err != nil {
-		return exporttask.Record{}, err
+		return catalog.Record{}, err
 	}
 	defer s.Close()
 	box, ok, err := s.validBox(ctx)
 	if err != nil {
-		return exporttask.Record{}, err
+		return catalog.Record{}, err
 	}
 	if !ok {
-		return exporttask.Record{}, &export.SourceError{File: path,
+		return catalog.Record{}, &export.SourceError{File: path,
 			Problem: fmt.Sprintf("every pixel is nodata (GDAL_NODATA %q)", s.tif.NoData),
 			Fix:     "check the nodata value with `gdalinfo -stats " + filepath.Base(path) + "`"}
 	}
@@ -54,11 +55,11 @@ func Inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Recor
 	east := min(180, s.gt[0]+float64(box.c1+1)*s.gt[1])
 	north := min(90, s.gt[3]+float64(box.r0)*s.gt[5])
 	south := max(-90, s.gt[3]+float64(box.r1+1)*s.gt[5])
-	return exporttask.Record{
+	return catalog.Record{
 		Domain:     exporttask.DomainDEM,
 		Footprint:  exporttask.NewPolygon([]exporttask.Position{{west, south}, {east, south}, {east, north}, {west, north}, {west, south}}),
 		Resolution: s.gt[1],
-		Source: &exporttask.RecordSource{
+		Source: &catalog.Source{
 			Path: path, Format: Format, Size: st.Size(), ModTime: st.ModTime(),
 		},
 	}, nil

@@ -11,12 +11,13 @@ import (
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 )
 
-// Format is the RecordSource.Format of a DEM source.
+// Format is the catalog.Source.Format of a DEM source.
 const Format = "GTiff"
 
 // SourceFile is an open source file as the exporter reads it: *os.File is
@@ -169,7 +170,7 @@ func (s *source) check() *export.SourceError {
 
 // openSource opens a record's registered source for an export. Every
 // error is permanent: retrying cannot fix the data.
-func openSource(rec exporttask.Record, open func(string) (SourceFile, error)) (*source, error) {
+func openSource(rec catalog.Record, open func(string) (SourceFile, error)) (*source, error) {
 	if rec.Source == nil {
 		return nil, exporttask.Permanent("catalog record "+rec.ID+" has no registered source; register its GeoTIFF with catalog add",
 			fmt.Errorf("dem: record %s has no source", rec.ID))

@@ -19,7 +19,7 @@ import (
 // into a file catalog with WriteDemoSource, exported by export.Exporter.
 func TestThroughTheCatalog(t *testing.T) {
 	root := t.TempDir()
-	rec := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster, Title: "demo relief",
+	rec := catalog.Record{ID: recordID, Domain: exporttask.DomainRaster, Title: "demo relief",
 		Footprint: square(34, 31, 35, 32), MinZoom: fixtureMin, MaxZoom: fixtureMax}
 	require.NoError(t, catalog.WriteRecord(root, rec, func(dir string) error { return raster.WriteDemoSource(dir, rec) }))
 	cat, err := catalog.Open(root)

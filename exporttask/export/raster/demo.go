@@ -8,7 +8,7 @@ import (
 	"image/png"
 	"math"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/terrain"
@@ -21,7 +21,7 @@ import (
 // are transparent. For the demo footprint (1°×1°, lon 34–35, lat 31–32)
 // levels 0..11 make 246 tiles, written in about 5 s on a busy 2-core
 // machine (levels 0..10: 77 tiles).
-func WriteDemoSource(dir string, rec exporttask.Record) error {
+func WriteDemoSource(dir string, rec catalog.Record) error {
 	fp, err := exportio.FromGeometry(rec.Footprint)
 	if err != nil {
 		return fmt.Errorf("raster: record %s: footprint: %w", rec.ID, err)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
@@ -21,7 +22,7 @@ func Example() {
 	defer os.RemoveAll(dir)
 
 	// A record of the demo relief over lon 34–35, lat 31–32, levels 6 to 8.
-	rec := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster,
+	rec := catalog.Record{ID: recordID, Domain: exporttask.DomainRaster,
 		Footprint: square(34, 31, 35, 32), MinZoom: 6, MaxZoom: 8, Location: dir}
 	if err := raster.WriteDemoSource(dir, rec); err != nil {
 		fmt.Println(err)
@@ -67,14 +68,14 @@ func ExampleInspect() {
 	// A source to register: here the demo relief, levels 6 to 8. Any
 	// GeoPackage on the InspireCRS84Quad grid, or gdal2tiles directory
 	// (Format "TMS" or "XYZ"), does as well.
-	demo := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster,
+	demo := catalog.Record{ID: recordID, Domain: exporttask.DomainRaster,
 		Footprint: square(34, 31, 35, 32), MinZoom: 6, MaxZoom: 8}
 	if err := raster.WriteDemoSource(dir, demo); err != nil {
 		fmt.Println(err)
 		return
 	}
 
-	rec, err := raster.Inspect(context.Background(), exporttask.RecordSource{
+	rec, err := raster.Inspect(context.Background(), catalog.Source{
 		Path: filepath.Join(dir, raster.SourceName), Format: raster.FormatGPKG, Table: raster.TilesTable})
 	if err != nil {
 		fmt.Println(err) // a *export.SourceError: "FILE: PROBLEM; FIX"

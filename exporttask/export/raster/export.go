@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
@@ -130,7 +131,7 @@ func write(ctx context.Context, out exporttask.Output, gpkgPath string, thumbs [
 
 // unreadable is the permanent failure of a record whose tiles cannot be
 // read. A context's end is no such failure and is returned as it is.
-func unreadable(rec exporttask.Record, err error) error {
+func unreadable(rec catalog.Record, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
@@ -103,7 +104,7 @@ func thumbnailPixels(j export.Job) float64 {
 const MetadataName = "metadata.json"
 
 // exportIdentifier names the export's tile table for people.
-func exportIdentifier(rec exporttask.Record) string {
+func exportIdentifier(rec catalog.Record) string {
 	if rec.Title != "" {
 		return rec.Title
 	}

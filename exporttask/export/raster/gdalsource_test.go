@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
@@ -173,7 +174,7 @@ func levelsOf(tiles map[tileKey][]byte) (lo, hi int) {
 // itself): every exported tile is byte for byte the source tile at the
 // same level, column and row, and the exported tiles are those of the
 // source meeting the ROI. gdalinfo opens each export.
-func checkExports(t *testing.T, rec exporttask.Record, src map[tileKey][]byte) {
+func checkExports(t *testing.T, rec catalog.Record, src map[tileKey][]byte) {
 	t.Helper()
 	require.NotEmpty(t, src)
 	roiBox := geom.BBox{West: 34.3, South: 31.4, East: 34.6, North: 31.7}
@@ -240,7 +241,7 @@ func checkExports(t *testing.T, rec exporttask.Record, src map[tileKey][]byte) {
 }
 
 // inspect inspects src and gives the record an id and a directory.
-func inspect(t *testing.T, src exporttask.RecordSource) exporttask.Record {
+func inspect(t *testing.T, src catalog.Source) catalog.Record {
 	t.Helper()
 	rec, err := raster.Inspect(context.Background(), src)
 	require.NoError(t, err)
@@ -251,7 +252,7 @@ func inspect(t *testing.T, src exporttask.RecordSource) exporttask.Record {
 // checkRecord checks what Inspect found against the tiles read by the
 // test: the levels, and a footprint within the finest level's tiles that
 // covers the image's data (trimmed to the declared extent, as documented).
-func checkRecord(t *testing.T, rec exporttask.Record, src map[tileKey][]byte, path, format, table, index string) {
+func checkRecord(t *testing.T, rec catalog.Record, src map[tileKey][]byte, path, format, table, index string) {
 	t.Helper()
 	lo, hi := levelsOf(src)
 	assert.Equal(t, lo, rec.MinZoom)
@@ -288,10 +289,10 @@ func TestGDALSources(t *testing.T) {
 		path := makeGPKG(t, dir, "out", img)
 		src := readTable(t, path, "out")
 		for _, format := range []string{"GPKG", ""} {
-			rec := inspect(t, exporttask.RecordSource{Path: path, Format: format})
+			rec := inspect(t, catalog.Source{Path: path, Format: format})
 			checkRecord(t, rec, src, path, "GPKG", "out", "")
 		}
-		rec := inspect(t, exporttask.RecordSource{Path: path, Format: "GPKG", Table: "out"})
+		rec := inspect(t, catalog.Source{Path: path, Format: "GPKG", Table: "out"})
 		checkExports(t, rec, src)
 	})
 	for _, tf := range []string{"JPEG", "WEBP"} {
@@ -311,7 +312,7 @@ func TestGDALSources(t *testing.T) {
 					require.Equal(t, "WEBP", string(b[8:12]))
 				}
 			}
-			rec := inspect(t, exporttask.RecordSource{Path: path})
+			rec := inspect(t, catalog.Source{Path: path})
 			checkRecord(t, rec, tiles, path, "GPKG", name, "")
 			checkExports(t, rec, tiles)
 		})
@@ -319,7 +320,7 @@ func TestGDALSources(t *testing.T) {
 	t.Run("TMS", func(t *testing.T) {
 		path := makeTiles(t, dir, "tms", img, "-p", "geodetic", "--tmscompatible")
 		src := readDir(t, path, true)
-		rec := inspect(t, exporttask.RecordSource{Path: path})
+		rec := inspect(t, catalog.Source{Path: path})
 		checkRecord(t, rec, src, path, "TMS", "", raster.TileMapResource)
 		checkExports(t, rec, src)
 	})
@@ -328,7 +329,7 @@ func TestGDALSources(t *testing.T) {
 		_, err := os.Stat(filepath.Join(path, raster.TileMapResource))
 		require.ErrorIs(t, err, fs.ErrNotExist, "gdal2tiles --xyz writes no tilemapresource.xml")
 		src := readDir(t, path, false)
-		rec, err := raster.Inspect(context.Background(), exporttask.RecordSource{Path: path, Format: "XYZ"})
+		rec, err := raster.Inspect(context.Background(), catalog.Source{Path: path, Format: "XYZ"})
 		require.NoError(t, err)
 		rec.ID, rec.Location = recordID, t.TempDir()
 		lo, hi := levelsOf(src)
@@ -347,7 +348,7 @@ func TestGDALSources(t *testing.T) {
 		xml, err := os.ReadFile(filepath.Join(tms, raster.TileMapResource))
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(path, raster.TileMapResource), xml, 0o644))
-		rec = inspect(t, exporttask.RecordSource{Path: path, Format: "XYZ"})
+		rec = inspect(t, catalog.Source{Path: path, Format: "XYZ"})
 		checkRecord(t, rec, src, path, "XYZ", "", raster.TileMapResource)
 		checkExports(t, rec, src)
 	})
@@ -362,7 +363,7 @@ func TestGDALSourceLevelGap(t *testing.T) {
 	gdal(t, "gdal_translate", "-q", "-of", "GPKG", "-co", "TILING_SCHEME=InspireCRS84Quad", img, path)
 	gdal(t, "gdaladdo", "-q", path, "4")
 	src := readTable(t, path, "gap")
-	rec := inspect(t, exporttask.RecordSource{Path: path})
+	rec := inspect(t, catalog.Source{Path: path})
 	lo, hi := levelsOf(src)
 	require.Equal(t, hi-2, lo)
 	for k := range src {
@@ -383,7 +384,7 @@ func TestGDALSourceChangedAfterInspect(t *testing.T) {
 	for _, c := range []struct {
 		path, index string
 	}{{gpkg, ""}, {tms, raster.TileMapResource}} {
-		rec := inspect(t, exporttask.RecordSource{Path: c.path})
+		rec := inspect(t, catalog.Source{Path: c.path})
 		j := job(t, rec, exporttask.CreateRequest{})
 		_, _ = exportTo(t, j) // exports as registered
 		f, err := os.OpenFile(filepath.Join(c.path, c.index), os.O_APPEND|os.O_WRONLY, 0)
@@ -409,7 +410,7 @@ func TestGDALSourceChangedAfterInspect(t *testing.T) {
 func TestWriteDemoSourceIsRegistrable(t *testing.T) {
 	legacy := fixture(t)
 	path := filepath.Join(legacy.Location, raster.SourceName)
-	rec := inspect(t, exporttask.RecordSource{Path: path, Format: "GPKG", Table: raster.TilesTable})
+	rec := inspect(t, catalog.Source{Path: path, Format: "GPKG", Table: raster.TilesTable})
 	assert.Equal(t, legacy.MinZoom, rec.MinZoom)
 	assert.Equal(t, legacy.MaxZoom, rec.MaxZoom)
 	fp, err := exportio.FromGeometry(rec.Footprint)
@@ -425,7 +426,7 @@ func TestWriteDemoSourceIsRegistrable(t *testing.T) {
 
 // refused asserts that Inspect refuses src with a *export.SourceError
 // whose one-line message names the file and contains each of want.
-func refused(t *testing.T, src exporttask.RecordSource, file string, want ...string) {
+func refused(t *testing.T, src catalog.Source, file string, want ...string) {
 	t.Helper()
 	_, err := raster.Inspect(context.Background(), src)
 	require.Error(t, err)
@@ -450,26 +451,26 @@ func TestInspectRefuses(t *testing.T) {
 		path2 := filepath.Join(dir, "google.gpkg")
 		gdal(t, "gdal_translate", "-q", "-of", "GPKG", "-co", "TILING_SCHEME=GoogleMapsCompatible", img, path2)
 		for _, p := range []string{path, path2} {
-			refused(t, exporttask.RecordSource{Path: p}, p, "Web Mercator", "EPSG:3857",
+			refused(t, catalog.Source{Path: p}, p, "Web Mercator", "EPSG:3857",
 				"gdal_translate -of GPKG -co TILING_SCHEME=InspireCRS84Quad")
 		}
 	})
 	t.Run("gdal2tiles mercator", func(t *testing.T) {
 		tms := makeTiles(t, dir, "merc", img, "-p", "mercator", "-z", "6-8")
-		refused(t, exporttask.RecordSource{Path: tms}, filepath.Join(tms, raster.TileMapResource),
+		refused(t, catalog.Source{Path: tms}, filepath.Join(tms, raster.TileMapResource),
 			"Web Mercator", "gdal2tiles.py -p geodetic --tmscompatible")
 		xyz := makeTiles(t, dir, "mercxyz", img, "-p", "mercator", "--xyz", "-z", "6-8")
-		refused(t, exporttask.RecordSource{Path: xyz, Format: "XYZ"}, xyz, "Web Mercator", "gdal2tiles.py -p geodetic --tmscompatible --xyz`")
+		refused(t, catalog.Source{Path: xyz, Format: "XYZ"}, xyz, "Web Mercator", "gdal2tiles.py -p geodetic --tmscompatible --xyz`")
 	})
 	t.Run("gdal2tiles default geodetic grid", func(t *testing.T) {
 		tms := makeTiles(t, dir, "onetile", img, "-p", "geodetic", "-z", "6-8")
-		refused(t, exporttask.RecordSource{Path: tms}, tms, "one tile at level 0", "--tmscompatible")
+		refused(t, catalog.Source{Path: tms}, tms, "one tile at level 0", "--tmscompatible")
 		xyz := makeTiles(t, dir, "onetilexyz", img, "-p", "geodetic", "--xyz", "-z", "6-8")
-		refused(t, exporttask.RecordSource{Path: xyz, Format: "XYZ"}, xyz, "one tile at level 0", "--tmscompatible")
+		refused(t, catalog.Source{Path: xyz, Format: "XYZ"}, xyz, "one tile at level 0", "--tmscompatible")
 	})
 	t.Run("TMS without tilemapresource.xml", func(t *testing.T) {
 		xyz := makeTiles(t, dir, "noxml", img, "-p", "geodetic", "--tmscompatible", "--xyz", "-z", "6-7")
-		refused(t, exporttask.RecordSource{Path: xyz}, xyz, "no tilemapresource.xml", "XYZ")
+		refused(t, catalog.Source{Path: xyz}, xyz, "no tilemapresource.xml", "XYZ")
 	})
 	t.Run("truncated GeoPackage", func(t *testing.T) {
 		path := makeGPKG(t, dir, "whole", img)
@@ -478,19 +479,19 @@ func TestInspectRefuses(t *testing.T) {
 		for _, n := range []int{len(b) / 2, 50} {
 			cut := filepath.Join(dir, fmt.Sprintf("cut%d.gpkg", n))
 			require.NoError(t, os.WriteFile(cut, b[:n], 0o644))
-			refused(t, exporttask.RecordSource{Path: cut}, cut, "truncated", "copy it again")
+			refused(t, catalog.Source{Path: cut}, cut, "truncated", "copy it again")
 		}
 		notSQLite := filepath.Join(dir, "text.gpkg")
 		require.NoError(t, os.WriteFile(notSQLite, []byte("not a database at all"), 0o644))
-		refused(t, exporttask.RecordSource{Path: notSQLite}, notSQLite, "not an SQLite database")
+		refused(t, catalog.Source{Path: notSQLite}, notSQLite, "not an SQLite database")
 	})
 	t.Run("several tables", func(t *testing.T) {
 		path := makeGPKG(t, dir, "two", img)
 		gdal(t, "gdal_translate", "-q", "-of", "GPKG", "-co", "TILING_SCHEME=InspireCRS84Quad",
 			"-co", "APPEND_SUBDATASET=YES", "-co", "RASTER_TABLE=second", img, path)
-		refused(t, exporttask.RecordSource{Path: path}, path, "2 tile tables (second, two)", "-table")
-		refused(t, exporttask.RecordSource{Path: path, Table: "third"}, path, `no tile table "third"`, "second, two")
-		rec := inspect(t, exporttask.RecordSource{Path: path, Table: "second"})
+		refused(t, catalog.Source{Path: path}, path, "2 tile tables (second, two)", "-table")
+		refused(t, catalog.Source{Path: path, Table: "third"}, path, `no tile table "third"`, "second, two")
+		rec := inspect(t, catalog.Source{Path: path, Table: "second"})
 		assert.Equal(t, "second", rec.Source.Table)
 		out, arts := exportTo(t, job(t, rec, exporttask.CreateRequest{}))
 		got := readTiles(t, artifactPath(t, out, arts, exporttask.ArtifactGPKG))
@@ -503,13 +504,13 @@ func TestInspectRefuses(t *testing.T) {
 		_, err = db.Exec(`DELETE FROM empty`)
 		require.NoError(t, err)
 		require.NoError(t, db.Close())
-		refused(t, exporttask.RecordSource{Path: path}, path, "holds no tiles")
+		refused(t, catalog.Source{Path: path}, path, "holds no tiles")
 
 		tms := makeTiles(t, dir, "emptytms", img, "-p", "geodetic", "--tmscompatible", "-z", "6-7")
 		for _, z := range []string{"6", "7"} {
 			require.NoError(t, os.RemoveAll(filepath.Join(tms, z)))
 		}
-		refused(t, exporttask.RecordSource{Path: tms}, tms, "holds no tiles")
+		refused(t, catalog.Source{Path: tms}, tms, "holds no tiles")
 	})
 	t.Run("bad tiles", func(t *testing.T) {
 		small := image.NewNRGBA(image.Rect(0, 0, 128, 128))
@@ -527,7 +528,7 @@ func TestInspectRefuses(t *testing.T) {
 			if name == "text" {
 				want = "not a PNG, JPEG or WebP image"
 			}
-			_, err := raster.Inspect(context.Background(), exporttask.RecordSource{Path: tms})
+			_, err := raster.Inspect(context.Background(), catalog.Source{Path: tms})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), want)
 			assert.Contains(t, err.Error(), filepath.Join(tms, "7"))
@@ -535,13 +536,13 @@ func TestInspectRefuses(t *testing.T) {
 	})
 	t.Run("wrong kinds", func(t *testing.T) {
 		path := makeGPKG(t, dir, "kind", img)
-		refused(t, exporttask.RecordSource{Path: path, Format: "TMS"}, path, "not a tile directory")
-		refused(t, exporttask.RecordSource{Path: dir, Format: "GPKG"}, dir, "not a GeoPackage file")
-		refused(t, exporttask.RecordSource{Path: path, Format: "MBTiles"}, path, `"MBTiles"`, "GPKG, TMS or XYZ")
+		refused(t, catalog.Source{Path: path, Format: "TMS"}, path, "not a tile directory")
+		refused(t, catalog.Source{Path: dir, Format: "GPKG"}, dir, "not a GeoPackage file")
+		refused(t, catalog.Source{Path: path, Format: "MBTiles"}, path, `"MBTiles"`, "GPKG, TMS or XYZ")
 		missing := filepath.Join(dir, "missing.gpkg")
-		refused(t, exporttask.RecordSource{Path: missing}, missing, "does not exist")
+		refused(t, catalog.Source{Path: missing}, missing, "does not exist")
 		tms := makeTiles(t, dir, "kindtms", img, "-p", "geodetic", "--tmscompatible", "-z", "6")
-		refused(t, exporttask.RecordSource{Path: tms, Table: "out"}, tms, "for a GeoPackage only")
+		refused(t, catalog.Source{Path: tms, Table: "out"}, tms, "for a GeoPackage only")
 	})
 }
 
@@ -550,11 +551,11 @@ func TestInspectRefuses(t *testing.T) {
 func TestSourcePathWithURICharacters(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "maps #2 ?x=1 100%")
 	require.NoError(t, os.Mkdir(dir, 0o755))
-	legacy := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32),
+	legacy := catalog.Record{ID: recordID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32),
 		MinZoom: 6, MaxZoom: 7, Location: dir}
 	require.NoError(t, raster.WriteDemoSource(dir, legacy))
 	path := filepath.Join(dir, raster.SourceName)
-	rec := inspect(t, exporttask.RecordSource{Path: path})
+	rec := inspect(t, catalog.Source{Path: path})
 	assert.Equal(t, path, rec.Source.Path)
 	out, arts := exportTo(t, job(t, rec, exporttask.CreateRequest{}))
 	want := readTable(t, path, raster.TilesTable)

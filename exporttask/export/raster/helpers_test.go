@@ -13,6 +13,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 	"github.com/openapi-viewer/viewer/exporttask/internal/stactest"
@@ -35,16 +36,16 @@ func roiOf(g *exporttask.Geometry) *exporttask.FeatureCollection {
 
 // fixture writes the demo source at the fixture's levels and returns its
 // record.
-func fixture(t testing.TB) exporttask.Record {
+func fixture(t testing.TB) catalog.Record {
 	t.Helper()
-	rec := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster, Title: "demo relief",
+	rec := catalog.Record{ID: recordID, Domain: exporttask.DomainRaster, Title: "demo relief",
 		Footprint: square(34, 31, 35, 32), MinZoom: fixtureMin, MaxZoom: fixtureMax, Location: t.TempDir()}
 	require.NoError(t, raster.WriteDemoSource(rec.Location, rec))
 	return rec
 }
 
 // job builds the job of exporting rec for r, as export.Exporter does.
-func job(t testing.TB, rec exporttask.Record, r exporttask.CreateRequest) export.Job {
+func job(t testing.TB, rec catalog.Record, r exporttask.CreateRequest) export.Job {
 	t.Helper()
 	r.CatalogRecordID, r.Domain = rec.ID, rec.Domain
 	j, err := export.NewJob(rec, r)

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
@@ -68,21 +69,21 @@ const (
 // directory itself: its modification time changes when a level
 // directory is added, removed or renamed, not when tiles are rewritten in
 // place.
-func Inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Record, error) {
+func Inspect(ctx context.Context, src catalog.Source) (catalog.Record, error) {
 	if src.Path == "" {
-		return exporttask.Record{}, &export.SourceError{File: "(no path)", Problem: "no source was given",
+		return catalog.Record{}, &export.SourceError{File: "(no path)", Problem: "no source was given",
 			Fix: "give a GeoPackage file or a gdal2tiles directory"}
 	}
 	path, err := filepath.Abs(src.Path)
 	if err != nil {
-		return exporttask.Record{}, fmt.Errorf("raster: %w", err)
+		return catalog.Record{}, fmt.Errorf("raster: %w", err)
 	}
 	st, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return exporttask.Record{}, &export.SourceError{File: path, Problem: "does not exist", Fix: "check the path", Err: err}
+		return catalog.Record{}, &export.SourceError{File: path, Problem: "does not exist", Fix: "check the path", Err: err}
 	}
 	if err != nil {
-		return exporttask.Record{}, &export.SourceError{File: path, Problem: "cannot be read: " + errText(err), Err: err}
+		return catalog.Record{}, &export.SourceError{File: path, Problem: "cannot be read: " + errText(err), Err: err}
 	}
 	format := strings.ToUpper(src.Format)
 	if format == "" {
@@ -95,32 +96,32 @@ func Inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Recor
 	switch format {
 	case FormatGPKG:
 		if st.IsDir() {
-			return exporttask.Record{}, &export.SourceError{File: path, Problem: "is a directory, not a GeoPackage file",
+			return catalog.Record{}, &export.SourceError{File: path, Problem: "is a directory, not a GeoPackage file",
 				Fix: "give a .gpkg file, or the format of the tile directory (TMS or XYZ)"}
 		}
 		p, err = inspectGPKG(ctx, path, src.Table, st.Size())
 	case FormatTMS, FormatXYZ:
 		if !st.IsDir() {
-			return exporttask.Record{}, &export.SourceError{File: path, Problem: "is a file, not a tile directory",
+			return catalog.Record{}, &export.SourceError{File: path, Problem: "is a file, not a tile directory",
 				Fix: "give the directory gdal2tiles wrote, or the GeoPackage format for a .gpkg file"}
 		}
 		if src.Table != "" {
-			return exporttask.Record{}, &export.SourceError{File: path,
+			return catalog.Record{}, &export.SourceError{File: path,
 				Problem: fmt.Sprintf("is a tile directory, and a table (%q) is for a GeoPackage only", src.Table),
 				Fix:     "leave the table out"}
 		}
 		p, err = inspectDir(ctx, path, format)
 	default:
-		return exporttask.Record{}, &export.SourceError{File: path,
+		return catalog.Record{}, &export.SourceError{File: path,
 			Problem: fmt.Sprintf("the format %q is not one RASTER records read", src.Format), Fix: "give GPKG, TMS or XYZ"}
 	}
 	if err != nil {
-		return exporttask.Record{}, err
+		return catalog.Record{}, err
 	}
 	if err := ctx.Err(); err != nil {
-		return exporttask.Record{}, err
+		return catalog.Record{}, err
 	}
-	return p.record(exporttask.RecordSource{Path: path, Format: format, Table: p.table}), nil
+	return p.record(catalog.Source{Path: path, Format: format, Table: p.table}), nil
 }
 
 // pyramid is what Inspect found in a source.
@@ -135,14 +136,14 @@ type pyramid struct {
 }
 
 // record is the record of the pyramid.
-func (p *pyramid) record(src exporttask.RecordSource) exporttask.Record {
+func (p *pyramid) record(src catalog.Source) catalog.Record {
 	first, last := tileBox(p.maxZoom, p.finest.Col0, p.finest.Row0), tileBox(p.maxZoom, p.finest.Col1, p.finest.Row1)
 	box := geom.BBox{West: first.West, North: first.North, East: last.East, South: last.South}
 	if t := box.Intersect(p.declared); !p.declared.Empty() && t.Width() > 0 && t.Height() > 0 {
 		box = t
 	}
 	src.Size, src.ModTime = p.index.Size(), p.index.ModTime()
-	return exporttask.Record{Domain: exporttask.DomainRaster, Title: p.title, MinZoom: p.minZoom, MaxZoom: p.maxZoom,
+	return catalog.Record{Domain: exporttask.DomainRaster, Title: p.title, MinZoom: p.minZoom, MaxZoom: p.maxZoom,
 		Footprint: exporttask.NewPolygon([]exporttask.Position{{box.West, box.South}, {box.East, box.South},
 			{box.East, box.North}, {box.West, box.North}, {box.West, box.South}}),
 		Source: &src}

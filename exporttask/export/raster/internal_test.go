@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
@@ -74,7 +75,7 @@ func TestTileFormatByMagic(t *testing.T) {
 }
 
 func TestUnreadableLeavesContextEndsAlone(t *testing.T) {
-	rec := exporttask.Record{ID: "r"}
+	rec := catalog.Record{ID: "r"}
 	stopped := fmt.Errorf("reading: %w", context.Canceled)
 	assert.Same(t, stopped, unreadable(rec, stopped))
 	assert.False(t, exporttask.IsPermanent(unreadable(rec, stopped)))

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 )
 
 // The export parameters this package reads from a request's parameters;
@@ -24,7 +25,7 @@ const (
 // exportLevels returns the levels to export for rec and the request's
 // parameters: rec.MinZoom up to the requested maximum. A bad parameter is
 // a *exporttask.ValidationError naming it.
-func exportLevels(rec exporttask.Record, params map[string]any) (minZoom, maxZoom int, err error) {
+func exportLevels(rec catalog.Record, params map[string]any) (minZoom, maxZoom int, err error) {
 	z, hasZoom := params[ParamMaxZoom]
 	res, hasRes := params[ParamMaxResolutionDeg]
 	switch {

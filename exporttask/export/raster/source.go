@@ -14,12 +14,13 @@ import (
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
-// The source formats (exporttask.RecordSource.Format) this package reads.
+// The source formats (catalog.Source.Format) this package reads.
 const (
-	// FormatGPKG is a GeoPackage file; RecordSource.Table names its tile
+	// FormatGPKG is a GeoPackage file; catalog.Source.Table names its tile
 	// table.
 	FormatGPKG = "GPKG"
 	// FormatTMS is a directory of z/x/y tiles with TMS rows (row 0 at the
@@ -52,7 +53,7 @@ type source struct {
 // or for a record without a Source, <record directory>/tiles.gpkg with
 // its table "tiles". Any failure is an exporttask.PermanentError:
 // retrying cannot fix a record's data.
-func openSource(ctx context.Context, rec exporttask.Record) (*source, error) {
+func openSource(ctx context.Context, rec catalog.Record) (*source, error) {
 	if rec.Source == nil {
 		return openLegacy(ctx, rec)
 	}
@@ -108,7 +109,7 @@ func openSource(ctx context.Context, rec exporttask.Record) (*source, error) {
 // openLegacy opens <record directory>/tiles.gpkg, the source of a record
 // registered before records named their source, and checks that its
 // tile matrix has every level of rec.
-func openLegacy(ctx context.Context, rec exporttask.Record) (*source, error) {
+func openLegacy(ctx context.Context, rec catalog.Record) (*source, error) {
 	path := filepath.Join(rec.Location, SourceName)
 	st, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -10,13 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 )
 
 func TestWriteSourceWritesEveryTileMeetingTheFootprint(t *testing.T) {
 	// A footprint inside one level-3 tile (22.5° square): 1 tile at levels
 	// 0..3, whatever the renderer returns.
-	rec := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster, Footprint: square(1, 1, 2, 2), MinZoom: 0, MaxZoom: 3}
+	rec := catalog.Record{ID: recordID, Domain: exporttask.DomainRaster, Footprint: square(1, 1, 2, 2), MinZoom: 0, MaxZoom: 3}
 	dir := t.TempDir()
 	var calls atomic.Int64
 	n, err := raster.WriteSource(dir, rec, func(z int, col, row int64) ([]byte, error) {
@@ -33,7 +34,7 @@ func TestWriteSourceWritesEveryTileMeetingTheFootprint(t *testing.T) {
 }
 
 func TestWriteSourceFailureLeavesNothing(t *testing.T) {
-	rec := exporttask.Record{ID: recordID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32), MinZoom: 0, MaxZoom: 8}
+	rec := catalog.Record{ID: recordID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32), MinZoom: 0, MaxZoom: 8}
 	dir := t.TempDir()
 	boom := errors.New("boom")
 	_, err := raster.WriteSource(dir, rec, func(z int, col, row int64) ([]byte, error) {

@@ -10,7 +10,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
@@ -24,7 +24,7 @@ type TileFunc func(z int, col, row int64) ([]byte, error)
 // GeoPackage holding, at each level rec.MinZoom..rec.MaxZoom, the tiles
 // that tile returns for every grid tile meeting rec.Footprint. The file
 // appears complete or not at all. It returns the number of tiles written.
-func WriteSource(dir string, rec exporttask.Record, tile TileFunc) (int64, error) {
+func WriteSource(dir string, rec catalog.Record, tile TileFunc) (int64, error) {
 	fp, err := exportio.FromGeometry(rec.Footprint)
 	if err != nil {
 		return 0, fmt.Errorf("raster: record %s: footprint: %w", rec.ID, err)
@@ -51,7 +51,7 @@ type sourceTile struct {
 	data     []byte
 }
 
-func writeSource(path string, rec exporttask.Record, fp geom.MultiPolygon, tile TileFunc) (int64, error) {
+func writeSource(path string, rec catalog.Record, fp geom.MultiPolygon, tile TileFunc) (int64, error) {
 	if err := removeIfExists(path); err != nil {
 		return 0, err
 	}

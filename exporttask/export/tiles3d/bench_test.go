@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -82,7 +82,7 @@ func BenchmarkInspectBoxTileset(b *testing.B) {
 	require.NoError(b, os.WriteFile(filepath.Join(dir, TilesetFile), js, 0o644))
 	b.ReportMetric(float64(n), "tiles")
 	for b.Loop() {
-		rec, err := Inspect(context.Background(), exporttask.RecordSource{Path: dir})
+		rec, err := Inspect(context.Background(), catalog.Source{Path: dir})
 		if err != nil || rec.MaxZoom != 6 {
 			b.Fatal(err, rec.MaxZoom)
 		}

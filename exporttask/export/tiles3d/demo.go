@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
@@ -29,7 +29,7 @@ const metersPerDegree = 111320.0
 // levels 7 to 10 the demo footprint (lon 34–35, lat 31–32) makes 1 + 70
 // tiles, about 2.7 MB. The directory is replaced whole, or left alone on
 // error.
-func WriteDemoSource(dir string, rec exporttask.Record) error {
+func WriteDemoSource(dir string, rec catalog.Record) error {
 	fp, err := exportio.FromGeometry(rec.Footprint)
 	if err != nil {
 		return fmt.Errorf("tiles3d: record %s footprint: %w", rec.ID, err)
@@ -92,7 +92,7 @@ func WriteDemoSource(dir string, rec exporttask.Record) error {
 // demoBuilder writes the demo tiles.
 type demoBuilder struct {
 	dir string
-	rec exporttask.Record
+	rec catalog.Record
 	fp  geom.MultiPolygon
 	box geom.BBox
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/tiles3d"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
@@ -14,7 +15,7 @@ import (
 func Example() {
 	data, _ := os.MkdirTemp("", "3d-record-")
 	defer os.RemoveAll(data)
-	rec := exporttask.Record{
+	rec := catalog.Record{
 		ID: "c0ffee00-3d3d-4d3d-8d3d-0123456789ab", Domain: exporttask.Domain3D,
 		Footprint: exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}}),
 		MinZoom:   7, MaxZoom: 8,

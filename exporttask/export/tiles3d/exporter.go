@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
@@ -64,7 +65,7 @@ type plan struct {
 // sourceDir returns the tileset directory of rec: its registered source,
 // checked to be unchanged, or for a record without one the demo layout's
 // Location/tileset.
-func sourceDir(rec exporttask.Record) (string, error) {
+func sourceDir(rec catalog.Record) (string, error) {
 	if rec.Source == nil {
 		return filepath.Join(rec.Location, SourceDir), nil
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
@@ -227,22 +228,22 @@ func TestDemoMeshFollowsTheTerrain(t *testing.T) {
 }
 
 func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
-	setJSON := func(rec exporttask.Record, s string) {
+	setJSON := func(rec catalog.Record, s string) {
 		require.NoError(t, os.WriteFile(filepath.Join(rec.Location, SourceDir, TilesetFile), []byte(s), 0o644))
 	}
 	cases := map[string]struct {
-		spoil func(rec exporttask.Record)
+		spoil func(rec catalog.Record)
 		want  string
 	}{
-		"missing tileset": {func(rec exporttask.Record) { os.RemoveAll(filepath.Join(rec.Location, SourceDir)) }, "not a readable directory"},
-		"corrupt json":    {func(rec exporttask.Record) { setJSON(rec, "{") }, "malformed JSON at line 1"},
-		"escaping uri": {func(rec exporttask.Record) {
+		"missing tileset": {func(rec catalog.Record) { os.RemoveAll(filepath.Join(rec.Location, SourceDir)) }, "not a readable directory"},
+		"corrupt json":    {func(rec catalog.Record) { setJSON(rec, "{") }, "malformed JSON at line 1"},
+		"escaping uri": {func(rec catalog.Record) {
 			setJSON(rec, `{"asset":{"version":"1.1"},"geometricError":1,"root":{"boundingVolume":{"region":[0.59,0.54,0.62,0.56,0,1000]},"geometricError":1,"content":{"uri":"../../etc/passwd"}}}`)
 		}, "/root/content/uri"},
-		"implicit tiling": {func(rec exporttask.Record) {
+		"implicit tiling": {func(rec catalog.Record) {
 			setJSON(rec, `{"asset":{"version":"1.1"},"geometricError":1,"root":{"boundingVolume":{"region":[0.59,0.54,0.62,0.56,0,1000]},"geometricError":1,"implicitTiling":{"subdivisionScheme":"QUADTREE","subtreeLevels":2,"availableLevels":2,"subtrees":{"uri":"s/{level}.subtree"}}}}`)
 		}, "/root/implicitTiling: implicit tiling is not supported"},
-		"missing content": {func(rec exporttask.Record) {
+		"missing content": {func(rec catalog.Record) {
 			os.RemoveAll(filepath.Join(rec.Location, SourceDir, "tiles", "10"))
 		}, "does not exist"},
 	}
@@ -293,7 +294,7 @@ func TestWriteDemoSourceRejectsBadLevels(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			rec := exporttask.Record{ID: "x", Footprint: jobtest.DemoFootprint(), MinZoom: c.min, MaxZoom: c.max}
+			rec := catalog.Record{ID: "x", Footprint: jobtest.DemoFootprint(), MinZoom: c.min, MaxZoom: c.max}
 			err := WriteDemoSource(dir, rec)
 			assert.ErrorContains(t, err, c.want)
 			assert.Empty(t, files(t, dir), "nothing left behind")

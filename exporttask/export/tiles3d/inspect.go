@@ -9,10 +9,11 @@ import (
 	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
-// SourceFormat is the RecordSource.Format of a 3D Tiles tileset.
+// SourceFormat is the catalog.Source.Format of a 3D Tiles tileset.
 const SourceFormat = "3DTILES"
 
 // Inspect reads the source src names and returns what a record of it
@@ -36,10 +37,10 @@ const SourceFormat = "3DTILES"
 // the package documentation), MinZoom 0 and MaxZoom the deepest tile
 // level, where the root is level 0 and each child, and each external
 // tileset's root, one deeper than its parent.
-func Inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Record, error) {
+func Inspect(ctx context.Context, src catalog.Source) (catalog.Record, error) {
 	abs, err := filepath.Abs(src.Path)
 	if err != nil {
-		return exporttask.Record{}, fmt.Errorf("tiles3d: %w", err)
+		return catalog.Record{}, fmt.Errorf("tiles3d: %w", err)
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
@@ -47,13 +48,13 @@ func Inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Recor
 		if errors.Is(err, fs.ErrNotExist) {
 			problem = "no such file or directory"
 		}
-		return exporttask.Record{}, &export.SourceError{File: abs, Problem: problem,
+		return catalog.Record{}, &export.SourceError{File: abs, Problem: problem,
 			Fix: "give a 3D Tiles tileset directory or its " + TilesetFile, Err: err}
 	}
 	dir := abs
 	if !st.IsDir() {
 		if filepath.Base(abs) != TilesetFile {
-			return exporttask.Record{}, &export.SourceError{File: abs,
+			return catalog.Record{}, &export.SourceError{File: abs,
 				Problem: "a 3D source is a tileset directory or its " + TilesetFile + " file",
 				Fix:     "name the main tileset JSON " + TilesetFile + " and give its directory"}
 		}
@@ -66,32 +67,32 @@ func Inspect(ctx context.Context, src exporttask.RecordSource) (exporttask.Recor
 		if errors.Is(err, fs.ErrNotExist) {
 			problem = "no " + TilesetFile + " in the directory"
 		}
-		return exporttask.Record{}, &export.SourceError{File: dir, Problem: problem,
+		return catalog.Record{}, &export.SourceError{File: dir, Problem: problem,
 			Fix: "give a 3D Tiles tileset directory that holds " + TilesetFile, Err: err}
 	}
 	s, err := loadSource(ctx, dir)
 	if err != nil {
-		return exporttask.Record{}, err
+		return catalog.Record{}, err
 	}
 	b := s.main.root.region.box()
 	if !(b.Width() > 0) || !(b.Height() > 0) {
-		return exporttask.Record{}, &export.SourceError{File: index,
+		return catalog.Record{}, &export.SourceError{File: index,
 			Problem: fmt.Sprintf("/root/boundingVolume: the root's region %+v has no area", b),
 			Fix:     "give the root a bounding volume around the whole tileset"}
 	}
 	// The source must still be the one read: a tileset.json replaced while
 	// it was read would register sizes that no longer match.
 	if again, err := os.Stat(index); err != nil || again.Size() != ist.Size() || !again.ModTime().Equal(ist.ModTime()) {
-		return exporttask.Record{}, &export.SourceError{File: index, Problem: "changed while it was read",
+		return catalog.Record{}, &export.SourceError{File: index, Problem: "changed while it was read",
 			Fix: "register it again once it is written", Err: err}
 	}
-	return exporttask.Record{
+	return catalog.Record{
 		Domain: exporttask.Domain3D,
 		Footprint: exporttask.NewPolygon([]exporttask.Position{
 			{b.West, b.South}, {b.East, b.South}, {b.East, b.North}, {b.West, b.North}, {b.West, b.South}}),
 		MinZoom: 0,
 		MaxZoom: s.depth,
-		Source: &exporttask.RecordSource{
+		Source: &catalog.Source{
 			Path: dir, Format: SourceFormat, Size: ist.Size(), ModTime: ist.ModTime(),
 		},
 	}, nil

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 )
 
 // ParamMaxZoom is the export parameter that names the deepest level to
@@ -21,7 +22,7 @@ const ParamMaxZoom = "maxZoom"
 // level); in a record without a Source (the demo layout) level MinZoom is
 // the root's children, so level z is tile level z - MinZoom + 1. A bad
 // parameter is a *exporttask.ValidationError naming it.
-func levelLimit(rec exporttask.Record, params map[string]any) (int, error) {
+func levelLimit(rec catalog.Record, params map[string]any) (int, error) {
 	offset := 0
 	if rec.Source == nil {
 		offset = 1

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
@@ -157,9 +158,9 @@ func copyDir(t *testing.T, src, dst string) {
 }
 
 // testRecord is a 3D record of the source Inspect describes.
-func testRecord(t *testing.T, src string) exporttask.Record {
+func testRecord(t *testing.T, src string) catalog.Record {
 	t.Helper()
-	rec, err := Inspect(context.Background(), exporttask.RecordSource{Path: src})
+	rec, err := Inspect(context.Background(), catalog.Source{Path: src})
 	require.NoError(t, err)
 	rec.ID = "5c9e8d7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f"
 	rec.Title = "tools"
@@ -186,7 +187,7 @@ func roiAround(lon, lat, east, north, half float64) *exporttask.FeatureCollectio
 // the tileset JSON files name exactly the entries (by the independent
 // reader when it is installed, and by this package's loader), and the npm
 // reader reads it without error. It returns the entries.
-func exportChecked(t *testing.T, rec exporttask.Record, roi *exporttask.FeatureCollection) map[string][]byte {
+func exportChecked(t *testing.T, rec catalog.Record, roi *exporttask.FeatureCollection) map[string][]byte {
 	t.Helper()
 	j := job(t, rec, roi)
 	est, err := New(Options{}).Estimate(context.Background(), j)
@@ -511,7 +512,7 @@ func testThumbnailDrawsB3dmMeshes(t *testing.T, fixture string) {
 func TestInspectAcceptsTheDemo(t *testing.T) {
 	rec := demoRecord(t)
 	src := filepath.Join(rec.Location, SourceDir)
-	got, err := Inspect(context.Background(), exporttask.RecordSource{Path: src})
+	got, err := Inspect(context.Background(), catalog.Source{Path: src})
 	require.NoError(t, err)
 	assert.Equal(t, 0, got.MinZoom)
 	assert.Equal(t, 4, got.MaxZoom, "levels 7 to 10 under a content-less root")
@@ -548,7 +549,7 @@ func TestInspectAcceptsTheDemo(t *testing.T) {
 func TestExportFailsWhenTheSourceChanged(t *testing.T) {
 	rec := demoRecord(t)
 	src := filepath.Join(rec.Location, SourceDir)
-	reg, err := Inspect(context.Background(), exporttask.RecordSource{Path: src})
+	reg, err := Inspect(context.Background(), catalog.Source{Path: src})
 	require.NoError(t, err)
 	reg.ID, reg.Location = rec.ID, t.TempDir()
 	p := filepath.Join(src, TilesetFile)
@@ -630,7 +631,7 @@ func TestInspectRefuses(t *testing.T) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := writeTileset(t, c.files)
-			_, err := Inspect(context.Background(), exporttask.RecordSource{Path: filepath.Join(dir, c.path)})
+			_, err := Inspect(context.Background(), catalog.Source{Path: filepath.Join(dir, c.path)})
 			require.Error(t, err)
 			var se *export.SourceError
 			require.True(t, errors.As(err, &se), "%T %v", err, err)
@@ -652,7 +653,7 @@ func TestInspectAcceptsGLTFWithItsFiles(t *testing.T) {
 		"tex/i.png":    "png",
 		"unrelated.b3": "not named",
 	})
-	rec, err := Inspect(context.Background(), exporttask.RecordSource{Path: dir})
+	rec, err := Inspect(context.Background(), catalog.Source{Path: dir})
 	require.NoError(t, err)
 	rec.ID, rec.Location = "5c9e8d7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f", t.TempDir()
 	j := job(t, rec, nil)
@@ -677,7 +678,7 @@ func TestInspectRefusesALinkOutOfTheDirectory(t *testing.T) {
 	require.NoError(t, os.WriteFile(outside, []byte("b3dm"), 0o644))
 	dir := writeTileset(t, map[string]string{TilesetFile: tilesetJSON("1.1", `"content":{"uri":"a.b3dm"}`)})
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "a.b3dm")))
-	_, err := Inspect(context.Background(), exporttask.RecordSource{Path: dir})
+	_, err := Inspect(context.Background(), catalog.Source{Path: dir})
 	var se *export.SourceError
 	require.ErrorAs(t, err, &se)
 	assert.Contains(t, err.Error(), "/root/content/uri: content a.b3dm cannot be read")
@@ -698,7 +699,7 @@ func TestSchemaAndFootprintThumbnail(t *testing.T) {
 		"p/a.pnts":         "pnts-a",
 		"p/b.pnts":         "pnts-b",
 	})
-	rec, err := Inspect(context.Background(), exporttask.RecordSource{Path: dir})
+	rec, err := Inspect(context.Background(), catalog.Source{Path: dir})
 	require.NoError(t, err)
 	rec.ID, rec.Location = "5c9e8d7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f", t.TempDir()
 	// The west half of the footprint: one of the two tiles.

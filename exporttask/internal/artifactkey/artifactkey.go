@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 )
 
 // Limits of an artifact key, in bytes: the whole key (S3's limit) and one
@@ -19,15 +19,15 @@ const (
 )
 
 // Check reports whether key can name a file in every
-// [exporttask.ArtifactStore]: non-empty, at most [MaxLen] bytes of valid
+// [artifact.Store]: non-empty, at most [MaxLen] bytes of valid
 // UTF-8, slash-separated segments of at most [MaxSegmentLen] bytes
 // that are not empty and do not start with a dot (so neither "." nor "..",
 // and dot names stay free for a store's own temporary files), no leading or
 // trailing slash, no backslash and no control character. The error wraps
-// [exporttask.ErrArtifactKey] and says what is wrong.
+// [artifact.ErrKey] and says what is wrong.
 func Check(key string) error {
 	if problem := artifactKeyProblem(key); problem != "" {
-		return fmt.Errorf("%w %q: %s", exporttask.ErrArtifactKey, key, problem)
+		return fmt.Errorf("%w %q: %s", artifact.ErrKey, key, problem)
 	}
 	return nil
 }
@@ -40,7 +40,7 @@ func CheckPrefix(prefix string) error {
 		return nil
 	}
 	if problem := artifactKeyProblem(strings.TrimSuffix(prefix, "/")); problem != "" {
-		return fmt.Errorf("%w: prefix %q: %s", exporttask.ErrArtifactKey, prefix, problem)
+		return fmt.Errorf("%w: prefix %q: %s", artifact.ErrKey, prefix, problem)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 )
 
 // Write creates the artifact name through out, lets fill write its content,
@@ -64,7 +65,7 @@ func FileBase(recordID string) string {
 
 // ROI returns the region an export covers as GeoJSON: the request's ROI, or
 // the record's footprint as a one-feature collection when there is none.
-func ROI(req exporttask.CreateRequest, rec exporttask.Record) *exporttask.FeatureCollection {
+func ROI(req exporttask.CreateRequest, rec catalog.Record) *exporttask.FeatureCollection {
 	if req.ROI != nil {
 		return req.ROI
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 )
 
 // The STAC version and extensions a METADATA artifact declares.
@@ -73,7 +74,7 @@ type Grid struct {
 // ItemParams are what a domain knows of its export for its METADATA Item.
 type ItemParams struct {
 	// Record is the exported record.
-	Record exporttask.Record
+	Record catalog.Record
 	// Area is the exported area's geometry and BBox its box, [west, south,
 	// east, north].
 	Area *exporttask.Geometry

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 )
 
@@ -16,7 +17,7 @@ import (
 // required members of STAC 1.0.0's item-spec and of the file and
 // projection extensions, member by member, as its JSON reads.
 func TestNewItemHasTheMembersSTACRequires(t *testing.T) {
-	rec := exporttask.Record{ID: "3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60", Domain: exporttask.DomainDEM, Title: "Demo"}
+	rec := catalog.Record{ID: "3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60", Domain: exporttask.DomainDEM, Title: "Demo"}
 	area := exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 31}})
 	item := exportio.NewItem(exportio.ItemParams{
 		Record: rec, Area: area, BBox: exportio.BBox{34, 31, 35, 32},
@@ -64,7 +65,7 @@ func TestNewItemHasTheMembersSTACRequires(t *testing.T) {
 // height) to the bottom-right one.
 func TestNewItemGivesTheGridOnTheDataAssets(t *testing.T) {
 	item := exportio.NewItem(exportio.ItemParams{
-		Record: exporttask.Record{ID: "r", Domain: exporttask.DomainDEM}, BBox: exportio.BBox{34, 31, 34.5, 31.25},
+		Record: catalog.Record{ID: "r", Domain: exporttask.DomainDEM}, BBox: exportio.BBox{34, 31, 34.5, 31.25},
 		Area: exporttask.NewPolygon([]exporttask.Position{{34, 31}, {34.5, 31}, {34.5, 31.25}, {34, 31}}),
 		Time: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC),
 		Artifacts: []exporttask.Artifact{

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
@@ -32,7 +33,7 @@ func Triangle() *exporttask.FeatureCollection {
 // for the whole record), failing the test on a bad geometry. It is
 // export.NewJob's job (with its index) unless roi misses the footprint,
 // which NewJob refuses; then the job has the geometry as given.
-func Job(t testing.TB, rec exporttask.Record, roi *exporttask.FeatureCollection) export.Job {
+func Job(t testing.TB, rec catalog.Record, roi *exporttask.FeatureCollection) export.Job {
 	t.Helper()
 	req := exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi}
 	if j, err := export.NewJob(rec, req); err == nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // SaveTask writes t, which was in status before, with lease l, and keeps
@@ -48,12 +49,12 @@ func UsedBytes(s exporttask.Status, t exporttask.Task) int64 {
 
 // MoveTo changes t's status to `to` through [exporttask.Transition],
 // applies change (when not nil), releases any lease, saves t and emits the
-// event. An illegal move is an exporttask.ErrConflict wrapping the
+// event. An illegal move is an taskstore.ErrConflict wrapping the
 // *exporttask.TransitionError.
 func MoveTo(ctx context.Context, tx Tx, t exporttask.Task, to exporttask.Status, now time.Time, change func(*exporttask.Task)) (exporttask.Task, error) {
 	ev, err := exporttask.Transition(t.Status, to)
 	if err != nil {
-		return exporttask.Task{}, fmt.Errorf("%w: %w", exporttask.ErrConflict, err)
+		return exporttask.Task{}, fmt.Errorf("%w: %w", taskstore.ErrConflict, err)
 	}
 	before := t.Status
 	t.Status = to

@@ -67,7 +67,7 @@ func (s Common) TaskByIdempotencyKey(ctx context.Context, customer, key string, 
 	)
 	err := s.c.KeyRow(ctx, customer, key).Scan(&id, &stored)
 	if errors.Is(err, s.c.NoRows) {
-		return exporttask.Task{}, fmt.Errorf("%s: idempotency key: %w", s.c.Name, exporttask.ErrNotFound)
+		return exporttask.Task{}, fmt.Errorf("%s: idempotency key: %w", s.c.Name, taskstore.ErrNotFound)
 	}
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("%s: reading idempotency key: %w", s.c.Name, err)

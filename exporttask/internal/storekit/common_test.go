@@ -36,7 +36,7 @@ func TestCommonErrors(t *testing.T) {
 		want string
 	}{
 		{errOf(s.Get(ctx, "acme", 7)), "mystore: get task 7: boom"},
-		{errOf(s.TaskByIdempotencyKey(ctx, "acme", "k", exporttask.CreateRequest{})), "mystore: idempotency key: " + exporttask.ErrNotFound.Error()},
+		{errOf(s.TaskByIdempotencyKey(ctx, "acme", "k", exporttask.CreateRequest{})), "mystore: idempotency key: " + taskstore.ErrNotFound.Error()},
 		{errOf2(s.List(ctx, taskstore.ListParams{Customer: "acme", Limit: 1})), "mystore: list tasks: boom"},
 		{errOf(s.Abort(ctx, "acme", 7, now)), "mystore: abort task 7: boom"},
 		{s.Dismiss(ctx, "acme", 7), "mystore: dismiss task 7: boom"},
@@ -55,7 +55,7 @@ func TestCommonErrors(t *testing.T) {
 		assert.EqualError(t, c.err, c.want)
 	}
 	_, err := s.TaskByIdempotencyKey(ctx, "acme", "k", exporttask.CreateRequest{})
-	assert.ErrorIs(t, err, exporttask.ErrNotFound)
+	assert.ErrorIs(t, err, taskstore.ErrNotFound)
 	_, err = s.ReleaseForRetry(ctx, 7, "w", now, -time.Second)
 	assert.EqualError(t, err, "mystore: release task 7 for a retry: the retry delay -1s is negative")
 }

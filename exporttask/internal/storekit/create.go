@@ -73,7 +73,7 @@ func create(ctx context.Context, tx Tx, p taskstore.CreateParams, fp string) (ex
 	if p.Quota > 0 {
 		needed := p.EstimatedSize + int64(len(doc))
 		if remaining := p.Quota - found.Used; needed > remaining {
-			return exporttask.Task{}, false, &exporttask.QuotaError{
+			return exporttask.Task{}, false, &taskstore.QuotaError{
 				Quota: p.Quota, Remaining: max(remaining, 0), Requested: needed}
 		}
 	}

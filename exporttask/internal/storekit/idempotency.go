@@ -28,7 +28,7 @@ func RequestFingerprint(req exporttask.CreateRequest) (string, error) {
 // CheckIdempotentRequest decides whether a create with Idempotency-Key key
 // and fingerprint fp (see [RequestFingerprint]) of request req may be
 // answered with task t, the task key names, whose recorded fingerprint is
-// stored: it returns nil when it may, and an *[exporttask.IdempotencyKeyReusedError]
+// stored: it returns nil when it may, and an *[taskstore.IdempotencyKeyReusedError]
 // when the key was used with another request. A key recorded before
 // fingerprints were (stored is empty) is compared as [SameRequest] does,
 // with dedup, req's [taskstore.DedupKey] when the caller has it (a create's
@@ -42,7 +42,7 @@ func CheckIdempotentRequest(key string, t exporttask.Task, stored, fp string, re
 		}
 	}
 	if !same {
-		return &exporttask.IdempotencyKeyReusedError{Key: key, TaskID: t.ID}
+		return &taskstore.IdempotencyKeyReusedError{Key: key, TaskID: t.ID}
 	}
 	return nil
 }

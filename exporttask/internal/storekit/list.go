@@ -51,12 +51,12 @@ func listQuery(p taskstore.ListParams, placeholder func(n int) string) (string, 
 }
 
 // ScanFound reads a row of (id, doc) like [ScanTask], returning
-// exporttask.ErrNotFound when the driver said noRows (its error for a
+// taskstore.ErrNotFound when the driver said noRows (its error for a
 // query that matched no row).
 func ScanFound(row Scanner, noRows error) (exporttask.Task, error) {
 	t, err := ScanTask(row)
 	if errors.Is(err, noRows) {
-		return exporttask.Task{}, exporttask.ErrNotFound
+		return exporttask.Task{}, taskstore.ErrNotFound
 	}
 	return t, err
 }

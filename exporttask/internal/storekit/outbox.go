@@ -121,7 +121,7 @@ type Due struct {
 
 // DeliveryDone carries out [taskstore.Store.DeliveryDone] in one
 // transaction of write: it records r as the outcome of an attempt at
-// delivery id, still pending (else exporttask.ErrConflict).
+// delivery id, still pending (else taskstore.ErrConflict).
 func DeliveryDone(ctx context.Context, write Write, id int64, r taskstore.DeliveryResult) error {
 	return write(ctx, func(tx Tx) error {
 		state, err := tx.DeliveryState(ctx, id)
@@ -129,7 +129,7 @@ func DeliveryDone(ctx context.Context, write Write, id int64, r taskstore.Delive
 			return err
 		}
 		if StateOfColumn(state) != taskstore.DeliveryPending {
-			return fmt.Errorf("%w: the delivery is already over", exporttask.ErrConflict)
+			return fmt.Errorf("%w: the delivery is already over", taskstore.ErrConflict)
 		}
 		return tx.RecordAttempt(ctx, id, outcome(r))
 	})
@@ -192,7 +192,7 @@ func Redeliver(ctx context.Context, write Write, customer string, id, deliveryID
 
 // refusePendingTwin returns taskstore.ErrDeliveryPending when task id
 // has a pending delivery of the same event to the same URL as delivery
-// deliveryID (that one included), and exporttask.ErrNotFound when it has
+// deliveryID (that one included), and taskstore.ErrNotFound when it has
 // no delivery deliveryID. A task has few deliveries (its webhooks times
 // its events, plus redeliveries, which this bounds), so it reads them all.
 func refusePendingTwin(ctx context.Context, tx Tx, id, deliveryID int64) error {
@@ -216,7 +216,7 @@ func refusePendingTwin(ctx context.Context, tx Tx, id, deliveryID int64) error {
 		}
 	}
 	if target == nil {
-		return fmt.Errorf("%w: task %d has no delivery %d", exporttask.ErrNotFound, id, deliveryID)
+		return fmt.Errorf("%w: task %d has no delivery %d", taskstore.ErrNotFound, id, deliveryID)
 	}
 	for _, d := range all {
 		if d.State == taskstore.DeliveryPending && d.URL == target.URL && d.Event == target.Event {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // FinalAt is when t became final, as a store records it for [Purge]
@@ -32,7 +33,7 @@ func Dismiss(ctx context.Context, write Write, customer string, id int64) error 
 			return err
 		}
 		if !t.Status.Final() {
-			return fmt.Errorf("%w: task %d is %s, not final", exporttask.ErrConflict, id, t.Status)
+			return fmt.Errorf("%w: task %d is %s, not final", taskstore.ErrConflict, id, t.Status)
 		}
 		docBytes, err := tx.DeleteTask(ctx, id)
 		if err != nil {

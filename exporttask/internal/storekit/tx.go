@@ -48,10 +48,10 @@ type Final struct {
 // until the transaction ends. Errors are returned as the driver gives them
 // unless said otherwise: the functions of this package add the context.
 type Tx interface {
-	// CustomerTask reads the customer's task id; exporttask.ErrNotFound
+	// CustomerTask reads the customer's task id; taskstore.ErrNotFound
 	// when there is none.
 	CustomerTask(ctx context.Context, customer string, id int64) (exporttask.Task, error)
-	// LeasedTask reads task id with its lease; exporttask.ErrNotFound when
+	// LeasedTask reads task id with its lease; taskstore.ErrNotFound when
 	// there is none.
 	LeasedTask(ctx context.Context, id int64) (Leased, error)
 	// LookUp reads what decides a create, in a way that makes sure what it
@@ -78,7 +78,7 @@ type Tx interface {
 	UpdateTask(ctx context.Context, t exporttask.Task, doc []byte, l Lease) (customer string, err error)
 	// DeleteTask deletes task id with its deliveries and the
 	// Idempotency-Keys that name it, and returns the document bytes
-	// recorded at its insert; exporttask.ErrNotFound when there is no
+	// recorded at its insert; taskstore.ErrNotFound when there is no
 	// task id. It does not change the usage.
 	DeleteTask(ctx context.Context, id int64) (docBytes int64, err error)
 	// Purgeable reads up to limit tasks that are ABORTED, FAILED or
@@ -116,7 +116,7 @@ type Tx interface {
 	// LeaseDeliveries leases the deliveries ids until until.
 	LeaseDeliveries(ctx context.Context, ids []int64, until int64) error
 	// DeliveryState reads delivery id's state column (see [StateColumn]);
-	// exporttask.ErrNotFound when there is none.
+	// taskstore.ErrNotFound when there is none.
 	DeliveryState(ctx context.Context, id int64) (int, error)
 	// RecordAttempt counts an attempt at delivery id, releases its lease
 	// and records o.
@@ -130,7 +130,7 @@ type Tx interface {
 	TaskDeliveries(ctx context.Context, taskID, after int64, limit int) ([]taskstore.DeliveryRecord, error)
 	// CopyDelivery writes a new pending delivery, created and due at at,
 	// with the task, URL, host, event and payload of delivery deliveryID
-	// of task taskID, and returns its id; exporttask.ErrNotFound when
+	// of task taskID, and returns its id; taskstore.ErrNotFound when
 	// task taskID has no delivery deliveryID.
 	CopyDelivery(ctx context.Context, taskID, deliveryID, at int64) (int64, error)
 }

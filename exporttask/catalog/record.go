@@ -1,25 +1,27 @@
-package exporttask
+package catalog
 
 import (
-	"context"
 	"errors"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// Record is one catalog record: a product that tasks export. A [Catalog]
-// returns it; exporters read its data from Location.
+// Record is one catalog record: a product that tasks export. A catalog (an
+// export.Catalog, such as [Catalog]) returns it; exporters read its data
+// from Location.
 type Record struct {
 	// ID is the record's UUID, in canonical lower case.
 	ID string `json:"id"`
 	// Domain is the kind of product; a request naming another domain is
 	// refused.
-	Domain Domain `json:"domain"`
+	Domain exporttask.Domain `json:"domain"`
 	// Title names the record for people.
 	Title string `json:"title,omitempty"`
 	// Footprint is the area the record covers: a Polygon or MultiPolygon in
 	// WGS 84 longitude/latitude. An export covers the request's region of
 	// interest intersected with it, or all of it without a region.
-	Footprint *Geometry `json:"footprint"`
+	Footprint *exporttask.Geometry `json:"footprint"`
 	// MinZoom and MaxZoom are the tile levels a RASTER or 3D record holds
 	// (EPSG:4326 tile grid, two tiles at level 0). Zero for a DEM.
 	MinZoom int `json:"minZoom,omitempty"`
@@ -30,19 +32,19 @@ type Record struct {
 	// record was registered. Nil for a record written before sources were
 	// registered; exporters then read their domain's fixed layout under
 	// Location.
-	Source *RecordSource `json:"source,omitempty"`
+	Source *Source `json:"source,omitempty"`
 	// Location says where the record's data is, in the catalog's own terms
 	// (for the file catalog, the record's directory).
 	Location string `json:"-"`
 }
 
-// RecordSource is a record's source data: a file (a GeoTIFF, a GeoPackage)
+// Source is a record's source data: a file (a GeoTIFF, a GeoPackage)
 // or a directory (a tile pyramid, a 3D Tiles tileset), left where it was
 // registered. Size and ModTime are those of the file, or of the
 // directory's index file (tilemapresource.xml, tileset.json), when the
 // record was registered: an exporter that finds other values fails the
 // export with a permanent error, as the data has changed under the record.
-type RecordSource struct {
+type Source struct {
 	// Path is the source's absolute path, or a path relative to the
 	// record's directory for a source copied into it.
 	Path string `json:"path"`
@@ -58,13 +60,6 @@ type RecordSource struct {
 	ModTime time.Time `json:"modTime"`
 }
 
-// Catalog looks records up. Implementations must be safe for concurrent use.
-type Catalog interface {
-	// Record returns the record with the given id. An unknown id is an
-	// error that wraps [ErrRecordNotFound].
-	Record(ctx context.Context, id string) (Record, error)
-}
-
-// ErrRecordNotFound is the error a [Catalog] returns for an unknown record;
+// ErrNotFound is the error a catalog returns for an unknown record;
 // the server answers 404 with a problem naming /catalogRecordID.
-var ErrRecordNotFound = errors.New("catalog record not found")
+var ErrNotFound = errors.New("catalog: record not found")

@@ -1,18 +1,20 @@
-package exporttask
+package artifact
 
 import (
 	"context"
 	"errors"
 	"io"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// ArtifactStore keeps the files that exports produce. Keys are slash-separated
+// Store keeps the files that exports produce. Keys are slash-separated
 // paths; the files of task 42 live under the key prefix "42/". Implementations: a directory on disk, or an S3-compatible
 // bucket. They must be safe for concurrent use.
 //
 // Every method checks its key or prefix before touching storage, and
-// refuses a bad one with an error wrapping [ErrArtifactKey], so a bad key
+// refuses a bad one with an error wrapping [ErrKey], so a bad key
 // is refused the same way by every store. A valid key is non-empty, at
 // most 1,024 bytes of valid UTF-8, made of slash-separated segments of at
 // most 200 bytes that are not empty and do not start with a dot, with no
@@ -22,17 +24,17 @@ import (
 // Writes are all or nothing: a file becomes visible to Open and List only
 // when its writer commits, so a crash, a full disk or an aborted export never
 // leaves half a file to download.
-type ArtifactStore interface {
+type Store interface {
 	// Create starts a new file at key. Nothing is visible until the
 	// writer's Commit; Abort (or a failed Commit) leaves nothing behind.
 	// Creating a key that exists replaces it at Commit.
-	Create(ctx context.Context, key string) (ArtifactWriter, error)
+	Create(ctx context.Context, key string) (exporttask.ArtifactWriter, error)
 	// Open returns the committed file at key. A missing key is an error
-	// that wraps [ErrArtifactNotFound]. The caller closes the object.
-	Open(ctx context.Context, key string) (ArtifactObject, error)
+	// that wraps [ErrNotFound]. The caller closes the object.
+	Open(ctx context.Context, key string) (Object, error)
 	// List returns the committed files whose keys start with prefix, in
 	// key order.
-	List(ctx context.Context, prefix string) ([]ArtifactInfo, error)
+	List(ctx context.Context, prefix string) ([]exporttask.ArtifactInfo, error)
 	// DeletePrefix removes every file whose key starts with prefix (a
 	// task's "42/"); writes under it not yet committed are cancelled: their
 	// Commit fails and leaves nothing. Removing nothing is not an error;
@@ -40,46 +42,25 @@ type ArtifactStore interface {
 	DeletePrefix(ctx context.Context, prefix string) error
 }
 
-// ArtifactWriter writes one file of an [ArtifactStore]; it is not safe for
-// concurrent use. Commit or Abort must be called; Abort after a successful
-// Commit does nothing, so `defer w.Abort()` is the safe way to write.
-type ArtifactWriter interface {
-	io.Writer
-	// Commit makes the file visible and returns what was stored, with
-	// its SHA-256 (computed while writing). A failed Commit leaves
-	// nothing behind.
-	Commit() (ArtifactInfo, error)
-	// Abort discards what was written.
-	Abort() error
-}
-
-// ArtifactObject is an open, committed file: it reads and seeks (as
+// Object is an open, committed file: it reads and seeks (as
 // http.ServeContent needs for Range requests) and knows its metadata.
-type ArtifactObject interface {
+type Object interface {
 	io.ReadSeekCloser
-	Info() ArtifactInfo
+	Info() exporttask.ArtifactInfo
 }
 
-// ArtifactInfo describes a committed file.
-type ArtifactInfo struct {
-	Key     string    // the file's key
-	Size    int64     // bytes
-	ModTime time.Time // when it was committed
-	SHA256  string    // hex digest of the content: always set by Commit; by Open and List only where the store keeps it
-}
-
-// ArtifactPresigner is implemented by artifact stores that can hand out a
+// Presigner is implemented by artifact stores that can hand out a
 // time-limited URL to download a file directly (S3 presigned GET). A server
 // may redirect downloads to such a URL; the URL is minted per request and
 // never stored.
-type ArtifactPresigner interface {
+type Presigner interface {
 	PresignGet(ctx context.Context, key string, expires time.Duration, filename string) (string, error)
 }
 
-// ErrArtifactNotFound is returned (wrapped) by [ArtifactStore.Open] for a
+// ErrNotFound is returned (wrapped) by [Store.Open] for a
 // key that holds no committed file.
-var ErrArtifactNotFound = errors.New("artifact not found")
+var ErrNotFound = errors.New("artifact: not found")
 
-// ErrArtifactKey is returned (wrapped, with the key) for a key or prefix
-// that is not valid (see [ArtifactStore]).
-var ErrArtifactKey = errors.New("invalid artifact key")
+// ErrKey is returned (wrapped, with the key) for a key or prefix
+// that is not valid (see [Store]).
+var ErrKey = errors.New("artifact: invalid key")

@@ -1,0 +1,78 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
+)
+
+// newProblem returns a plain HTTP problem (type about:blank) with the status
+// text as title.
+func newProblem(status int, detail string) *exporttask.Problem {
+	return &exporttask.Problem{Type: exporttask.ProblemTypeBlank, Title: statusText(status), Status: status,
+		Detail: detail, Message: detail}
+}
+
+// statusText is http.StatusText, plus the text of 509, which net/http does
+// not name.
+func statusText(status int) string {
+	if status == exporttask.StatusQuotaExceeded {
+		return "Insufficient Storage"
+	}
+	return http.StatusText(status)
+}
+
+// problemFor returns the problem body for an error the domain defines: a
+// *exporttask.ValidationError (400), a *exporttask.TransitionError (409), an
+// *taskstore.IdempotencyKeyReusedError (422) or a *taskstore.QuotaError (509), found with
+// errors.As. ok is false for any other error, which the caller
+// maps itself (404 for ErrNotFound, 500 otherwise).
+func problemFor(err error) (p *exporttask.Problem, ok bool) {
+	var ve *exporttask.ValidationError
+	var te *exporttask.TransitionError
+	var qe *taskstore.QuotaError
+	var ke *taskstore.IdempotencyKeyReusedError
+	switch {
+	case errors.As(err, &ke):
+		return idempotencyKeyReusedProblem(ke.Key, ke.TaskID), true
+	case errors.As(err, &ve):
+		return ve.Problem(), true
+	case errors.As(err, &te):
+		detail := fmt.Sprintf("the task is %s and cannot move to %s", te.From, te.To)
+		if te.From.Final() {
+			detail = fmt.Sprintf("the task is already %s, a final status; it cannot become %s", te.From, te.To)
+		}
+		return &exporttask.Problem{Type: exporttask.ProblemTypeInvalidTransition, Title: "Invalid status transition",
+			Status: http.StatusConflict, Detail: detail, Message: detail}, true
+	case errors.As(err, &qe):
+		detail := fmt.Sprintf("the export storage quota is exhausted: the task needs %d bytes (its estimated size and its stored request) and %d of the %d-byte quota remain",
+			qe.Requested, qe.Remaining, qe.Quota)
+		quota, remaining := qe.Quota, qe.Remaining
+		return &exporttask.Problem{Type: exporttask.ProblemTypeQuotaExceeded, Title: "Storage quota exceeded",
+			Status: exporttask.StatusQuotaExceeded, Detail: detail, Message: detail,
+			QuotaBytes: &quota, RemainingBytes: &remaining}, true
+	}
+	return nil, false
+}
+
+// idempotencyKeyReusedProblem returns the 422 problem for a key that
+// named task id with another request body.
+func idempotencyKeyReusedProblem(key string, id int64) *exporttask.Problem {
+	detail := fmt.Sprintf("the Idempotency-Key %s was used for task %d with another request body; "+
+		"send a new key for a new request", strconv.Quote(key), id)
+	return &exporttask.Problem{Type: exporttask.ProblemTypeIdempotencyKeyReused, Title: "Idempotency-Key reused",
+		Status: 422, Detail: detail, Message: detail}
+}
+
+// deliveryPendingProblem returns the 409 problem for a redelivery of
+// delivery id refused because another is pending.
+func deliveryPendingProblem(id int64) *exporttask.Problem {
+	detail := fmt.Sprintf("a delivery of the event of delivery %d to its URL is still pending; "+
+		"ask again once it is delivered or has failed", id)
+	return &exporttask.Problem{Type: exporttask.ProblemTypeDeliveryPending, Title: "Delivery pending",
+		Status: 409, Detail: detail, Message: detail}
+}

@@ -1,0 +1,49 @@
+package taskstore
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// The errors of the [Store] contract that are not the domain's: the server
+// answers ErrNotFound with 404 and ErrConflict with 409. A task store's
+// ErrLeaseLost is [exporttask.ErrLeaseLost].
+var (
+	ErrNotFound = errors.New("taskstore: task not found")
+	ErrConflict = errors.New("taskstore: conflict with the task's current state")
+)
+
+// QuotaError reports a create refused because the customer's storage quota
+// would be exceeded.
+type QuotaError struct {
+	Quota     int64 // the customer's quota, bytes
+	Remaining int64 // what the customer's stored tasks leave, bytes
+	Requested int64 // the new task's estimated size plus its document's length, bytes
+}
+
+func (e *QuotaError) Error() string {
+	return fmt.Sprintf("taskstore: storage quota exhausted: the task needs %d bytes, %d of %d remain",
+		e.Requested, e.Remaining, e.Quota)
+}
+
+// IdempotencyKeyReusedError reports a create whose Idempotency-Key the
+// customer already used with another request: the server answers it with
+// 422.
+type IdempotencyKeyReusedError struct {
+	Key    string // the Idempotency-Key
+	TaskID int64  // the task the key names
+}
+
+func (e *IdempotencyKeyReusedError) Error() string {
+	return fmt.Sprintf("taskstore: the Idempotency-Key %s names task %d, created with another request", quote(e.Key), e.TaskID)
+}
+
+// quote quotes s for an error message, cut to 64 runes.
+func quote(s string) string {
+	const limit = 64
+	if r := []rune(s); len(r) > limit {
+		return strconv.Quote(string(r[:limit])) + "…"
+	}
+	return strconv.Quote(s)
+}
