@@ -59,8 +59,8 @@ type Presigner interface {
 
 // ErrNotFound is returned (wrapped) by [Store.Open] for a
 // key that holds no committed file.
-var ErrNotFound = errors.New("artifact: not found")
+var ErrNotFound = errors.New("artifact not found")
 
 // ErrKey is returned (wrapped, with the key) for a key or prefix
 // that is not valid (see [Store]).
-var ErrKey = errors.New("artifact: invalid key")
+var ErrKey = errors.New("invalid artifact key")

@@ -62,4 +62,4 @@ type Source struct {
 
 // ErrNotFound is the error a catalog returns for an unknown record;
 // the server answers 404 with a problem naming /catalogRecordID.
-var ErrNotFound = errors.New("catalog: record not found")
+var ErrNotFound = errors.New("catalog record not found")

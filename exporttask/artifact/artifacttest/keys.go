@@ -34,7 +34,7 @@ func testBadKeys(t *testing.T, s artifact.Store) {
 	for _, key := range badKeys() {
 		w, err := s.Create(t.Context(), key)
 		if assert.ErrorIs(t, err, artifact.ErrKey, "create %q", key) {
-			assert.Contains(t, err.Error(), "artifact: invalid key", "the error says what is wrong")
+			assert.Contains(t, err.Error(), "invalid artifact key", "the error says what is wrong")
 		} else if w != nil {
 			w.Abort()
 		}

@@ -116,7 +116,7 @@ func TestUploadLifecycle(t *testing.T) {
 		_, err = s.PresignGet(t.Context(), "4/export.gpkg", 8*24*time.Hour, "")
 		assert.ErrorContains(t, err, "at most 7 days")
 		_, err = s.PresignGet(t.Context(), "../x", time.Minute, "")
-		assert.ErrorContains(t, err, "artifact: invalid key")
+		assert.ErrorContains(t, err, "invalid artifact key")
 	})
 }
 
