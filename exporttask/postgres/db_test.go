@@ -31,7 +31,7 @@ func TestConcurrentOpensMigrateOnce(t *testing.T) {
 	defer conn.Close(context.Background())
 	var versions int
 	require.NoError(t, conn.QueryRow(t.Context(), `SELECT count(*) FROM schema_migrations`).Scan(&versions))
-	assert.Equal(t, migrationFiles(t), versions, "each migration is recorded once")
+	assert.Equal(t, testkit.MigrationFiles(t, "migrations"), versions, "each migration is recorded once")
 
 	// Opening again applies nothing and keeps the data.
 	again, err := postgres.Open(t.Context(), dsn)

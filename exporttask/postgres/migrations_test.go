@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -12,15 +11,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/postgres"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
-
-// migrationFiles counts the migrations of the package.
-func migrationFiles(t *testing.T) int {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("migrations", "*.sql"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	return len(files)
-}
 
 // TestMigrationGivesDeliveriesTheirResults: migration 0008 fills the
 // status code and class of the deliveries written before it from their

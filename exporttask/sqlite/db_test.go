@@ -33,7 +33,7 @@ func TestReopenKeepsTasksAndMigratesOnce(t *testing.T) {
 	defer raw.Close()
 	var versions int
 	require.NoError(t, raw.QueryRow(`SELECT count(*) FROM schema_migrations`).Scan(&versions))
-	assert.Equal(t, migrationFiles(t), versions, "each migration is recorded once")
+	assert.Equal(t, testkit.MigrationFiles(t, "migrations"), versions, "each migration is recorded once")
 	var mode string
 	require.NoError(t, raw.QueryRow(`PRAGMA journal_mode`).Scan(&mode))
 	assert.Equal(t, "wal", mode)

@@ -12,15 +12,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
-// migrationFiles counts the migrations of the package.
-func migrationFiles(t *testing.T) int {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("migrations", "*.sql"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	return len(files)
-}
-
 // TestMigrationGivesDeliveriesTheirResults: migration 0007 fills the
 // status code and class of the deliveries written before it from their
 // error text.

@@ -3,6 +3,7 @@ package testkit
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -108,4 +109,14 @@ func CheckDeliveryResultsMigration(t *testing.T, version int, open func() taskst
 	assert.Equal(t, exporttask.DeliveryStatusDelivered, delivered.Status)
 	assert.Zero(t, delivered.LastStatusCode, "a delivered delivery shows no failure")
 	assert.Empty(t, delivered.LastError)
+}
+
+// MigrationFiles counts the migrations (*.sql files) in dir, failing the
+// test when there are none.
+func MigrationFiles(t *testing.T, dir string) int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.sql"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	return len(files)
 }
