@@ -27,8 +27,8 @@ type RunnerConfig struct {
 	Store Store
 	// Exporter does the work of each task. Required.
 	Exporter exporttask.Exporter
-	// Artifacts keeps the files the exports write, each task's under
-	// [artifactkey.Prefix] of its id. Required.
+	// Artifacts keeps the files the exports write, each task's under the
+	// key prefix "<id>/" (task 42's files under "42/"). Required.
 	Artifacts artifact.Store
 	// Workers is how many tasks run at once in this process. Default
 	// [DefaultWorkers].
