@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/openapi-viewer/viewer/exporttask/internal/jsonscan"
+	"github.com/openapi-viewer/viewer/exporttask/internal/quoted"
 )
 
 // shape says what JSON a member of a create request holds, for the
@@ -372,7 +373,7 @@ func (c *checker) key(ptr string, seen map[string]bool) (string, string, error) 
 	name, _ := tok.(string) // the decoder only returns strings here
 	at := child(ptr, name)
 	if seen[name] {
-		c.p.add(at, "duplicate member %s: a name may appear only once in an object", quote(name))
+		c.p.add(at, "duplicate member %s: a name may appear only once in an object", quoted.Short(name))
 	}
 	seen[name] = true
 	return name, at, nil
@@ -475,7 +476,7 @@ func (c *checker) free(ptr string, tok json.Token) error {
 // number records a number that a float64 cannot hold.
 func (c *checker) number(ptr string, n json.Number) bool {
 	if _, err := strconv.ParseFloat(string(n), 64); err != nil {
-		c.p.add(ptr, "the number %s is out of range", quote(string(n)))
+		c.p.add(ptr, "the number %s is out of range", quoted.Short(string(n)))
 		return false
 	}
 	return true

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/quoted"
 )
 
 // unknownMember is the message for a member name the schema does not
@@ -14,9 +16,9 @@ func unknownMember(name string, defined []member) string {
 		names[i] = m.name
 	}
 	if best, ok := closest(name, names); ok {
-		return fmt.Sprintf("unknown member %s; did you mean %q?", quote(name), best)
+		return fmt.Sprintf("unknown member %s; did you mean %q?", quoted.Short(name), best)
 	}
-	return fmt.Sprintf("unknown member %s; the members are %s", quote(name), strings.Join(names, ", "))
+	return fmt.Sprintf("unknown member %s; the members are %s", quoted.Short(name), strings.Join(names, ", "))
 }
 
 // closest returns the name in names most like s: one equal to it but for

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/quoted"
 )
 
 // Validate checks every rule of a create request and returns nil or a
@@ -45,19 +47,19 @@ func (r *CreateRequest) validate(p *problems) {
 		p.add("/catalogRecordID", "is required")
 	case !isUUID(r.CatalogRecordID):
 		p.add("/catalogRecordID", "must be a UUID such as 0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05, got %s",
-			quote(r.CatalogRecordID))
+			quoted.Short(r.CatalogRecordID))
 	}
 	switch {
 	case r.Domain == "":
 		p.add("/domain", "is required")
 	case !r.Domain.Valid():
-		p.add("/domain", `must be one of "DEM", "3D", "RASTER", got %s`, quote(string(r.Domain)))
+		p.add("/domain", `must be one of "DEM", "3D", "RASTER", got %s`, quoted.Short(string(r.Domain)))
 	}
 	switch {
 	case r.ArtifactCRS == "":
 		p.add("/artifactCRS", "is required")
 	case r.ArtifactCRS != CRS4326:
-		p.add("/artifactCRS", `must be "4326" (WGS 84), got %s`, quote(r.ArtifactCRS))
+		p.add("/artifactCRS", `must be "4326" (WGS 84), got %s`, quoted.Short(r.ArtifactCRS))
 	}
 	if n := utf8.RuneCountInString(r.Description); n > MaxDescriptionLength {
 		p.add("/description", "is %d characters long; at most %d are allowed", n, MaxDescriptionLength)

@@ -2,13 +2,15 @@ package exporttask
 
 import (
 	"math"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/quoted"
 )
 
 // validateROI checks a region of interest against RFC 7946 and the limits;
 // the rules are listed in the package documentation.
 func validateROI(p *problems, ptr string, fc *FeatureCollection) {
 	if fc.Type != TypeFeatureCollection {
-		p.add(ptr+"/type", `must be "FeatureCollection", got %s`, quote(fc.Type))
+		p.add(ptr+"/type", `must be "FeatureCollection", got %s`, quoted.Short(fc.Type))
 	}
 	switch n := len(fc.Features); {
 	case n == 0:
@@ -30,7 +32,7 @@ func validateROI(p *problems, ptr string, fc *FeatureCollection) {
 // geometry has.
 func validateFeature(p *problems, rc *ringChecker, ptr string, f *Feature) int {
 	if f.Type != TypeFeature {
-		p.add(ptr+"/type", `must be "Feature", got %s`, quote(f.Type))
+		p.add(ptr+"/type", `must be "Feature", got %s`, quoted.Short(f.Type))
 	}
 	validateMap(p, ptr+"/properties", f.Properties)
 	g := f.Geometry
@@ -55,7 +57,7 @@ func validateFeature(p *problems, rc *ringChecker, ptr string, f *Feature) int {
 	case "":
 		p.add(ptr+"/type", `is required: "Polygon" or "MultiPolygon"`)
 	default:
-		p.add(ptr+"/type", `must be "Polygon" or "MultiPolygon", got %s`, quote(g.Type))
+		p.add(ptr+"/type", `must be "Polygon" or "MultiPolygon", got %s`, quoted.Short(g.Type))
 	}
 	return 0
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/url"
 	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/quoted"
 )
 
 // validateWebhooks checks the webhook array: 1 to MaxWebhooks entries, each
@@ -47,12 +49,12 @@ func validateWebhookURL(p *problems, ptr, raw string) {
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
 		if u.Scheme == "" {
-			p.add(ptr, "must be an absolute http or https URL, got %s", quote(raw))
+			p.add(ptr, "must be an absolute http or https URL, got %s", quoted.Short(raw))
 		} else {
-			p.add(ptr, "must be an http or https URL, got scheme %s", quote(u.Scheme))
+			p.add(ptr, "must be an http or https URL, got scheme %s", quoted.Short(u.Scheme))
 		}
 	case u.Host == "" || strings.HasPrefix(u.Host, ":"):
-		p.add(ptr, "must name a host, got %s", quote(raw))
+		p.add(ptr, "must name a host, got %s", quoted.Short(raw))
 	}
 }
 
@@ -69,11 +71,11 @@ func validateEvents(p *problems, ptr string, events []Event) {
 	for i, e := range events {
 		at := index(ptr, i)
 		if !e.Valid() {
-			p.add(at, "unknown event %s; the events are %s", quote(string(e)), eventList())
+			p.add(at, "unknown event %s; the events are %s", quoted.Short(string(e)), eventList())
 			continue
 		}
 		if j, seen := first[e]; seen {
-			p.add(at, "repeats %s, already at index %d", quote(string(e)), j)
+			p.add(at, "repeats %s, already at index %d", quoted.Short(string(e)), j)
 			continue
 		}
 		first[e] = i

@@ -103,12 +103,3 @@ func child(ptr, key string) string {
 func index(ptr string, i int) string {
 	return ptr + "/" + strconv.Itoa(i)
 }
-
-// quote quotes s for a message, cutting it short when it is long.
-func quote(s string) string {
-	const limit = 64
-	if r := []rune(s); len(r) > limit {
-		return strconv.Quote(string(r[:limit])) + "…"
-	}
-	return strconv.Quote(s)
-}

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/quoted"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -63,7 +63,7 @@ func problemFor(err error) (p *exporttask.Problem, ok bool) {
 // named task id with another request body.
 func idempotencyKeyReusedProblem(key string, id int64) *exporttask.Problem {
 	detail := fmt.Sprintf("the Idempotency-Key %s was used for task %d with another request body; "+
-		"send a new key for a new request", strconv.Quote(key), id)
+		"send a new key for a new request", quoted.Short(key), id)
 	return &exporttask.Problem{Type: exporttask.ProblemTypeIdempotencyKeyReused, Title: "Idempotency-Key reused",
 		Status: 422, Detail: detail, Message: detail}
 }

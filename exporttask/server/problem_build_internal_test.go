@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,4 +97,10 @@ func TestIdempotencyKeyReusedProblem(t *testing.T) {
 	assert.Equal(t, exporttask.ProblemTypeIdempotencyKeyReused, p.Type)
 	assert.Contains(t, p.Detail, `"k-1"`)
 	assert.Contains(t, p.Detail, "task 7")
+
+	long := strings.Repeat("k", 255) // the longest key the server accepts
+	p, ok = problemFor(&taskstore.IdempotencyKeyReusedError{Key: long, TaskID: 7})
+	require.True(t, ok)
+	assert.Contains(t, p.Detail, `"`+long[:64]+`"…`, "a long key is cut in the detail")
+	assert.NotContains(t, p.Detail, long[:65])
 }

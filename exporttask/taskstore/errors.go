@@ -3,7 +3,8 @@ package taskstore
 import (
 	"errors"
 	"fmt"
-	"strconv"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/quoted"
 )
 
 // The errors of the [Store] contract that are not the domain's: the server
@@ -36,14 +37,5 @@ type IdempotencyKeyReusedError struct {
 }
 
 func (e *IdempotencyKeyReusedError) Error() string {
-	return fmt.Sprintf("taskstore: the Idempotency-Key %s names task %d, created with another request", quote(e.Key), e.TaskID)
-}
-
-// quote quotes s for an error message, cut to 64 runes.
-func quote(s string) string {
-	const limit = 64
-	if r := []rune(s); len(r) > limit {
-		return strconv.Quote(string(r[:limit])) + "…"
-	}
-	return strconv.Quote(s)
+	return fmt.Sprintf("taskstore: the Idempotency-Key %s names task %d, created with another request", quoted.Short(e.Key), e.TaskID)
 }

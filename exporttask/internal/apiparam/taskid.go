@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/quoted"
 )
 
 // ParseTaskID reads a task id as the API writes it: a decimal integer from
@@ -30,15 +32,15 @@ func parseCanonicalID(s string) (int64, error) {
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return 0, fmt.Errorf("must be a decimal integer written with digits only, got %s", quote(s))
+			return 0, fmt.Errorf("must be a decimal integer written with digits only, got %s", quoted.Short(s))
 		}
 	}
 	if s[0] == '0' {
-		return 0, fmt.Errorf("must be a decimal integer from 1 up without leading zeros, got %s", quote(s))
+		return 0, fmt.Errorf("must be a decimal integer from 1 up without leading zeros, got %s", quoted.Short(s))
 	}
 	id, err := strconv.ParseInt(s, 10, 64)
 	if err != nil { // only a range error is left
-		return 0, fmt.Errorf("is out of range (1 to %d), got %s", maxID, quote(s))
+		return 0, fmt.Errorf("is out of range (1 to %d), got %s", maxID, quoted.Short(s))
 	}
 	return id, nil
 }
@@ -67,13 +69,4 @@ func ParseCursor(c string) (int64, error) {
 		return 0, fmt.Errorf("%s: its task id %w", opaque, err)
 	}
 	return id, nil
-}
-
-// quote quotes s for an error message, cut to 64 runes.
-func quote(s string) string {
-	const limit = 64
-	if r := []rune(s); len(r) > limit {
-		return strconv.Quote(string(r[:limit])) + "…"
-	}
-	return strconv.Quote(s)
 }
