@@ -2,11 +2,12 @@ package exporttask
 
 import "errors"
 
-// ErrStorageFull is wrapped by the errors of a [Store] or an
-// artifact store (package artifact) whose disk is full: SQLite's SQLITE_FULL, PostgreSQL's
-// disk_full (SQLSTATE 53100), ENOSPC from a file system. The server
-// answers it 507 with Retry-After: a full disk is the operator's to fix,
-// not a fault of the request, and a retry may succeed once space is freed.
+// ErrStorageFull is wrapped by the errors of a task store (package
+// taskstore) or an artifact store (package artifact) whose disk is full:
+// SQLite's SQLITE_FULL, PostgreSQL's disk_full (SQLSTATE 53100), ENOSPC
+// from a file system. The server answers it 507 with Retry-After: a full
+// disk is the operator's to fix, not a fault of the request, and a retry
+// may succeed once space is freed.
 var ErrStorageFull = errors.New("exporttask: the storage is full")
 
 // StorageFull returns err marked as a full disk: errors.Is(result,

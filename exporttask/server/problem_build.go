@@ -26,11 +26,11 @@ func statusText(status int) string {
 	return http.StatusText(status)
 }
 
-// problemFor returns the problem body for an error the domain defines: a
-// *exporttask.ValidationError (400), a *exporttask.TransitionError (409), an
-// *taskstore.IdempotencyKeyReusedError (422) or a *taskstore.QuotaError (509), found with
-// errors.As. ok is false for any other error, which the caller
-// maps itself (404 for ErrNotFound, 500 otherwise).
+// problemFor returns the problem body for an error with one of its own: a
+// *exporttask.ValidationError (400), a *exporttask.TransitionError (409),
+// a *taskstore.IdempotencyKeyReusedError (422) or a *taskstore.QuotaError
+// (509), found with errors.As. ok is false for any other error, which the
+// caller maps itself (404 for taskstore.ErrNotFound, 500 otherwise).
 func problemFor(err error) (p *exporttask.Problem, ok bool) {
 	var ve *exporttask.ValidationError
 	var te *exporttask.TransitionError
