@@ -15,7 +15,7 @@ require (
 	github.com/jackc/pgx/v5 v5.8.0
 	github.com/prometheus/client_golang v1.22.0
 	github.com/stretchr/testify v1.12.1
-	github.com/swaggest/swgui v1.8.5
+	github.com/swaggest/swgui v1.8.9
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.31.0
 	golang.org/x/net v0.33.0
