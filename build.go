@@ -38,6 +38,10 @@ func build(cfg Config, docs documentLoader, ui *uiDist) (*routerState, error) {
 		if strings.HasSuffix(cfg.RawPath, "/") {
 			return nil, configErrorf("RawPath %q must not end with \"/\": it is the base of %q.json", cfg.RawPath, cfg.RawPath)
 		}
+		if stem := rawStem(cfg.RawPath); stem == "" || strings.HasSuffix(stem, "/") {
+			return nil, configErrorf("RawPath %q has no name before its extension: write %q, the base of %q.json, .yaml and .yml",
+				cfg.RawPath, stem+"openapi", stem+"openapi")
+		}
 	}
 	if err := checkUIConfig(cfg); err != nil {
 		return nil, err
@@ -96,6 +100,10 @@ func (b *builder) addUI(specs []namedSpec) error {
 	if data.CustomCSS, data.CustomJS, scriptSources, err = b.addCustom(); err != nil {
 		return err
 	}
+	data.Theme = b.cfg.Theme
+	if data.Theme == "" {
+		data.Theme = "auto"
+	}
 	data.Title = b.cfg.Title
 	if data.Title == "" {
 		data.Title = specs[0].spec.Title()
@@ -124,7 +132,7 @@ func (b *builder) loadSpecs() ([]namedSpec, error) {
 		}
 		base := b.base + "/openapi"
 		if b.cfg.RawPath != "" {
-			base = b.cfg.RawPath
+			base = rawStem(b.cfg.RawPath)
 		}
 		out = append(out, namedSpec{name: s.Title(), spec: s,
 			paths: []string{base + ".json", base + ".yaml", base + ".yml"}})

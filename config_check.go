@@ -27,6 +27,19 @@ func checkPath(name, p string) error {
 	return nil
 }
 
+// rawStem returns the base of the raw endpoints for RawPath p: p itself, or
+// p without its extension when it ends with .json, .yaml or .yml, so that
+// "/openapi.json" serves /openapi.json, /openapi.yaml and /openapi.yml (and
+// not /openapi.json.json).
+func rawStem(p string) string {
+	for _, ext := range []string{".json", ".yaml", ".yml"} {
+		if stem, ok := strings.CutSuffix(p, ext); ok {
+			return stem
+		}
+	}
+	return p
+}
+
 // reservedUIKeys are the SwaggerUIBundle settings the viewer sets itself:
 // where the documents come from (so the page cannot be pointed at another
 // document, e.g. with ?url=) and how the UI is assembled.
@@ -40,6 +53,11 @@ func checkUIConfig(cfg Config) error {
 	case "", "list", "full", "none":
 	default:
 		return configErrorf("DocExpansion %q must be \"list\", \"full\" or \"none\"", cfg.DocExpansion)
+	}
+	switch cfg.Theme {
+	case "", "auto", "light", "dark":
+	default:
+		return configErrorf("Theme %q must be \"auto\", \"light\" or \"dark\"", cfg.Theme)
 	}
 	for _, k := range reservedUIKeys() {
 		if _, ok := cfg.SwaggerUIConfig[k]; ok {

@@ -131,3 +131,64 @@ func TestOAuth2RedirectPage(t *testing.T) {
 		})
 	}
 }
+
+// TestRawPathWithExtension checks that a RawPath written with the
+// extension of one of its forms ("/openapi.json") serves the three forms
+// under its stem, as a user writing it expects, and never a doubled
+// extension; and that one with nothing before the extension is refused.
+func TestRawPathWithExtension(t *testing.T) {
+	for _, raw := range []string{"/openapi", "/openapi.json", "/openapi.yaml", "/openapi.yml"} {
+		t.Run(raw, func(t *testing.T) {
+			h, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: petstore, UIPath: "/docs", RawPath: raw})
+			require.NoError(t, err)
+			for p, wantType := range map[string]string{"/openapi.json": "application/json", "/openapi.yaml": "application/yaml", "/openapi.yml": "application/yaml"} {
+				res, body := get(t, h, p)
+				require.Equal(t, http.StatusOK, res.StatusCode, p)
+				assert.True(t, strings.HasPrefix(res.Header.Get("Content-Type"), wantType), "%s: %s", p, res.Header.Get("Content-Type"))
+				assert.Contains(t, body, "Swagger Petstore", p)
+			}
+			for _, p := range []string{"/openapi.json.json", "/openapi.json.yaml", "/openapi.yaml.json", "/openapi.yml.yml"} {
+				res, _ := get(t, h, p)
+				assert.Equal(t, http.StatusNotFound, res.StatusCode, p)
+			}
+		})
+	}
+	for _, raw := range []string{"/.json", "/api/.yaml"} {
+		_, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: petstore, UIPath: "/docs", RawPath: raw})
+		require.ErrorIs(t, err, viewer.ErrInvalidConfig, raw)
+		assert.ErrorContains(t, err, "has no name before its extension", raw)
+	}
+}
+
+// TestTheme checks how Config.Theme reaches the page: as the root
+// element's data-theme, which the served initializer reads, and for "dark"
+// as Swagger UI's dark-mode class written into the page; any other value
+// is refused. (internal/browsertest checks the colors in Chromium.)
+func TestTheme(t *testing.T) {
+	for theme, wantRoot := range map[string]string{
+		"":      `<html lang="en" data-theme="auto">`,
+		"auto":  `<html lang="en" data-theme="auto">`,
+		"light": `<html lang="en" data-theme="light">`,
+		"dark":  `<html lang="en" class="dark-mode" data-theme="dark">`,
+	} {
+		h, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: petstore, UIPath: "/docs", Theme: theme})
+		require.NoError(t, err, theme)
+		res, page := get(t, h, "/docs/")
+		assert.Contains(t, page, "<!DOCTYPE html>\n"+wantRoot+"\n", "theme %q", theme)
+		assert.NotRegexp(t, `<script>|<script [^>]*>[^<]+</script>|\son\w+=`, page, "no inline script")
+		assert.Contains(t, res.Header.Get("Content-Security-Policy"), "script-src 'self';")
+	}
+	for _, bad := range []string{"Dark", "system", "black"} {
+		_, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: petstore, UIPath: "/docs", Theme: bad})
+		require.ErrorIs(t, err, viewer.ErrInvalidConfig, bad)
+		assert.ErrorContains(t, err, `Theme "`+bad+`" must be "auto", "light" or "dark"`)
+	}
+}
+
+// TestPageEscapesTitle checks that the title is HTML-escaped in the page.
+func TestPageEscapesTitle(t *testing.T) {
+	h, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: petstore, UIPath: "/docs", Title: `</title><script>alert("x" & 'y')</script>`})
+	require.NoError(t, err)
+	_, page := get(t, h, "/docs/")
+	assert.Contains(t, page, "<title>&lt;/title&gt;&lt;script&gt;alert(&#34;x&#34; &amp; &#39;y&#39;)&lt;/script&gt;</title>")
+}

@@ -112,6 +112,19 @@ type Config struct {
 	// Filter shows a box that filters operations by tag. Default: false.
 	Filter bool
 
+	// Theme is the page's color scheme: "auto" follows the browser's
+	// prefers-color-scheme (Swagger UI's dark mode while the system is
+	// set to dark, changing with it), "light" is always light and "dark"
+	// always dark. Dark mode is Swagger UI's own (a dark-mode class on the
+	// page's root element, styled by its stylesheet from Swagger UI 5.31
+	// on; an older Config.SwaggerUI shows the light page with a dark
+	// background). The class is set by a script served as a file ("auto"),
+	// or written into the page ("dark"): no inline script. With "light"
+	// and "dark", the dark-mode switch of Swagger UI's top bar (shown with
+	// several documents) is hidden. Setup refuses any other value.
+	// Default: "" ("auto").
+	Theme string
+
 	// SwaggerUIConfig passes further settings to SwaggerUIBundle, encoded as
 	// JSON; they override the typed fields above. The keys the viewer owns
 	// (url, urls, configUrl, queryConfigEnabled, dom_id, domNode, spec,

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 
@@ -172,7 +173,12 @@ func (r *resource) hash() string {
 // built on first use.
 func (r *resource) identity(work *sync.Mutex) *variant {
 	v := &r.variants[encIdentity]
-	v.once.Do(func() { exclusive(work, func() { r.setIdentity(r.make()) }) })
+	v.once.Do(func() {
+		exclusive(work, func() {
+			r.setIdentity(r.make())
+			collectAfter(len(v.body))
+		})
+	})
 	return v
 }
 
@@ -220,6 +226,7 @@ func (r *resource) variant(e contentEncoding, work *sync.Mutex) *variant {
 			body, err = compress(e, id.body)
 			size = int64(len(id.body))
 		})
+		collectAfter(int(size))
 		if err != nil || int64(len(body)) >= size {
 			return // not offered; the error cannot happen with in-memory data
 		}
@@ -242,6 +249,25 @@ func exclusive(work *sync.Mutex, f func()) {
 		defer work.Unlock()
 	}
 	f()
+}
+
+// collectAfterBytes is the size of a body from which making a variant of
+// it (or the YAML document) is followed by a garbage collection.
+const collectAfterBytes = 1 << 20
+
+// collectAfter runs a garbage collection once a variant of a body of size
+// bytes was made, when that body is large. Making one leaves garbage of
+// about the body's size (the encoder's tables and buffers), and the
+// runtime collects only once the heap has doubled since the last
+// collection: a process holding a large document (whose JSON, YAML and
+// their variants make most of its heap) would otherwise reach about twice
+// the memory it keeps while its variants are made, one per encoding on
+// the first requests. Each variant is made once, so this runs a few times
+// in a router's life.
+func collectAfter(size int) {
+	if size >= collectAfterBytes {
+		runtime.GC()
+	}
 }
 
 // Encoder settings, chosen for the memory one compression takes (measured

@@ -3,6 +3,7 @@ package viewer
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -12,28 +13,87 @@ import (
 	"github.com/openapi-viewer/viewer/internal/specdoc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	swguistatic "github.com/swaggest/swgui/v5/static"
 )
 
-// TestEmbeddedDOMPurifyIsCurrent fails when the embedded Swagger UI bundles
-// a DOMPurify older than 3.2.4 (3.1.6, in Swagger UI 5.18.2, is affected by
-// CVE-2025-26791), so that a downgrade of the Swagger UI module cannot slip
-// in; and when the package doc or the README names other versions than the
-// embedded ones.
-func TestEmbeddedDOMPurifyIsCurrent(t *testing.T) {
-	d, err := embeddedUI()
+// advisory is a published vulnerability of Swagger UI's bundle, with the
+// versions that fix it.
+type advisory struct {
+	id     string
+	purify specdoc.UIVersion // the first DOMPurify without it
+	ui     specdoc.UIVersion // the first Swagger UI without it, or zero
+}
+
+// uiAdvisories are the advisories against the DOMPurify that Swagger UI
+// bundles which the embedded Swagger UI must be free of.
+func uiAdvisories() []advisory {
+	return []advisory{
+		{id: "GHSA-39q2-94rc-95cp", purify: specdoc.UIVersion{3, 4, 0}},
+		{id: "CVE-2026-49458", purify: specdoc.UIVersion{3, 4, 7}, ui: specdoc.UIVersion{5, 32, 7}},
+		{id: "CVE-2026-49459", purify: specdoc.UIVersion{3, 4, 7}, ui: specdoc.UIVersion{5, 32, 7}},
+		{id: "CVE-2026-49978", purify: specdoc.UIVersion{3, 4, 7}, ui: specdoc.UIVersion{5, 32, 7}},
+	}
+}
+
+// affectedBy returns the advisories that Swagger UI ui bundling DOMPurify
+// purify is not known to be free of, each with the versions that fix it.
+func affectedBy(ui, purify specdoc.UIVersion) []string {
+	var out []string
+	for _, a := range uiAdvisories() {
+		if !purify.AtLeast(a.purify[0], a.purify[1], a.purify[2]) {
+			out = append(out, fmt.Sprintf("%s (fixed in DOMPurify %s)", a.id, a.purify))
+		} else if a.ui != (specdoc.UIVersion{}) && !ui.AtLeast(a.ui[0], a.ui[1], a.ui[2]) {
+			out = append(out, fmt.Sprintf("%s (fixed in Swagger UI %s)", a.id, a.ui))
+		}
+	}
+	return out
+}
+
+func TestAffectedBy(t *testing.T) {
+	assert.Len(t, affectedBy(specdoc.UIVersion{5, 29, 0}, specdoc.UIVersion{3, 2, 6}), 4, "swgui v1.8.5")
+	assert.Equal(t, []string{"CVE-2026-49458 (fixed in DOMPurify 3.4.7)", "CVE-2026-49459 (fixed in DOMPurify 3.4.7)",
+		"CVE-2026-49978 (fixed in DOMPurify 3.4.7)"}, affectedBy(specdoc.UIVersion{5, 32, 8}, specdoc.UIVersion{3, 4, 6}))
+	assert.Equal(t, []string{"CVE-2026-49458 (fixed in Swagger UI 5.32.7)", "CVE-2026-49459 (fixed in Swagger UI 5.32.7)",
+		"CVE-2026-49978 (fixed in Swagger UI 5.32.7)"}, affectedBy(specdoc.UIVersion{5, 32, 6}, specdoc.UIVersion{3, 4, 7}))
+	assert.Empty(t, affectedBy(specdoc.UIVersion{5, 32, 7}, specdoc.UIVersion{3, 4, 7}))
+}
+
+// TestEmbeddedUIHasNoKnownAdvisories reads the Swagger UI and DOMPurify
+// versions from the embedded bundle itself and fails when either is older
+// than the release that fixes an advisory of uiAdvisories (DOMPurify
+// 3.4.7, Swagger UI 5.32.7), so that a downgrade of the Swagger UI module
+// cannot slip in; and when the package doc or the README does not name the
+// embedded versions and the versions this test checks.
+func TestEmbeddedUIHasNoKnownAdvisories(t *testing.T) {
+	bundle, gzipped, err := readDistFile(swguistatic.FS, "swagger-ui-bundle.js")
 	require.NoError(t, err)
-	purify, ok := parseUIVersion(d.dompurify)
-	require.True(t, ok, "the embedded bundle names no DOMPurify version (found %q)", d.dompurify)
-	assert.True(t, purify.AtLeast(3, 2, 4), "the embedded Swagger UI bundles DOMPurify %s: want 3.2.4 or newer (CVE-2025-26791)", d.dompurify)
-	assert.Equal(t, 5, d.version[0], "Swagger UI major version")
+	var r io.Reader = bytes.NewReader(bundle)
+	if gzipped {
+		zr, err := gzip.NewReader(r)
+		require.NoError(t, err)
+		r = zr
+	}
+	uiText, purifyText, err := bundleVersions(r)
+	require.NoError(t, err)
+	ui, ok := parseUIVersion(uiText)
+	require.True(t, ok, "the embedded bundle names no Swagger UI version (found %q)", uiText)
+	purify, ok := parseUIVersion(purifyText)
+	require.True(t, ok, "the embedded bundle names no DOMPurify version (found %q)", purifyText)
+	assert.Empty(t, affectedBy(ui, purify),
+		"the embedded Swagger UI %s bundles DOMPurify %s: want DOMPurify 3.4.7 or newer and Swagger UI 5.32.7 or newer, free of the advisories listed", ui, purifyText)
+	assert.Equal(t, 5, ui[0], "Swagger UI major version")
 
 	for _, file := range []string{"doc.go", "README.md"} {
 		text, err := os.ReadFile(file)
 		require.NoError(t, err)
 		// Comment and Markdown line breaks are spaces here.
 		flat := strings.Join(strings.Fields(strings.ReplaceAll(string(text), "//", " ")), " ")
-		for _, want := range []string{"DOMPurify " + d.dompurify, `PACKAGE_VERSION "` + d.version.String() + `"`} {
-			assert.True(t, strings.Contains(flat, want), "%s does not name the embedded %s", file, want)
+		for _, want := range []string{"Swagger UI " + uiText, "DOMPurify " + purifyText, `PACKAGE_VERSION "` + uiText + `"`,
+			"DOMPurify 3.4.7", "Swagger UI 5.32.7"} {
+			assert.True(t, strings.Contains(flat, want), "%s does not name %s", file, want)
+		}
+		for _, a := range uiAdvisories() {
+			assert.True(t, strings.Contains(flat, a.id), "%s does not name %s", file, a.id)
 		}
 	}
 }
