@@ -18,6 +18,9 @@
 //	}
 //	mux.Handle("/", docs.GetRouter())
 //
+// RawPath may also be written as one of its forms: "/openapi.json" (or
+// ".yaml", ".yml") serves the same three paths, never /openapi.json.json.
+//
 // [NewHandler] does New and Setup in one call, and
 // [OpenapiViewerRouter.Middleware] wraps an existing handler (chi, gin, echo
 // or a plain mux) so that the viewer answers its own paths and passes every
@@ -49,24 +52,36 @@
 //
 // # Swagger UI
 //
-// By default the page uses Swagger UI 5.29.1, embedded from the Go module
-// github.com/swaggest/swgui (package v5/static, v1.8.5): the files of
-// swagger-ui-dist 5.29.1, stored gzip-compressed, whose bundle's build info
-// names itself PACKAGE_VERSION "5.29.0" (as swagger-ui-dist 5.29.1's does)
-// and bundles DOMPurify 3.2.6. That Swagger UI renders OpenAPI 3.0.x and
-// 3.1.x and Swagger 2.0; Setup refuses openapi: 3.2.0 with it. The files
-// add about 0.6 MB to a program; the viewer as a whole makes a program that
-// serves one document about 3.5 MB larger than one serving it with plain
-// net/http (bench/README.md).
+// By default the page uses Swagger UI 5.32.8, embedded from the Go module
+// github.com/swaggest/swgui (package v5/static, v1.8.9): the files of
+// swagger-ui-dist 5.32.8, stored gzip-compressed, whose bundle's build info
+// names itself PACKAGE_VERSION "5.32.8" and bundles DOMPurify 3.4.11. A
+// test reads both versions from the embedded bundle and fails when
+// DOMPurify is older than DOMPurify 3.4.7 or Swagger UI older than Swagger
+// UI 5.32.7, the releases that fix GHSA-39q2-94rc-95cp (DOMPurify 3.4.0),
+// CVE-2026-49458, CVE-2026-49459 and CVE-2026-49978. That Swagger UI
+// renders Swagger 2.0 and OpenAPI 3.0.x, 3.1.x and 3.2.x, so openapi: 3.2.0
+// documents are accepted by default. Of the module's files the viewer
+// serves only those the page loads (the bundle, its stylesheet, the
+// standalone preset with several documents, the icons, and the OAuth2
+// redirect script when needed), not its ES bundles, though a program links
+// them all (1.1 MB); the viewer as a whole makes a program that serves one
+// document about 3.9 MB larger than one serving it with plain net/http
+// (bench/README.md).
+//
+// Config.Theme picks light or dark mode, or ("auto", the default) follows
+// the browser's prefers-color-scheme; the page stays free of inline
+// script.
 //
 // Config.SwaggerUI replaces it with the files of any swagger-ui-dist 5.x
-// package, for example 5.35.0 to render OpenAPI 3.2 (accepted from Swagger
-// UI 5.32.0 on): npm pack swagger-ui-dist@5.35.0, unpack it, and
-// //go:embed its package/ directory, or read it from disk with os.DirFS.
-// The viewer reads swagger-ui-bundle.js, swagger-ui-standalone-preset.js,
-// swagger-ui.css, the favicons and the OAuth2 redirect script, about
-// 2.2 MB uncompressed for 5.35.0, which is what //go:embed of those files
-// adds to the binary (embed only them, not the source maps and ES bundles
-// beside them, 10 MB more). The embedded files stay linked as well, since
-// the package imports them.
+// package, for example to pin another release: npm pack
+// swagger-ui-dist@5.35.0, unpack it, and //go:embed its package/
+// directory, or read it from disk with os.DirFS. The viewer reads
+// swagger-ui-bundle.js, swagger-ui-standalone-preset.js, swagger-ui.css,
+// the favicons and the OAuth2 redirect script, about 2.2 MB uncompressed
+// for 5.35.0, which is what //go:embed of those files adds to the binary
+// (embed only them, not the source maps and ES bundles beside them, 10 MB
+// more). Such a Swagger UI renders OpenAPI 3.2 from 5.32.0 on; Setup
+// refuses 3.2 documents with an older one. The embedded files stay linked
+// as well, since the package imports them.
 package viewer

@@ -46,8 +46,10 @@ type Config struct {
 
 	// RawPath, when set, is the base of the raw document's endpoints: with
 	// "/spec" the document is served at "/spec.json", "/spec.yml" and
-	// "/spec.yaml". It must start with "/" and stay out of UIPath's routes.
-	// Default: "" (the document is then served to the UI only, at
+	// "/spec.yaml". Written with one of those extensions ("/spec.json"), it
+	// means the same: the three forms are served under its stem, never
+	// "/spec.json.json". It must start with "/" and stay out of UIPath's
+	// routes. Default: "" (the document is then served to the UI only, at
 	// "<UIPath>/openapi.json").
 	RawPath string
 
@@ -204,7 +206,8 @@ type Config struct {
 	// Setup reads the files once (Reload keeps them) and the version from
 	// the bundle's build info (PACKAGE_VERSION), and refuses files that are
 	// not Swagger UI 5. The version decides the OpenAPI versions accepted:
-	// 3.2.x from Swagger UI 5.32.0 on, as Swagger UI renders it from then.
+	// 3.2.x from Swagger UI 5.32.0 on, as Swagger UI renders it from then
+	// (the embedded 5.32.8 does).
 	// The page's Content-Security-Policy, content-hashed URLs and ?url=
 	// handling are the same as with the embedded files. Unlike those, which
 	// every router shares, these are held (and compressed) per router.
