@@ -1,12 +1,15 @@
 package viewer_test
 
 import (
+	"compress/gzip"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	swguistatic "github.com/swaggest/swgui/v5/static"
 
 	viewer "github.com/openapi-viewer/viewer"
 )
@@ -48,4 +51,26 @@ func TestOnlyTheFilesThePageUsesAreServed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOAuth2RedirectScriptIsTheBundles checks that, with the embedded
+// Swagger UI, the OAuth2 redirect page runs the module's own
+// oauth2-redirect.js (a file, so it runs under the page's script-src
+// 'self'), not the viewer's fallback.
+func TestOAuth2RedirectScriptIsTheBundles(t *testing.T) {
+	f, err := swguistatic.FS.Open("oauth2-redirect.js.gz")
+	require.NoError(t, err)
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	require.NoError(t, err)
+	want, err := io.ReadAll(zr)
+	require.NoError(t, err)
+
+	h, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: petstore, UIPath: "/docs", OAuth2: &viewer.OAuth2Config{ClientID: "c"}})
+	require.NoError(t, err)
+	res, page := get(t, h, "/docs/oauth2-redirect.html")
+	assert.Contains(t, page, `<script src="./oauth2-redirect.js"></script>`)
+	assert.Contains(t, res.Header.Get("Content-Security-Policy"), "script-src 'self'")
+	_, js := get(t, h, "/docs/oauth2-redirect.js")
+	assert.Equal(t, string(want), js)
 }

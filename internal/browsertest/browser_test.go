@@ -3,7 +3,9 @@
 // reaches API servers on other origins (tryitout_test.go), OpenAPI 3.1 and
 // 3.2 documents render with the embedded Swagger UI and with a
 // swagger-ui-dist given as Config.SwaggerUI (swaggerui_test.go), an OAuth2
-// implicit flow completes through the redirect page (oauth2_test.go), and
+// implicit flow completes through the redirect page (oauth2_test.go), each
+// Config.Theme gives a dark or light page under an emulated color scheme
+// preference (theme_test.go), and
 // the browser reports no console error and no Content-Security-Policy
 // violation. It holds tests only, so chromedp never enters the viewer's own
 // build or test build.

@@ -16,9 +16,9 @@ import (
 )
 
 // TestOAuth2Redirect authorizes with an OAuth2 implicit flow through the
-// viewer's redirect page: the embedded Swagger UI ships no
-// oauth2-redirect.js, so the page runs the viewer's own script; with
-// swagger-ui-dist 5.35.0 it runs the distribution's. An authorization
+// viewer's redirect page, which runs the distribution's oauth2-redirect.js
+// as a file under the page's script-src 'self': the embedded Swagger UI's
+// (5.32.8) and swagger-ui-dist 5.35.0's. An authorization
 // server on another origin answers at once with a token in the fragment,
 // as a real one does once the user has agreed; the token must reach the
 // page's Swagger UI.
@@ -29,7 +29,7 @@ func TestOAuth2Redirect(t *testing.T) {
 		name string
 		ui   fs.FS
 	}{
-		{"embedded, the viewer's script", nil},
+		{"embedded 5.32.8, its script", nil},
 		{"swagger-ui-dist 5.35.0, its script", dist},
 	} {
 		t.Run(c.name, func(t *testing.T) {
