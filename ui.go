@@ -226,7 +226,7 @@ func inlineScript(page []byte) []byte {
 
 // bundleVersions finds, in a Swagger UI bundle read from r, the version in
 // its build info (PACKAGE_VERSION:"5.35.0") and the bundled DOMPurify's
-// (DOMPurify.version="3.2.6"). It reads the bundle as a stream, in chunks,
+// (DOMPurify.version="3.4.11"). It reads the bundle as a stream, in chunks,
 // and stops once it has both; a version not found is "".
 func bundleVersions(r io.Reader) (ui, purify string, err error) {
 	const (
