@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/andybalholm/brotli"
@@ -103,4 +105,31 @@ func TestBrotliWindowIsBounded(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, body, back)
 	}
+}
+
+// TestLargeVariantIsFollowedByACollection checks that making a variant of
+// a body of collectAfterBytes or more, or the lazily made body itself, runs
+// a garbage collection, so that the encoder's garbage does not pile up
+// until the heap doubles (bench/README.md, issue 27); a small body's does
+// not.
+func TestLargeVariantIsFollowedByACollection(t *testing.T) {
+	forced := func() uint32 {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.NumForcedGC
+	}
+	large := bytes.Repeat([]byte(`{"key": "value", "n": 12345}`+"\n"), collectAfterBytes/28+1)
+	require.GreaterOrEqual(t, len(large), collectAfterBytes)
+	r := newLazyResource("large.yaml", "application/yaml", func() []byte { return bytes.Clone(large) })
+	for _, e := range []contentEncoding{encIdentity, encGzip, encBrotli} {
+		before := forced()
+		require.NotNil(t, r.variant(e, nil), e.String())
+		assert.Greater(t, forced(), before, "a collection after making the %s variant of %d bytes", e, len(large))
+	}
+
+	var work sync.Mutex
+	small := newResource("small.json", "application/json", bytes.Repeat([]byte("x"), 100<<10), true, nil)
+	before := forced()
+	require.NotNil(t, small.variant(encGzip, &work))
+	assert.Equal(t, before, forced(), "no collection after a small body's variant")
 }
