@@ -46,11 +46,12 @@ func run(ctx context.Context, args []string, out io.Writer, ready chan<- string)
 	uiPath := fs.String("ui", "/docs", "where Swagger UI is served")
 	rawPath := fs.String("raw", "/openapi", "base of the raw document's URLs (.json, .yaml, .yml)")
 	watch := fs.Bool("watch", false, "reload the spec when one of its files changes (for development)")
+	theme := fs.String("theme", "auto", `color scheme: "auto" (the browser's preference), "light" or "dark"`)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 
-	cfg := viewer.Config{FilePathOrSpec: viewer.File(*spec), UIPath: *uiPath, RawPath: *rawPath}
+	cfg := viewer.Config{FilePathOrSpec: viewer.File(*spec), UIPath: *uiPath, RawPath: *rawPath, Theme: *theme}
 	if *watch {
 		cfg.Watch = 500 * time.Millisecond
 	}
