@@ -39,8 +39,9 @@ func build(cfg Config, docs documentLoader, ui *uiDist) (*routerState, error) {
 			return nil, configErrorf("RawPath %q must not end with \"/\": it is the base of %q.json", cfg.RawPath, cfg.RawPath)
 		}
 		if stem := rawStem(cfg.RawPath); stem == "" || strings.HasSuffix(stem, "/") {
+			dir := strings.TrimSuffix(stem, "/") + "/"
 			return nil, configErrorf("RawPath %q has no name before its extension: write %q, the base of %q.json, .yaml and .yml",
-				cfg.RawPath, stem+"openapi", stem+"openapi")
+				cfg.RawPath, dir+"openapi", dir+"openapi")
 		}
 	}
 	if err := checkUIConfig(cfg); err != nil {

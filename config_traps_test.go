@@ -153,10 +153,10 @@ func TestRawPathWithExtension(t *testing.T) {
 			}
 		})
 	}
-	for _, raw := range []string{"/.json", "/api/.yaml"} {
+	for raw, fix := range map[string]string{"/.json": `write "/openapi"`, "/api/.yaml": `write "/api/openapi"`} {
 		_, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: petstore, UIPath: "/docs", RawPath: raw})
 		require.ErrorIs(t, err, viewer.ErrInvalidConfig, raw)
-		assert.ErrorContains(t, err, "has no name before its extension", raw)
+		assert.ErrorContains(t, err, "has no name before its extension: "+fix, raw)
 	}
 }
 

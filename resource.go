@@ -220,13 +220,14 @@ func (r *resource) variant(e contentEncoding, work *sync.Mutex) *variant {
 		exclusive(work, func() {
 			if r.gz != nil {
 				body, size, err = recompress(e, r.gz)
+				collectAfter(int(size))
 				return
 			}
 			id := r.identity(nil)
 			body, err = compress(e, id.body)
 			size = int64(len(id.body))
+			collectAfter(int(size))
 		})
-		collectAfter(int(size))
 		if err != nil || int64(len(body)) >= size {
 			return // not offered; the error cannot happen with in-memory data
 		}
