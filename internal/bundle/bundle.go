@@ -10,18 +10,20 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openapi-viewer/viewer/internal/transcode"
 	"go.yaml.in/yaml/v3"
 )
 
 // A bundler turns a document whose $refs point into other files into one
-// document. Each referenced object becomes an entry of the root document's
-// components (definitions, parameters or responses in Swagger 2.0), named
-// after its file or its own key, and the $ref then points there; a path
-// item is copied in place of its $ref, as OpenAPI 3.0 has no section for
-// it. $refs with a scheme (http:, https:, ...) are left as they are, and so
-// are $refs inside literal values (examples, defaults, x- extensions).
+// document. A $ref where OpenAPI has a components section for the object
+// (definitions, parameters or responses in Swagger 2.0) makes the object an
+// entry there, named after its file or its own key, and the $ref then
+// points there; any other $ref (a path item, info, a whole section or map,
+// a list) is replaced by a copy of what it points to. $refs with a scheme
+// (http:, https:, ...) are left as they are, and so are $refs inside
+// literal values (examples, defaults, x- extensions).
 type bundler struct {
 	fsys       fs.FS
 	readFile   ReadFunc
@@ -33,18 +35,40 @@ type bundler struct {
 	docs    map[string]*yaml.Node // parsed files, by cleaned path
 	files   []string              // every file read, the root's first
 	targets map[string]string     // "file#pointer" -> the bundled $ref
+	homes   map[*yaml.Node]string // the root's component entries that are a $ref: "file#pointer" copied there
 	names   map[string]map[string]bool
-	added   []bundled           // new component entries, in the order found
-	visited map[*yaml.Node]bool // root nodes already walked (aliases)
-	inline  []string            // "file#pointer" of the path items being copied, for cycles
-	budget  int                 // nodes still allowed to be copied or walked
-	read    int                 // bytes read from referenced files
+	added   []bundled             // new component entries, in the order found
+	visited map[*yaml.Node]bool   // root nodes already walked (aliases)
+	fileOf  map[*yaml.Node]string // nodes copied in place of a $ref: the file they were read from
+	origins map[*yaml.Node]*splice
+	inline  []string // "file#pointer" of the objects being copied in place, for cycles
+	pending []rootRef
+	budget  int // nodes still allowed to be copied or walked
+	read    int // bytes read from referenced files
 }
 
 // bundled is one new components entry.
 type bundled struct {
 	section, name string
 	node          *yaml.Node
+}
+
+// A splice is a $ref replaced by a copy of what it points to: where the
+// $ref was and the file the copy was read from, for errors about the copy.
+type splice struct {
+	ref, refFile string
+	refLine      int
+	target       string
+	container    bool // the node that held the $ref, not one of the copied values
+}
+
+// A rootRef is a "#/..." $ref in another file that names nothing in that
+// file, left to point into the bundled document (as multi-file-swagger's
+// own resolver leaves it); it must name something there.
+type rootRef struct {
+	file string
+	ref  *yaml.Node
+	why  error
 }
 
 // refError is a broken $ref: where the $ref is and what is wrong.
@@ -104,14 +128,23 @@ func hasScheme(ref string) bool {
 // ReadFunc reads a file that a $ref names, from fsys when it is not nil.
 type ReadFunc func(fsys fs.FS, name string) ([]byte, error)
 
+// Result is what Bundle read, and where the parts of the bundled document
+// came from.
+type Result struct {
+	Files []string // the files read, the root's own first when it is a file
+	Size  int      // their total size in bytes
+	b     *bundler
+}
+
 // Bundle rewrites root, in place, into one document, and returns the files
-// it read (the root's own first, when it is a file) and their total size.
-// It reads the files the $refs name with readFile.
-func Bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, readFile ReadFunc, size int) ([]string, int, error) {
+// it read and their total size. It reads the files the $refs name with
+// readFile.
+func Bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, readFile ReadFunc, size int) (*Result, error) {
 	b := &bundler{
 		fsys: fsys, readFile: readFile, rootFile: rootFile, rootSource: rootSource, root: root,
 		docs: map[string]*yaml.Node{}, targets: map[string]string{}, names: map[string]map[string]bool{},
-		visited: map[*yaml.Node]bool{}, budget: 64*size + 1<<20,
+		homes: map[*yaml.Node]string{}, visited: map[*yaml.Node]bool{}, fileOf: map[*yaml.Node]string{},
+		origins: map[*yaml.Node]*splice{}, budget: 64*size + 1<<20,
 	}
 	if rootFile != "" {
 		b.files = []string{rootFile}
@@ -123,17 +156,73 @@ func Bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, readFile R
 			b.rootFile = filepath.Clean(rootFile)
 		}
 	}
+	if err := b.expandSections(); err != nil {
+		return nil, err
+	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if root.Content[i].Value == "swagger" {
 			b.swagger2 = true
 		}
 	}
 	b.reserveNames()
-	if err := b.walk(root, rootFile, ctxRoot, true); err != nil {
-		return nil, 0, err
+	if err := b.findHomes(); err != nil {
+		return nil, err
+	}
+	if err := b.walk(root, b.rootFile, ctxRoot, true); err != nil {
+		return nil, err
 	}
 	b.addComponents()
-	return b.files, size + b.read, nil
+	if err := b.checkRootRefs(); err != nil {
+		return nil, err
+	}
+	return &Result{Files: b.files, Size: size + b.read, b: b}, nil
+}
+
+// expandSections replaces the $refs of the document's outline first: the
+// root's own, its sections' (info, paths, components, definitions, ...) and
+// the components sections', so that the names of their entries are known
+// before any other $ref is bundled.
+func (b *bundler) expandSections() error {
+	if err := b.expand(b.root, b.rootFile, ctxRoot); err != nil {
+		return err
+	}
+	if b.root.Kind != yaml.MappingNode {
+		return b.refError(b.rootFile, b.root, "the document's $ref must point to a mapping (the OpenAPI document), not %s", transcode.Article(transcode.YAMLKind(b.root)))
+	}
+	for i := 0; i+1 < len(b.root.Content); i += 2 {
+		key, v := b.root.Content[i].Value, transcode.ResolveAlias(b.root.Content[i+1])
+		ctx := ctxRoot.child(key)
+		if err := b.expand(v, b.fileFor(v, b.rootFile), ctx); err != nil {
+			return err
+		}
+		if ctx != ctxComponents || v.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(v.Content); j += 2 {
+			sec := transcode.ResolveAlias(v.Content[j+1])
+			if err := b.expand(sec, b.fileFor(sec, b.fileFor(v, b.rootFile)), ctx.child(v.Content[j].Value)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// expand replaces n's $ref (and that of what it points to, and so on) by
+// a copy of what it points to; it walks no further.
+func (b *bundler) expand(n *yaml.Node, file string, ctx refContext) error {
+	pushed, err := b.resolveRefs(n, file, ctx)
+	b.inline = b.inline[:len(b.inline)-pushed]
+	return err
+}
+
+// fileFor returns the file node n was read from: its own when it was
+// copied in place of a $ref, else def (its parent's).
+func (b *bundler) fileFor(n *yaml.Node, def string) string {
+	if f, ok := b.fileOf[n]; ok {
+		return f
+	}
+	return def
 }
 
 // reserveNames notes the names the root document's components already use.
@@ -158,6 +247,88 @@ func (b *bundler) reserve(section string, m *yaml.Node) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		b.names[section][m.Content[i].Value] = true
 	}
+}
+
+// findHomes makes each entry of the root's components sections that is
+// only a $ref to another file the home of what it points to: the object is
+// copied there, under the name the author gave it, and every other $ref to
+// the same file and pointer points there. An entry read from a file (a
+// section given as a $ref) is also what a $ref to its place in that file
+// means.
+func (b *bundler) findHomes() error {
+	sections := map[string]*yaml.Node{}
+	if b.swagger2 {
+		for _, sec := range []string{"definitions", "parameters", "responses"} {
+			sections[sec] = mappingValue(b.root, sec)
+		}
+	} else if comps := mappingValue(b.root, "components"); comps != nil {
+		for _, sec := range componentSections() {
+			if sec.kind != ctxPathItem {
+				sections["components/"+sec.name] = mappingValue(comps, sec.name)
+			}
+		}
+	}
+	for _, section := range []string{"definitions", "parameters", "responses", "components/schemas", "components/responses",
+		"components/parameters", "components/examples", "components/requestBodies", "components/headers",
+		"components/securitySchemes", "components/links", "components/callbacks"} {
+		m := sections[section]
+		if m == nil || m.Kind != yaml.MappingNode {
+			continue
+		}
+		secFile := b.fileFor(m, b.rootFile)
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			name, v := m.Content[i].Value, transcode.ResolveAlias(m.Content[i+1])
+			here := "#/" + section + "/" + escapePointer(name)
+			file := b.fileFor(v, secFile)
+			if sp := b.origins[v]; sp != nil && !sp.container {
+				// An entry of a section read from a file: a $ref to its
+				// place there means this entry.
+				if key := sp.target + "#" + sp.frag() + "/" + escapePointer(name); b.targets[key] == "" {
+					b.targets[key] = here
+				}
+			}
+			if v.Kind != yaml.MappingNode || len(v.Content) != 2 || v.Content[0].Value != "$ref" {
+				continue
+			}
+			ref := transcode.ResolveAlias(v.Content[1])
+			if ref.Kind != yaml.ScalarNode || hasScheme(ref.Value) {
+				continue
+			}
+			target, frag, _ := strings.Cut(ref.Value, "#")
+			if target == "" && file == b.rootFile {
+				continue // the root document's own $ref
+			}
+			targetFile := file
+			if target != "" {
+				var err error
+				if targetFile, err = b.resolve(file, target); err != nil {
+					return b.refError(file, ref, "$ref %q: %w", ref.Value, err)
+				}
+			}
+			if f, err := url.PathUnescape(frag); err == nil {
+				frag = f
+			}
+			if targetFile == b.rootFile {
+				continue
+			}
+			key := targetFile + "#" + frag
+			if _, taken := b.targets[key]; taken {
+				continue // a second entry for the same object: it will point to the first
+			}
+			b.targets[key] = here
+			b.homes[v] = key
+		}
+	}
+	return nil
+}
+
+// frag returns the JSON Pointer of the object a splice copied.
+func (s *splice) frag() string {
+	_, frag, _ := strings.Cut(s.ref, "#")
+	if f, err := url.PathUnescape(frag); err == nil {
+		return f
+	}
+	return frag
 }
 
 // mappingValue returns the value of key in mapping m, or nil.
@@ -191,36 +362,32 @@ func (b *bundler) walk(n *yaml.Node, file string, ctx refContext, inRoot bool) e
 	if b.budget--; b.budget < 0 {
 		return b.refError(file, n, "the document is too large to bundle (aliases?)")
 	}
+	pushed, err := b.resolveRefs(n, file, ctx)
+	defer func() { b.inline = b.inline[:len(b.inline)-pushed] }()
+	if err != nil {
+		return err
+	}
 	switch n.Kind {
 	case yaml.SequenceNode:
 		el, ok := ctx.element()
-		if !ok && ctx == ctxSchema { // JSON Schema draft 4 "items": [...]
-			el, ok = ctxSchema, true
+		if !ok && (ctx == ctxSchema || ctx == ctxOther) { // JSON Schema draft 4 "items": [...]; servers, tags, ...
+			el, ok = ctx, true
 		}
 		if !ok {
 			return nil
 		}
 		for _, item := range n.Content {
-			if err := b.walk(item, file, el, inRoot); err != nil {
+			if err := b.walk(item, b.fileFor(item, file), el, inRoot); err != nil {
 				return err
 			}
 		}
 	case yaml.MappingNode:
-		if _, isMap := ctx.element(); !isMap {
-			if ref := mappingValue(n, "$ref"); ref != nil && ref.Kind == yaml.ScalarNode {
-				done, err := b.ref(n, ref, file, ctx)
-				if err != nil || done {
-					return err
-				}
-			}
-		}
-		_, isMap := ctx.element()
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Value == "$ref" && !isMap {
-				continue
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Value == "$ref" && transcode.ResolveAlias(v).Kind == yaml.ScalarNode {
+				continue // a $ref left in place
 			}
-			if err := b.walk(n.Content[i+1], file, ctx.child(k.Value), inRoot); err != nil {
+			if err := b.walk(v, b.fileFor(v, file), ctx.child(k.Value), inRoot); err != nil {
 				return err
 			}
 		}
@@ -228,52 +395,102 @@ func (b *bundler) walk(n *yaml.Node, file string, ctx refContext, inRoot bool) e
 	return nil
 }
 
-// ref handles the $ref of mapping m. It reports done when m was replaced by
-// the object it refers to (which has been walked already).
-func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done bool, err error) {
+// resolveRefs handles the $ref of n, a mapping in file, and then that of
+// what replaced it, until n holds none to replace. It returns how many
+// objects it pushed on b.inline, which the caller pops once it has walked
+// n's content.
+func (b *bundler) resolveRefs(n *yaml.Node, file string, ctx refContext) (pushed int, err error) {
+	for ctx != ctxLiteral && n.Kind == yaml.MappingNode {
+		ref := mappingValue(n, "$ref")
+		if ref == nil || ref.Kind != yaml.ScalarNode {
+			return pushed, nil
+		}
+		done, err := b.ref(n, ref, b.fileFor(ref, file), ctx)
+		switch {
+		case err != nil:
+			return pushed, err
+		case done == refSplicedPushed:
+			pushed++
+		case done == refLeft:
+			return pushed, nil
+		}
+	}
+	return pushed, nil
+}
+
+// What ref did with a $ref.
+const (
+	refLeft          = iota // rewritten to point into the bundled document, or left as it is
+	refSpliced              // replaced by a copy of what it points to
+	refSplicedPushed        // the same, the object pushed on b.inline
+)
+
+// ref handles the $ref of mapping m, which is in file, and says what it
+// did (refLeft, refSpliced or refSplicedPushed).
+func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done int, err error) {
 	v := ref.Value
 	if hasScheme(v) {
-		return false, nil // remote: the browser resolves it
+		return refLeft, nil // remote: the browser resolves it
 	}
 	target, frag, _ := strings.Cut(v, "#")
 	if frag, err = url.PathUnescape(frag); err != nil {
-		return false, b.refError(file, ref, "$ref %q: invalid escape in the fragment: %v", v, err)
+		return refLeft, b.refError(file, ref, "$ref %q: invalid escape in the fragment: %v", v, err)
 	}
 	var targetFile string
 	switch {
 	case target == "" && file == b.rootFile:
-		return false, nil // the root document's own $ref
+		return refLeft, nil // the root document's own $ref
 	case target == "":
 		targetFile = file
 	default:
 		if targetFile, err = b.resolve(file, target); err != nil {
-			return false, b.refError(file, ref, "$ref %q: %w", v, err)
+			return refLeft, b.refError(file, ref, "$ref %q: %w", v, err)
 		}
 	}
 	if b.rootFile != "" && targetFile == b.rootFile {
 		setRef(ref, "#"+frag) // back into the root document
-		return false, nil
+		return refLeft, nil
+	}
+	key := targetFile + "#" + frag
+	section := ctx.section(b.swagger2)
+	home := b.homes[m] == key
+	if section != "" && !home {
+		if bundledRef, ok := b.targets[key]; ok {
+			setRef(ref, bundledRef)
+			return refLeft, nil
+		}
 	}
 	doc, err := b.load(targetFile)
 	if err != nil {
 		var se *transcode.Error
 		if errors.As(err, &se) {
-			return false, err // a problem inside the referenced file, at its own line
+			return refLeft, err // a problem inside the referenced file, at its own line
 		}
-		return false, b.refError(file, ref, "$ref %q: %w", v, err)
+		return refLeft, b.refError(file, ref, "$ref %q: %w", v, err)
 	}
 	node, err := pointer(doc, frag)
 	if err != nil {
-		return false, b.refError(file, ref, "$ref %q: %s %w", v, targetFile, err)
+		if target == "" && strings.HasPrefix(frag, "/") {
+			// "#/definitions/User" in a file that has none: the root
+			// document's, checked once it is bundled.
+			b.pending = append(b.pending, rootRef{file: file, ref: ref, why: fmt.Errorf("%s %w", targetFile, err)})
+			return refLeft, nil
+		}
+		return refLeft, b.refError(file, ref, "$ref %q: %s %w", v, targetFile, err)
 	}
-	key := targetFile + "#" + frag
-	section := ctx.section(b.swagger2)
+	if home {
+		delete(b.homes, m)
+		return refSpliced, b.splice(m, ref, node, targetFile, ctx, file)
+	}
 	if section == "" {
-		return true, b.inlineRef(m, node, key, targetFile, ctx, file, ref)
-	}
-	if bundledRef, ok := b.targets[key]; ok {
-		setRef(ref, bundledRef)
-		return false, nil
+		for _, k := range b.inline {
+			if k == key {
+				return refLeft, b.refError(file, ref, "$ref %q refers back to itself through %s: %s cannot be bundled by reference, only copied",
+					v, strings.Join(b.inline, " -> "), ctx.describe())
+			}
+		}
+		b.inline = append(b.inline, key)
+		return refSplicedPushed, b.splice(m, ref, node, targetFile, ctx, file)
 	}
 	name := b.name(section, targetFile, frag)
 	bundledRef := "#/" + section + "/" + escapePointer(name)
@@ -281,36 +498,54 @@ func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done bool
 	setRef(ref, bundledRef)
 	cp, err := b.copy(node, targetFile)
 	if err != nil {
-		return false, err
+		return refLeft, err
 	}
 	b.added = append(b.added, bundled{section: section, name: name, node: cp})
-	return false, b.walk(cp, targetFile, ctx, false)
+	return refLeft, b.walk(cp, targetFile, ctx, false)
 }
 
-// inlineRef replaces m's content with a copy of node, keeping m's other
-// keys (OpenAPI 3.1 allows a summary or description beside a $ref).
-func (b *bundler) inlineRef(m, node *yaml.Node, key, targetFile string, ctx refContext, file string, ref *yaml.Node) error {
-	for _, k := range b.inline {
-		if k == key {
-			return b.refError(file, ref, "$ref %q refers back to itself through %s: a %s cannot be bundled by reference, only copied",
-				ref.Value, strings.Join(b.inline, " -> "), ctx)
-		}
+// splice replaces m's content with a copy of node, read from targetFile,
+// keeping m's other keys (OpenAPI 3.1 allows a summary or description
+// beside a $ref). What is expected at m's place decides the kinds allowed:
+// a mapping for an object or a map, a list for a list.
+func (b *bundler) splice(m, ref, node *yaml.Node, targetFile string, ctx refContext, file string) error {
+	want := yaml.MappingNode
+	if strings.HasPrefix(string(ctx), "list:") {
+		want = yaml.SequenceNode
 	}
-	if node.Kind != yaml.MappingNode {
-		return b.refError(file, ref, "$ref %q must point to a mapping (a %s), not %s", ref.Value, ctx, transcode.Article(transcode.YAMLKind(node)))
+	if ctx != ctxOther && node.Kind != want {
+		return b.refError(file, ref, "$ref %q must point to %s (%s), not %s", ref.Value,
+			map[yaml.Kind]string{yaml.MappingNode: "a mapping", yaml.SequenceNode: "a list"}[want], ctx.describe(), transcode.Article(transcode.YAMLKind(node)))
+	}
+	siblings := len(m.Content) > 2
+	if node.Kind != yaml.MappingNode && siblings {
+		return b.refError(file, ref, "$ref %q points to %s, which the keys beside the $ref cannot be added to", ref.Value, transcode.Article(transcode.YAMLKind(node)))
 	}
 	cp, err := b.copy(node, targetFile)
 	if err != nil {
 		return err
 	}
-	b.inline = append(b.inline, key)
-	defer func() { b.inline = b.inline[:len(b.inline)-1] }()
-	if err := b.walk(cp, targetFile, ctx, false); err != nil {
-		return err
+	sp := &splice{ref: ref.Value, refFile: file, refLine: ref.Line, target: targetFile}
+	if _, ok := b.origins[m]; !ok {
+		b.origins[m] = &splice{ref: ref.Value, refFile: file, refLine: ref.Line, target: targetFile, container: true}
 	}
-	content := cp.Content
+	copied := cp.Content
+	if cp.Kind == yaml.MappingNode {
+		for i := 1; i < len(copied); i += 2 {
+			b.fileOf[copied[i]], b.origins[copied[i]] = targetFile, sp
+		}
+	} else {
+		for _, c := range copied {
+			b.fileOf[c], b.origins[c] = targetFile, sp
+		}
+	}
+	if cp.Kind != yaml.MappingNode {
+		m.Kind, m.Tag, m.Value, m.Style, m.Content = cp.Kind, cp.Tag, cp.Value, cp.Style, copied
+		return nil
+	}
+	content := copied
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == "$ref" {
+		if m.Content[i].Value == "$ref" && m.Content[i+1] == ref {
 			continue
 		}
 		replaced := false
@@ -325,6 +560,39 @@ func (b *bundler) inlineRef(m, node *yaml.Node, key, targetFile string, ctx refC
 	}
 	m.Content = content
 	return nil
+}
+
+// checkRootRefs checks that each "#/..." $ref left to point into the
+// bundled document names something there.
+func (b *bundler) checkRootRefs() error {
+	for _, r := range b.pending {
+		_, frag, _ := strings.Cut(r.ref.Value, "#")
+		if f, err := url.PathUnescape(frag); err == nil {
+			frag = f
+		}
+		if _, err := pointer(b.root, frag); err != nil {
+			return b.refError(r.file, r.ref, "$ref %q: %v, and the bundled document %v", r.ref.Value, r.why, err)
+		}
+	}
+	return nil
+}
+
+// Locate rewrites e, a problem found at node n of the bundled document, to
+// name the $ref that brought n there and the file n was read from: it is a
+// transcode.Locator.
+func (r *Result) Locate(n *yaml.Node, e *transcode.Error) *transcode.Error {
+	sp := r.b.origins[n]
+	if sp == nil {
+		return e
+	}
+	refFile := sp.refFile
+	if refFile == "" {
+		refFile = r.b.rootSource
+	}
+	if sp.container {
+		return &transcode.Error{Source: refFile, Line: sp.refLine, Err: fmt.Errorf("$ref %q (%s): %w", sp.ref, sp.target, e.Err)}
+	}
+	return &transcode.Error{Source: refFile, Line: sp.refLine, Err: fmt.Errorf("$ref %q: %s:%d: %w", sp.ref, sp.target, n.Line, e.Err)}
 }
 
 func setRef(ref *yaml.Node, v string) {
@@ -365,7 +633,18 @@ func (b *bundler) load(file string) (*yaml.Node, error) {
 	}
 	b.files = append(b.files, file)
 	b.read += len(data)
-	root, err := transcode.ParseYAML(transcode.Raw{Source: file, File: file, Data: data})
+	if isTextFile(file) {
+		// Markdown or plain text (description: {$ref: ./intro.md}): the
+		// file's text is the value.
+		data = transcode.TrimBOM(data)
+		if !utf8.Valid(data) {
+			return nil, &transcode.Error{Source: file, Err: errors.New("a text file a $ref names must be UTF-8")}
+		}
+		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(data), Line: 1, Column: 1}
+		b.docs[file] = n
+		return n, nil
+	}
+	root, err := transcode.ParseYAMLValue(transcode.Raw{Source: file, File: file, Data: data})
 	if err != nil {
 		return nil, err
 	}
@@ -376,6 +655,16 @@ func (b *bundler) load(file string) (*yaml.Node, error) {
 	}
 	b.docs[file] = root
 	return root, nil
+}
+
+// isTextFile reports whether a $ref's file is text to take as a string
+// (Markdown, plain text, HTML) rather than YAML or JSON to parse.
+func isTextFile(name string) bool {
+	switch strings.ToLower(path.Ext(strings.ReplaceAll(name, "\\", "/"))) {
+	case ".md", ".markdown", ".txt", ".html", ".htm":
+		return true
+	}
+	return false
 }
 
 // pointer finds the node a JSON Pointer (RFC 6901) names in doc.
