@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer"
+	"github.com/openapi-viewer/viewer/internal/npmfixture"
 )
 
 // TestChromiumMultiFileSpec serves a real spec split over some fifty files
@@ -92,4 +94,46 @@ func operationSummaries(t *testing.T, doc []byte) []string {
 		}
 	}
 	return out
+}
+
+// TestChromiumMultiFileSwagger serves the npm package multi-file-swagger as
+// published (fetched at test time: see internal/npmfixture), whose info,
+// paths and definitions are each a $ref to another file. Swagger UI shows
+// its title, its three operations, each expanded with its response, and
+// one model per definition: User once.
+func TestChromiumMultiFileSwagger(t *testing.T) {
+	pkg := npmfixture.MultiFileSwagger(t)
+	browser := startBrowser(t)
+	srv := serve(t, viewer.Config{
+		FilePathOrSpec: filepath.Join(pkg.Dir, "index.yaml"),
+		UIPath:         "/docs",
+		DocExpansion:   "full",
+	})
+	want := countOperations(t, fetch(t, srv, srv.URL+"/docs/openapi.json"))
+	require.Equal(t, 3, want.operations, "/foo, /bar and /nested")
+
+	tb := newTab(t, browser, 90*time.Second)
+	var title string
+	tb.run(t, "loading the page",
+		chromedp.Navigate(srv.URL+"/docs/"),
+		chromedp.WaitVisible(".swagger-ui .info .title"),
+		chromedp.Text(".swagger-ui .info .title", &title))
+	assert.Contains(t, title, "Simple API")
+	assert.Equal(t, want.blocks, tb.waitCount(t, ".swagger-ui .opblock", want.blocks))
+	tb.waitCount(t, ".swagger-ui .opblock .responses-table", want.blocks)
+
+	var paths []string
+	tb.eval(t, `[...document.querySelectorAll(".swagger-ui .opblock .opblock-summary-path")].map(e => e.textContent.trim())`, &paths)
+	assert.ElementsMatch(t, []string{"/foo", "/bar", "/nested"}, paths)
+	var models []string
+	tb.waitCount(t, ".swagger-ui section.models .model-container", 1)
+	tb.eval(t, `[...document.querySelectorAll(".swagger-ui section.models .model-container")].map(e => e.id)`, &models)
+	assert.ElementsMatch(t, []string{"model-User", "model-SameFileReference"}, models)
+
+	var text string
+	tb.eval(t, `document.querySelector(".swagger-ui").innerText`, &text)
+	assert.NotContains(t, text, "No operations defined in spec!")
+	assert.NotContains(t, text, "Could not resolve reference")
+	assert.NotContains(t, text, "Resolver error")
+	tb.assertClean(t)
 }
