@@ -77,12 +77,12 @@ func TestBundleWholeSections(t *testing.T) {
 		"api/openapi.yaml": {Data: []byte("openapi: 3.1.0\ninfo:\n  title: Sections\n  version: '1'\n  description: {$ref: ./intro.md}\n" +
 			"tags: {$ref: ./tags.yaml}\nservers: {$ref: ./servers.yaml}\npaths: {$ref: ./paths/index.yaml}\n" +
 			"components:\n  schemas: {$ref: ./schemas/index.yaml}\n  parameters: {$ref: './common.yaml#/parameters'}\n")},
-		"api/intro.md":          {Data: []byte("# Intro\n\nText *here*.\n")},
-		"api/tags.yaml":         {Data: []byte("- name: pets\n- {$ref: ./more-tags.yaml#/0}\n")},
-		"api/more-tags.yaml":    {Data: []byte("- name: owners\n  description: people\n")},
-		"api/servers.yaml":      {Data: []byte("- url: https://example.com\n")},
-		"api/paths/index.yaml":  {Data: []byte("/pets: {$ref: ./pets.yaml}\n")},
-		"api/paths/pets.yaml":   {Data: []byte("get:\n  parameters: {$ref: ../common.yaml#/list}\n  responses:\n    '200':\n      description: ok\n      content:\n        application/json:\n          schema: {$ref: ../schemas/Pet.yaml}\n    '201':\n      description: the same\n      content:\n        application/json:\n          schema: {$ref: '../schemas/index.yaml#/Pet'}\n          example: {$ref: not-resolved.yaml}\n")},
+		"api/intro.md":           {Data: []byte("# Intro\n\nText *here*.\n")},
+		"api/tags.yaml":          {Data: []byte("- name: pets\n- {$ref: ./more-tags.yaml#/0}\n")},
+		"api/more-tags.yaml":     {Data: []byte("- name: owners\n  description: people\n")},
+		"api/servers.yaml":       {Data: []byte("- url: https://example.com\n")},
+		"api/paths/index.yaml":   {Data: []byte("/pets: {$ref: ./pets.yaml}\n")},
+		"api/paths/pets.yaml":    {Data: []byte("get:\n  parameters: {$ref: ../common.yaml#/list}\n  responses:\n    '200':\n      description: ok\n      content:\n        application/json:\n          schema: {$ref: ../schemas/Pet.yaml}\n    '201':\n      description: the same\n      content:\n        application/json:\n          schema: {$ref: '../schemas/index.yaml#/Pet'}\n          example: {$ref: not-resolved.yaml}\n")},
 		"api/schemas/index.yaml": {Data: []byte("Pet: {$ref: ./Pet.yaml}\nId: {type: integer}\n")},
 		"api/schemas/Pet.yaml":   {Data: []byte("type: object\nproperties:\n  id: {$ref: './index.yaml#/Id'}\n")},
 		"api/common.yaml":        {Data: []byte("parameters:\n  Limit: {name: limit, in: query, schema: {type: integer}}\nlist:\n  - {$ref: '#/parameters/Limit'}\n")},
@@ -131,4 +131,20 @@ func TestBundleSectionErrorsNameTheRef(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
+}
+
+// A root document that is only a $ref to the real one: the real one's
+// "#/..." $refs are the root's own, not copies.
+func TestBundleRootIsARef(t *testing.T) {
+	fsys := fstest.MapFS{
+		"index.yaml":    {Data: []byte("$ref: ./src/api.yaml\n")},
+		"src/api.yaml":  {Data: []byte("openapi: 3.0.3\ninfo: {$ref: ./info.yaml}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/Ok'}\ncomponents:\n  responses:\n    Ok: {description: fine, content: {application/json: {schema: {$ref: '../index.yaml#/components/schemas/S'}}}}\n  schemas:\n    S: {type: string}\n")},
+		"src/info.yaml": {Data: []byte("title: Indirect\nversion: '2'\n")},
+	}
+	doc, _, _ := servedBundle(t, viewer.Config{FilePathOrSpec: "index.yaml", FS: fsys})
+	assert.Equal(t, "Indirect", digJSON(t, doc, "info", "title"))
+	assert.Equal(t, "#/components/responses/Ok", digJSON(t, doc, "paths", "/a", "get", "responses", "200", "$ref"))
+	assert.Len(t, digJSON(t, doc, "components", "responses"), 1)
+	assert.Len(t, digJSON(t, doc, "components", "schemas"), 1)
+	assert.Equal(t, "#/components/schemas/S", digJSON(t, doc, "components", "responses", "Ok", "content", "application/json", "schema", "$ref"))
 }

@@ -43,8 +43,11 @@ type bundler struct {
 	origins map[*yaml.Node]*splice
 	inline  []string // "file#pointer" of the objects being copied in place, for cycles
 	pending []rootRef
-	budget  int // nodes still allowed to be copied or walked
-	read    int // bytes read from referenced files
+	// wholeRoot holds the files the root document is a $ref to, whole: a
+	// "#/..." $ref in them is the root's own.
+	wholeRoot map[string]bool
+	budget    int // nodes still allowed to be copied or walked
+	read      int // bytes read from referenced files
 }
 
 // bundled is one new components entry.
@@ -144,7 +147,7 @@ func Bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, readFile R
 		fsys: fsys, readFile: readFile, rootFile: rootFile, rootSource: rootSource, root: root,
 		docs: map[string]*yaml.Node{}, targets: map[string]string{}, names: map[string]map[string]bool{},
 		homes: map[*yaml.Node]string{}, visited: map[*yaml.Node]bool{}, fileOf: map[*yaml.Node]string{},
-		origins: map[*yaml.Node]*splice{}, budget: 64*size + 1<<20,
+		origins: map[*yaml.Node]*splice{}, wholeRoot: map[string]bool{}, budget: 64*size + 1<<20,
 	}
 	if rootFile != "" {
 		b.files = []string{rootFile}
@@ -186,9 +189,6 @@ func (b *bundler) expandSections() error {
 	if err := b.expand(b.root, b.rootFile, ctxRoot); err != nil {
 		return err
 	}
-	if b.root.Kind != yaml.MappingNode {
-		return b.refError(b.rootFile, b.root, "the document's $ref must point to a mapping (the OpenAPI document), not %s", transcode.Article(transcode.YAMLKind(b.root)))
-	}
 	for i := 0; i+1 < len(b.root.Content); i += 2 {
 		key, v := b.root.Content[i].Value, transcode.ResolveAlias(b.root.Content[i+1])
 		ctx := ctxRoot.child(key)
@@ -214,6 +214,12 @@ func (b *bundler) expand(n *yaml.Node, file string, ctx refContext) error {
 	pushed, err := b.resolveRefs(n, file, ctx)
 	b.inline = b.inline[:len(b.inline)-pushed]
 	return err
+}
+
+// isRoot reports whether file is the root document's (a document given as
+// bytes has the file "").
+func (b *bundler) isRoot(file string) bool {
+	return file == b.rootFile || b.wholeRoot[file]
 }
 
 // fileFor returns the file node n was read from: its own when it was
@@ -295,7 +301,7 @@ func (b *bundler) findHomes() error {
 				continue
 			}
 			target, frag, _ := strings.Cut(ref.Value, "#")
-			if target == "" && file == b.rootFile {
+			if target == "" && b.isRoot(file) {
 				continue // the root document's own $ref
 			}
 			targetFile := file
@@ -308,7 +314,7 @@ func (b *bundler) findHomes() error {
 			if f, err := url.PathUnescape(frag); err == nil {
 				frag = f
 			}
-			if targetFile == b.rootFile {
+			if b.isRoot(targetFile) {
 				continue
 			}
 			key := targetFile + "#" + frag
@@ -438,7 +444,7 @@ func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done int,
 	}
 	var targetFile string
 	switch {
-	case target == "" && file == b.rootFile:
+	case target == "" && b.isRoot(file):
 		return refLeft, nil // the root document's own $ref
 	case target == "":
 		targetFile = file
@@ -447,7 +453,7 @@ func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done int,
 			return refLeft, b.refError(file, ref, "$ref %q: %w", v, err)
 		}
 	}
-	if b.rootFile != "" && targetFile == b.rootFile {
+	if targetFile != "" && b.isRoot(targetFile) {
 		setRef(ref, "#"+frag) // back into the root document
 		return refLeft, nil
 	}
@@ -526,6 +532,9 @@ func (b *bundler) splice(m, ref, node *yaml.Node, targetFile string, ctx refCont
 		return err
 	}
 	sp := &splice{ref: ref.Value, refFile: file, refLine: ref.Line, target: targetFile}
+	if m == b.root && sp.frag() == "" {
+		b.wholeRoot[targetFile] = true // the root document is that file
+	}
 	if _, ok := b.origins[m]; !ok {
 		b.origins[m] = &splice{ref: ref.Value, refFile: file, refLine: ref.Line, target: targetFile, container: true}
 	}
