@@ -120,6 +120,8 @@ func TestBundleSectionErrorsNameTheRef(t *testing.T) {
 		{"root's name nowhere", "swagger: '2.0'\ninfo: {title: T, version: '1'}\npaths:\n  /a: {$ref: ./info/index.yaml}\n",
 			"get:\n  responses:\n    '200':\n      description: ok\n      schema: {$ref: '#/definitions/Nope'}\n",
 			`info/index.yaml:5: $ref "#/definitions/Nope": info/index.yaml has no "definitions" at #/definitions/Nope, and the bundled document has no "definitions"`},
+		{"info is a $ref to itself", "swagger: '2.0'\ninfo: {$ref: ./info/index.yaml}\npaths: {}\n", "$ref: ./index.yaml\n",
+			`info/index.yaml:1: $ref "./index.yaml" refers back to itself`},
 		{"section refers to itself", "swagger: '2.0'\ninfo: {title: T, version: '1'}\npaths: {$ref: ./info/index.yaml}\n", "/a: {$ref: ./index.yaml}\n",
 			`info/index.yaml:1: $ref "./index.yaml" refers back to itself`},
 	}
