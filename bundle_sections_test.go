@@ -1,6 +1,9 @@
 package viewer_test
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -149,4 +152,27 @@ func TestBundleRootIsARef(t *testing.T) {
 	assert.Len(t, digJSON(t, doc, "components", "responses"), 1)
 	assert.Len(t, digJSON(t, doc, "components", "schemas"), 1)
 	assert.Equal(t, "#/components/schemas/S", digJSON(t, doc, "components", "responses", "Ok", "content", "application/json", "schema", "$ref"))
+}
+
+// A small root whose paths are a $ref to a large file: the work allowed
+// grows with the files read, not with the root alone.
+func TestBundleLargeSectionBehindASmallRoot(t *testing.T) {
+	var paths strings.Builder
+	for i := 0; i < 6000; i++ {
+		fmt.Fprintf(&paths, "/p%d:\n  get:\n    parameters:\n", i)
+		for j := 0; j < 12; j++ {
+			fmt.Fprintf(&paths, "      - {name: q%d, in: query, schema: {type: string}}\n", j)
+		}
+		fmt.Fprintf(&paths, "    responses: {'200': {description: ok}}\n")
+	}
+	fsys := fstest.MapFS{
+		"api.yaml":   {Data: []byte("openapi: 3.0.3\ninfo: {title: Big, version: '1'}\npaths: {$ref: paths.yaml}\n")},
+		"paths.yaml": {Data: []byte(paths.String())},
+	}
+	h, err := viewer.NewHandler(viewer.Config{FilePathOrSpec: "api.yaml", FS: fsys, UIPath: "/d", RawPath: "/s"})
+	require.NoError(t, err)
+	_, body := get(t, h, "/s.json")
+	var doc struct{ Paths map[string]json.RawMessage }
+	require.NoError(t, json.Unmarshal([]byte(body), &doc))
+	assert.Len(t, doc.Paths, 6000)
 }

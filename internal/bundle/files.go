@@ -50,6 +50,7 @@ func (b *bundler) load(file string) (*yaml.Node, error) {
 	}
 	b.files = append(b.files, file)
 	b.read += len(data)
+	b.budget += 64 * len(data) // as for the root: a bound on the work, not on what the files hold
 	if isTextFile(file) {
 		// Markdown or plain text (description: {$ref: ./intro.md}): the
 		// file's text is the value.
