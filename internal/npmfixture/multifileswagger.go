@@ -26,8 +26,9 @@ type SplitSpec struct {
 // MultiFileSwagger returns the npm package multi-file-swagger 2.3.0,
 // unpacked, and swagger-cli 4.0.4, from the directory
 // VIEWER_MULTI_FILE_SWAGGER names or else fetched now (into the
-// repository's .cache) by scripts/fetch-multi-file-swagger.sh. Without npm
-// it skips t, or fails it when VIEWER_TEST_REQUIRE_NODE=1.
+// repository's .cache) by scripts/fetch-multi-file-swagger.sh. Without npm,
+// or when the script fails, it skips t, or fails it when
+// VIEWER_TEST_REQUIRE_NODE=1.
 func MultiFileSwagger(t testing.TB) SplitSpec {
 	t.Helper()
 	dir := os.Getenv(MultiFileSwaggerEnv)
@@ -46,7 +47,10 @@ func MultiFileSwagger(t testing.TB) SplitSpec {
 			if ee, ok := err.(*exec.ExitError); ok {
 				stderr = string(ee.Stderr)
 			}
-			t.Fatalf("scripts/fetch-multi-file-swagger.sh: %v %s", err, stderr)
+			if os.Getenv(RequireNodeEnv) == "1" {
+				t.Fatalf("scripts/fetch-multi-file-swagger.sh: %v %s", err, stderr)
+			}
+			t.Skipf("scripts/fetch-multi-file-swagger.sh failed (no access to the npm registry?): %v %s; set %s=1 to fail instead", err, stderr, RequireNodeEnv)
 		}
 		dir = strings.TrimSpace(string(out))
 	}
