@@ -80,15 +80,16 @@ func TestBundleWholeSections(t *testing.T) {
 		"api/openapi.yaml": {Data: []byte("openapi: 3.1.0\ninfo:\n  title: Sections\n  version: '1'\n  description: {$ref: ./intro.md}\n" +
 			"tags: {$ref: ./tags.yaml}\nservers: {$ref: ./servers.yaml}\npaths: {$ref: ./paths/index.yaml}\n" +
 			"components:\n  schemas: {$ref: ./schemas/index.yaml}\n  parameters: {$ref: './common.yaml#/parameters'}\n")},
-		"api/intro.md":           {Data: []byte("# Intro\n\nText *here*.\n")},
-		"api/tags.yaml":          {Data: []byte("- name: pets\n- {$ref: ./more-tags.yaml#/0}\n")},
-		"api/more-tags.yaml":     {Data: []byte("- name: owners\n  description: people\n")},
-		"api/servers.yaml":       {Data: []byte("- url: https://example.com\n")},
-		"api/paths/index.yaml":   {Data: []byte("/pets: {$ref: ./pets.yaml}\n")},
-		"api/paths/pets.yaml":    {Data: []byte("get:\n  parameters: {$ref: ../common.yaml#/list}\n  responses:\n    '200':\n      description: ok\n      content:\n        application/json:\n          schema: {$ref: ../schemas/Pet.yaml}\n    '201':\n      description: the same\n      content:\n        application/json:\n          schema: {$ref: '../schemas/index.yaml#/Pet'}\n          example: {$ref: not-resolved.yaml}\n")},
-		"api/schemas/index.yaml": {Data: []byte("Pet: {$ref: ./Pet.yaml}\nId: {type: integer}\n")},
-		"api/schemas/Pet.yaml":   {Data: []byte("type: object\nproperties:\n  id: {$ref: './index.yaml#/Id'}\n")},
-		"api/common.yaml":        {Data: []byte("parameters:\n  Limit: {name: limit, in: query, schema: {type: integer}}\nlist:\n  - {$ref: '#/parameters/Limit'}\n")},
+		"api/intro.md":                    {Data: []byte("# Intro\n\nText *here*.\n")},
+		"api/tags.yaml":                   {Data: []byte("- name: pets\n- {$ref: ./more-tags.yaml#/0}\n")},
+		"api/more-tags.yaml":              {Data: []byte("- name: owners\n  description: people\n")},
+		"api/servers.yaml":                {Data: []byte("- url: https://example.com\n")},
+		"api/paths/index.yaml":            {Data: []byte("/pets: {$ref: ./pets.yaml}\n")},
+		"api/paths/pets.yaml":             {Data: []byte("get:\n  parameters: {$ref: ../common.yaml#/list}\n  responses:\n    '200':\n      description: ok\n      content:\n        application/json:\n          schema: {$ref: ../schemas/Pet.yaml}\n    '201':\n      description: the same\n      content:\n        application/json:\n          schema: {$ref: '../schemas/index.yaml#/Pet'}\n          example: {$ref: not-resolved.yaml}\n")},
+		"api/schemas/index.yaml":          {Data: []byte("Pet: {$ref: ./Pet.yaml}\nId: {type: integer}\n")},
+		"api/schemas/Pet.yaml":            {Data: []byte("type: object\nproperties: {$ref: ./pet-properties.yaml}\n")},
+		"api/schemas/pet-properties.yaml": {Data: []byte("id: {$ref: './index.yaml#/Id'}\nname: {type: string}\n")},
+		"api/common.yaml":                 {Data: []byte("parameters:\n  Limit: {name: limit, in: query, schema: {type: integer}}\nlist:\n  - {$ref: '#/parameters/Limit'}\n")},
 	}
 	doc, _, _ := servedBundle(t, viewer.Config{FilePathOrSpec: "api/openapi.yaml", FS: fsys})
 	assert.Equal(t, "# Intro\n\nText *here*.\n", digJSON(t, doc, "info", "description"))
@@ -102,7 +103,8 @@ func TestBundleWholeSections(t *testing.T) {
 	assert.Equal(t, "not-resolved.yaml", digJSON(t, get, "responses", "201", "content", "application/json", "example", "$ref"), "examples are data")
 	schemas := digJSON(t, doc, "components", "schemas").(map[string]any)
 	assert.Len(t, schemas, 2, "Pet and Id, once each: %v", schemas)
-	assert.Equal(t, "#/components/schemas/Id", digJSON(t, schemas, "Pet", "properties", "id", "$ref"))
+	assert.Equal(t, "#/components/schemas/Id", digJSON(t, schemas, "Pet", "properties", "id", "$ref"), "a map of schemas given as a $ref")
+	assert.Equal(t, "string", digJSON(t, schemas, "Pet", "properties", "name", "type"))
 	assert.Len(t, digJSON(t, doc, "components", "parameters"), 1)
 }
 
