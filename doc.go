@@ -41,10 +41,14 @@
 //     content-hashed URLs.
 //   - The page carries a strict Content-Security-Policy (no inline script)
 //     and ignores ?url=, so it cannot be made to show another document.
-//   - A spec split over files is bundled at Setup: relative $refs to other
-//     files become entries of the document's components (path items are
-//     copied in place), so the UI gets one document; remote (http:, https:)
-//     $refs are left to the browser. See [Config].FilePathOrSpec.
+//   - A spec split over files is bundled at Setup: a relative $ref to
+//     another file, anywhere in the document (whole sections such as info,
+//     paths or definitions included), becomes an entry of the document's
+//     components, one per file and pointer, under the name the author gave
+//     it when a components entry is that $ref; anything without a
+//     components section (path items, info, sections) is copied in place.
+//     The UI gets one document; remote (http:, https:) $refs are left to
+//     the browser. See [Config].FilePathOrSpec.
 //   - [OpenapiViewerRouter.Reload] swaps in freshly read documents at once,
 //     and Config.Watch does it whenever a document file changes, until
 //     [OpenapiViewerRouter.Close].

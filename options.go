@@ -29,13 +29,19 @@ type Config struct {
 	// document served: they are resolved against the directory of the file
 	// holding the $ref and read from FS when it is set, else from the OS
 	// file system (a document given as bytes or as an object resolves them
-	// from the root of FS, and without FS they are an error). Each referenced object becomes an entry of the document's
-	// components (definitions, parameters or responses in Swagger 2.0),
-	// named after its key or its file, with "_2", "_3", ... added in the
-	// order found when the name is taken; a path item is copied in place of
-	// its $ref. $refs with a URL scheme (http:, https:) and those inside
-	// examples, defaults, enums and x- extensions are left as they are. A
-	// broken $ref is a Setup error naming the file and line of the $ref.
+	// from the root of FS, and without FS they are an error). A $ref may
+	// stand anywhere, whole sections included (info, paths, definitions,
+	// components and its maps). Where the object has a components section
+	// (definitions, parameters or responses in Swagger 2.0), it becomes an
+	// entry there: the entry of the document's own that is only that $ref
+	// (User: {$ref: ./User.yaml}), else one named after its key or its
+	// file, with "_2", "_3", ... added in the order found when the name is
+	// taken; every $ref to the same file and pointer points to that one
+	// entry. Anything else (a path item, info, a section, a list) is
+	// copied in place of its $ref. $refs with a URL scheme (http:, https:)
+	// and those inside examples, defaults, enums and x- extensions are left
+	// as they are. A broken $ref is a Setup error naming the file and line
+	// of the $ref. See the README's "Specs split over files".
 	// Required unless Specs is set.
 	FilePathOrSpec any
 

@@ -1,9 +1,12 @@
 package browsertest
 
 import (
+	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -11,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer"
+	"github.com/openapi-viewer/viewer/internal/npmfixture"
 )
 
 // TestChromiumMultiFileSpec serves a real spec split over some fifty files
@@ -92,4 +96,71 @@ func operationSummaries(t *testing.T, doc []byte) []string {
 		}
 	}
 	return out
+}
+
+// TestChromiumMultiFileSwagger serves split specs whose sections are $refs
+// to other files. The npm package multi-file-swagger as published (fetched
+// at test time: see internal/npmfixture; its info, paths and definitions
+// are each a $ref): Swagger UI shows its title, its three operations, each
+// expanded with its response, and one model per definition. A spec split
+// per path item, whose definitions name each schema file: one User model,
+// however many operations refer to User.yaml.
+func TestChromiumMultiFileSwagger(t *testing.T) {
+	browser := startBrowser(t)
+	t.Run("published", func(t *testing.T) {
+		pkg := npmfixture.MultiFileSwagger(t)
+		checkSplitSpec(t, browser, viewer.Config{FilePathOrSpec: filepath.Join(pkg.Dir, "index.yaml")},
+			"Simple API", []string{"/foo", "/bar", "/nested"}, []string{"model-User", "model-SameFileReference"})
+	})
+	t.Run("per path item", func(t *testing.T) {
+		fsys := fstest.MapFS{
+			"index.yaml": {Data: []byte("swagger: '2.0'\ninfo: {$ref: ./info.yaml}\npaths:\n  /users: {$ref: ./paths/users.yaml}\n" +
+				"  /users/{id}: {$ref: ./paths/user.yaml}\ndefinitions:\n  User: {$ref: ./definitions/User.yaml}\n  Error: {$ref: ./definitions/Error.yaml}\n")},
+			"info.yaml": {Data: []byte("title: Users\nversion: '1'\n")},
+			"paths/users.yaml": {Data: []byte("get:\n  responses:\n    '200':\n      description: all\n      schema: {type: array, items: {$ref: ../definitions/User.yaml}}\n" +
+				"    default: {description: failed, schema: {$ref: ../definitions/Error.yaml}}\n" +
+				"post:\n  parameters:\n    - {name: user, in: body, schema: {$ref: ../definitions/User.yaml}}\n  responses:\n    '201': {description: made}\n")},
+			"paths/user.yaml": {Data: []byte("get:\n  parameters:\n    - {name: id, in: path, required: true, type: string}\n  responses:\n" +
+				"    '200': {description: one, schema: {$ref: ../definitions/User.yaml}}\n")},
+			"definitions/User.yaml":  {Data: []byte("type: object\nproperties:\n  name: {type: string}\n")},
+			"definitions/Error.yaml": {Data: []byte("type: object\nproperties:\n  message: {type: string}\n")},
+		}
+		checkSplitSpec(t, browser, viewer.Config{FilePathOrSpec: "index.yaml", FS: fsys},
+			"Users", []string{"/users", "/users", "/users/{id}"}, []string{"model-User", "model-Error"})
+	})
+}
+
+// checkSplitSpec serves cfg and checks that Swagger UI shows the title,
+// an expanded operation block for each of paths, and exactly the models
+// (by element id) given, with no error.
+func checkSplitSpec(t *testing.T, browser context.Context, cfg viewer.Config, title string, paths, models []string) {
+	cfg.UIPath, cfg.DocExpansion = "/docs", "full"
+	srv := serve(t, cfg)
+	want := countOperations(t, fetch(t, srv, srv.URL+"/docs/openapi.json"))
+	require.Equal(t, len(paths), want.operations)
+
+	tb := newTab(t, browser, 90*time.Second)
+	var shown string
+	tb.run(t, "loading the page",
+		chromedp.Navigate(srv.URL+"/docs/"),
+		chromedp.WaitVisible(".swagger-ui .info .title"),
+		chromedp.Text(".swagger-ui .info .title", &shown))
+	assert.Contains(t, shown, title)
+	assert.Equal(t, want.blocks, tb.waitCount(t, ".swagger-ui .opblock", want.blocks))
+	tb.waitCount(t, ".swagger-ui .opblock .responses-table", want.blocks)
+
+	var gotPaths []string
+	tb.eval(t, `[...document.querySelectorAll(".swagger-ui .opblock .opblock-summary-path")].map(e => e.textContent.trim().replace(/\u200b/g, ""))`, &gotPaths)
+	assert.ElementsMatch(t, paths, gotPaths)
+	var gotModels []string
+	tb.waitCount(t, ".swagger-ui section.models .model-container", 1)
+	tb.eval(t, `[...document.querySelectorAll(".swagger-ui section.models .model-container")].map(e => e.id)`, &gotModels)
+	assert.ElementsMatch(t, models, gotModels)
+
+	var text string
+	tb.eval(t, `document.querySelector(".swagger-ui").innerText`, &text)
+	assert.NotContains(t, text, "No operations defined in spec!")
+	assert.NotContains(t, text, "Could not resolve reference")
+	assert.NotContains(t, text, "Resolver error")
+	tb.assertClean(t)
 }

@@ -8,20 +8,21 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 
-	"github.com/openapi-viewer/viewer/internal/transcode"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/openapi-viewer/viewer/internal/transcode"
 )
 
 // A bundler turns a document whose $refs point into other files into one
-// document. Each referenced object becomes an entry of the root document's
-// components (definitions, parameters or responses in Swagger 2.0), named
-// after its file or its own key, and the $ref then points there; a path
-// item is copied in place of its $ref, as OpenAPI 3.0 has no section for
-// it. $refs with a scheme (http:, https:, ...) are left as they are, and so
-// are $refs inside literal values (examples, defaults, x- extensions).
+// document. A $ref where OpenAPI has a components section for the object
+// (definitions, parameters or responses in Swagger 2.0) makes the object an
+// entry there, named after its file or its own key, and the $ref then
+// points there; any other $ref (a path item, info, a whole section or map,
+// a list) is replaced by a copy of what it points to. $refs with a scheme
+// (http:, https:, ...) are left as they are, and so are $refs inside
+// literal values (examples, defaults, x- extensions).
 type bundler struct {
 	fsys       fs.FS
 	readFile   ReadFunc
@@ -33,12 +34,19 @@ type bundler struct {
 	docs    map[string]*yaml.Node // parsed files, by cleaned path
 	files   []string              // every file read, the root's first
 	targets map[string]string     // "file#pointer" -> the bundled $ref
+	homes   map[*yaml.Node]string // the root's component entries that are a $ref: "file#pointer" copied there
 	names   map[string]map[string]bool
-	added   []bundled           // new component entries, in the order found
-	visited map[*yaml.Node]bool // root nodes already walked (aliases)
-	inline  []string            // "file#pointer" of the path items being copied, for cycles
-	budget  int                 // nodes still allowed to be copied or walked
-	read    int                 // bytes read from referenced files
+	added   []bundled             // new component entries, in the order found
+	visited map[*yaml.Node]bool   // root nodes already walked (aliases)
+	fileOf  map[*yaml.Node]string // nodes copied in place of a $ref: the file they were read from
+	origins map[*yaml.Node]*splice
+	inline  []string // "file#pointer" of the objects being copied in place, for cycles
+	pending []rootRef
+	// wholeRoot holds the files the root document is a $ref to, whole: a
+	// "#/..." $ref in them is the root's own.
+	wholeRoot map[string]bool
+	budget    int // nodes still allowed to be copied or walked
+	read      int // bytes read from referenced files
 }
 
 // bundled is one new components entry.
@@ -104,14 +112,23 @@ func hasScheme(ref string) bool {
 // ReadFunc reads a file that a $ref names, from fsys when it is not nil.
 type ReadFunc func(fsys fs.FS, name string) ([]byte, error)
 
+// Result is what Bundle read, and where the parts of the bundled document
+// came from.
+type Result struct {
+	Files []string // the files read, the root's own first when it is a file
+	Size  int      // their total size in bytes
+	b     *bundler
+}
+
 // Bundle rewrites root, in place, into one document, and returns the files
-// it read (the root's own first, when it is a file) and their total size.
-// It reads the files the $refs name with readFile.
-func Bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, readFile ReadFunc, size int) ([]string, int, error) {
+// it read and their total size. It reads the files the $refs name with
+// readFile.
+func Bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, readFile ReadFunc, size int) (*Result, error) {
 	b := &bundler{
 		fsys: fsys, readFile: readFile, rootFile: rootFile, rootSource: rootSource, root: root,
 		docs: map[string]*yaml.Node{}, targets: map[string]string{}, names: map[string]map[string]bool{},
-		visited: map[*yaml.Node]bool{}, budget: 64*size + 1<<20,
+		homes: map[*yaml.Node]string{}, visited: map[*yaml.Node]bool{}, fileOf: map[*yaml.Node]string{},
+		origins: map[*yaml.Node]*splice{}, wholeRoot: map[string]bool{}, budget: 64*size + 1<<20,
 	}
 	if rootFile != "" {
 		b.files = []string{rootFile}
@@ -123,41 +140,41 @@ func Bundle(root *yaml.Node, rootFile, rootSource string, fsys fs.FS, readFile R
 			b.rootFile = filepath.Clean(rootFile)
 		}
 	}
+	if err := b.expandSections(); err != nil {
+		return nil, err
+	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if root.Content[i].Value == "swagger" {
 			b.swagger2 = true
 		}
 	}
 	b.reserveNames()
-	if err := b.walk(root, rootFile, ctxRoot, true); err != nil {
-		return nil, 0, err
+	if err := b.findHomes(); err != nil {
+		return nil, err
+	}
+	if err := b.walk(root, b.rootFile, ctxRoot, true); err != nil {
+		return nil, err
 	}
 	b.addComponents()
-	return b.files, size + b.read, nil
+	if err := b.checkRootRefs(); err != nil {
+		return nil, err
+	}
+	return &Result{Files: b.files, Size: size + b.read, b: b}, nil
 }
 
-// reserveNames notes the names the root document's components already use.
-func (b *bundler) reserveNames() {
-	for _, sec := range []string{"definitions", "parameters", "responses"} {
-		b.reserve(sec, mappingValue(b.root, sec))
-	}
-	if comps := mappingValue(b.root, "components"); comps != nil {
-		for _, sec := range componentSections() {
-			b.reserve("components/"+sec.name, mappingValue(comps, sec.name))
-		}
-	}
+// isRoot reports whether file is the root document's (a document given as
+// bytes has the file "").
+func (b *bundler) isRoot(file string) bool {
+	return file == b.rootFile || b.wholeRoot[file]
 }
 
-func (b *bundler) reserve(section string, m *yaml.Node) {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return
+// fileFor returns the file node n was read from: its own when it was
+// copied in place of a $ref, else def (its parent's).
+func (b *bundler) fileFor(n *yaml.Node, def string) string {
+	if f, ok := b.fileOf[n]; ok {
+		return f
 	}
-	if b.names[section] == nil {
-		b.names[section] = map[string]bool{}
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		b.names[section][m.Content[i].Value] = true
-	}
+	return def
 }
 
 // mappingValue returns the value of key in mapping m, or nil.
@@ -191,36 +208,32 @@ func (b *bundler) walk(n *yaml.Node, file string, ctx refContext, inRoot bool) e
 	if b.budget--; b.budget < 0 {
 		return b.refError(file, n, "the document is too large to bundle (aliases?)")
 	}
+	pushed, err := b.resolveRefs(n, file, ctx)
+	defer func() { b.inline = b.inline[:len(b.inline)-pushed] }()
+	if err != nil {
+		return err
+	}
 	switch n.Kind {
 	case yaml.SequenceNode:
 		el, ok := ctx.element()
-		if !ok && ctx == ctxSchema { // JSON Schema draft 4 "items": [...]
-			el, ok = ctxSchema, true
+		if !ok && (ctx == ctxSchema || ctx == ctxOther) { // JSON Schema draft 4 "items": [...]; servers, tags, ...
+			el, ok = ctx, true
 		}
 		if !ok {
 			return nil
 		}
 		for _, item := range n.Content {
-			if err := b.walk(item, file, el, inRoot); err != nil {
+			if err := b.walk(item, b.fileFor(item, file), el, inRoot); err != nil {
 				return err
 			}
 		}
 	case yaml.MappingNode:
-		if _, isMap := ctx.element(); !isMap {
-			if ref := mappingValue(n, "$ref"); ref != nil && ref.Kind == yaml.ScalarNode {
-				done, err := b.ref(n, ref, file, ctx)
-				if err != nil || done {
-					return err
-				}
-			}
-		}
-		_, isMap := ctx.element()
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Value == "$ref" && !isMap {
-				continue
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Value == "$ref" && transcode.ResolveAlias(v).Kind == yaml.ScalarNode {
+				continue // a $ref left in place
 			}
-			if err := b.walk(n.Content[i+1], file, ctx.child(k.Value), inRoot); err != nil {
+			if err := b.walk(v, b.fileFor(v, file), ctx.child(k.Value), inRoot); err != nil {
 				return err
 			}
 		}
@@ -228,52 +241,87 @@ func (b *bundler) walk(n *yaml.Node, file string, ctx refContext, inRoot bool) e
 	return nil
 }
 
-// ref handles the $ref of mapping m. It reports done when m was replaced by
-// the object it refers to (which has been walked already).
-func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done bool, err error) {
-	v := ref.Value
-	if hasScheme(v) {
-		return false, nil // remote: the browser resolves it
-	}
-	target, frag, _ := strings.Cut(v, "#")
-	if frag, err = url.PathUnescape(frag); err != nil {
-		return false, b.refError(file, ref, "$ref %q: invalid escape in the fragment: %v", v, err)
-	}
-	var targetFile string
-	switch {
-	case target == "" && file == b.rootFile:
-		return false, nil // the root document's own $ref
-	case target == "":
-		targetFile = file
-	default:
-		if targetFile, err = b.resolve(file, target); err != nil {
-			return false, b.refError(file, ref, "$ref %q: %w", v, err)
+// resolveRefs handles the $ref of n, a mapping in file, and then that of
+// what replaced it, until n holds none to replace. It returns how many
+// objects it pushed on b.inline, which the caller pops once it has walked
+// n's content.
+func (b *bundler) resolveRefs(n *yaml.Node, file string, ctx refContext) (pushed int, err error) {
+	for ctx != ctxLiteral && n.Kind == yaml.MappingNode {
+		ref := mappingValue(n, "$ref")
+		if ref == nil || ref.Kind != yaml.ScalarNode {
+			return pushed, nil
+		}
+		done, err := b.ref(n, ref, b.fileFor(ref, file), ctx)
+		switch {
+		case err != nil:
+			return pushed, err
+		case done == refSplicedPushed:
+			pushed++
+		case done == refLeft:
+			return pushed, nil
 		}
 	}
-	if b.rootFile != "" && targetFile == b.rootFile {
-		setRef(ref, "#"+frag) // back into the root document
-		return false, nil
+	return pushed, nil
+}
+
+// What ref did with a $ref.
+const (
+	refLeft          = iota // rewritten to point into the bundled document, or left as it is
+	refSpliced              // replaced by a copy of what it points to
+	refSplicedPushed        // the same, the object pushed on b.inline
+)
+
+// ref handles the $ref of mapping m, which is in file, and says what it
+// did (refLeft, refSpliced or refSplicedPushed).
+func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done int, err error) {
+	v := ref.Value
+	if hasScheme(v) {
+		return refLeft, nil // remote: the browser resolves it
+	}
+	targetFile, frag, own, err := b.target(file, ref)
+	if err != nil || own {
+		return refLeft, err
+	}
+	key := targetFile + "#" + frag
+	section := ctx.section(b.swagger2)
+	home := b.homes[m] == key
+	if section != "" && !home {
+		if bundledRef, ok := b.targets[key]; ok {
+			setRef(ref, bundledRef)
+			return refLeft, nil
+		}
 	}
 	doc, err := b.load(targetFile)
 	if err != nil {
 		var se *transcode.Error
 		if errors.As(err, &se) {
-			return false, err // a problem inside the referenced file, at its own line
+			return refLeft, err // a problem inside the referenced file, at its own line
 		}
-		return false, b.refError(file, ref, "$ref %q: %w", v, err)
+		return refLeft, b.refError(file, ref, "$ref %q: %w", v, err)
 	}
 	node, err := pointer(doc, frag)
 	if err != nil {
-		return false, b.refError(file, ref, "$ref %q: %s %w", v, targetFile, err)
+		if strings.HasPrefix(v, "#/") {
+			// "#/definitions/User" in a file that has none: the root
+			// document's, checked once it is bundled.
+			b.pending = append(b.pending, rootRef{file: file, ref: ref, why: fmt.Errorf("%s %w", targetFile, err)})
+			return refLeft, nil
+		}
+		return refLeft, b.refError(file, ref, "$ref %q: %s %w", v, targetFile, err)
 	}
-	key := targetFile + "#" + frag
-	section := ctx.section(b.swagger2)
+	if home {
+		delete(b.homes, m)
+		return refSpliced, b.splice(m, ref, node, targetFile, ctx, file)
+	}
 	if section == "" {
-		return true, b.inlineRef(m, node, key, targetFile, ctx, file, ref)
-	}
-	if bundledRef, ok := b.targets[key]; ok {
-		setRef(ref, bundledRef)
-		return false, nil
+		for _, k := range b.inline {
+			if k == key {
+				return refLeft, b.refError(file, ref, "$ref %q refers back to itself through %s: %s cannot be bundled by reference, only copied",
+					v, strings.Join(b.inline, " -> "), ctx.describe())
+			}
+		}
+		b.inline = append(b.inline, key)
+		return refSplicedPushed, b.splice(m, ref, node, targetFile, ctx, file)
 	}
 	name := b.name(section, targetFile, frag)
 	bundledRef := "#/" + section + "/" + escapePointer(name)
@@ -281,137 +329,39 @@ func (b *bundler) ref(m, ref *yaml.Node, file string, ctx refContext) (done bool
 	setRef(ref, bundledRef)
 	cp, err := b.copy(node, targetFile)
 	if err != nil {
-		return false, err
+		return refLeft, err
 	}
 	b.added = append(b.added, bundled{section: section, name: name, node: cp})
-	return false, b.walk(cp, targetFile, ctx, false)
+	return refLeft, b.walk(cp, targetFile, ctx, false)
 }
 
-// inlineRef replaces m's content with a copy of node, keeping m's other
-// keys (OpenAPI 3.1 allows a summary or description beside a $ref).
-func (b *bundler) inlineRef(m, node *yaml.Node, key, targetFile string, ctx refContext, file string, ref *yaml.Node) error {
-	for _, k := range b.inline {
-		if k == key {
-			return b.refError(file, ref, "$ref %q refers back to itself through %s: a %s cannot be bundled by reference, only copied",
-				ref.Value, strings.Join(b.inline, " -> "), ctx)
-		}
+// target returns the file and the JSON Pointer that the $ref ref, made in
+// file, names. own is true for a $ref into the root document, which is
+// left as it is or rewritten to point into it (a $ref from another file
+// back to the root file), and needs nothing copied.
+func (b *bundler) target(file string, ref *yaml.Node) (targetFile, frag string, own bool, err error) {
+	target, frag, _ := strings.Cut(ref.Value, "#")
+	if frag, err = url.PathUnescape(frag); err != nil {
+		return "", "", false, b.refError(file, ref, "$ref %q: invalid escape in the fragment: %v", ref.Value, err)
 	}
-	if node.Kind != yaml.MappingNode {
-		return b.refError(file, ref, "$ref %q must point to a mapping (a %s), not %s", ref.Value, ctx, transcode.Article(transcode.YAMLKind(node)))
+	switch {
+	case target == "" && b.isRoot(file):
+		return "", frag, true, nil // the root document's own $ref
+	case target == "":
+		return file, frag, false, nil
 	}
-	cp, err := b.copy(node, targetFile)
-	if err != nil {
-		return err
+	if targetFile, err = b.resolve(file, target); err != nil {
+		return "", "", false, b.refError(file, ref, "$ref %q: %w", ref.Value, err)
 	}
-	b.inline = append(b.inline, key)
-	defer func() { b.inline = b.inline[:len(b.inline)-1] }()
-	if err := b.walk(cp, targetFile, ctx, false); err != nil {
-		return err
+	if targetFile != "" && b.isRoot(targetFile) {
+		setRef(ref, "#"+frag) // back into the root document
+		return targetFile, frag, true, nil
 	}
-	content := cp.Content
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == "$ref" {
-			continue
-		}
-		replaced := false
-		for j := 0; j+1 < len(content); j += 2 {
-			if content[j].Value == m.Content[i].Value {
-				content[j+1], replaced = m.Content[i+1], true
-			}
-		}
-		if !replaced {
-			content = append(content, m.Content[i], m.Content[i+1])
-		}
-	}
-	m.Content = content
-	return nil
+	return targetFile, frag, false, nil
 }
 
 func setRef(ref *yaml.Node, v string) {
 	ref.Value, ref.Tag, ref.Style = v, "!!str", 0
-}
-
-// resolve returns the path of a file $ref made in file: relative to file's
-// directory, on Config.FS when it is set, else on the OS file system.
-func (b *bundler) resolve(file, target string) (string, error) {
-	if t, err := url.PathUnescape(target); err == nil {
-		target = t
-	}
-	if b.fsys != nil {
-		dir := "."
-		if file != "" {
-			dir = path.Dir(file)
-		}
-		p := path.Join(dir, target)
-		if !fs.ValidPath(strings.TrimLeft(p, "/")) {
-			return "", fmt.Errorf("%s is outside Config.FS", p)
-		}
-		return p, nil
-	}
-	if file == "" {
-		return "", errors.New("a document given as bytes or an object has no directory to resolve a file $ref from: give its file path, or set Config.FS")
-	}
-	return filepath.Join(filepath.Dir(file), filepath.FromSlash(target)), nil
-}
-
-// load reads, parses and checks a referenced file, once.
-func (b *bundler) load(file string) (*yaml.Node, error) {
-	if doc, ok := b.docs[file]; ok {
-		return doc, nil
-	}
-	data, err := b.readFile(b.fsys, file)
-	if err != nil {
-		return nil, err
-	}
-	b.files = append(b.files, file)
-	b.read += len(data)
-	root, err := transcode.ParseYAML(transcode.Raw{Source: file, File: file, Data: data})
-	if err != nil {
-		return nil, err
-	}
-	// Check it as it will be written: duplicate keys, numbers JSON cannot
-	// hold, merges, with this file's name and lines.
-	if err := transcode.CheckNode(root, file, len(data)); err != nil {
-		return nil, err
-	}
-	b.docs[file] = root
-	return root, nil
-}
-
-// pointer finds the node a JSON Pointer (RFC 6901) names in doc.
-func pointer(doc *yaml.Node, frag string) (*yaml.Node, error) {
-	n := transcode.ResolveAlias(doc)
-	if frag == "" {
-		return n, nil
-	}
-	if frag[0] != '/' {
-		return nil, fmt.Errorf("has no anchor %q: a fragment must be a JSON Pointer such as #/components/schemas/Pet", frag)
-	}
-	for _, tok := range strings.Split(frag[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch n.Kind {
-		case yaml.MappingNode:
-			next := mappingValue(n, tok)
-			if next == nil {
-				return nil, fmt.Errorf("has no %q at #%s", tok, frag)
-			}
-			n = next
-		case yaml.SequenceNode:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(n.Content) {
-				return nil, fmt.Errorf("has no item %q at #%s", tok, frag)
-			}
-			n = transcode.ResolveAlias(n.Content[i])
-		default:
-			return nil, fmt.Errorf("has no %q at #%s: %s is a scalar", tok, frag, tok)
-		}
-	}
-	return n, nil
-}
-
-// escapePointer escapes a name for use in a JSON Pointer.
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // copy returns a deep copy of n with its aliases expanded, so that the

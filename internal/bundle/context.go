@@ -6,11 +6,14 @@ import "strings"
 // document: it says which components section a $ref found there belongs
 // to, and where to look for more $refs below it. "map:K" and "list:K" hold
 // objects of kind K under any key or index; "" is a value taken literally
-// (examples, defaults, enums, extensions), where a "$ref" key is data.
+// (examples, defaults, enums, extensions), where a "$ref" key is data;
+// "other" is any other value (info, servers, tags, ...), where a $ref is
+// replaced by what it points to.
 type refContext string
 
 const (
 	ctxLiteral    refContext = ""
+	ctxOther      refContext = "other"
 	ctxRoot       refContext = "root"
 	ctxComponents refContext = "components"
 	ctxPathItem   refContext = "pathItem"
@@ -51,7 +54,17 @@ func (c refContext) child(key string) refContext {
 	if strings.HasPrefix(key, "x-") {
 		return ctxLiteral
 	}
+	switch key {
+	case "example", "default", "enum", "const":
+		return ctxLiteral
+	}
 	switch c {
+	case ctxExample:
+		return ctxLiteral // summary, description, value, externalValue
+	case ctxLink:
+		if key != "server" {
+			return ctxLiteral // operationRef, parameters, requestBody: expressions and values
+		}
 	case ctxRoot:
 		switch key {
 		case "paths", "webhooks":
@@ -73,8 +86,10 @@ func (c refContext) child(key string) refContext {
 		}
 	case ctxPathItem:
 		switch key {
-		case "get", "put", "post", "delete", "options", "head", "patch", "trace":
+		case "get", "put", "post", "delete", "options", "head", "patch", "trace", "query":
 			return ctxOperation
+		case "additionalOperations": // OpenAPI 3.2
+			return mapOf(ctxOperation)
 		case "parameters":
 			return listOf(ctxParameter)
 		}
@@ -114,6 +129,8 @@ func (c refContext) child(key string) refContext {
 			return mapOf(ctxLink)
 		case "schema": // Swagger 2.0
 			return ctxSchema
+		case "examples": // Swagger 2.0: example values by media type
+			return ctxLiteral
 		}
 	case ctxMediaType:
 		switch key {
@@ -137,9 +154,11 @@ func (c refContext) child(key string) refContext {
 			return ctxSchema
 		case "allOf", "anyOf", "oneOf", "prefixItems":
 			return listOf(ctxSchema)
+		case "examples": // JSON Schema: a list of example values
+			return ctxLiteral
 		}
 	}
-	return ctxLiteral
+	return ctxOther
 }
 
 // componentSections are OpenAPI 3's components sections, each with the
@@ -180,4 +199,22 @@ func (c refContext) section(swagger2 bool) string {
 		}
 	}
 	return ""
+}
+
+// describe names what is expected at a place of context c, for errors:
+// "a path item", "the items of a map of path items", ...
+func (c refContext) describe() string {
+	if el, ok := c.element(); ok {
+		if strings.HasPrefix(string(c), "list:") {
+			return "a list of " + string(el) + " objects"
+		}
+		return "a map of " + string(el) + " objects"
+	}
+	switch c {
+	case ctxRoot:
+		return "the OpenAPI document"
+	case ctxOther:
+		return "a value"
+	}
+	return "a " + string(c) + " object"
 }

@@ -55,9 +55,10 @@ func loadSpec(v any, fsys fs.FS, field string, ui UIVersion) (*Document, error) 
 		return nil, err
 	}
 	var (
-		doc   []byte
-		head  transcode.Head
-		files []string
+		doc    []byte
+		head   transcode.Head
+		files  []string
+		locate transcode.Locator
 	)
 	if raw.File != "" {
 		files = []string{raw.File}
@@ -68,17 +69,17 @@ func loadSpec(v any, fsys fs.FS, field string, ui UIVersion) (*Document, error) 
 		case err != nil && !raw.StrictJSON:
 			// YAML flow documents also start with '{'; try reading it as
 			// YAML, and report the JSON error when that fails too.
-			yamlDoc, yamlHead, yamlFiles, yamlErr := yamlDocument(raw, fsys, nil)
+			yamlDoc, yamlHead, yamlFiles, yamlLocate, yamlErr := yamlDocument(raw, fsys, nil)
 			if yamlErr != nil {
 				return nil, err
 			}
-			doc, head, files = yamlDoc, yamlHead, yamlFiles
+			doc, head, files, locate = yamlDoc, yamlHead, yamlFiles, yamlLocate
 		case err != nil:
 			return nil, err
 		case bundle.HasFileRefs(raw.Data):
 			// Bundling needs the tree; the document was checked as JSON
 			// first, so its errors keep JSON's wording.
-			if doc, head, files, err = yamlDocument(raw, fsys, doc); err != nil {
+			if doc, head, files, locate, err = yamlDocument(raw, fsys, doc); err != nil {
 				return nil, err
 			}
 		default:
@@ -86,10 +87,10 @@ func loadSpec(v any, fsys fs.FS, field string, ui UIVersion) (*Document, error) 
 				return nil, err
 			}
 		}
-	} else if doc, head, files, err = yamlDocument(raw, fsys, nil); err != nil {
+	} else if doc, head, files, locate, err = yamlDocument(raw, fsys, nil); err != nil {
 		return nil, err
 	}
-	if err := head.Check(raw.Source, ui); err != nil {
+	if err := head.CheckIn(raw.Source, ui, locate); err != nil {
 		return nil, err
 	}
 	return &Document{Source: raw.Source, JSON: doc, head: head, Files: files}, nil
@@ -98,28 +99,35 @@ func loadSpec(v any, fsys fs.FS, field string, ui UIVersion) (*Document, error) 
 // yamlDocument parses a YAML document (or a JSON one, as YAML), bundles the
 // files its $refs name, and writes it as JSON. indented, when not nil, is
 // the JSON document re-indented, parsed instead when the original does not
-// parse as YAML (JSON allows tabs where YAML does not).
-func yamlDocument(raw transcode.Raw, fsys fs.FS, indented []byte) ([]byte, transcode.Head, []string, error) {
+// parse as YAML (JSON allows tabs where YAML does not). The Locator, not
+// nil when the document was bundled, names the $ref and file of a problem
+// the head check finds in a part read from another file.
+func yamlDocument(raw transcode.Raw, fsys fs.FS, indented []byte) ([]byte, transcode.Head, []string, transcode.Locator, error) {
 	root, err := transcode.ParseYAML(raw)
 	if err != nil && indented != nil {
 		root, err = transcode.ParseYAML(transcode.Raw{Source: raw.Source, Data: indented})
 	}
 	if err != nil {
-		return nil, transcode.Head{}, nil, err
+		return nil, transcode.Head{}, nil, nil, err
 	}
-	var files []string
+	var (
+		files  []string
+		locate transcode.Locator
+	)
 	if raw.File != "" {
 		files = []string{raw.File}
 	}
 	size := len(raw.Data)
 	if bundle.HasFileRefs(raw.Data) {
-		if files, size, err = bundle.Bundle(root, raw.File, raw.Source, fsys, readFile, size); err != nil {
-			return nil, transcode.Head{}, nil, err
+		res, err := bundle.Bundle(root, raw.File, raw.Source, fsys, readFile, size)
+		if err != nil {
+			return nil, transcode.Head{}, nil, nil, err
 		}
+		files, size, locate = res.Files, res.Size, res.Locate
 	}
 	doc, head, err := transcode.NodeToJSON(root, raw.Source, size)
 	if err != nil {
-		return nil, transcode.Head{}, nil, err
+		return nil, transcode.Head{}, nil, nil, err
 	}
-	return doc, head, files, nil
+	return doc, head, files, locate, nil
 }

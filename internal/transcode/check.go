@@ -3,23 +3,28 @@ package transcode
 import (
 	"fmt"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // field is one scalar of the document that Setup checks.
 type field struct {
 	present bool
-	kind    string // "string", "number", "boolean", "null", "mapping", "list"
-	value   string // the scalar's text, for strings, numbers and booleans
-	line    int    // 1-based, 0 when unknown (JSON input)
+	kind    string     // "string", "number", "boolean", "null", "mapping", "list"
+	value   string     // the scalar's text, for strings, numbers and booleans
+	line    int        // 1-based, 0 when unknown (JSON input)
+	node    *yaml.Node // the field's node in a parsed YAML document, for a Locator
 }
 
 // Head is what Setup checks in a document, and what the page needs of
 // it.
 type Head struct {
+	root             *yaml.Node // the parsed YAML document, for a Locator
 	openapi, swagger field
 	info             struct {
 		present, isMapping bool
 		line               int
+		node               *yaml.Node
 	}
 	title, version field
 }
@@ -45,11 +50,28 @@ func Article(kind string) string {
 // swagger (2.0) string that Swagger UI of version ui renders, and an info
 // mapping with a title and a version.
 func (h Head) Check(source string, ui UIVersion) error {
+	return h.CheckIn(source, ui, nil)
+}
+
+// A Locator says where to report a problem found at node n of a bundled
+// document, whose nodes may come from other files through $refs: it
+// returns e, or e rewritten to name the $ref and the file n was read from.
+type Locator func(n *yaml.Node, e *Error) *Error
+
+// CheckIn is Check for a document bundled from several files: locate,
+// when not nil, rewrites where each problem is reported.
+func (h Head) CheckIn(source string, ui UIVersion, locate Locator) error {
+	var at *yaml.Node // the node of the problem being reported
 	fail := func(line int, format string, args ...any) error {
-		return &Error{Source: source, Line: line, Err: fmt.Errorf(format, args...)}
+		e := &Error{Source: source, Line: line, Err: fmt.Errorf(format, args...)}
+		if locate != nil && at != nil {
+			return locate(at, e)
+		}
+		return e
 	}
 	switch {
 	case h.openapi.present:
+		at = h.openapi.node
 		if h.openapi.kind != "string" {
 			return fail(h.openapi.line, "openapi must be a string such as \"3.1.0\", not %s (quote it in YAML)", Article(h.openapi.kind))
 		}
@@ -65,6 +87,7 @@ func (h Head) Check(source string, ui UIVersion) error {
 			return fail(h.openapi.line, "%s", msg)
 		}
 	case h.swagger.present:
+		at = h.swagger.node
 		if h.swagger.kind != "string" {
 			return fail(h.swagger.line, "swagger must be the string \"2.0\", not %s (quote it in YAML)", Article(h.swagger.kind))
 		}
@@ -72,18 +95,27 @@ func (h Head) Check(source string, ui UIVersion) error {
 			return fail(h.swagger.line, "swagger is %q: want \"2.0\"", h.swagger.value)
 		}
 	default:
+		at = h.root
 		return fail(0, "missing the openapi (3.x) or swagger (2.0) field: is this an OpenAPI document?")
 	}
+	at = h.root
 	if !h.info.present {
 		return fail(0, "missing the info mapping (info.title and info.version are required)")
 	}
+	at = h.info.node
 	if !h.info.isMapping {
 		return fail(h.info.line, "info must be a mapping with title and version")
 	}
 	if !h.title.present || h.title.kind != "string" || strings.TrimSpace(h.title.value) == "" {
+		if h.title.node != nil {
+			at = h.title.node
+		}
 		return fail(lineOr(h.title, h.info.line), "info.title must be a non-empty string")
 	}
 	if !h.version.present || (h.version.kind != "string" && h.version.kind != "number") || h.version.value == "" {
+		if h.version.node != nil {
+			at = h.version.node
+		}
 		return fail(lineOr(h.version, h.info.line), "info.version must be a non-empty string")
 	}
 	return nil

@@ -27,6 +27,20 @@ func yamlToJSON(src Raw) ([]byte, Head, error) {
 // ParseYAML parses a document of one YAML (or JSON) document and returns
 // its root mapping.
 func ParseYAML(src Raw) (*yaml.Node, error) {
+	root, err := ParseYAMLValue(src)
+	if err != nil {
+		return nil, err
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, &Error{Source: src.Source, Line: root.Line, Err: errNotMapping(YAMLKind(root))}
+	}
+	return root, nil
+}
+
+// ParseYAMLValue parses a file of one YAML (or JSON) value of any kind (a
+// part of a document that a $ref names may be a list or a scalar) and
+// returns it.
+func ParseYAMLValue(src Raw) (*yaml.Node, error) {
 	data := TrimBOM(src.Data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -46,11 +60,7 @@ func ParseYAML(src Raw) (*yaml.Node, error) {
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
 	}
-	root = ResolveAlias(root)
-	if root.Kind != yaml.MappingNode {
-		return nil, &Error{Source: src.Source, Line: root.Line, Err: errNotMapping(YAMLKind(root))}
-	}
-	return root, nil
+	return ResolveAlias(root), nil
 }
 
 // NodeToJSON writes a parsed document as indented JSON and reads its head.
@@ -391,7 +401,7 @@ func headOfYAML(root *yaml.Node, budget *mergeBudget) (Head, error) {
 		if n == nil {
 			return field{}
 		}
-		f := field{present: true, kind: YAMLKind(n), line: n.Line}
+		f := field{present: true, kind: YAMLKind(n), line: n.Line, node: n}
 		if n.Kind == yaml.ScalarNode && f.kind != "null" {
 			f.value = n.Value
 		}
@@ -405,9 +415,10 @@ func headOfYAML(root *yaml.Node, budget *mergeBudget) (Head, error) {
 		}
 		nodes[i] = n
 	}
+	h.root = root
 	h.openapi, h.swagger = fieldOf(nodes[0]), fieldOf(nodes[1])
 	if info := nodes[2]; info != nil {
-		h.info.present, h.info.line = true, info.Line
+		h.info.present, h.info.line, h.info.node = true, info.Line, info
 		if info.Kind == yaml.MappingNode {
 			h.info.isMapping = true
 			title, err := get(info, "title")
