@@ -3,17 +3,22 @@ package raster
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// sourceMmapBytes is the most of a source the copy maps into memory.
-const sourceMmapBytes = 1 << 30
-
 // progressSteps is about how many progress reports a copy makes.
 const progressSteps = 100
+
+// maxBlockTiles is the most tiles one copy statement copies: progress,
+// and a stop, come between statements.
+const maxBlockTiles = 4096
+
+// errCopyCount is a copy that found other tiles than the selection did.
+var errCopyCount = errors.New("the tiles copied are not those selected")
 
 // buildGeoPackage writes the export GeoPackage to path (a new, empty
 // file): the GeoPackage tables for ts, then the selected tiles copied from
@@ -49,7 +54,7 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 	step := max(total/progressSteps, 1)
 	var done, reported int64
 	for _, l := range sel.Levels {
-		for _, r := range blocks(l.runs) {
+		for _, r := range blocks(l.runs, maxBlockTiles) {
 			n, err := c.copy(ctx, l.Zoom, r)
 			if err != nil {
 				return fmt.Errorf("copying the tiles of level %d, columns %d..%d, rows %d..%d: %w",
@@ -65,7 +70,7 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 		}
 	}
 	if done != total {
-		return fmt.Errorf("copied %d tiles of the %d selected: the source changed during the export", done, total)
+		return fmt.Errorf("copied %d tiles of the %d selected: %w", done, total, errCopyCount)
 	}
 	if err := c.commit(ctx); err != nil {
 		return err
@@ -91,11 +96,10 @@ func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier,
 	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, fileURI(src.path, "mode=ro")); err != nil {
 		return tileCopier{}, fmt.Errorf("attaching the source %s: %w", src.path, err)
 	}
-	// Read the source through a memory map: the copy reads each tile's
-	// pages once, and a map saves a system call per page.
-	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA src.mmap_size = %d`, sourceMmapBytes)); err != nil {
-		return tileCopier{}, err
-	}
+	// The source is read with plain reads, never through a memory map:
+	// a mapped file cut short under the export kills the process
+	// (SIGBUS), where a read past its end is an error or zeros, which
+	// source.unchanged catches.
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return tileCopier{}, err
@@ -165,12 +169,13 @@ func fileCopier(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, e
 }
 
 // blocks merges runs of consecutive rows that span the same columns into
-// blocks, so that a rectangular area is copied in one statement. The runs
-// are in row order.
-func blocks(runs []run) []tileRange {
+// blocks, so that a rectangular area is copied in one statement, of at
+// most maxTiles tiles (or one row) each. The runs are in row order.
+func blocks(runs []run, maxTiles int64) []tileRange {
 	var out []tileRange
 	for _, r := range runs {
-		if n := len(out); n > 0 && out[n-1].Row1 == r.row-1 && out[n-1].Col0 == r.col0 && out[n-1].Col1 == r.col1 {
+		if n := len(out); n > 0 && out[n-1].Row1 == r.row-1 && out[n-1].Col0 == r.col0 && out[n-1].Col1 == r.col1 &&
+			(out[n-1].Row1-out[n-1].Row0+2)*(r.col1-r.col0+1) <= maxTiles {
 			out[n-1].Row1 = r.row
 			continue
 		}

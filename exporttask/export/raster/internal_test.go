@@ -23,7 +23,22 @@ func TestBlocksMergeRowsOfTheSameSpan(t *testing.T) {
 		{Col0: 2, Col1: 4, Row0: 5, Row1: 5},
 		{Col0: 6, Col1: 6, Row0: 5, Row1: 5},
 		{Col0: 6, Col1: 6, Row0: 7, Row1: 7}, // row 6 missing: not merged
-	}, blocks(runs))
+	}, blocks(runs, 1000))
+}
+
+func TestBlocksHoldAtMostMaxTiles(t *testing.T) {
+	var runs []run
+	for row := int64(10); row < 20; row++ {
+		runs = append(runs, run{row: row, col0: 0, col1: 2})
+	}
+	assert.Equal(t, []tileRange{
+		{Col0: 0, Col1: 2, Row0: 10, Row1: 13},
+		{Col0: 0, Col1: 2, Row0: 14, Row1: 17},
+		{Col0: 0, Col1: 2, Row0: 18, Row1: 19},
+	}, blocks(runs, 12))
+	wide := []run{{row: 1, col0: 0, col1: 99}, {row: 2, col0: 0, col1: 99}}
+	assert.Equal(t, []tileRange{{Col0: 0, Col1: 99, Row0: 1, Row1: 1}, {Col0: 0, Col1: 99, Row0: 2, Row1: 2}},
+		blocks(wide, 12), "a row wider than the bound is a block of its own")
 }
 
 func TestPixelMatchesAt(t *testing.T) {
