@@ -1,11 +1,14 @@
 package raster
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
+	"io"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,3 +99,29 @@ func TestUnreadableLeavesContextEndsAlone(t *testing.T) {
 	assert.False(t, exporttask.IsPermanent(unreadable(rec, stopped)))
 	assert.True(t, exporttask.IsPermanent(unreadable(rec, errors.New("malformed"))))
 }
+
+func TestCopyHashedCopiesAndHashes(t *testing.T) {
+	for _, size := range []int{0, 1, copyChunk - 1, copyChunk, copyChunk + 1, 3*copyChunk + 17} {
+		data := make([]byte, size)
+		for i := range data {
+			data[i] = byte(i * 7)
+		}
+		var got bytes.Buffer
+		n, sum, err := copyHashed(context.Background(), &got, bytes.NewReader(data))
+		assert.NoError(t, err)
+		assert.EqualValues(t, size, n)
+		assert.True(t, bytes.Equal(data, got.Bytes()), "size %d", size)
+		want := sha256.Sum256(data)
+		assert.Equal(t, want[:], sum, "size %d", size)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err := copyHashed(ctx, io.Discard, bytes.NewReader(make([]byte, 10)))
+	assert.ErrorIs(t, err, context.Canceled)
+	_, _, err = copyHashed(context.Background(), failWriter{}, bytes.NewReader(make([]byte, 3*copyChunk)))
+	assert.ErrorContains(t, err, "disk full")
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
