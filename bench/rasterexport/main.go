@@ -33,6 +33,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
@@ -45,9 +46,10 @@ func main() {
 	keep := flag.String("keep", "", "build the source in this directory and keep it; reused when already there")
 	tms := flag.Bool("tms", false, "also export the same tiles from a TMS directory")
 	child := flag.String("child", "", "internal: run one contender (export, export-tms or copy-sql) in this process")
+	cpuprofile := flag.String("cpuprofile", "", "with -child: write a CPU profile of the contender to this file")
 	flag.Parse()
 	if *child != "" {
-		if err := runChild(*child, flag.Args()); err != nil {
+		if err := runProfiled(*cpuprofile, func() error { return runChild(*child, flag.Args()) }); err != nil {
 			fmt.Fprintln(os.Stderr, "rasterexport:", err)
 			os.Exit(1)
 		}
@@ -99,11 +101,11 @@ func run(rounds int, size float64, keep string, withTMS bool) error {
 	if err != nil {
 		return err
 	}
-	if err := saveRecord(work, "export", gpkg); err != nil {
+	if err := saveRecord(srcDir, "export", gpkg); err != nil {
 		return err
 	}
 	contenders := []contender{
-		{name: "export", cmd: childCmd(self, "export", work)},
+		{name: "export", cmd: childCmd(self, "export", srcDir)},
 		{name: "sqlite3", cmd: sqlite3Cmd(sqlite3, sourcePath(rec), "")},
 		{name: "sqlite3-tuned", cmd: sqlite3Cmd(sqlite3, sourcePath(rec), tunedPragmas)},
 		{name: "copy-sql", cmd: childCmd(self, "copy-sql", srcDir)},
@@ -118,10 +120,13 @@ func run(rounds int, size float64, keep string, withTMS bool) error {
 			return err
 		}
 		fmt.Printf("rasterexport: the same tiles as a TMS directory; raster.Inspect took %v\n", inspect.Round(time.Millisecond))
-		if err := saveRecord(work, "export-tms", tms); err != nil {
+		if err := saveRecord(srcDir, "export-tms", tms); err != nil {
 			return err
 		}
-		contenders = append(contenders, contender{name: "export-tms", cmd: childCmd(self, "export-tms", work)})
+		contenders = append(contenders, contender{name: "export-tms", cmd: childCmd(self, "export-tms", srcDir)})
+	}
+	if rounds == 0 {
+		return nil
 	}
 	res, err := measure(ctx, work, contenders, rounds)
 	if err != nil {
@@ -131,12 +136,12 @@ func run(rounds int, size float64, keep string, withTMS bool) error {
 	return nil
 }
 
-// runChild runs one contender in this process: args are the work
+// runChild runs one contender in this process: args are the source
 // directory (with the records the parent registered) and the output
 // directory.
 func runChild(name string, args []string) error {
 	if len(args) != 2 {
-		return fmt.Errorf("-child %s wants the work directory and the output directory", name)
+		return fmt.Errorf("-child %s wants the source directory and the output directory", name)
 	}
 	work, out := args[0], args[1]
 	ctx := context.Background()
@@ -155,6 +160,24 @@ func runChild(name string, args []string) error {
 		return copySQL(ctx, rec.Source.Path, out)
 	}
 	return fmt.Errorf("no contender %q", name)
+}
+
+// runProfiled runs fn, with a CPU profile written to path if it is not
+// empty.
+func runProfiled(path string, fn func() error) error {
+	if path == "" {
+		return fn()
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	defer pprof.StopCPUProfile()
+	return fn()
 }
 
 func mb(n int64) float64 { return float64(n) / 1e6 }

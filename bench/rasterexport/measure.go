@@ -48,13 +48,14 @@ func measure(ctx context.Context, work string, cs []contender, rounds int) (map[
 			x.times = append(x.times, d)
 			x.rss = append(x.rss, rss)
 			x.size = size
+			fmt.Fprintf(os.Stderr, "round %d: %-13s %7v  peak RssAnon %4.0f MB\n", r+1, c.name, d.Round(time.Millisecond), mb(rss))
 		}
 	}
 	return res, nil
 }
 
 // sampleEvery is how often a child's RssAnon is read.
-const sampleEvery = 5 * time.Millisecond
+const sampleEvery = 20 * time.Millisecond
 
 // runSampled runs the contender's command into dir and returns how long
 // it took and the largest RssAnon sampled from /proc while it ran.

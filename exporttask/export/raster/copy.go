@@ -53,20 +53,17 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 	total := sel.Tiles()
 	step := max(total/progressSteps, 1)
 	var done, reported int64
+	tally := func(n int64) error {
+		done += n
+		if done-reported < step {
+			return nil
+		}
+		reported = done
+		return out.Progress(done, total)
+	}
 	for _, l := range sel.Levels {
-		for _, r := range blocks(l.runs, maxBlockTiles) {
-			n, err := c.copy(ctx, l.Zoom, r)
-			if err != nil {
-				return fmt.Errorf("copying the tiles of level %d, columns %d..%d, rows %d..%d: %w",
-					l.Zoom, r.Col0, r.Col1, r.Row0, r.Row1, err)
-			}
-			done += n
-			if done-reported >= step {
-				if err := out.Progress(done, total); err != nil {
-					return err
-				}
-				reported = done
-			}
+		if err := c.copy(ctx, l, tally); err != nil {
+			return fmt.Errorf("copying the tiles of level %d: %w", l.Zoom, err)
 		}
 	}
 	if done != total {
@@ -81,11 +78,12 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 	return db.Close()
 }
 
-// tileCopier copies blocks of tiles into the export's tile table within
-// one transaction.
+// tileCopier copies the selected tiles into the export's tile table
+// within one transaction.
 type tileCopier struct {
-	// copy copies the tiles of block r of level z and returns how many.
-	copy   func(ctx context.Context, z int, r tileRange) (int64, error)
+	// copy copies the tiles l selects, a block at a time, calling tally
+	// with the tiles of each block; an error from tally stops it.
+	copy   func(ctx context.Context, l level, tally func(int64) error) error
 	commit func(ctx context.Context) error
 	close  func()
 }
@@ -104,20 +102,35 @@ func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier,
 	if err != nil {
 		return tileCopier{}, err
 	}
+	// One statement per run of consecutive row ids: the source is read in
+	// its own order, each page once, as a copy of the whole table would.
+	// The level is checked again, and the count (see buildGeoPackage).
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile_data)
 		SELECT zoom_level, tile_column, tile_row, tile_data FROM src.`+quoteIdent(src.table)+`
-		WHERE zoom_level = ? AND tile_row BETWEEN ? AND ? AND tile_column BETWEEN ? AND ?`)
+		WHERE rowid BETWEEN ? AND ? AND zoom_level = ?`)
 	if err != nil {
 		tx.Rollback()
 		return tileCopier{}, err
 	}
 	return tileCopier{
-		copy: func(ctx context.Context, z int, r tileRange) (int64, error) {
-			res, err := stmt.ExecContext(ctx, z, r.Row0, r.Row1, r.Col0, r.Col1)
-			if err != nil {
-				return 0, err
+		copy: func(ctx context.Context, l level, tally func(int64) error) error {
+			for _, r := range l.ids {
+				for first := r.first; first <= r.last; first += maxBlockTiles {
+					last := min(first+maxBlockTiles-1, r.last)
+					res, err := stmt.ExecContext(ctx, first, last, l.Zoom)
+					if err != nil {
+						return fmt.Errorf("tiles of row ids %d..%d: %w", first, last, err)
+					}
+					n, err := res.RowsAffected()
+					if err != nil {
+						return err
+					}
+					if err := tally(n); err != nil {
+						return err
+					}
+				}
 			}
-			return res.RowsAffected()
+			return nil
 		},
 		commit: func(ctx context.Context) error {
 			stmt.Close()
@@ -144,21 +157,26 @@ func fileCopier(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, e
 		return tileCopier{}, err
 	}
 	return tileCopier{
-		copy: func(ctx context.Context, z int, r tileRange) (int64, error) {
-			var n int64
-			for row := r.Row0; row <= r.Row1; row++ {
-				for col := r.Col0; col <= r.Col1; col++ {
-					b, err := os.ReadFile(src.tilePath(z, col, row))
-					if err != nil {
-						return n, fmt.Errorf("the source changed during the export: %w", err)
+		copy: func(ctx context.Context, l level, tally func(int64) error) error {
+			for _, r := range blocks(l.runs, maxBlockTiles) {
+				var n int64
+				for row := r.Row0; row <= r.Row1; row++ {
+					for col := r.Col0; col <= r.Col1; col++ {
+						b, err := os.ReadFile(src.tilePath(l.Zoom, col, row))
+						if err != nil {
+							return fmt.Errorf("the source changed during the export: %w", err)
+						}
+						if _, err := stmt.ExecContext(ctx, l.Zoom, col, row, b); err != nil {
+							return err
+						}
+						n++
 					}
-					if _, err := stmt.ExecContext(ctx, z, col, row, b); err != nil {
-						return n, err
-					}
-					n++
+				}
+				if err := tally(n); err != nil {
+					return err
 				}
 			}
-			return n, nil
+			return nil
 		},
 		commit: func(context.Context) error {
 			stmt.Close()

@@ -1,8 +1,10 @@
 package raster
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
@@ -13,12 +15,20 @@ type run struct {
 	row, col0, col1 int64
 }
 
+// idRun is the consecutive row ids first..last of a GeoPackage tile table.
+type idRun struct {
+	first, last int64
+}
+
 // level is what a job selects at one level of the source.
 type level struct {
 	Zoom  int
 	Tiles int64 // tiles present in the source and meeting the area
 	Bytes int64 // their encoded size
 	runs  []run
+	// ids are the selected tiles' row ids in a GeoPackage, in increasing
+	// order: the copy reads the tile table in its own order.
+	ids []idRun
 }
 
 // selection is what a job selects at every exported level.
@@ -72,6 +82,25 @@ func selectLevel(ctx context.Context, src *source, j export.Job, z int) (level, 
 		} else {
 			l.runs = append(l.runs, run{row: t.row, col0: t.col, col1: t.col})
 		}
+		if src.db != nil {
+			l.ids = append(l.ids, idRun{t.id, t.id})
+		}
 	}
+	l.ids = mergeIDs(l.ids)
 	return l, nil
+}
+
+// mergeIDs sorts runs of ids and merges those that touch. The ids are
+// distinct.
+func mergeIDs(ids []idRun) []idRun {
+	slices.SortFunc(ids, func(a, b idRun) int { return cmp.Compare(a.first, b.first) })
+	var out []idRun
+	for _, r := range ids {
+		if n := len(out); n > 0 && out[n-1].last+1 == r.first {
+			out[n-1].last = r.last
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -276,9 +276,9 @@ func quoteIdent(name string) string {
 }
 
 // tileEntry is a tile of a level: its column and row on the grid (row 0
-// at the top) and its encoded size.
+// at the top), its encoded size and, in a GeoPackage, its row id.
 type tileEntry struct {
-	col, row, size int64
+	col, row, size, id int64
 }
 
 // list returns the tiles of level z within r that the source holds, in
@@ -292,7 +292,7 @@ func (s *source) list(ctx context.Context, z int, r tileRange) ([]tileEntry, err
 	if s.db == nil {
 		return s.listDir(z, r)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT tile_column, tile_row, length(tile_data) FROM `+quoteIdent(s.table)+`
+	rows, err := s.db.QueryContext(ctx, `SELECT tile_column, tile_row, length(tile_data), rowid FROM `+quoteIdent(s.table)+`
 		WHERE zoom_level = ? AND tile_row BETWEEN ? AND ? AND tile_column BETWEEN ? AND ?
 		ORDER BY tile_row, tile_column`, z, r.Row0, r.Row1, r.Col0, r.Col1)
 	if err != nil {
@@ -302,7 +302,7 @@ func (s *source) list(ctx context.Context, z int, r tileRange) ([]tileEntry, err
 	var out []tileEntry
 	for rows.Next() {
 		var e tileEntry
-		if err := rows.Scan(&e.col, &e.row, &e.size); err != nil {
+		if err := rows.Scan(&e.col, &e.row, &e.size, &e.id); err != nil {
 			return nil, err
 		}
 		out = append(out, e)

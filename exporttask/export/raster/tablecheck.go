@@ -26,7 +26,9 @@ var tileColumns = []string{"zoom_level", "tile_column", "tile_row", "tile_data"}
 // schema: not a view (whose SELECT can run any query, without end), not a
 // virtual table, and with none of cols computed (a generated column can
 // make a gigabyte blob out of one row). Reading such a table costs what
-// its stored rows cost, nothing more.
+// its stored rows cost, nothing more. With cols (a tile table), it must
+// also have row ids, as GeoPackage tile tables do (id INTEGER PRIMARY
+// KEY), since an export reads its tiles by row id.
 func requireTable(ctx context.Context, db *sql.DB, name string, cols ...string) error {
 	var typ, ddl sql.NullString
 	err := db.QueryRowContext(ctx, `SELECT type, sql FROM sqlite_master
@@ -48,6 +50,14 @@ func requireTable(ctx context.Context, db *sql.DB, name string, cols ...string) 
 	if len(cols) == 0 {
 		return nil
 	}
+	// A tile table is read by row id: it must have them, under that name.
+	var withoutRowid bool
+	if err := db.QueryRowContext(ctx, `SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE`, name).Scan(&withoutRowid); err != nil {
+		return err
+	}
+	if withoutRowid {
+		return &badSource{fmt.Sprintf("table %q is a WITHOUT ROWID table, which a GeoPackage tile table is not", name)}
+	}
 	rows, err := db.QueryContext(ctx, `SELECT name, hidden FROM pragma_table_xinfo(?, 'main')`, name)
 	if err != nil {
 		return err
@@ -66,6 +76,9 @@ func requireTable(ctx context.Context, db *sql.DB, name string, cols ...string) 
 	}
 	if err := rows.Err(); err != nil {
 		return err
+	}
+	if _, found := stored["rowid"]; found {
+		return &badSource{fmt.Sprintf("table %q has a column named rowid, which a GeoPackage tile table has not", name)}
 	}
 	for _, c := range cols {
 		ok, found := stored[c]
