@@ -34,6 +34,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
@@ -45,6 +47,7 @@ func main() {
 	size := flag.Float64("size", 8.6, "footprint side in degrees (8.6 makes about 220,000 tiles at levels 10..13)")
 	keep := flag.String("keep", "", "build the source in this directory and keep it; reused when already there")
 	tms := flag.Bool("tms", false, "also export the same tiles from a TMS directory")
+	only := flag.String("contenders", "", "comma-separated names of the contenders to run besides export (default: all)")
 	child := flag.String("child", "", "internal: run one contender (export, export-tms or copy-sql) in this process")
 	cpuprofile := flag.String("cpuprofile", "", "with -child: write a CPU profile of the contender to this file")
 	flag.Parse()
@@ -55,13 +58,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*rounds, *size, *keep, *tms); err != nil {
+	if err := run(*rounds, *size, *keep, *tms, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "rasterexport:", err)
 		os.Exit(1)
 	}
 }
 
-func run(rounds int, size float64, keep string, withTMS bool) error {
+func run(rounds int, size float64, keep string, withTMS bool, only string) error {
 	work, err := os.MkdirTemp("", "rasterexport-")
 	if err != nil {
 		return err
@@ -124,6 +127,10 @@ func run(rounds int, size float64, keep string, withTMS bool) error {
 			return err
 		}
 		contenders = append(contenders, contender{name: "export-tms", cmd: childCmd(self, "export-tms", srcDir)})
+	}
+	if only != "" {
+		want := strings.Split("export,"+only, ",")
+		contenders = slices.DeleteFunc(contenders, func(c contender) bool { return !slices.Contains(want, c.name) })
 	}
 	if rounds == 0 {
 		return nil

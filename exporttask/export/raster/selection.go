@@ -10,6 +10,11 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
+// MaxTileBytes is the largest tile an export copies: 16 times the 256 kB of
+// a 256×256 RGBA image stored raw. A larger one makes the export fail, as
+// each tile passes through memory whole.
+const MaxTileBytes = 4 << 20
+
 // run is a row's consecutive columns col0..col1 of selected tiles.
 type run struct {
 	row, col0, col1 int64
@@ -74,6 +79,10 @@ func selectLevel(ctx context.Context, src *source, j export.Job, z int) (level, 
 	for _, t := range tiles {
 		if !j.IntersectsBox(export.Box(tileBox(z, t.col, t.row))) {
 			continue
+		}
+		if t.size > MaxTileBytes {
+			return level{}, &badSource{fmt.Sprintf("tile %d/%d/%d holds %d bytes, more than the %d a tile of "+
+				"256×256 pixels may (MaxTileBytes)", z, t.col, t.row, t.size, MaxTileBytes)}
 		}
 		l.Tiles++
 		l.Bytes += t.size

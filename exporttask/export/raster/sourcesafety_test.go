@@ -180,3 +180,25 @@ func TestHostileTileTablesAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestExportRefusesAHugeTile: a tile larger than raster.MaxTileBytes fails
+// the export at once, before any tile is copied or decoded.
+func TestExportRefusesAHugeTile(t *testing.T) {
+	rec := fixture(t)
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(rec.Location, raster.SourceName))
+	require.NoError(t, err)
+	var id int64
+	var tile []byte
+	require.NoError(t, db.QueryRow(`SELECT id, tile_data FROM tiles ORDER BY id DESC LIMIT 1`).Scan(&id, &tile))
+	_, err = db.Exec(`UPDATE tiles SET tile_data = ? WHERE id = ?`, append(tile, make([]byte, raster.MaxTileBytes)...), id)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+
+	out := testout.New(t.TempDir())
+	_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(context.Background(),
+		job(t, rec, exporttask.CreateRequest{}), out)
+	var pe *exporttask.PermanentError
+	require.True(t, errors.As(err, &pe), "a permanent failure, not %v", err)
+	assert.Contains(t, pe.Reason, "more than the 4194304 a tile of 256×256 pixels may")
+	assert.Empty(t, out.Reports(), "refused before the copy")
+}
