@@ -115,8 +115,11 @@ func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier,
 	return tileCopier{
 		copy: func(ctx context.Context, l level, tally func(int64) error) error {
 			for _, r := range l.ids {
-				for first := r.first; first <= r.last; first += maxBlockTiles {
-					last := min(first+maxBlockTiles-1, r.last)
+				for first := r.first; ; first += maxBlockTiles {
+					last := r.last
+					if last-first >= maxBlockTiles { // no overflow: first <= last
+						last = first + maxBlockTiles - 1
+					}
 					res, err := stmt.ExecContext(ctx, first, last, l.Zoom)
 					if err != nil {
 						return fmt.Errorf("tiles of row ids %d..%d: %w", first, last, err)
@@ -127,6 +130,9 @@ func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier,
 					}
 					if err := tally(n); err != nil {
 						return err
+					}
+					if last == r.last {
+						break
 					}
 				}
 			}

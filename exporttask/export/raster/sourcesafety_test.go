@@ -202,3 +202,22 @@ func TestExportRefusesAHugeTile(t *testing.T) {
 	assert.Contains(t, pe.Reason, "more than the 4194304 a tile of 256×256 pixels may")
 	assert.Empty(t, out.Reports(), "refused before the copy")
 }
+
+// TestExportOfTilesWithExtremeRowIDs: row ids at the ends of the int64
+// range (a GeoPackage may hold any) are copied like others.
+func TestExportOfTilesWithExtremeRowIDs(t *testing.T) {
+	rec := fixture(t)
+	path := filepath.Join(rec.Location, raster.SourceName)
+	db, err := sql.Open("sqlite", "file:"+path)
+	require.NoError(t, err)
+	var n int64
+	require.NoError(t, db.QueryRow(`SELECT count(*) FROM tiles`).Scan(&n))
+	_, err = db.Exec(`UPDATE tiles SET id = CASE WHEN id % 2 = 0 THEN 9223372036854775807 - id ELSE -9223372036854775807 + id END`)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+
+	out, arts := exportTo(t, job(t, rec, exporttask.CreateRequest{}))
+	got := readTiles(t, artifactPath(t, out, arts, exporttask.ArtifactGPKG))
+	assert.Len(t, got, int(n))
+	assert.Equal(t, readTiles(t, path), got)
+}
