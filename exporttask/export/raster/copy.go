@@ -61,9 +61,25 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 		reported = done
 		return out.Progress(done, total)
 	}
-	for _, l := range sel.Levels {
-		if err := c.copy(ctx, l, tally); err != nil {
-			return fmt.Errorf("copying the tiles of level %d: %w", l.Zoom, err)
+	whole := false
+	if src.db != nil {
+		if whole, err = src.wholeSelected(ctx, sel); err != nil {
+			return err
+		}
+	}
+	if whole {
+		n, err := c.copyAll(ctx)
+		if err != nil {
+			return fmt.Errorf("copying every tile: %w", err)
+		}
+		if err := tally(n); err != nil {
+			return err
+		}
+	} else {
+		for _, l := range sel.Levels {
+			if err := c.copy(ctx, l, tally); err != nil {
+				return fmt.Errorf("copying the tiles of level %d: %w", l.Zoom, err)
+			}
 		}
 	}
 	if done != total {
@@ -83,8 +99,11 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 type tileCopier struct {
 	// copy copies the tiles l selects, a block at a time, calling tally
 	// with the tiles of each block; an error from tally stops it.
-	copy   func(ctx context.Context, l level, tally func(int64) error) error
-	commit func(ctx context.Context) error
+	copy func(ctx context.Context, l level, tally func(int64) error) error
+	// copyAll copies every row of a GeoPackage source's tile table, in
+	// one statement, and returns how many.
+	copyAll func(ctx context.Context) (int64, error)
+	commit  func(ctx context.Context) error
 	close  func()
 }
 
@@ -138,6 +157,16 @@ func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier,
 			}
 			return nil
 		},
+		copyAll: func(ctx context.Context) (int64, error) {
+			// INSERT … SELECT * of a table like the export's, into an
+			// empty one: SQLite copies each row as stored, without
+			// decoding it (its transfer optimization, as VACUUM does).
+			res, err := tx.ExecContext(ctx, `INSERT INTO main.tiles SELECT * FROM src.`+quoteIdent(src.table))
+			if err != nil {
+				return 0, err
+			}
+			return res.RowsAffected()
+		},
 		commit: func(ctx context.Context) error {
 			stmt.Close()
 			if err := tx.Commit(); err != nil {
@@ -190,6 +219,29 @@ func fileCopier(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, e
 		},
 		close: func() { stmt.Close(); tx.Rollback() },
 	}, nil
+}
+
+// exportColumns are the columns of an export's tile table, in order.
+const exportColumns = "id,zoom_level,tile_column,tile_row,tile_data"
+
+// wholeSelected reports whether sel is every tile of the GeoPackage
+// source's tile table and the table has the columns of an export's, in the
+// same order, with an integer primary key: then the rows can be copied
+// whole (tileCopier.copyAll).
+func (s *source) wholeSelected(ctx context.Context, sel selection) (bool, error) {
+	var cols string
+	var idPK bool
+	err := s.db.QueryRowContext(ctx, `SELECT group_concat(lower(name), ','),
+		max(cid = 0 AND pk = 1 AND upper(type) = 'INTEGER') FROM (SELECT * FROM pragma_table_xinfo(?, 'main') ORDER BY cid)`,
+		s.table).Scan(&cols, &idPK)
+	if err != nil || cols != exportColumns || !idPK {
+		return false, err
+	}
+	var n int64
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM `+quoteIdent(s.table)).Scan(&n); err != nil {
+		return false, err
+	}
+	return n == sel.Tiles(), nil
 }
 
 // blocks merges runs of consecutive rows that span the same columns into

@@ -111,7 +111,10 @@ func exportChangedSource(t *testing.T, change string) {
 	}}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(ctx, job(t, rec, exporttask.CreateRequest{}), out)
+	// An area inside the footprint, so that the tiles are copied a block
+	// at a time, with progress reports between blocks.
+	area := exporttask.CreateRequest{ROI: roiOf(square(34.2, 31.2, 35.8, 32.8))}
+	_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(ctx, job(t, rec, area), out)
 	require.Error(t, err)
 	var pe *exporttask.PermanentError
 	require.True(t, errors.As(err, &pe), "a permanent failure, not %v", err)
@@ -220,4 +223,29 @@ func TestExportOfTilesWithExtremeRowIDs(t *testing.T) {
 	got := readTiles(t, artifactPath(t, out, arts, exporttask.ArtifactGPKG))
 	assert.Len(t, got, int(n))
 	assert.Equal(t, readTiles(t, path), got)
+}
+
+// TestExportOfATileTableWithOtherColumns: a tile table whose columns come
+// in another order, with one more, exports the same tiles as any other.
+func TestExportOfATileTableWithOtherColumns(t *testing.T) {
+	rec := fixture(t)
+	path := filepath.Join(rec.Location, raster.SourceName)
+	want := readTiles(t, path)
+	db, err := sql.Open("sqlite", "file:"+path)
+	require.NoError(t, err)
+	for _, s := range []string{
+		`ALTER TABLE tiles RENAME TO old_tiles`,
+		`CREATE TABLE tiles (tile_data BLOB NOT NULL, tile_row INTEGER NOT NULL, id INTEGER PRIMARY KEY,
+			tile_column INTEGER NOT NULL, zoom_level INTEGER NOT NULL, note TEXT)`,
+		`INSERT INTO tiles (tile_data, tile_row, id, tile_column, zoom_level, note)
+			SELECT tile_data, tile_row, id, tile_column, zoom_level, 'x' FROM old_tiles`,
+		`DROP TABLE old_tiles`,
+	} {
+		_, err := db.Exec(s)
+		require.NoError(t, err, s)
+	}
+	require.NoError(t, db.Close())
+
+	out, arts := exportTo(t, job(t, rec, exporttask.CreateRequest{}))
+	assert.Equal(t, want, readTiles(t, artifactPath(t, out, arts, exporttask.ArtifactGPKG)))
 }
