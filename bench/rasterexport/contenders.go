@@ -92,13 +92,14 @@ func loadRecord(work, name string) (catalog.Record, error) {
 	return r.Record, nil
 }
 
-// runExport exports the whole record into dir.
-func runExport(ctx context.Context, rec catalog.Record, dir string) error {
+// runExport exports the whole record into out, building the GeoPackage in
+// scratch.
+func runExport(ctx context.Context, rec catalog.Record, out exporttask.Output, scratch string) error {
 	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain})
 	if err != nil {
 		return err
 	}
-	arts, err := raster.New(raster.Options{TempDir: dir}).Export(ctx, j, &dirOutput{dir: dir})
+	arts, err := raster.New(raster.Options{TempDir: scratch}).Export(ctx, j, out)
 	if err != nil {
 		return err
 	}
@@ -126,14 +127,19 @@ func copySQL(ctx context.Context, src, dir string) error {
 	return db.Close()
 }
 
-// dirOutput is an exporttask.Output on a directory.
+// dirOutput is an exporttask.Output on a directory, or with discard one
+// that drops every byte.
 type dirOutput struct {
-	dir string
+	dir     string
+	discard bool
 }
 
 func (o *dirOutput) Progress(done, total int64) error { return nil }
 
 func (o *dirOutput) Create(_ context.Context, name string) (exporttask.ArtifactWriter, error) {
+	if o.discard {
+		return &discardWriter{}, nil
+	}
 	f, err := os.CreateTemp(o.dir, ".partial-*")
 	if err != nil {
 		return nil, err
@@ -167,3 +173,17 @@ func (w *fileWriter) Abort() error {
 	w.f.Close()
 	return os.Remove(w.f.Name())
 }
+
+// discardWriter counts what it is given and keeps none of it.
+type discardWriter struct{ n int64 }
+
+func (w *discardWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	return len(p), nil
+}
+
+func (w *discardWriter) Commit() (exporttask.ArtifactInfo, error) {
+	return exporttask.ArtifactInfo{Size: w.n}, nil
+}
+
+func (w *discardWriter) Abort() error { return nil }

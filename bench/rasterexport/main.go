@@ -12,6 +12,9 @@
 //   - export: raster.Exporter.Export of the whole record (selection,
 //     GeoPackage, thumbnails, metadata, every file streamed and hashed into
 //     a directory output), in a child process (this program, -child);
+//   - export-discard: the same export into an output that drops what it is
+//     given (the GeoPackage is still built, read back and hashed): the
+//     export without the cost of storing its files;
 //   - sqlite3: the sqlite3 command-line shell copying the same rows with
 //     one INSERT … SELECT from the attached source into a new file with the
 //     export's tile table, at its default settings;
@@ -48,7 +51,7 @@ func main() {
 	keep := flag.String("keep", "", "build the source in this directory and keep it; reused when already there")
 	tms := flag.Bool("tms", false, "also export the same tiles from a TMS directory")
 	only := flag.String("contenders", "", "comma-separated names of the contenders to run besides export (default: all)")
-	child := flag.String("child", "", "internal: run one contender (export, export-tms or copy-sql) in this process")
+	child := flag.String("child", "", "internal: run one contender (export, export-discard, export-tms or copy-sql) in this process")
 	cpuprofile := flag.String("cpuprofile", "", "with -child: write a CPU profile of the contender to this file")
 	flag.Parse()
 	if *child != "" {
@@ -109,6 +112,7 @@ func run(rounds int, size float64, keep string, withTMS bool, only string) error
 	}
 	contenders := []contender{
 		{name: "export", cmd: childCmd(self, "export", srcDir)},
+		{name: "export-discard", cmd: childCmd(self, "export-discard", srcDir)},
 		{name: "sqlite3", cmd: sqlite3Cmd(sqlite3, sourcePath(rec), "")},
 		{name: "sqlite3-tuned", cmd: sqlite3Cmd(sqlite3, sourcePath(rec), tunedPragmas)},
 		{name: "copy-sql", cmd: childCmd(self, "copy-sql", srcDir)},
@@ -158,7 +162,13 @@ func runChild(name string, args []string) error {
 		if err != nil {
 			return err
 		}
-		return runExport(ctx, rec, out)
+		return runExport(ctx, rec, &dirOutput{dir: out}, out)
+	case "export-discard":
+		rec, err := loadRecord(work, "export")
+		if err != nil {
+			return err
+		}
+		return runExport(ctx, rec, &dirOutput{dir: out, discard: true}, out)
 	case "copy-sql":
 		rec, err := loadRecord(work, "export")
 		if err != nil {
