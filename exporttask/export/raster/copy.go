@@ -104,7 +104,7 @@ type tileCopier struct {
 	// one statement, and returns how many.
 	copyAll func(ctx context.Context) (int64, error)
 	commit  func(ctx context.Context) error
-	close  func()
+	close   func()
 }
 
 // attachSource copies from a GeoPackage source: SQLite copies the rows of
