@@ -80,7 +80,7 @@ func selectLevel(ctx context.Context, src *source, j export.Job, z int) (level, 
 		if !j.IntersectsBox(export.Box(tileBox(z, t.col, t.row))) {
 			continue
 		}
-		if t.size > MaxTileBytes {
+		if t.size > MaxTileBytes { // a file of a directory; see sizeLevel for a GeoPackage
 			return level{}, &badSource{fmt.Sprintf("tile %d/%d/%d holds %d bytes, more than the %d a tile of "+
 				"256×256 pixels may (MaxTileBytes)", z, t.col, t.row, t.size, MaxTileBytes)}
 		}
@@ -96,7 +96,37 @@ func selectLevel(ctx context.Context, src *source, j export.Job, z int) (level, 
 		}
 	}
 	l.ids = mergeIDs(l.ids)
+	if src.db != nil {
+		if err := src.sizeLevel(ctx, &l); err != nil {
+			return level{}, err
+		}
+	}
 	return l, nil
+}
+
+// sizeLevel adds up the sizes of the tiles of l in a GeoPackage, a run of
+// row ids at a time: the table is read in its own order (the records'
+// headers only, not the tiles' overflow pages), where a size per tile
+// listed in the index's order would read the table's pages at random.
+func (s *source) sizeLevel(ctx context.Context, l *level) error {
+	stmt, err := s.db.PrepareContext(ctx, `SELECT coalesce(sum(length(tile_data)), 0), coalesce(max(length(tile_data)), 0)
+		FROM `+quoteIdent(s.table)+` WHERE rowid BETWEEN ? AND ? AND zoom_level = ?`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, r := range l.ids {
+		var sum, largest int64
+		if err := stmt.QueryRowContext(ctx, r.first, r.last, l.Zoom).Scan(&sum, &largest); err != nil {
+			return err
+		}
+		if largest > MaxTileBytes {
+			return &badSource{fmt.Sprintf("a tile of level %d (row ids %d..%d) holds %d bytes, more than the %d "+
+				"a tile of 256×256 pixels may (MaxTileBytes)", l.Zoom, r.first, r.last, largest, MaxTileBytes)}
+		}
+		l.Bytes += sum
+	}
+	return nil
 }
 
 // mergeIDs sorts runs of ids and merges those that touch. The ids are

@@ -276,15 +276,16 @@ func quoteIdent(name string) string {
 }
 
 // tileEntry is a tile of a level: its column and row on the grid (row 0
-// at the top), its encoded size and, in a GeoPackage, its row id.
+// at the top), its encoded size (in a directory; a GeoPackage's are summed
+// by source.sizeLevel) and, in a GeoPackage, its row id.
 type tileEntry struct {
 	col, row, size, id int64
 }
 
 // list returns the tiles of level z within r that the source holds, in
-// the order of rows then columns, with their sizes: from the tile table
-// of a GeoPackage, from the file system (names and os.Stat, no tile is
-// read) for a directory.
+// the order of rows then columns: from the tile table's index of a
+// GeoPackage, with their row ids; from the file system (names and
+// os.Stat, no tile is read) for a directory, with their sizes.
 func (s *source) list(ctx context.Context, z int, r tileRange) ([]tileEntry, error) {
 	if r.Count() == 0 {
 		return nil, nil
@@ -292,7 +293,7 @@ func (s *source) list(ctx context.Context, z int, r tileRange) ([]tileEntry, err
 	if s.db == nil {
 		return s.listDir(z, r)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT tile_column, tile_row, length(tile_data), rowid FROM `+quoteIdent(s.table)+`
+	rows, err := s.db.QueryContext(ctx, `SELECT tile_column, tile_row, 0, rowid FROM `+quoteIdent(s.table)+`
 		WHERE zoom_level = ? AND tile_row BETWEEN ? AND ? AND tile_column BETWEEN ? AND ?
 		ORDER BY tile_row, tile_column`, z, r.Row0, r.Row1, r.Col0, r.Col1)
 	if err != nil {

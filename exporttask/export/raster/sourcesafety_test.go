@@ -202,7 +202,7 @@ func TestExportRefusesAHugeTile(t *testing.T) {
 		job(t, rec, exporttask.CreateRequest{}), out)
 	var pe *exporttask.PermanentError
 	require.True(t, errors.As(err, &pe), "a permanent failure, not %v", err)
-	assert.Contains(t, pe.Reason, "more than the 4194304 a tile of 256×256 pixels may")
+	assert.Contains(t, pe.Reason, "more than the 4194304 a tile of 256×256 pixels may (MaxTileBytes)")
 	assert.Empty(t, out.Reports(), "refused before the copy")
 }
 
