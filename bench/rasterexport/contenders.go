@@ -3,9 +3,13 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver
 
@@ -15,158 +19,132 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 )
 
-// contender is one way of copying the tiles; it returns the tiles and tile
-// bytes it copied.
+// contender is one way of copying the tiles: cmd returns the command that
+// copies them into the directory out.
 type contender struct {
 	name string
-	run  func(ctx context.Context, dir string) (tiles, bytes int64, err error)
+	cmd  func(out string) *exec.Cmd
 }
 
-// runExport exports the whole record into dir.
-func runExport(ctx context.Context, rec catalog.Record, dir string) (int64, int64, error) {
-	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain})
-	if err != nil {
-		return 0, 0, err
-	}
-	out := &dirOutput{dir: dir}
-	arts, err := raster.New(raster.Options{TempDir: dir}).Export(ctx, j, out)
-	if err != nil {
-		return 0, 0, err
-	}
-	if len(arts) == 0 {
-		return 0, 0, fmt.Errorf("no artifacts")
-	}
-	return out.total, out.tileBytes(dir), nil
+// childCmd runs this program as the child contender name.
+func childCmd(self, name, work string) func(string) *exec.Cmd {
+	return func(out string) *exec.Cmd { return exec.Command(self, "-child", name, work, out) }
 }
 
-// The pragmas of the bare copies' destination: those the exporter uses for
-// its scratch GeoPackage. Like the exporter, they read the source through
-// a memory map.
-const destPragmas = "?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)"
+// tunedPragmas are the settings of the export's scratch GeoPackage.
+const tunedPragmas = "PRAGMA page_size = 65536; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;\n"
 
+// tilesDDL is the tile table of an export.
 const tilesDDL = `CREATE TABLE tiles (id INTEGER PRIMARY KEY AUTOINCREMENT, zoom_level INTEGER NOT NULL,
 	tile_column INTEGER NOT NULL, tile_row INTEGER NOT NULL, tile_data BLOB NOT NULL,
 	UNIQUE (zoom_level, tile_column, tile_row))`
 
-// openDest creates a bare copy's destination: one connection, with the
-// tile table.
-func openDest(ctx context.Context, path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", "file:"+path+destPragmas)
-	if err != nil {
-		return nil, err
+// copyAll copies every tile row of the attached source, in one
+// transaction (one statement).
+const copyAll = `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile_data)
+	SELECT zoom_level, tile_column, tile_row, tile_data FROM src.tiles`
+
+// sqlite3Cmd runs the sqlite3 shell on a new file in out: pragmas, the
+// tile table, and one INSERT … SELECT of every row of src.
+func sqlite3Cmd(sqlite3, src, pragmas string) func(string) *exec.Cmd {
+	return func(out string) *exec.Cmd {
+		cmd := exec.Command(sqlite3, "-bail", filepath.Join(out, "copy.sqlite"))
+		cmd.Stdin = strings.NewReader(pragmas + tilesDDL + ";\n" +
+			"ATTACH DATABASE '" + strings.ReplaceAll(src, "'", "''") + "' AS src;\n" + copyAll + ";\n")
+		return cmd
 	}
-	db.SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, tilesDDL); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return db, nil
 }
 
-// copyRows reads every tile row of src in Go and inserts it into a new
-// file, in one transaction.
-func copyRows(ctx context.Context, src, dir string) (int64, int64, error) {
-	in, err := sql.Open("sqlite", "file:"+src+"?mode=ro&_pragma=mmap_size(1073741824)")
+// findSQLite3 finds the sqlite3 shell.
+func findSQLite3() (string, error) {
+	p, err := exec.LookPath("sqlite3")
 	if err != nil {
-		return 0, 0, err
+		return "", fmt.Errorf("the baseline needs the sqlite3 shell (apt-get install sqlite3): %w", err)
 	}
-	defer in.Close()
-	out, err := openDest(ctx, filepath.Join(dir, "copy-rows.sqlite"))
-	if err != nil {
-		return 0, 0, err
-	}
-	defer out.Close()
-	tx, err := out.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)`)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer stmt.Close()
-	rows, err := in.QueryContext(ctx, `SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles`)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer rows.Close()
-	var n, bytes int64
-	for rows.Next() {
-		var z, c, r int64
-		var b []byte
-		if err := rows.Scan(&z, &c, &r, &b); err != nil {
-			return 0, 0, err
-		}
-		if _, err := stmt.ExecContext(ctx, z, c, r, b); err != nil {
-			return 0, 0, err
-		}
-		n++
-		bytes += int64(len(b))
-	}
-	if err := rows.Err(); err != nil {
-		return 0, 0, err
-	}
-	return n, bytes, tx.Commit()
+	return p, nil
 }
 
-// copySQL copies every tile row of src into a new file with one
-// INSERT … SELECT over an attached database, in one transaction: SQLite
-// alone, no row crosses into Go.
-func copySQL(ctx context.Context, src, dir string) (int64, int64, error) {
-	out, err := openDest(ctx, filepath.Join(dir, "copy-sql.sqlite"))
+// saveRecord and loadRecord pass a registered record to a child.
+func saveRecord(work, name string, rec catalog.Record) error {
+	b, err := json.Marshal(struct {
+		catalog.Record
+		Location string `json:"location"`
+	}{rec, rec.Location})
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
-	defer out.Close()
-	if _, err := out.ExecContext(ctx, `ATTACH DATABASE ? AS src`, "file:"+src+"?mode=ro"); err != nil {
-		return 0, 0, err
-	}
-	if _, err := out.ExecContext(ctx, `PRAGMA src.mmap_size = 1073741824`); err != nil {
-		return 0, 0, err
-	}
-	res, err := out.ExecContext(ctx, `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile_data)
-		SELECT zoom_level, tile_column, tile_row, tile_data FROM src.tiles`)
-	if err != nil {
-		return 0, 0, err
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, 0, err
-	}
-	var bytes int64
-	if err := out.QueryRowContext(ctx, `SELECT sum(length(tile_data)) FROM main.tiles`).Scan(&bytes); err != nil {
-		return 0, 0, err
-	}
-	return n, bytes, nil
+	return os.WriteFile(filepath.Join(work, name+".json"), b, 0o644)
 }
 
-// dirOutput is an exporttask.Output on a directory.
-type dirOutput struct {
-	dir   string
-	total int64
+func loadRecord(work, name string) (catalog.Record, error) {
+	b, err := os.ReadFile(filepath.Join(work, name+".json"))
+	if err != nil {
+		return catalog.Record{}, err
+	}
+	var r struct {
+		catalog.Record
+		Location string `json:"location"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return catalog.Record{}, err
+	}
+	r.Record.Location = r.Location
+	return r.Record, nil
 }
 
-func (o *dirOutput) Progress(done, total int64) error {
-	o.total = total
+// runExport exports the whole record into out, building the GeoPackage in
+// scratch.
+func runExport(ctx context.Context, rec catalog.Record, out exporttask.Output, scratch string) error {
+	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain})
+	if err != nil {
+		return err
+	}
+	arts, err := raster.New(raster.Options{TempDir: scratch}).Export(ctx, j, out)
+	if err != nil {
+		return err
+	}
+	if len(arts) == 0 {
+		return errors.New("no artifacts")
+	}
 	return nil
 }
 
+// copySQL copies every tile row of src into a new file with one
+// INSERT … SELECT over an attached database, through modernc.org/sqlite,
+// with the export's settings.
+func copySQL(ctx context.Context, src, dir string) error {
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "copy-sql.sqlite"))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, s := range []string{tunedPragmas, tilesDDL, `ATTACH DATABASE '` + strings.ReplaceAll(src, "'", "''") + `' AS src`, copyAll} {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("%.40s…: %w", s, err)
+		}
+	}
+	return db.Close()
+}
+
+// dirOutput is an exporttask.Output on a directory, or with discard one
+// that drops every byte.
+type dirOutput struct {
+	dir     string
+	discard bool
+}
+
+func (o *dirOutput) Progress(done, total int64) error { return nil }
+
 func (o *dirOutput) Create(_ context.Context, name string) (exporttask.ArtifactWriter, error) {
+	if o.discard {
+		return &discardWriter{}, nil
+	}
 	f, err := os.CreateTemp(o.dir, ".partial-*")
 	if err != nil {
 		return nil, err
 	}
 	return &fileWriter{f: f, final: filepath.Join(o.dir, name)}, nil
-}
-
-// tileBytes reads the tile bytes the export's metadata counts.
-func (o *dirOutput) tileBytes(dir string) int64 {
-	st, err := os.Stat(filepath.Join(dir, raster.MetadataName))
-	if err != nil || st.Size() == 0 {
-		return 0
-	}
-	return readTileBytes(filepath.Join(dir, raster.MetadataName))
 }
 
 type fileWriter struct {
@@ -195,3 +173,17 @@ func (w *fileWriter) Abort() error {
 	w.f.Close()
 	return os.Remove(w.f.Name())
 }
+
+// discardWriter counts what it is given and keeps none of it.
+type discardWriter struct{ n int64 }
+
+func (w *discardWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	return len(p), nil
+}
+
+func (w *discardWriter) Commit() (exporttask.ArtifactInfo, error) {
+	return exporttask.ArtifactInfo{Size: w.n}, nil
+}
+
+func (w *discardWriter) Abort() error { return nil }

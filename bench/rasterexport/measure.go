@@ -1,19 +1,23 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
 // result is one contender's rounds.
 type result struct {
-	times        []time.Duration
-	tiles, bytes int64
+	times []time.Duration
+	rss   []int64 // peak RssAnon of each round, bytes
+	size  int64   // the size of the file it wrote
 }
 
 // measure runs each contender once per round, in turn, each in a fresh
@@ -29,39 +33,115 @@ func measure(ctx context.Context, work string, cs []contender, rounds int) (map[
 			if err := os.Mkdir(dir, 0o755); err != nil {
 				return nil, err
 			}
-			start := time.Now()
-			tiles, bytes, err := c.run(ctx, dir)
-			d := time.Since(start)
+			d, rss, err := runSampled(ctx, c, dir)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", c.name, err)
+			}
+			size, err := largestFile(dir)
+			if err != nil {
+				return nil, err
 			}
 			if err := os.RemoveAll(dir); err != nil {
 				return nil, err
 			}
 			x := res[c.name]
 			x.times = append(x.times, d)
-			x.tiles, x.bytes = tiles, bytes
+			x.rss = append(x.rss, rss)
+			x.size = size
+			fmt.Fprintf(os.Stderr, "round %d: %-13s %7v  peak RssAnon %4.0f MB\n", r+1, c.name, d.Round(time.Millisecond), mb(rss))
 		}
 	}
 	return res, nil
 }
 
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
+// sampleEvery is how often a child's RssAnon is read.
+const sampleEvery = 20 * time.Millisecond
+
+// runSampled runs the contender's command into dir and returns how long
+// it took and the largest RssAnon sampled from /proc while it ran.
+func runSampled(ctx context.Context, c contender, dir string) (time.Duration, int64, error) {
+	cmd := c.cmd(dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return 0, 0, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+	var peak int64
+	tick := time.NewTicker(sampleEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			d := time.Since(start)
+			if err != nil {
+				return 0, 0, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
+			}
+			return d, peak, nil
+		case <-tick.C:
+			if n, ok := rssAnon(status); ok && n > peak {
+				peak = n
+			}
+		case <-ctx.Done():
+			cmd.Process.Kill()
+			return 0, 0, ctx.Err()
+		}
+	}
+}
+
+// rssAnon reads the RssAnon line of a /proc/PID/status file, in bytes.
+func rssAnon(path string) (int64, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "RssAnon:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb * 1024, err == nil
+		}
+	}
+	return 0, false
+}
+
+// largestFile is the size of the largest file in dir: the copy.
+func largestFile(dir string) (int64, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil {
+			return 0, err
+		}
+		n = max(n, info.Size())
+	}
+	return n, nil
+}
+
+func median[T int64 | time.Duration](xs []T) T {
+	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
 }
 
-// report prints each contender's median and the export's speed relative
-// to the bare copies.
-func report(res map[string]*result, cs []contender) {
+// report prints each contender's median time, the export's speed against
+// it, and its peak RssAnon.
+func report(res map[string]*result, cs []contender, tiles, srcBytes int64) {
 	exp := median(res["export"].times)
 	for _, c := range cs {
 		r := res[c.name]
 		m := median(r.times)
-		fmt.Printf("%-10s %6d tiles %7.1f MB  median %8v  %8.0f tiles/s  %7.1f MB/s  export speed / this %.2f×  rounds %v\n",
-			c.name, r.tiles, mb(r.bytes), m.Round(time.Millisecond), float64(r.tiles)/m.Seconds(),
-			mb(r.bytes)/m.Seconds(), m.Seconds()/exp.Seconds(), roundTimes(r.times))
+		fmt.Printf("%-13s median %7v  %7.0f tiles/s  %6.1f MB/s  export speed / this %.2f×  peak RssAnon %4.0f MB (max %4.0f)  file %6.1f MB  rounds %v\n",
+			c.name, m.Round(time.Millisecond), float64(tiles)/m.Seconds(), mb(srcBytes)/m.Seconds(),
+			m.Seconds()/exp.Seconds(), mb(median(r.rss)), mb(slices.Max(r.rss)), mb(r.size), roundTimes(r.times))
 	}
 }
 
@@ -71,22 +151,4 @@ func roundTimes(ds []time.Duration) []time.Duration {
 		out[i] = d.Round(time.Millisecond)
 	}
 	return out
-}
-
-// readTileBytes returns the "exporttask:tileBytes" property of an
-// export's metadata.json, a STAC Item.
-func readTileBytes(path string) int64 {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	var m struct {
-		Properties struct {
-			TileBytes int64 `json:"exporttask:tileBytes"`
-		} `json:"properties"`
-	}
-	if json.Unmarshal(b, &m) != nil {
-		return 0
-	}
-	return m.Properties.TileBytes
 }

@@ -23,24 +23,52 @@ func square(w, s, e, n float64) *exporttask.Geometry {
 
 func sourcePath(rec catalog.Record) string { return filepath.Join(rec.Location, raster.SourceName) }
 
+// record is the bench's record, with its source in dir.
+func record(dir string, size float64) catalog.Record {
+	return catalog.Record{ID: recordID, Domain: exporttask.DomainRaster, Title: "bench",
+		Footprint: square(34, 31, 34+size, 31+size), MinZoom: 10, MaxZoom: 13, Location: dir}
+}
+
 // buildSource writes a record of side size degrees at levels 10..13 into
-// dir. Rendering 10,000 tiles of relief would take minutes, and a copy
-// does not look inside them: the tiles are the demo relief's level-11
-// tiles, real PNGs of varied sizes, dealt out over the grid.
-func buildSource(dir string, size float64) (catalog.Record, int64, error) {
+// dir, unless dir holds it already (from an earlier run with -keep and
+// the same -size). Rendering 200,000 tiles of relief would take long, and
+// a copy does not look inside them: the tiles are the demo relief's
+// level-11 tiles, real PNGs of varied sizes, dealt out over the grid.
+func buildSource(dir string, size float64) (rec catalog.Record, tiles int64, built bool, err error) {
+	rec = record(dir, size)
+	marker := filepath.Join(dir, "rasterexport-size")
+	want := strconv.FormatFloat(size, 'g', -1, 64)
+	if b, err := os.ReadFile(marker); err == nil && string(b) == want {
+		if n, err := countTiles(sourcePath(rec)); err == nil {
+			return rec, n, false, nil
+		}
+	}
 	pool, err := tilePool()
 	if err != nil {
-		return catalog.Record{}, 0, err
+		return rec, 0, false, err
 	}
-	rec := catalog.Record{ID: recordID, Domain: exporttask.DomainRaster, Title: "bench",
-		Footprint: square(34, 31, 34+size, 31+size), MinZoom: 10, MaxZoom: 13, Location: dir}
 	if err := os.Remove(sourcePath(rec)); err != nil && !os.IsNotExist(err) {
-		return catalog.Record{}, 0, err
+		return rec, 0, false, err
 	}
 	n, err := raster.WriteSource(dir, rec, func(z int, col, row int64) ([]byte, error) {
 		return pool[(int64(z)*7919+col*104729+row*1299709)%int64(len(pool))], nil
 	})
-	return rec, n, err
+	if err != nil {
+		return rec, 0, false, err
+	}
+	return rec, n, true, os.WriteFile(marker, []byte(want), 0o644)
+}
+
+// countTiles counts the tiles of a source.
+func countTiles(path string) (int64, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var n int64
+	err = db.QueryRow(`SELECT count(*) FROM tiles`).Scan(&n)
+	return n, err
 }
 
 // tilePool renders the demo relief at level 11 and returns its tiles.

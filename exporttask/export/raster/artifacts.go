@@ -30,14 +30,72 @@ func (s *artifactSet) add(ctx context.Context, name string, typ exporttask.Artif
 	if err != nil {
 		return fmt.Errorf("creating %s: %w", name, err)
 	}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(w, h), r)
+	n, sum, err := copyHashed(ctx, w, r)
 	if err != nil {
 		return errors.Join(fmt.Errorf("writing %s: %w", name, err), w.Abort())
 	}
 	s.pending = append(s.pending, pendingArtifact{w: w, a: exporttask.Artifact{
-		Name: name, Type: typ, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}})
+		Name: name, Type: typ, Size: n, SHA256: hex.EncodeToString(sum)}})
 	return nil
+}
+
+// copyChunk is the size of the reads of copyHashed.
+const copyChunk = 1 << 20
+
+// copyHashed copies r to w and returns the SHA-256 of what it copied. Each
+// chunk is hashed on another goroutine while it is written and the next
+// one read, so that a large file costs about the longest of the three, not
+// their sum; between chunks the copy stops if ctx ends.
+func copyHashed(ctx context.Context, w io.Writer, r io.Reader) (int64, []byte, error) {
+	h := sha256.New()
+	chunks := make(chan []byte)
+	hashed := make(chan struct{})
+	go func() {
+		defer close(hashed)
+		for b := range chunks {
+			h.Write(b)
+			hashed <- struct{}{}
+		}
+	}()
+	bufs := [2][]byte{make([]byte, copyChunk), make([]byte, copyChunk)}
+	busy := false // the hasher has a chunk
+	var n int64
+	var err error
+	for i := 0; err == nil; i++ {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		b := bufs[i%2]
+		m, rerr := io.ReadFull(r, b)
+		if rerr != nil && rerr != io.EOF && rerr != io.ErrUnexpectedEOF {
+			err = rerr
+			break
+		}
+		if busy {
+			<-hashed
+			busy = false
+		}
+		if m == 0 {
+			break
+		}
+		chunks <- b[:m]
+		busy = true
+		if _, err = w.Write(b[:m]); err == nil {
+			n += int64(m)
+		}
+		if rerr != nil {
+			break
+		}
+	}
+	if busy {
+		<-hashed
+	}
+	close(chunks)
+	<-hashed
+	if err != nil {
+		return n, nil, err
+	}
+	return n, h.Sum(nil), nil
 }
 
 // artifacts returns the files added so far.

@@ -45,6 +45,18 @@
 //     pixelSizeDeg; see [LevelMetadata]), "exporttask:tiles" and
 //     "exporttask:tileBytes" (their totals).
 //
+// A GeoPackage source is read with plain reads, never through a memory
+// map: a source cut short or rewritten in place during an export (its
+// size, modification time or file changed, or SQLite finds it damaged)
+// fails that task with a permanent reason, and the process lives. Its
+// tile table, gpkg_contents and gpkg_tile_matrix must be stored tables:
+// not views (whose query could run without end), not virtual tables, and
+// the tile table's columns not computed on read; a tile may hold at most
+// [MaxTileBytes]. The copy reads the tile table by runs of row ids, in the
+// file's own order, into a scratch GeoPackage built with 64 KiB pages, no
+// journal and no fsync (it is streamed into the output, hashed on the
+// way, then removed), in one transaction.
+//
 // No LEGEND artifact is written: a record's tiles are an image, and the
 // source holds no classes or colour scale a legend could be drawn from.
 //

@@ -78,7 +78,17 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 		cancel()
 	}
 	d := <-done
+	// Whatever SQLite made of a source cut short or rewritten in place
+	// (errors, or pages read as zeros), the file tells.
+	if changed := src.unchanged(); changed != nil && ctx.Err() == nil {
+		return nil, exporttask.Permanent("the source of catalog record "+j.Record.ID+" changed during the export; "+
+			"export it again once it is complete", errors.Join(changed, err, d.err))
+	}
 	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil && (isDamaged(err) || errors.Is(err, errCopyCount)):
+		return nil, unreadable(j.Record, fmt.Errorf("building the GeoPackage: %w", err))
 	case err != nil:
 		return nil, fmt.Errorf("raster: building the GeoPackage: %w", err)
 	case d.err != nil && ctx.Err() != nil:
@@ -135,5 +145,13 @@ func unreadable(rec catalog.Record, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return exporttask.Permanent("the tiles of catalog record "+rec.ID+" are unreadable", err)
+	reason := "the tiles of catalog record " + rec.ID + " are unreadable"
+	var bad *badSource
+	switch {
+	case errors.As(err, &bad):
+		reason += ": " + bad.problem
+	case isDamaged(err):
+		reason += ": the GeoPackage is damaged"
+	}
+	return exporttask.Permanent(reason, err)
 }

@@ -59,11 +59,29 @@ CREATE TABLE tiles (
   tile_row INTEGER NOT NULL, tile_data BLOB NOT NULL, UNIQUE (zoom_level, tile_column, tile_row));
 `
 
+// The settings of a GeoPackage being built (see openWrite).
+const (
+	// writePageSize is SQLite's largest page: a tile of up to about 64 kB
+	// (most 256×256 PNG and JPEG tiles) fits in one page instead of a chain
+	// of 4 kB overflow pages, and the file has a sixteenth of the pages to
+	// allocate and write.
+	writePageSize = 65536
+	// writeCacheKiB is the page cache of the file being built: enough for
+	// the tile table's index (about 20 bytes a tile: 64 MiB holds millions
+	// of tiles), which grows out of order as rows are copied row by row.
+	writeCacheKiB = 64 << 10
+)
+
 // openWrite opens (creating) the GeoPackage file path for writing on one
-// connection. The file is scratch until renamed or streamed: no journal, no
-// fsync.
+// connection, with the settings of a file being built: the file is scratch
+// until streamed or renamed, so it has no journal and no fsync, and only
+// this connection opens it (an exclusive lock taken once).
 func openWrite(path string) (*sql.DB, error) {
 	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("page_size(%d)", writePageSize)) // first: fixed once the file is written
+	q.Add("_pragma", fmt.Sprintf("cache_size(%d)", -writeCacheKiB))
+	q.Add("_pragma", "locking_mode(EXCLUSIVE)")
+	q.Add("_pragma", "trusted_schema(OFF)")
 	q.Add("_pragma", "journal_mode(OFF)")
 	q.Add("_pragma", "synchronous(OFF)")
 	q.Add("_pragma", fmt.Sprintf("application_id(%d)", ApplicationID))
@@ -97,7 +115,7 @@ func fileURI(path, query string) string {
 
 // openRead opens the GeoPackage file path read-only.
 func openRead(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", fileURI(path, "mode=ro&_pragma=query_only(1)"))
+	db, err := sql.Open("sqlite", fileURI(path, "mode=ro&_pragma=query_only(1)&_pragma=trusted_schema(OFF)"))
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}

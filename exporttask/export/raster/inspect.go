@@ -231,11 +231,18 @@ func inspectGPKG(ctx context.Context, path, table string, size int64) (*pyramid,
 		return nil, fmt.Errorf("raster: %w", err)
 	}
 	defer db.Close()
-	p, err := inspectTables(ctx, db, path, table)
+	sqlCtx, cancel := context.WithTimeout(ctx, inspectTimeout)
+	defer cancel()
+	p, err := inspectTables(sqlCtx, db, path, table)
 	if err != nil {
 		var se *export.SourceError
 		if errors.As(err, &se) || ctx.Err() != nil {
 			return nil, err
+		}
+		if sqlCtx.Err() != nil {
+			return nil, &export.SourceError{File: path, Problem: fmt.Sprintf("took more than %v to read, "+
+				"more than a GeoPackage of any size takes: it may be damaged", inspectTimeout),
+				Fix: "copy it again in full, or rebuild it", Err: err}
 		}
 		return nil, &export.SourceError{File: path, Problem: "cannot be read as a GeoPackage: " + errText(err),
 			Fix: "copy it again in full, or rebuild it", Err: err}
@@ -278,13 +285,13 @@ func inspectTables(ctx context.Context, db *sql.DB, path, table string) (*pyrami
 		return nil, &export.SourceError{File: path, Problem: fmt.Sprintf("has no tile table %q (its tile tables: %s)",
 			table, strings.Join(tables, ", ")), Fix: "choose one of them with -table NAME"}
 	}
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?`,
-		table).Scan(&n); err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		return nil, &export.SourceError{File: path, Problem: fmt.Sprintf("lists tile table %q in gpkg_contents, "+
-			"but has no such table", table), Fix: fixGPKG}
+	if err := requireTable(ctx, db, table, tileColumns...); err != nil {
+		var bad *badSource
+		if !errors.As(err, &bad) {
+			return nil, err
+		}
+		return nil, &export.SourceError{File: path, Problem: fmt.Sprintf("lists tile table %q in gpkg_contents, but %v",
+			table, bad), Fix: fixGPKG}
 	}
 	p := &pyramid{table: table, declared: geom.BBox{West: 1, East: 0}}
 	var ident sql.NullString

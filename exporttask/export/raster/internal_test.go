@@ -1,11 +1,14 @@
 package raster
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
+	"io"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,7 +26,22 @@ func TestBlocksMergeRowsOfTheSameSpan(t *testing.T) {
 		{Col0: 2, Col1: 4, Row0: 5, Row1: 5},
 		{Col0: 6, Col1: 6, Row0: 5, Row1: 5},
 		{Col0: 6, Col1: 6, Row0: 7, Row1: 7}, // row 6 missing: not merged
-	}, blocks(runs))
+	}, blocks(runs, 1000))
+}
+
+func TestBlocksHoldAtMostMaxTiles(t *testing.T) {
+	var runs []run
+	for row := int64(10); row < 20; row++ {
+		runs = append(runs, run{row: row, col0: 0, col1: 2})
+	}
+	assert.Equal(t, []tileRange{
+		{Col0: 0, Col1: 2, Row0: 10, Row1: 13},
+		{Col0: 0, Col1: 2, Row0: 14, Row1: 17},
+		{Col0: 0, Col1: 2, Row0: 18, Row1: 19},
+	}, blocks(runs, 12))
+	wide := []run{{row: 1, col0: 0, col1: 99}, {row: 2, col0: 0, col1: 99}}
+	assert.Equal(t, []tileRange{{Col0: 0, Col1: 99, Row0: 1, Row1: 1}, {Col0: 0, Col1: 99, Row0: 2, Row1: 2}},
+		blocks(wide, 12), "a row wider than the bound is a block of its own")
 }
 
 func TestPixelMatchesAt(t *testing.T) {
@@ -81,3 +99,29 @@ func TestUnreadableLeavesContextEndsAlone(t *testing.T) {
 	assert.False(t, exporttask.IsPermanent(unreadable(rec, stopped)))
 	assert.True(t, exporttask.IsPermanent(unreadable(rec, errors.New("malformed"))))
 }
+
+func TestCopyHashedCopiesAndHashes(t *testing.T) {
+	for _, size := range []int{0, 1, copyChunk - 1, copyChunk, copyChunk + 1, 3*copyChunk + 17} {
+		data := make([]byte, size)
+		for i := range data {
+			data[i] = byte(i * 7)
+		}
+		var got bytes.Buffer
+		n, sum, err := copyHashed(context.Background(), &got, bytes.NewReader(data))
+		assert.NoError(t, err)
+		assert.EqualValues(t, size, n)
+		assert.True(t, bytes.Equal(data, got.Bytes()), "size %d", size)
+		want := sha256.Sum256(data)
+		assert.Equal(t, want[:], sum, "size %d", size)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err := copyHashed(ctx, io.Discard, bytes.NewReader(make([]byte, 10)))
+	assert.ErrorIs(t, err, context.Canceled)
+	_, _, err = copyHashed(context.Background(), failWriter{}, bytes.NewReader(make([]byte, 3*copyChunk)))
+	assert.ErrorContains(t, err, "disk full")
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }

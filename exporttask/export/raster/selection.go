@@ -1,16 +1,28 @@
 package raster
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
+// MaxTileBytes is the largest tile an export copies: 16 times the 256 kB of
+// a 256×256 RGBA image stored raw. A larger one makes the export fail, as
+// each tile passes through memory whole.
+const MaxTileBytes = 4 << 20
+
 // run is a row's consecutive columns col0..col1 of selected tiles.
 type run struct {
 	row, col0, col1 int64
+}
+
+// idRun is the consecutive row ids first..last of a GeoPackage tile table.
+type idRun struct {
+	first, last int64
 }
 
 // level is what a job selects at one level of the source.
@@ -19,6 +31,9 @@ type level struct {
 	Tiles int64 // tiles present in the source and meeting the area
 	Bytes int64 // their encoded size
 	runs  []run
+	// ids are the selected tiles' row ids in a GeoPackage, in increasing
+	// order: the copy reads the tile table in its own order.
+	ids []idRun
 }
 
 // selection is what a job selects at every exported level.
@@ -65,6 +80,10 @@ func selectLevel(ctx context.Context, src *source, j export.Job, z int) (level, 
 		if !j.IntersectsBox(export.Box(tileBox(z, t.col, t.row))) {
 			continue
 		}
+		if t.size > MaxTileBytes { // a file of a directory; see sizeLevel for a GeoPackage
+			return level{}, &badSource{fmt.Sprintf("tile %d/%d/%d holds %d bytes, more than the %d a tile of "+
+				"256×256 pixels may (MaxTileBytes)", z, t.col, t.row, t.size, MaxTileBytes)}
+		}
 		l.Tiles++
 		l.Bytes += t.size
 		if n := len(l.runs); n > 0 && l.runs[n-1].row == t.row && l.runs[n-1].col1 == t.col-1 {
@@ -72,6 +91,55 @@ func selectLevel(ctx context.Context, src *source, j export.Job, z int) (level, 
 		} else {
 			l.runs = append(l.runs, run{row: t.row, col0: t.col, col1: t.col})
 		}
+		if src.db != nil {
+			l.ids = append(l.ids, idRun{t.id, t.id})
+		}
+	}
+	l.ids = mergeIDs(l.ids)
+	if src.db != nil {
+		if err := src.sizeLevel(ctx, &l); err != nil {
+			return level{}, err
+		}
 	}
 	return l, nil
+}
+
+// sizeLevel adds up the sizes of the tiles of l in a GeoPackage, a run of
+// row ids at a time: the table is read in its own order (the records'
+// headers only, not the tiles' overflow pages), where a size per tile
+// listed in the index's order would read the table's pages at random.
+func (s *source) sizeLevel(ctx context.Context, l *level) error {
+	stmt, err := s.db.PrepareContext(ctx, `SELECT coalesce(sum(length(tile_data)), 0), coalesce(max(length(tile_data)), 0)
+		FROM `+quoteIdent(s.table)+` WHERE rowid BETWEEN ? AND ? AND zoom_level = ?`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, r := range l.ids {
+		var sum, largest int64
+		if err := stmt.QueryRowContext(ctx, r.first, r.last, l.Zoom).Scan(&sum, &largest); err != nil {
+			return err
+		}
+		if largest > MaxTileBytes {
+			return &badSource{fmt.Sprintf("a tile of level %d (row ids %d..%d) holds %d bytes, more than the %d "+
+				"a tile of 256×256 pixels may (MaxTileBytes)", l.Zoom, r.first, r.last, largest, MaxTileBytes)}
+		}
+		l.Bytes += sum
+	}
+	return nil
+}
+
+// mergeIDs sorts runs of ids and merges those that touch. The ids are
+// distinct.
+func mergeIDs(ids []idRun) []idRun {
+	slices.SortFunc(ids, func(a, b idRun) int { return cmp.Compare(a.first, b.first) })
+	var out []idRun
+	for _, r := range ids {
+		if n := len(out); n > 0 && out[n-1].last+1 == r.first {
+			out[n-1].last = r.last
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
@@ -45,7 +46,8 @@ type source struct {
 	format string // FormatGPKG, FormatTMS or FormatXYZ
 	table  string // GPKG: the tile table
 	db     *sql.DB
-	ext    string // TMS and XYZ: the tiles' file extension, without the dot
+	file   os.FileInfo // GPKG: the file when opened, see unchanged
+	ext    string      // TMS and XYZ: the tiles' file extension, without the dot
 }
 
 // openSource opens and checks rec's source: the registered one (which
@@ -63,22 +65,11 @@ func openSource(ctx context.Context, rec catalog.Record) (*source, error) {
 		if err != nil {
 			return nil, err
 		}
-		db, err := openRead(p)
+		s, err := openGPKG(ctx, p, rec.Source.Table)
 		if err != nil {
 			return nil, unreadable(rec, err)
 		}
-		table := rec.Source.Table
-		if table == "" {
-			table, err = onlyTileTable(ctx, db)
-		}
-		if err == nil {
-			err = checkMatrix(ctx, db, table)
-		}
-		if err != nil {
-			db.Close()
-			return nil, unreadable(rec, fmt.Errorf("%s: %w", p, err))
-		}
-		return &source{path: p, format: f, table: table, db: db}, nil
+		return s, nil
 	case FormatTMS, FormatXYZ:
 		index := TileMapResource
 		if f == FormatXYZ {
@@ -121,19 +112,74 @@ func openLegacy(ctx context.Context, rec catalog.Record) (*source, error) {
 	if !st.Mode().IsRegular() {
 		return nil, unreadable(rec, fmt.Errorf("%s is not a file", path))
 	}
-	db, err := openRead(path)
+	s, err := openGPKG(ctx, path, TilesTable)
+	if err == nil {
+		err = requireLevels(ctx, s.db, TilesTable, rec.MinZoom, rec.MaxZoom)
+		if err != nil {
+			s.Close()
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+	}
 	if err != nil {
 		return nil, unreadable(rec, err)
 	}
-	err = checkMatrix(ctx, db, TilesTable)
+	return s, nil
+}
+
+// openGPKG opens the GeoPackage path and checks its tile table (the only
+// one when table is empty): a stored table, on the grid. The file's
+// identity is noted, see unchanged.
+func openGPKG(ctx context.Context, path, table string) (*source, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a file", path)
+	}
+	db, err := openRead(path)
+	if err != nil {
+		return nil, err
+	}
+	if table == "" {
+		if err = requireTable(ctx, db, "gpkg_contents"); err == nil {
+			table, err = onlyTileTable(ctx, db)
+		}
+	}
 	if err == nil {
-		err = requireLevels(ctx, db, TilesTable, rec.MinZoom, rec.MaxZoom)
+		err = requireTable(ctx, db, "gpkg_tile_matrix")
+	}
+	if err == nil {
+		err = requireTable(ctx, db, table, tileColumns...)
+	}
+	if err == nil {
+		err = checkMatrix(ctx, db, table)
 	}
 	if err != nil {
 		db.Close()
-		return nil, unreadable(rec, fmt.Errorf("%s: %w", path, err))
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return &source{path: path, format: FormatGPKG, table: TilesTable, db: db}, nil
+	return &source{path: path, format: FormatGPKG, table: table, db: db, file: st}, nil
+}
+
+// unchanged checks that a GeoPackage source is still the file it was when
+// opened: the same file, size and modification time. A file rewritten or
+// cut short in place during an export is caught here, even where SQLite
+// read the missing pages as zeros without an error.
+func (s *source) unchanged() error {
+	if s.file == nil {
+		return nil
+	}
+	st, err := os.Stat(s.path)
+	if err != nil {
+		return fmt.Errorf("the source %s: %w", s.path, err)
+	}
+	if !os.SameFile(st, s.file) || st.Size() != s.file.Size() || !st.ModTime().Equal(s.file.ModTime()) {
+		return fmt.Errorf("the source %s changed during the export (%d bytes, modified %s; at the start %d bytes, modified %s)",
+			s.path, st.Size(), st.ModTime().UTC().Format(time.RFC3339Nano),
+			s.file.Size(), s.file.ModTime().UTC().Format(time.RFC3339Nano))
+	}
+	return nil
 }
 
 // checkMatrix compares the levels gpkg_tile_matrix lists for table with
@@ -230,15 +276,16 @@ func quoteIdent(name string) string {
 }
 
 // tileEntry is a tile of a level: its column and row on the grid (row 0
-// at the top) and its encoded size.
+// at the top), its encoded size (in a directory; a GeoPackage's are summed
+// by source.sizeLevel) and, in a GeoPackage, its row id.
 type tileEntry struct {
-	col, row, size int64
+	col, row, size, id int64
 }
 
 // list returns the tiles of level z within r that the source holds, in
-// the order of rows then columns, with their sizes: from the tile table
-// of a GeoPackage, from the file system (names and os.Stat, no tile is
-// read) for a directory.
+// the order of rows then columns: from the tile table's index of a
+// GeoPackage, with their row ids; from the file system (names and
+// os.Stat, no tile is read) for a directory, with their sizes.
 func (s *source) list(ctx context.Context, z int, r tileRange) ([]tileEntry, error) {
 	if r.Count() == 0 {
 		return nil, nil
@@ -246,7 +293,7 @@ func (s *source) list(ctx context.Context, z int, r tileRange) ([]tileEntry, err
 	if s.db == nil {
 		return s.listDir(z, r)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT tile_column, tile_row, length(tile_data) FROM `+quoteIdent(s.table)+`
+	rows, err := s.db.QueryContext(ctx, `SELECT tile_column, tile_row, 0, rowid FROM `+quoteIdent(s.table)+`
 		WHERE zoom_level = ? AND tile_row BETWEEN ? AND ? AND tile_column BETWEEN ? AND ?
 		ORDER BY tile_row, tile_column`, z, r.Row0, r.Row1, r.Col0, r.Col1)
 	if err != nil {
@@ -256,7 +303,7 @@ func (s *source) list(ctx context.Context, z int, r tileRange) ([]tileEntry, err
 	var out []tileEntry
 	for rows.Next() {
 		var e tileEntry
-		if err := rows.Scan(&e.col, &e.row, &e.size); err != nil {
+		if err := rows.Scan(&e.col, &e.row, &e.size, &e.id); err != nil {
 			return nil, err
 		}
 		out = append(out, e)
