@@ -23,9 +23,10 @@ type background struct {
 }
 
 // newBackground builds the Runner and the Deliverer of the program on st,
-// their store calls timed in srv's metrics. Every option of each is set
+// their store calls timed in srv's metrics; wake is the Wakeup of the
+// server's creates. Every option of each is set
 // here: from cfg where a flag sets it, else to its package's default.
-func newBackground(cfg Config, srv *server.Server, st taskstore.Store, exp exporttask.Exporter,
+func newBackground(cfg Config, srv *server.Server, st taskstore.Store, wake *worker.Wakeup, exp exporttask.Exporter,
 	arts artifact.Store, secret []byte, logger *slog.Logger) background {
 	return background{
 		runner: worker.NewRunner(worker.RunnerConfig{
@@ -33,6 +34,9 @@ func newBackground(cfg Config, srv *server.Server, st taskstore.Store, exp expor
 			Exporter:       exp,
 			Artifacts:      arts,
 			Workers:        worker.DefaultWorkers,
+			SmallWorkers:   worker.DefaultSmallWorkers,
+			SmallTask:      worker.DefaultSmallTask,
+			Wakeup:         wake,
 			Lease:          worker.DefaultLease,
 			PollInterval:   worker.DefaultPollInterval,
 			MaxAttempts:    worker.DefaultMaxAttempts,
