@@ -48,6 +48,16 @@ type RunnerConfig struct {
 	// its own workers notify (a worker that claimed a task wakes another,
 	// so a burst of tasks is taken up at once, not one per PollInterval).
 	Wakeup *Wakeup
+	// SpaceDirs are the directories an export fills: the scratch
+	// directory and, for a file artifact store, its directory. Before an
+	// export starts, its task's estimated size plus 10% must be free on
+	// the file system of each, beyond what the exports running in this
+	// Runner reserved; else the task is FAILED at once with an
+	// errorReason that says the disk is full. Default none: no check.
+	SpaceDirs []string
+	// FreeSpace returns the bytes free on the file system of dir. Default
+	// statfs(2)'s available blocks.
+	FreeSpace func(dir string) (uint64, error)
 	// Lease is how long a claimed task stays reserved to its worker without
 	// news from it. Workers renew it every Lease/3 while the export runs, so
 	// a task is claimed again by another worker only when its worker (or
@@ -123,6 +133,9 @@ type Runner struct {
 	smallWorkers  int
 	smallTask     time.Duration
 	wakeup        *Wakeup
+	spaceDirs     []string
+	freeSpace     func(dir string) (uint64, error)
+	space         space
 	lease         time.Duration
 	poll          time.Duration
 	retention     time.Duration
@@ -157,6 +170,8 @@ func NewRunner(cfg RunnerConfig) *Runner {
 		smallWorkers:  cfg.SmallWorkers,
 		smallTask:     cfg.SmallTask,
 		wakeup:        cfg.Wakeup,
+		spaceDirs:     append([]string(nil), cfg.SpaceDirs...),
+		freeSpace:     cfg.FreeSpace,
 		lease:         cfg.Lease,
 		poll:          cfg.PollInterval,
 		retention:     cfg.Retention,
@@ -183,6 +198,9 @@ func NewRunner(cfg RunnerConfig) *Runner {
 	}
 	if r.wakeup == nil {
 		r.wakeup = NewWakeup()
+	}
+	if r.freeSpace == nil {
+		r.freeSpace = statfsFree
 	}
 	if r.lease <= 0 {
 		r.lease = DefaultLease
@@ -342,6 +360,11 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 		r.deleteArtifacts(ctx, log, t.ID)
 		return
 	}
+	release, ok := r.checkSpace(ctx, log, t, worker)
+	if !ok {
+		return
+	}
+	defer release()
 	log.InfoContext(ctx, "worker: export started", "domain", t.Domain, "attempt", t.Attempts)
 	exportCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -381,14 +404,19 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 	p := taskstore.FinishParams{Artifacts: artifacts, Retention: r.retention}
 	if err != nil {
 		r.deleteArtifacts(ctx, log, t.ID)
-		if !exporttask.IsPermanent(err) && t.Attempts < r.maxAttempts {
+		full := diskFull(err)
+		if !exporttask.IsPermanent(err) && !full && t.Attempts < r.maxAttempts {
 			log.WarnContext(ctx, "worker: export failed; it is tried again", "error", err,
 				"attempt", t.Attempts, "maxAttempts", r.maxAttempts, "retryIn", r.retryDelay)
 			r.retryLater(ctx, log, t, worker)
 			return
 		}
 		reason := errorReason(err)
-		if !exporttask.IsPermanent(err) && t.Attempts > 1 {
+		switch {
+		case full && !exporttask.IsPermanent(err):
+			// Another attempt would run to the same end: fail once.
+			reason = diskFullReason
+		case !exporttask.IsPermanent(err) && t.Attempts > 1:
 			reason = errorReason(fmt.Errorf("failed %d times, last: %s", t.Attempts, reason))
 		}
 		p = taskstore.FinishParams{ErrorReason: reason}

@@ -51,7 +51,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		secret = creds.WebhookSecret
 		banner.secret = secret
 	}
-	exp, err := newExporter(cfg, stdout)
+	exp, scratch, err := newExporter(cfg, stdout)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 	if err != nil {
 		return err
 	}
-	bg := newBackground(cfg, srv, st, wake, exp, arts, []byte(secret), logger)
+	bg := newBackground(cfg, srv, st, wake, exp, arts, spaceDirs(scratch, arts), []byte(secret), logger)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", cfg.Addr, err)
