@@ -18,8 +18,9 @@ const DefaultTilesPerSecond = 2000
 
 // Options configure an [Exporter].
 type Options struct {
-	// TempDir is where the GeoPackage is built before it is streamed to
-	// the output, when the job has no ScratchDir of its own. Default:
+	// TempDir is where the GeoPackage is built before it is stored in
+	// the output (moved where the output can take the file, see
+	// [exporttask.StoreFile]), when the job has no ScratchDir of its own. Default:
 	// os.TempDir().
 	TempDir string
 	// TilesPerSecond is the speed Estimate's time assumes. Default:
