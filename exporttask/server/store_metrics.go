@@ -100,6 +100,11 @@ func (s timedWorkerStore) Claim(ctx context.Context, worker string, now time.Tim
 	return s.st.Claim(ctx, worker, now, lease)
 }
 
+func (s timedWorkerStore) ClaimSmall(ctx context.Context, worker string, now time.Time, lease, maxTime time.Duration) (t exporttask.Task, ok bool, err error) {
+	defer s.time("claim")(&err)
+	return s.st.ClaimSmall(ctx, worker, now, lease, maxTime)
+}
+
 func (s timedWorkerStore) Progress(ctx context.Context, id int64, worker string, progress int, now time.Time, lease time.Duration) (t exporttask.Task, err error) {
 	defer s.time("progress")(&err)
 	return s.st.Progress(ctx, id, worker, progress, now, lease)

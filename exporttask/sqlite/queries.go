@@ -30,7 +30,8 @@ const (
 			 SELECT task_id, url, host, event, payload, ?, ? FROM deliveries WHERE id = ? AND task_id = ?
 			 RETURNING id`
 	// qClaimable: ?1 now, ?2 the most running tasks per customer (0: no
-	// limit). cs lists the customers with live tasks, one index probe each
+	// limit), ?3 the most estimated seconds of a task to take (0: no
+	// limit; a document without estimatedTime has 0). cs lists the customers with live tasks, one index probe each
 	// (a skip scan of tasks_customer_queue); of those that have a claimable
 	// task and are below the limit, the one served longest ago, and its
 	// oldest claimable task.
@@ -46,6 +47,7 @@ const (
 			   SELECT q.id FROM tasks q
 			   WHERE q.customer = cs.customer AND q.status IN ('PENDING', 'IN_PROGRESS')
 			     AND (q.status = 'PENDING' OR q.lease_until < ?1)
+			     AND (?3 <= 0 OR coalesce(json_extract(CAST(q.doc AS TEXT), '$.estimatedTime'), 0) <= ?3)
 			   ORDER BY q.id LIMIT 1)
 			 WHERE ?2 <= 0 OR (SELECT count(*) FROM tasks r
 			   WHERE r.customer = cs.customer AND r.status = 'IN_PROGRESS' AND r.lease_until >= ?1) < ?2

@@ -11,11 +11,12 @@ import (
 )
 
 // Claimable reads the oldest claimable task of the customer whose turn it
-// is, among those below maxRunning, and moves that customer to the back of
+// is, among those below maxRunning (and, when maxTime > 0, among the
+// tasks estimated to take at most maxTime seconds), and moves that customer to the back of
 // the round; see [storekit.Tx]. Writes run one at a time, so the limit
 // holds without locks.
-func (w wtx) Claimable(ctx context.Context, now int64, maxRunning int) (exporttask.Task, bool, error) {
-	t, err := storekit.ScanTask(w.queryRow(ctx, qClaimable, now, maxRunning))
+func (w wtx) Claimable(ctx context.Context, now int64, maxRunning int, maxTime int64) (exporttask.Task, bool, error) {
+	t, err := storekit.ScanTask(w.queryRow(ctx, qClaimable, now, maxRunning, maxTime))
 	if errors.Is(err, sql.ErrNoRows) {
 		return exporttask.Task{}, false, nil
 	}

@@ -61,6 +61,7 @@ func Run(t *testing.T, open func(t *testing.T) taskstore.Store) {
 		{"ClaimOrder", testClaimOrder},
 		{"ClaimTurns", testClaimTurns},
 		{"ClaimTurnsRotate", testClaimTurnsRotate},
+		{"ClaimSmall", testClaimSmall},
 		{"ConcurrentClaims", testConcurrentClaims},
 		{"LeaseExpiry", testLeaseExpiry},
 		{"ProgressExtendsLease", testProgressExtendsLease},

@@ -110,6 +110,15 @@ type Store interface {
 	// task while its lease holds.
 	Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (t exporttask.Task, ok bool, err error)
 
+	// ClaimSmall is Claim among the tasks estimated to take at most
+	// maxTime (Task.EstimatedTime, in whole seconds, at most maxTime
+	// rounded down to a second, and at least 1 s): the customers take
+	// turns among those with such a task, the oldest such task of a
+	// customer goes first, and larger tasks are left for Claim. A worker
+	// reserved for small tasks calls it, so that large exports cannot hold
+	// every worker (see worker.RunnerConfig.SmallWorkers).
+	ClaimSmall(ctx context.Context, worker string, now time.Time, lease, maxTime time.Duration) (t exporttask.Task, ok bool, err error)
+
 	// Progress records progress (0..100) of a task leased to worker and
 	// extends the lease to now+lease. It emits TASK_IN_PROGRESS when
 	// progress changed. ErrLeaseLost when the task is no longer

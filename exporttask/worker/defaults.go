@@ -5,7 +5,15 @@ import "time"
 // The defaults of [RunnerConfig]'s fields, used when a field is left zero.
 // The retention is [exporttask.DefaultRetention].
 const (
-	DefaultWorkers       = 4
+	DefaultWorkers = 4
+	// DefaultSmallWorkers: two workers more than DefaultWorkers, reserved
+	// for small tasks (a small export spends most of its time waiting on
+	// the disk, so two run twice as many per second as one).
+	DefaultSmallWorkers = 2
+	// DefaultSmallTask: a task estimated at 10 s or less is small. Small
+	// exports (a city's DEM, a few thousand tiles) are estimated at a
+	// second or two; an export of a whole large record at minutes.
+	DefaultSmallTask     = 10 * time.Second
 	DefaultLease         = 30 * time.Second
 	DefaultPollInterval  = time.Second
 	DefaultSweepInterval = time.Minute

@@ -6,6 +6,13 @@
 // export), and a sweeper that expires completed tasks once their
 // retention is over and deletes their files.
 //
+// Workers take tasks of any size; RunnerConfig.SmallWorkers more take
+// only tasks estimated as small, so that large exports cannot hold every
+// worker. A [Wakeup] shared with whatever creates the tasks starts work as
+// soon as a task is created; PollInterval is the fallback (tasks of other
+// processes, retries). Before an export starts, the free space of
+// RunnerConfig.SpaceDirs is checked against its estimated size.
+//
 // Start with [NewRunner] and [Runner.Run]. Crash safety rests on leases
 // (see [Runner]): a task whose worker or process died is claimed again once
 // its lease ends, so exporters must be idempotent. The reference program

@@ -36,10 +36,16 @@ func (o *taskOutput) Create(ctx context.Context, name string) (exporttask.Artifa
 	return storageWriter{w: w}, nil
 }
 
-// Progress reports done out of total as a percentage (0 when total is not
-// positive), kept within 0..100.
+// exportShare is the part of a task's progress that the export's own
+// reports cover, in percent: the export's 100% is the task's 90%, and the
+// last 10% are storing the files, reached when the task is COMPLETED.
+const exportShare = 90
+
+// Progress reports done out of total as the task's progress: the
+// percentage (0 when total is not positive, within 0..100) scaled to
+// 0..exportShare.
 func (o *taskOutput) Progress(done, total int64) error {
-	return o.report(percent(done, total))
+	return o.report(percent(done, total) * exportShare / 100)
 }
 
 // percent is done/total in whole percent, within 0..100.

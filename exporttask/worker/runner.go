@@ -30,16 +30,44 @@ type RunnerConfig struct {
 	// Artifacts keeps the files the exports write, each task's under the
 	// key prefix "<id>/" (task 42's files under "42/"). Required.
 	Artifacts artifact.Store
-	// Workers is how many tasks run at once in this process. Default
-	// [DefaultWorkers].
+	// Workers is how many tasks of any size run at once in this process.
+	// Default [DefaultWorkers].
 	Workers int
+	// SmallWorkers is how many more workers take only small tasks (those
+	// estimated to take at most SmallTask, see
+	// [taskstore.Store.ClaimSmall]), so that as many large exports as
+	// there are Workers cannot hold a small one back. Default
+	// [DefaultSmallWorkers]; negative for none.
+	SmallWorkers int
+	// SmallTask is the most estimated time (exporttask.Task.EstimatedTime)
+	// of a task the SmallWorkers take. Default [DefaultSmallTask].
+	SmallTask time.Duration
+	// Wakeup wakes idle workers when a task is created in this process
+	// (see [Wakeup]); share it with the task creator through
+	// [Wakeup.Store]. Default: a Wakeup of the Runner's own, which only
+	// its own workers notify (a worker that claimed a task wakes another,
+	// so a burst of tasks is taken up at once, not one per PollInterval).
+	Wakeup *Wakeup
+	// SpaceDirs are the directories an export fills: the scratch
+	// directory and, for a file artifact store, its directory. Before an
+	// export starts, its task's estimated size plus 10% must be free on
+	// the file system of each, beyond what the exports running in this
+	// Runner reserved; else the task is FAILED at once with an
+	// errorReason that says the disk is full. Default none: no check.
+	SpaceDirs []string
+	// FreeSpace returns the bytes free on the file system of dir. Default
+	// statfs(2)'s available blocks.
+	FreeSpace func(dir string) (uint64, error)
 	// Lease is how long a claimed task stays reserved to its worker without
 	// news from it. Workers renew it every Lease/3 while the export runs, so
 	// a task is claimed again by another worker only when its worker (or
 	// process) is gone. Default [DefaultLease].
 	Lease time.Duration
 	// PollInterval is how long an idle worker waits before asking the store
-	// for work again. Default [DefaultPollInterval].
+	// for work again, unless the Wakeup wakes it earlier: the delay
+	// before a task created by another process (a replica sharing the
+	// store), or given back for a retry, is taken up. Default
+	// [DefaultPollInterval].
 	PollInterval time.Duration
 	// MaxAttempts is how many times a task is tried: an export that fails
 	// with an error that is not an [exporttask.PermanentError] (or whose
@@ -102,6 +130,12 @@ type Runner struct {
 	exporter      exporttask.Exporter
 	artifacts     artifact.Store
 	workers       int
+	smallWorkers  int
+	smallTask     time.Duration
+	wakeup        *Wakeup
+	spaceDirs     []string
+	freeSpace     func(dir string) (uint64, error)
+	space         space
 	lease         time.Duration
 	poll          time.Duration
 	retention     time.Duration
@@ -133,6 +167,11 @@ func NewRunner(cfg RunnerConfig) *Runner {
 		exporter:      cfg.Exporter,
 		artifacts:     cfg.Artifacts,
 		workers:       cfg.Workers,
+		smallWorkers:  cfg.SmallWorkers,
+		smallTask:     cfg.SmallTask,
+		wakeup:        cfg.Wakeup,
+		spaceDirs:     append([]string(nil), cfg.SpaceDirs...),
+		freeSpace:     cfg.FreeSpace,
 		lease:         cfg.Lease,
 		poll:          cfg.PollInterval,
 		retention:     cfg.Retention,
@@ -147,6 +186,21 @@ func NewRunner(cfg RunnerConfig) *Runner {
 	}
 	if r.workers <= 0 {
 		r.workers = DefaultWorkers
+	}
+	switch {
+	case r.smallWorkers == 0:
+		r.smallWorkers = DefaultSmallWorkers
+	case r.smallWorkers < 0:
+		r.smallWorkers = 0
+	}
+	if r.smallTask <= 0 {
+		r.smallTask = DefaultSmallTask
+	}
+	if r.wakeup == nil {
+		r.wakeup = NewWakeup()
+	}
+	if r.freeSpace == nil {
+		r.freeSpace = statfsFree
 	}
 	if r.lease <= 0 {
 		r.lease = DefaultLease
@@ -221,12 +275,13 @@ func (r *Runner) Run(ctx context.Context) error {
 		return err
 	}
 	var wg sync.WaitGroup
-	wg.Add(r.workers + 1)
-	for i := range r.workers {
+	lanes := r.lanes()
+	wg.Add(len(lanes) + 1)
+	for i, l := range lanes {
 		worker := r.id + "/" + strconv.Itoa(i+1)
 		go func() {
 			defer wg.Done()
-			r.work(ctx, worker)
+			r.work(ctx, worker, l)
 		}()
 	}
 	go func() {
@@ -235,38 +290,6 @@ func (r *Runner) Run(ctx context.Context) error {
 	}()
 	wg.Wait()
 	return nil
-}
-
-// work is one worker's loop: claim a task, run it, repeat; wait
-// PollInterval when there is nothing to do or the store fails.
-func (r *Runner) work(ctx context.Context, worker string) {
-	for ctx.Err() == nil {
-		t, ok, err := r.store.Claim(ctx, worker, r.now(), r.lease)
-		switch {
-		case err != nil:
-			if ctx.Err() == nil {
-				r.log.ErrorContext(ctx, "worker: claiming a task", "worker", worker, "error", err)
-			}
-		case ok:
-			r.runTask(ctx, worker, t)
-			continue
-		}
-		if !sleep(ctx, r.poll) {
-			return
-		}
-	}
-}
-
-// sleep waits d or until ctx is done; it reports whether d elapsed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
 }
 
 // taskRun is one task being exported by one worker: it serialises the
@@ -281,8 +304,8 @@ type taskRun struct {
 	progress int
 }
 
-// report records progress p (kept within 0..100 and never going back) and
-// renews the lease. When the lease is lost (or the task is gone) it cancels
+// report records progress p (kept within 0..100 and, within an attempt,
+// never going back) and renews the lease. When the lease is lost (or the task is gone) it cancels
 // the export and returns an error wrapping ErrLeaseLost. Other store
 // failures are logged and not returned: the export goes on, and the next
 // report or renewal tries again.
@@ -337,10 +360,24 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 		r.deleteArtifacts(ctx, log, t.ID)
 		return
 	}
+	release, ok := r.checkSpace(ctx, log, t, worker)
+	if !ok {
+		return
+	}
+	defer release()
 	log.InfoContext(ctx, "worker: export started", "domain", t.Domain, "attempt", t.Attempts)
 	exportCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	tr := &taskRun{r: r, worker: worker, id: t.ID, cancel: cancel, progress: t.Progress}
+	// Every attempt exports from the start: its progress starts at 0, not
+	// at where an interrupted attempt left it.
+	tr := &taskRun{r: r, worker: worker, id: t.ID, cancel: cancel}
+	if t.Progress != 0 {
+		if err := tr.report(exportCtx, 0); err != nil {
+			log.InfoContext(ctx, "worker: export not started: the task was aborted or its lease lost", "error", err)
+			r.cleanUpLost(ctx, log, t)
+			return
+		}
+	}
 	renewDone := make(chan struct{})
 	go func() {
 		defer close(renewDone)
@@ -367,14 +404,19 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 	p := taskstore.FinishParams{Artifacts: artifacts, Retention: r.retention}
 	if err != nil {
 		r.deleteArtifacts(ctx, log, t.ID)
-		if !exporttask.IsPermanent(err) && t.Attempts < r.maxAttempts {
+		full := diskFull(err)
+		if !exporttask.IsPermanent(err) && !full && t.Attempts < r.maxAttempts {
 			log.WarnContext(ctx, "worker: export failed; it is tried again", "error", err,
 				"attempt", t.Attempts, "maxAttempts", r.maxAttempts, "retryIn", r.retryDelay)
 			r.retryLater(ctx, log, t, worker)
 			return
 		}
 		reason := errorReason(err)
-		if !exporttask.IsPermanent(err) && t.Attempts > 1 {
+		switch {
+		case full && !exporttask.IsPermanent(err):
+			// Another attempt would run to the same end: fail once.
+			reason = diskFullReason
+		case !exporttask.IsPermanent(err) && t.Attempts > 1:
 			reason = errorReason(fmt.Errorf("failed %d times, last: %s", t.Attempts, reason))
 		}
 		p = taskstore.FinishParams{ErrorReason: reason}

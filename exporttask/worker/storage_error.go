@@ -39,3 +39,11 @@ func (s storageWriter) Commit() (exporttask.ArtifactInfo, error) {
 }
 
 func (s storageWriter) Abort() error { return markStorage(s.w.Abort()) }
+
+// TakeFile makes the file at path the content, moved by the store's
+// writer where it can take files (see [exporttask.FileTaker]), else
+// copied.
+func (s storageWriter) TakeFile(path string) (int64, string, error) {
+	n, sum, err := exporttask.StoreFile(s.w, path)
+	return n, sum, markStorage(err)
+}

@@ -16,6 +16,9 @@ import (
 type Store interface {
 	// Claim takes a task to run; see [taskstore.Store.Claim].
 	Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (t exporttask.Task, ok bool, err error)
+	// ClaimSmall takes a task estimated to take at most maxTime; see
+	// [taskstore.Store.ClaimSmall].
+	ClaimSmall(ctx context.Context, worker string, now time.Time, lease, maxTime time.Duration) (t exporttask.Task, ok bool, err error)
 	// Progress records a leased task's progress and renews its lease; see
 	// [taskstore.Store.Progress].
 	Progress(ctx context.Context, id int64, worker string, progress int, now time.Time, lease time.Duration) (exporttask.Task, error)

@@ -64,33 +64,33 @@ func isSQLiteFile(db string) bool {
 		!strings.HasPrefix(db, "file:")
 }
 
-// newExporter returns the exporter cfg chooses. For "real" it opens the
-// catalog in cfg.Catalog, first writing the demo records it lacks (and
-// saying so on out).
-func newExporter(cfg Config, out io.Writer) (exporttask.Exporter, error) {
+// newExporter returns the exporter cfg chooses and its scratch directory
+// (none for "simulate"). For "real" it opens the catalog in cfg.Catalog,
+// first writing the demo records it lacks (and saying so on out).
+func newExporter(cfg Config, out io.Writer) (exp exporttask.Exporter, scratch string, err error) {
 	if cfg.Exporter == "simulate" {
-		return simulate.New(simulate.Config{Duration: cfg.TaskDuration}), nil
+		return simulate.New(simulate.Config{Duration: cfg.TaskDuration}), "", nil
 	}
 	n, err := demo.Write(cfg.Catalog)
 	if err != nil {
-		return nil, fmt.Errorf("-catalog %s: %w", cfg.Catalog, err)
+		return nil, "", fmt.Errorf("-catalog %s: %w", cfg.Catalog, err)
 	}
 	if n > 0 {
 		fmt.Fprintf(out, "wrote %d demo records into the catalog %s\n", n, cfg.Catalog)
 	}
 	cat, err := catalog.Open(cfg.Catalog)
 	if err != nil {
-		return nil, fmt.Errorf("-catalog %s: %w", cfg.Catalog, err)
+		return nil, "", fmt.Errorf("-catalog %s: %w", cfg.Catalog, err)
 	}
-	scratch, err := openScratch(cfg)
+	scratch, err = openScratch(cfg)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	return export.New(cat, map[exporttask.Domain]export.Domain{
 		exporttask.DomainRaster: raster.New(raster.Options{TempDir: scratch}),
 		exporttask.DomainDEM:    dem.New(dem.Options{TempDir: scratch}),
 		exporttask.Domain3D:     tiles3d.New(tiles3d.Options{}),
-	}, export.WithScratchDir(scratch)), nil
+	}, export.WithScratchDir(scratch)), scratch, nil
 }
 
 // scratchDir is the name of the default scratch directory.

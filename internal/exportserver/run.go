@@ -14,6 +14,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/webhook"
+	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
 
 // devCustomer owns the generated development key.
@@ -50,7 +51,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		secret = creds.WebhookSecret
 		banner.secret = secret
 	}
-	exp, err := newExporter(cfg, stdout)
+	exp, scratch, err := newExporter(cfg, stdout)
 	if err != nil {
 		return err
 	}
@@ -60,8 +61,10 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 	}
 	banner.artifacts = where
 	banner.simulate = cfg.Exporter == "simulate"
+	// Tasks created through the server wake the workers at once.
+	wake := worker.NewWakeup()
 	srv, err := server.New(server.Config{
-		Store:               st,
+		Store:               wake.Store(st),
 		Exporter:            exp,
 		Artifacts:           arts,
 		PublicURL:           cfg.PublicURL,
@@ -79,7 +82,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 	if err != nil {
 		return err
 	}
-	bg := newBackground(cfg, srv, st, exp, arts, []byte(secret), logger)
+	bg := newBackground(cfg, srv, st, wake, exp, arts, spaceDirs(scratch, arts), []byte(secret), logger)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", cfg.Addr, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 	"github.com/openapi-viewer/viewer/exporttask/webhook"
@@ -23,16 +24,23 @@ type background struct {
 }
 
 // newBackground builds the Runner and the Deliverer of the program on st,
-// their store calls timed in srv's metrics. Every option of each is set
+// their store calls timed in srv's metrics; wake is the Wakeup of the
+// server's creates, space the directories whose free space an export
+// needs (see spaceDirs). Every option of each is set
 // here: from cfg where a flag sets it, else to its package's default.
-func newBackground(cfg Config, srv *server.Server, st taskstore.Store, exp exporttask.Exporter,
-	arts artifact.Store, secret []byte, logger *slog.Logger) background {
+func newBackground(cfg Config, srv *server.Server, st taskstore.Store, wake *worker.Wakeup, exp exporttask.Exporter,
+	arts artifact.Store, space []string, secret []byte, logger *slog.Logger) background {
 	return background{
 		runner: worker.NewRunner(worker.RunnerConfig{
-			Store:          srv.TimeWorkerStore(st),
-			Exporter:       exp,
-			Artifacts:      arts,
-			Workers:        worker.DefaultWorkers,
+			Store:        srv.TimeWorkerStore(st),
+			Exporter:     exp,
+			Artifacts:    arts,
+			Workers:      worker.DefaultWorkers,
+			SmallWorkers: worker.DefaultSmallWorkers,
+			SmallTask:    worker.DefaultSmallTask,
+			Wakeup:       wake,
+			SpaceDirs:    space,
+			// FreeSpace: the default, statfs(2).
 			Lease:          worker.DefaultLease,
 			PollInterval:   worker.DefaultPollInterval,
 			MaxAttempts:    worker.DefaultMaxAttempts,
@@ -84,4 +92,18 @@ func (b background) run(ctx context.Context) error {
 	go run(1, "webhook delivery", b.deliverer.Run)
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// spaceDirs are the directories an export fills: the scratch directory
+// (when the exporter has one) and the file artifact store's (an S3
+// bucket has no free space to check).
+func spaceDirs(scratch string, arts artifact.Store) []string {
+	var dirs []string
+	if scratch != "" {
+		dirs = append(dirs, scratch)
+	}
+	if fs, ok := arts.(*filestore.Store); ok {
+		dirs = append(dirs, fs.Dir())
+	}
+	return dirs
 }

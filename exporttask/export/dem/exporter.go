@@ -40,6 +40,13 @@ type Options struct {
 // demo terrain in Float32).
 const uncompressedRatio = 0.5
 
+// predictorGain is how much smaller the COG's Deflate with a predictor
+// is than a source compressed without one (Predictor 1, GDAL's default
+// for COMPRESS=DEFLATE): bench/estimates measured 17.0 MB exported
+// against 21.9 MB estimated from the source's own ratio for the whole
+// extent of bench/fairness's 8,000 × 8,000 Int16 COG.
+const predictorGain = 0.78
+
 // noDataRatio is the compressed/decoded size of nodata runs.
 const noDataRatio = 0.005
 
@@ -158,7 +165,8 @@ func (p *plan) close() { p.src.Close() }
 // Estimate forecasts the export from the grid window the job selects. Its
 // time counts the stored bytes of the source blocks the window meets and
 // the window's decoded samples; its size the COG (the window's samples at
-// the source's compression ratio inside the exported area, next to nothing
+// the source's compression ratio, less predictorGain for a source
+// compressed without a predictor, inside the exported area, next to nothing
 // for nodata, a third more for overviews) plus the ROI and METADATA files.
 func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimate, error) {
 	p, err := e.plan(j)
@@ -180,6 +188,9 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 			}
 		}
 		ratio = min(1, float64(stored)/float64(pixels*int64(f.SampleBytes())))
+		if f.Predictor <= 1 {
+			ratio *= predictorGain
+		}
 	}
 	in := insideFraction(j, p)
 	size := decoded*(in*ratio+(1-in)*noDataRatio)*overviewFactor(p.img.Width, p.img.Height) +

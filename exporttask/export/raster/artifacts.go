@@ -98,6 +98,21 @@ func copyHashed(ctx context.Context, w io.Writer, r io.Reader) (int64, []byte, e
 	return n, h.Sum(nil), nil
 }
 
+// addFile adds the finished file at path as name: the output moves it
+// where it can (see [exporttask.StoreFile]), so path may be gone after.
+func (s *artifactSet) addFile(ctx context.Context, name string, typ exporttask.ArtifactType, path string) error {
+	w, err := s.out.Create(ctx, name)
+	if err != nil {
+		return fmt.Errorf("creating %s: %w", name, err)
+	}
+	n, sum, err := exporttask.StoreFile(w, path)
+	if err != nil {
+		return errors.Join(fmt.Errorf("writing %s: %w", name, err), w.Abort())
+	}
+	s.pending = append(s.pending, pendingArtifact{w: w, a: exporttask.Artifact{Name: name, Type: typ, Size: n, SHA256: sum}})
+	return nil
+}
+
 // artifacts returns the files added so far.
 func (s *artifactSet) artifacts() []exporttask.Artifact {
 	out := make([]exporttask.Artifact, len(s.pending))

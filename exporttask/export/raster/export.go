@@ -99,7 +99,8 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 	return d.pngs, nil
 }
 
-// write streams the files into out and commits them once all are written.
+// write stores the files in out (the GeoPackage moved from gpkgPath where
+// out can take it) and commits them once all are written.
 func write(ctx context.Context, out exporttask.Output, gpkgPath string, thumbs [][]byte, j export.Job,
 	sel selection, minZoom, maxZoom int) (arts []exporttask.Artifact, err error) {
 	set := &artifactSet{out: out}
@@ -108,12 +109,7 @@ func write(ctx context.Context, out exporttask.Output, gpkgPath string, thumbs [
 			err = errors.Join(fmt.Errorf("raster: %w", err), set.abort())
 		}
 	}()
-	f, err := os.Open(gpkgPath)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if err := set.add(ctx, j.Record.ID+".gpkg", exporttask.ArtifactGPKG, f); err != nil {
+	if err := set.addFile(ctx, j.Record.ID+".gpkg", exporttask.ArtifactGPKG, gpkgPath); err != nil {
 		return nil, err
 	}
 	for i, t := range thumbnails() {

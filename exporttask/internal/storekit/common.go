@@ -118,11 +118,27 @@ func (s Common) Dismiss(ctx context.Context, customer string, id int64) error {
 // none past the store's limit of running tasks per customer; see
 // [taskstore.Store].
 func (s Common) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (exporttask.Task, bool, error) {
-	t, ok, err := Claim(ctx, s.c.Write, worker, now, lease, s.c.MaxRunning)
+	t, ok, err := Claim(ctx, s.c.Write, worker, now, lease, s.c.MaxRunning, 0)
 	if err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("%s: claim task: %w", s.c.Name, err)
 	}
 	return t, ok, nil
+}
+
+// ClaimSmall is Claim among the tasks estimated to take at most maxTime;
+// see [taskstore.Store].
+func (s Common) ClaimSmall(ctx context.Context, worker string, now time.Time, lease, maxTime time.Duration) (exporttask.Task, bool, error) {
+	t, ok, err := Claim(ctx, s.c.Write, worker, now, lease, s.c.MaxRunning, SmallLimit(maxTime))
+	if err != nil {
+		return exporttask.Task{}, false, fmt.Errorf("%s: claim a small task: %w", s.c.Name, err)
+	}
+	return t, ok, nil
+}
+
+// SmallLimit is maxTime in whole seconds (Task.EstimatedTime's unit),
+// rounded down, and at least 1 so that a limit always limits.
+func SmallLimit(maxTime time.Duration) int64 {
+	return max(int64(maxTime/time.Second), 1)
 }
 
 // Progress records a leased task's progress; see [taskstore.Store].

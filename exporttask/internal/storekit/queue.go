@@ -11,15 +11,16 @@ import (
 
 // Claim carries out [taskstore.Store.Claim] in one transaction of write:
 // the next claimable task ([Tx.Claimable] with maxRunning, the most tasks
-// of one customer running at once, 0 for no limit) is leased to worker
-// until now+lease, moving
+// of one customer running at once, 0 for no limit; maxTime, when
+// positive, the most estimated seconds of a task it takes) is leased to
+// worker until now+lease, moving
 // from PENDING to IN_PROGRESS (emitting TASK_STARTED) or, when its
 // worker's lease ended, taken over as it is; either way its Attempts
 // counter goes up by one.
-func Claim(ctx context.Context, write Write, worker string, now time.Time, lease time.Duration, maxRunning int) (t exporttask.Task, ok bool, err error) {
+func Claim(ctx context.Context, write Write, worker string, now time.Time, lease time.Duration, maxRunning int, maxTime int64) (t exporttask.Task, ok bool, err error) {
 	err = write(ctx, func(tx Tx) error {
 		var err error
-		t, ok, err = claim(ctx, tx, now, Lease{Owner: worker, Until: Millis(now.Add(lease))}, maxRunning)
+		t, ok, err = claim(ctx, tx, now, Lease{Owner: worker, Until: Millis(now.Add(lease))}, maxRunning, maxTime)
 		return err
 	})
 	if err != nil {
@@ -28,8 +29,8 @@ func Claim(ctx context.Context, write Write, worker string, now time.Time, lease
 	return t, ok, nil
 }
 
-func claim(ctx context.Context, tx Tx, now time.Time, l Lease, maxRunning int) (exporttask.Task, bool, error) {
-	t, ok, err := tx.Claimable(ctx, Millis(now), maxRunning)
+func claim(ctx context.Context, tx Tx, now time.Time, l Lease, maxRunning int, maxTime int64) (exporttask.Task, bool, error) {
+	t, ok, err := tx.Claimable(ctx, Millis(now), maxRunning, maxTime)
 	if err != nil || !ok {
 		return exporttask.Task{}, false, err
 	}

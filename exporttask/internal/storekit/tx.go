@@ -97,9 +97,12 @@ type Tx interface {
 	// oldest of the customer whose turn it is (the one whose last claim is
 	// the longest ago; a customer never claimed from goes first), skipping
 	// the customers that have maxRunning tasks IN_PROGRESS under a live
-	// lease (maxRunning 0: no limit). It moves that customer to the back of
-	// the round. ok is false when there is no such task.
-	Claimable(ctx context.Context, now int64, maxRunning int) (t exporttask.Task, ok bool, err error)
+	// lease (maxRunning 0: no limit). When maxTime > 0, only tasks whose
+	// estimated time (Task.EstimatedTime, seconds) is at most maxTime
+	// count as claimable (see [taskstore.Store.ClaimSmall]). It moves that
+	// customer to the back of the round. ok is false when there is no such
+	// task.
+	Claimable(ctx context.Context, now int64, maxRunning int, maxTime int64) (t exporttask.Task, ok bool, err error)
 	// Expirable reads up to limit COMPLETED tasks whose expiry is at or
 	// before now, soonest expiry first.
 	Expirable(ctx context.Context, now int64, limit int) ([]exporttask.Task, error)

@@ -46,6 +46,13 @@ func (s *SignalStore) Claim(ctx context.Context, worker string, now time.Time, l
 	return s.Store.Claim(ctx, worker, now, lease)
 }
 
+// ClaimSmall signals on Claimed, then claims a small task from the
+// wrapped store.
+func (s *SignalStore) ClaimSmall(ctx context.Context, worker string, now time.Time, lease, maxTime time.Duration) (exporttask.Task, bool, error) {
+	notify(s.Claimed)
+	return s.Store.ClaimSmall(ctx, worker, now, lease, maxTime)
+}
+
 // ClaimDeliveries signals on ClaimedDeliveries, then claims from the
 // wrapped store.
 func (s *SignalStore) ClaimDeliveries(ctx context.Context, c taskstore.DeliveryClaim) ([]taskstore.Delivery, error) {

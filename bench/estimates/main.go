@@ -1,0 +1,112 @@
+// Command estimates compares an exporter's estimate with the export it
+// forecasts: it estimates the whole extent of one record, runs the real
+// export into a temporary directory, and prints the estimated and real
+// size and time.
+//
+//	go run ./estimates -raster /tmp/rxsrc -box 34,31,42.6,39.6 -zoom 10,13
+//	go run ./estimates -dem /tmp/demwindow-40000x20000-int16-cog.tif
+//
+// -raster names a directory holding a GeoPackage tiles.gpkg (as
+// bench/rasterexport -keep writes it) whose footprint is -box and levels
+// -zoom; -dem a GeoTIFF, whose record dem.Inspect reads.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/export/dem"
+	"github.com/openapi-viewer/viewer/exporttask/export/raster"
+)
+
+func main() {
+	rasterDir := flag.String("raster", "", "directory of a RASTER record's tiles.gpkg")
+	box := flag.String("box", "34,31,35,32", "the RASTER record's footprint: west,south,east,north")
+	zoom := flag.String("zoom", "10,13", "the RASTER record's levels: min,max")
+	demPath := flag.String("dem", "", "a DEM GeoTIFF")
+	work := flag.String("work", os.TempDir(), "where the export is written (and removed after)")
+	flag.Parse()
+	if err := run(*rasterDir, *box, *zoom, *demPath, *work); err != nil {
+		fmt.Fprintln(os.Stderr, "estimates:", err)
+		os.Exit(1)
+	}
+}
+
+func run(rasterDir, box, zoom, demPath, work string) error {
+	ctx := context.Background()
+	var rec catalog.Record
+	var domain export.Domain
+	switch {
+	case rasterDir != "":
+		var w, s, e, n float64
+		if _, err := fmt.Sscanf(box, "%g,%g,%g,%g", &w, &s, &e, &n); err != nil {
+			return fmt.Errorf("-box: %w", err)
+		}
+		var lo, hi int
+		if _, err := fmt.Sscanf(zoom, "%d,%d", &lo, &hi); err != nil {
+			return fmt.Errorf("-zoom: %w", err)
+		}
+		rec = catalog.Record{Domain: exporttask.DomainRaster, Title: "estimates", MinZoom: lo, MaxZoom: hi, Location: rasterDir,
+			Footprint: exporttask.NewPolygon([]exporttask.Position{{w, s}, {e, s}, {e, n}, {w, n}, {w, s}})}
+		domain = raster.New(raster.Options{})
+	case demPath != "":
+		var err error
+		if rec, err = dem.Inspect(ctx, catalog.Source{Path: demPath}); err != nil {
+			return err
+		}
+		domain = dem.New(dem.Options{})
+	default:
+		return fmt.Errorf("give -raster or -dem")
+	}
+	rec.ID = "5b1c7e2a-0d4f-4a3b-9c8e-7f6a5b4c3d2e"
+	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	est, err := domain.Estimate(ctx, j)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("estimate: %d bytes, %d s (estimating took %v)\n", est.Size, est.Time, time.Since(start).Round(time.Millisecond))
+	dir, err := os.MkdirTemp(work, "estimates-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	j.ScratchDir = dir
+	files, err := filestore.Open(ctx, dir+"/artifacts")
+	if err != nil {
+		return err
+	}
+	start = time.Now()
+	arts, err := domain.Export(ctx, j, output{files})
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	var size int64
+	for _, a := range arts {
+		size += a.Size
+	}
+	fmt.Printf("export:   %d bytes, %.1f s\n", size, took.Seconds())
+	fmt.Printf("estimate/real: size %.3f, time %.2f\n", float64(est.Size)/float64(size), float64(est.Time)/took.Seconds())
+	return nil
+}
+
+// output writes an export's files into a file store under "1/", as a
+// worker does (moving a finished file in where the exporter has one).
+type output struct{ files *filestore.Store }
+
+func (o output) Create(ctx context.Context, name string) (exporttask.ArtifactWriter, error) {
+	return o.files.Create(ctx, "1/"+name)
+}
+
+func (o output) Progress(done, total int64) error { return nil }

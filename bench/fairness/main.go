@@ -1,0 +1,82 @@
+// Command fairness measures how long small exports of one customer take
+// while another customer's whole-extent exports hold every general
+// worker: real DEM exports (package export/dem) of a COG that GDAL builds,
+// run by a worker.Runner over a SQLite store, in two configurations in
+// alternating rounds: the Runner's defaults (a worker reserved for small
+// tasks) and the same without that worker (SmallWorkers -1), which is how
+// every worker ran before.
+//
+//	go run ./fairness -size 8000 -rounds 2
+//
+// Each round starts a Runner, creates as many whole-extent exports of
+// customer "big" as there are general workers, waits until they all run,
+// then creates the small exports of customer "small" (each a 0.01° box at
+// a different place) and records, for each, the time from its create to
+// its finish (the store's createdAt and finishedAt). A round ends when the
+// small exports are done or after -timeout; then the Runner stops (the
+// large exports are cancelled).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"time"
+)
+
+func main() {
+	size := flag.Int("size", 8000, "width and height of the source DEM, pixels")
+	src := flag.String("src", "", "the source COG, built here when missing (default: in the temporary directory, by size)")
+	rounds := flag.Int("rounds", 2, "alternating rounds of each configuration")
+	small := flag.Int("small", 20, "small exports per round")
+	workers := flag.Int("workers", 4, "general workers (and whole-extent exports)")
+	timeout := flag.Duration("timeout", 3*time.Minute, "how long a round waits for its small exports")
+	smallWorkers := flag.Int("small-workers", 0, "the Runner's SmallWorkers in the first configuration (0: its default)")
+	baseline := flag.Bool("baseline", true, "also run the configuration without a reserved worker")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fairness:", err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "fairness:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if *src == "" {
+		*src = fmt.Sprintf("%s/fairness-%d-int16-cog.tif", os.TempDir(), *size)
+	}
+	start := time.Now()
+	if err := buildSource(*src, *size); err != nil {
+		fmt.Fprintln(os.Stderr, "fairness:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("fairness: source %s, %d×%d Int16 (ready in %v); GOMAXPROCS=%d\n",
+		*src, *size, *size, time.Since(start).Round(time.Millisecond), runtime.GOMAXPROCS(0))
+	b := bench{src: *src, small: *small, workers: *workers, timeout: *timeout}
+	results := map[string][]time.Duration{}
+	configs := []config{{name: fmt.Sprintf("reserved small workers (SmallWorkers %d)", *smallWorkers), smallWorkers: *smallWorkers}}
+	if *baseline {
+		configs = append(configs, config{name: "no reserved worker", smallWorkers: -1})
+	}
+	for r := range *rounds {
+		for _, c := range configs {
+			lat, info, err := b.round(c)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "fairness:", err)
+				return
+			}
+			fmt.Printf("round %d, %s: %s; %s\n", r+1, c.name, summary(lat, *small), info)
+			results[c.name] = append(results[c.name], lat...)
+		}
+	}
+	for _, c := range configs {
+		fmt.Printf("all rounds, %s: %s\n", c.name, summary(results[c.name], *small**rounds))
+	}
+}
