@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
@@ -144,9 +143,9 @@ func fileCopier(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, e
 			var n int64
 			for row := r.Row0; row <= r.Row1; row++ {
 				for col := r.Col0; col <= r.Col1; col++ {
-					b, err := os.ReadFile(src.tilePath(z, col, row))
+					b, err := src.read(ctx, z, col, row)
 					if err != nil {
-						return n, fmt.Errorf("the source changed during the export: %w", err)
+						return n, err
 					}
 					if _, err := stmt.ExecContext(ctx, z, col, row, b); err != nil {
 						return n, err

@@ -12,6 +12,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
 // Export writes the job's export through out: the GeoPackage
@@ -79,6 +80,8 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 	}
 	d := <-done
 	switch {
+	case err != nil && faultText(err) != "" && ctx.Err() == nil:
+		return nil, unreadable(j.Record, err)
 	case err != nil:
 		return nil, fmt.Errorf("raster: building the GeoPackage: %w", err)
 	case d.err != nil && ctx.Err() != nil:
@@ -130,10 +133,30 @@ func write(ctx context.Context, out exporttask.Output, gpkgPath string, thumbs [
 }
 
 // unreadable is the permanent failure of a record whose tiles cannot be
-// read. A context's end is no such failure and is returned as it is.
+// read. A context's end is no such failure and is returned as it is. The
+// reason names the file or tile at fault when err says which (a file of
+// the source by its path inside it, a tile by level, column and row).
 func unreadable(rec catalog.Record, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return exporttask.Permanent("the tiles of catalog record "+rec.ID+" are unreadable", err)
+	reason := "the tiles of catalog record " + rec.ID + " are unreadable"
+	if d := faultText(err); d != "" {
+		reason += ": " + d
+	}
+	return exporttask.Permanent(reason, err)
+}
+
+// faultText says which file or tile of a source err is about, in words
+// fit for an API client, or "" when err says nothing of the kind.
+func faultText(err error) string {
+	var fe *sourcefs.Error
+	var te *tileError
+	switch {
+	case errors.As(err, &te):
+		return te.Error()
+	case errors.As(err, &fe):
+		return "the file " + fe.Error()
+	}
+	return ""
 }
