@@ -45,6 +45,7 @@ const (
 // frame (glTF axes, before the tile's transforms) and triangle indices.
 type mesh struct {
 	pos     [][3]float64
+	rtc     [3]float64 // a b3dm's RTC_CENTER, added after the axes turn
 	indices []uint32
 }
 
@@ -75,8 +76,26 @@ func (p *plan) triangles(ctx context.Context) ([]triangle, bool, error) {
 		return nil, false, err
 	}
 	defer root.Close()
+	// First decode each content once and count the triangles the leaves
+	// draw, then place them: nothing is placed for a selection that would
+	// draw too many.
 	meshes := map[string]*mesh{}
-	var out []triangle
+	total := 0
+	for _, n := range p.sel.leaves {
+		if err := ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		for _, c := range n.contents {
+			m, ok, err := decodeMesh(root, c, meshes)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			if total += len(m.indices) / 3; total > maxThumbnailTriangles {
+				return nil, false, nil
+			}
+		}
+	}
+	out := make([]triangle, 0, total)
 	for _, n := range p.sel.leaves {
 		if err := ctx.Err(); err != nil {
 			return nil, false, err
@@ -136,11 +155,10 @@ func decodeMesh(root *sourcefs.Root, c content, seen map[string]*mesh) (*mesh, b
 	if err != nil {
 		return nil, false, nil
 	}
-	m := &mesh{pos: make([][3]float64, len(g.Positions)/3)}
+	m := &mesh{pos: make([][3]float64, len(g.Positions)/3), rtc: rtc}
 	for i := range m.pos {
 		m.pos[i] = [3]float64{g.Translation[0] + float64(g.Positions[3*i]), g.Translation[1] + float64(g.Positions[3*i+1]),
 			g.Translation[2] + float64(g.Positions[3*i+2])}
-		m.pos[i] = [3]float64{m.pos[i][0] + rtc[0], m.pos[i][1] + rtc[1], m.pos[i][2] + rtc[2]}
 	}
 	for i := 0; i+2 < len(g.Indices); i += 3 {
 		if int(g.Indices[i]) >= len(m.pos) || int(g.Indices[i+1]) >= len(m.pos) || int(g.Indices[i+2]) >= len(m.pos) {
@@ -160,7 +178,7 @@ func (m *mesh) place(out []triangle, xform mat4, upAxis string) []triangle {
 		if upAxis == "Y" {
 			v = fromGLTF(v)
 		}
-		lon, lat, h := fromECEF(xform.point(v))
+		lon, lat, h := fromECEF(xform.point([3]float64{v[0] + m.rtc[0], v[1] + m.rtc[1], v[2] + m.rtc[2]}))
 		geo[i] = [3]float64{lon, lat, h}
 	}
 	out = slices.Grow(out, len(m.indices)/3)
