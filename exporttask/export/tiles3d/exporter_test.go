@@ -18,8 +18,8 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
-	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 	"github.com/openapi-viewer/viewer/exporttask/internal/stactest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )

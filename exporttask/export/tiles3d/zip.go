@@ -3,8 +3,8 @@ package tiles3d
 import (
 	"archive/zip"
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
