@@ -55,8 +55,12 @@ const (
 //     none), the grid is taken on the caller's word.
 //   - Format "": "GPKG" for a file, "TMS" for a directory.
 //
-// Tiles must be PNG, JPEG or WebP images of 256×256 pixels; the first tile
-// of each level is checked. MinZoom and MaxZoom are the first and last
+// Tiles must be PNG, JPEG or WebP images of 256×256 pixels; the header of
+// the first tile of each level is checked (an export's thumbnails check
+// the header of each tile they decode). In a directory, every tile must
+// be a regular file inside it (a relative link to one inside is followed;
+// a link leading out, a FIFO or a device is refused) of at most
+// MaxTileBytes; the directory is read through sourcefs. MinZoom and MaxZoom are the first and last
 // levels that hold tiles; levels between them may have none. Footprint is
 // a rectangle: the extent of the tiles at MaxZoom, trimmed to the data's
 // extent that the GeoPackage's gpkg_contents or the BoundingBox of
