@@ -1,3 +1,5 @@
+//go:build unix
+
 package raster_test
 
 import (

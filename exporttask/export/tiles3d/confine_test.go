@@ -1,3 +1,5 @@
+//go:build unix
+
 package tiles3d
 
 import (
