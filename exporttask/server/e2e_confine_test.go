@@ -3,10 +3,7 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
-	"hash/crc32"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -20,28 +17,8 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/hostiletest"
 )
-
-// hugePNG is a PNG of a few dozen bytes whose header declares side×side
-// RGBA pixels.
-func hugePNG(side uint32) []byte {
-	var b bytes.Buffer
-	b.WriteString("\x89PNG\r\n\x1a\n")
-	chunk := func(typ string, data []byte) {
-		_ = binary.Write(&b, binary.BigEndian, uint32(len(data)))
-		c := append([]byte(typ), data...)
-		b.Write(c)
-		_ = binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(c))
-	}
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], side)
-	binary.BigEndian.PutUint32(ihdr[4:], side)
-	ihdr[8], ihdr[9] = 8, 6
-	chunk("IHDR", ihdr)
-	chunk("IDAT", []byte{0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01})
-	chunk("IEND", nil)
-	return b.Bytes()
-}
 
 // TestHostileTilesFailTheirTaskOverHTTP: a gdal2tiles pyramid registered
 // with "catalog add", whose tile is then swapped for a link to a secret
@@ -92,7 +69,7 @@ func TestHostileTilesFailTheirTaskOverHTTP(t *testing.T) {
 		wants           []string
 	}{
 		{"link outside", func() error { return os.Symlink(shadow, victim) }, true, []string{rel, "leads outside the source"}},
-		{"PNG declaring 2^24²", func() error { return os.WriteFile(victim, hugePNG(1<<24), 0o644) }, false,
+		{"PNG declaring 2^24²", func() error { return os.WriteFile(victim, hostiletest.PNG(1<<24, 1<<24), 0o644) }, false,
 			[]string{"is a png image of 16777216×16777216 pixels, not 256×256"}},
 	} {
 		require.NoError(t, os.Remove(victim))

@@ -3,10 +3,7 @@
 package raster_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -24,6 +21,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
+	"github.com/openapi-viewer/viewer/exporttask/internal/hostiletest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -180,27 +178,6 @@ func TestHostileTileFailsTheExport(t *testing.T) {
 	}
 }
 
-// pngHeader returns a PNG of a few dozen bytes that declares w×h pixels:
-// signature, IHDR (8-bit RGBA), a tiny IDAT and IEND.
-func pngHeader(w, h uint32) []byte {
-	var b bytes.Buffer
-	b.WriteString("\x89PNG\r\n\x1a\n")
-	chunk := func(typ string, data []byte) {
-		binary.Write(&b, binary.BigEndian, uint32(len(data)))
-		c := append([]byte(typ), data...)
-		b.Write(c)
-		binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(c))
-	}
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], w)
-	binary.BigEndian.PutUint32(ihdr[4:], h)
-	ihdr[8], ihdr[9] = 8, 6
-	chunk("IHDR", ihdr)
-	chunk("IDAT", []byte{0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01})
-	chunk("IEND", nil)
-	return b.Bytes()
-}
-
 // TestHugeDeclaredTileFailsBeforeDecoding: a tile of a few dozen bytes
 // declaring 2^19 × 2^19 pixels (1 TiB to decode) or 2^24 × 2^24 (which
 // panicked the decoder), anywhere but the first tile of a level, fails
@@ -212,7 +189,7 @@ func TestHugeDeclaredTileFailsBeforeDecoding(t *testing.T) {
 		require.NoError(t, os.CopyFS(dir, os.DirFS(base)))
 		rec := inspect(t, catalog.Source{Path: dir})
 		for _, victim := range lastTiles(t, dir) {
-			require.NoError(t, os.WriteFile(filepath.Join(dir, victim), pngHeader(side, side), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, victim), hostiletest.PNG(side, side), 0o644))
 		}
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
