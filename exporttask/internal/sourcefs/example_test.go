@@ -13,7 +13,7 @@ func ExampleRoot_ReadFile() {
 	dir, _ := os.MkdirTemp("", "sourcefs-")
 	defer os.RemoveAll(dir)
 	os.WriteFile(filepath.Join(dir, "0.png"), []byte("tile"), 0o644)
-	os.Symlink("0.png", filepath.Join(dir, "1.png"))      // inside: followed
+	os.Symlink("0.png", filepath.Join(dir, "1.png"))       // inside: followed
 	os.Symlink("/etc/passwd", filepath.Join(dir, "2.png")) // outside: refused
 
 	r, _ := sourcefs.OpenRoot(dir)
