@@ -8,22 +8,36 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
 // copyTree copies the file or directory from to the path to, which must
 // not exist, keeping permission bits and modification times: the record's
 // Source keeps the size and modification time of the original, and the
-// exporters compare them with the copy. A symbolic link to a file is
-// copied as the file; one to a directory, or any other special file, is
-// an error.
+// exporters compare them with the copy. Files are read as the exporters
+// read them (see sourcefs): a symbolic link to a file inside from is
+// copied as the file; a link leading out of from, a link to a directory,
+// or any other special file (FIFO, device, socket) is an error, so the
+// copy holds nothing from outside the source.
 func copyTree(ctx context.Context, from, to string) error {
 	st, err := os.Stat(from)
 	if err != nil {
 		return fmt.Errorf("register: copying %s: %w", from, err)
 	}
 	if !st.IsDir() {
-		return copyFile(from, to, st)
+		in, info, err := sourcefs.OpenFile(from)
+		if err != nil {
+			return fmt.Errorf("register: copying %s: %w", from, err)
+		}
+		defer in.Close()
+		return copyFile(in, from, to, info)
 	}
+	root, err := sourcefs.OpenRoot(from)
+	if err != nil {
+		return fmt.Errorf("register: copying %s: %w", from, err)
+	}
+	defer root.Close()
 	type dirTime struct {
 		path string
 		mod  time.Time
@@ -41,22 +55,29 @@ func copyTree(ctx context.Context, from, to string) error {
 			return err
 		}
 		dst := filepath.Join(to, rel)
-		info, err := os.Stat(path) // follows a link
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
+		if d.IsDir() {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
 			if err := os.Mkdir(dst, info.Mode().Perm()|0o700); err != nil {
 				return err
 			}
 			dirs = append(dirs, dirTime{dst, info.ModTime()})
 			return nil
-		case info.Mode().IsRegular():
-			return copyFile(path, dst, info)
-		default:
-			return fmt.Errorf("%s is a %s; only files and directories are copied", path, kindOf(d, info))
 		}
+		name := filepath.ToSlash(rel)
+		if d.Type()&fs.ModeSymlink != 0 {
+			if target, err := root.Stat(name); err == nil && target.IsDir() {
+				return fmt.Errorf("%s is a symbolic link to a directory; only files and directories are copied", path)
+			}
+		}
+		in, info, err := root.Open(name)
+		if err != nil {
+			return fmt.Errorf("only regular files inside the source are copied: %w", err)
+		}
+		defer in.Close()
+		return copyFile(in, path, dst, info)
 	})
 	if err != nil {
 		return fmt.Errorf("register: copying %s: %w", from, err)
@@ -70,27 +91,15 @@ func copyTree(ctx context.Context, from, to string) error {
 	return nil
 }
 
-// kindOf names what a special directory entry is.
-func kindOf(d fs.DirEntry, info fs.FileInfo) string {
-	if d.Type()&fs.ModeSymlink != 0 && info.IsDir() {
-		return "symbolic link to a directory"
-	}
-	return "special file (" + info.Mode().Type().String() + ")"
-}
-
-// copyFile copies the regular file from (whose FileInfo is st) to the new
-// file to, with st's permission bits and modification time.
-func copyFile(from, to string, st fs.FileInfo) (err error) {
-	in, err := os.Open(from)
-	if err != nil {
-		return fmt.Errorf("register: %w", err)
-	}
-	defer in.Close()
+// copyFile copies the open regular file in (named from, whose FileInfo
+// is st) to the new file to, with st's permission bits and modification
+// time: st.Size() bytes, so a file growing meanwhile is not followed.
+func copyFile(in io.Reader, from, to string, st fs.FileInfo) (err error) {
 	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, st.Mode().Perm()|0o600)
 	if err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
-	if _, err := io.Copy(out, in); err != nil {
+	if _, err := io.CopyN(out, in, st.Size()); err != nil {
 		out.Close()
 		return fmt.Errorf("register: copying %s: %w", from, err)
 	}

@@ -33,6 +33,11 @@ func Inspect(ctx context.Context, src catalog.Source) (catalog.Record, error) {
 	if err != nil {
 		return catalog.Record{}, &export.SourceError{File: src.Path, Problem: "has no absolute path (" + err.Error() + ")", Err: err}
 	}
+	// A link is registered as the file it leads to: exports open the
+	// registered path through its directory and follow no link out of it.
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return catalog.Record{}, &export.SourceError{File: path, Problem: "cannot be read (" + pathErrText(err) + ")", Fix: "check the path", Err: err}

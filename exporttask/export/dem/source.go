@@ -15,6 +15,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
 // Format is the catalog.Source.Format of a DEM source.
@@ -28,8 +29,16 @@ type SourceFile interface {
 	Stat() (fs.FileInfo, error)
 }
 
-// openFile is the default [Options].Open.
-func openFile(path string) (SourceFile, error) { return os.Open(path) }
+// openFile is the default [Options].Open: it opens path through its
+// directory (see sourcefs.OpenFile), so a symbolic link that leads out of
+// the directory, a FIFO or a device is refused, and a FIFO does not block.
+func openFile(path string) (SourceFile, error) {
+	f, _, err := sourcefs.OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
 
 // source is an open, checked GeoTIFF source.
 type source struct {
@@ -83,6 +92,10 @@ func errText(err error) string {
 // pathErrText is the message of a file system error without the path
 // (the SourceError names the file).
 func pathErrText(err error) string {
+	var se *sourcefs.Error
+	if errors.As(err, &se) {
+		return strings.TrimPrefix(se.Error(), se.Name+" ")
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error()

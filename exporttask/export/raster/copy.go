@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 )
@@ -197,9 +196,9 @@ func fileCopier(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, e
 				var n int64
 				for row := r.Row0; row <= r.Row1; row++ {
 					for col := r.Col0; col <= r.Col1; col++ {
-						b, err := os.ReadFile(src.tilePath(l.Zoom, col, row))
+						b, err := src.read(ctx, l.Zoom, col, row)
 						if err != nil {
-							return fmt.Errorf("the source changed during the export: %w", err)
+							return err
 						}
 						if _, err := stmt.ExecContext(ctx, l.Zoom, col, row, b); err != nil {
 							return err

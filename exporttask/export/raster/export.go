@@ -12,6 +12,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
 // Export writes the job's export through out: the GeoPackage
@@ -87,7 +88,7 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
-	case err != nil && (isDamaged(err) || errors.Is(err, errCopyCount)):
+	case err != nil && (faultText(err) != "" || isDamaged(err) || errors.Is(err, errCopyCount)):
 		return nil, unreadable(j.Record, fmt.Errorf("building the GeoPackage: %w", err))
 	case err != nil:
 		return nil, fmt.Errorf("raster: building the GeoPackage: %w", err)
@@ -136,7 +137,9 @@ func write(ctx context.Context, out exporttask.Output, gpkgPath string, thumbs [
 }
 
 // unreadable is the permanent failure of a record whose tiles cannot be
-// read. A context's end is no such failure and is returned as it is.
+// read. A context's end is no such failure and is returned as it is. The
+// reason names the file or tile at fault when err says which (a file of
+// the source by its path inside it, a tile by level, column and row).
 func unreadable(rec catalog.Record, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
@@ -146,8 +149,24 @@ func unreadable(rec catalog.Record, err error) error {
 	switch {
 	case errors.As(err, &bad):
 		reason += ": " + bad.problem
+	case faultText(err) != "":
+		reason += ": " + faultText(err)
 	case isDamaged(err):
 		reason += ": the GeoPackage is damaged"
 	}
 	return exporttask.Permanent(reason, err)
+}
+
+// faultText says which file or tile of a source err is about, in words
+// fit for an API client, or "" when err says nothing of the kind.
+func faultText(err error) string {
+	var fe *sourcefs.Error
+	var te *tileError
+	switch {
+	case errors.As(err, &te):
+		return te.Error()
+	case errors.As(err, &fe):
+		return "the file " + fe.Error()
+	}
+	return ""
 }

@@ -80,7 +80,7 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 	defer src.Close()
 	sel, err := selectTiles(ctx, src, j, minZoom, maxZoom)
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return exporttask.Estimate{}, unreadable(j.Record, err)
 	}
 	tiles, bytes := sel.Tiles(), sel.Bytes()
 	size := gpkgBaseBytes + bytes + tiles*gpkgBytesPerTile + metadataBytes

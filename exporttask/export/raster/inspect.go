@@ -19,6 +19,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
 // The fixes suggested for sources on another grid.
@@ -54,8 +55,12 @@ const (
 //     none), the grid is taken on the caller's word.
 //   - Format "": "GPKG" for a file, "TMS" for a directory.
 //
-// Tiles must be PNG, JPEG or WebP images of 256×256 pixels; the first tile
-// of each level is checked. MinZoom and MaxZoom are the first and last
+// Tiles must be PNG, JPEG or WebP images of 256×256 pixels; the header of
+// the first tile of each level is checked (an export's thumbnails check
+// the header of each tile they decode). In a directory, every tile must
+// be a regular file inside it (a relative link to one inside is followed;
+// a link leading out, a FIFO or a device is refused) of at most
+// MaxTileBytes; the directory is read through sourcefs. MinZoom and MaxZoom are the first and last
 // levels that hold tiles; levels between them may have none. Footprint is
 // a rectangle: the extent of the tiles at MaxZoom, trimmed to the data's
 // extent that the GeoPackage's gpkg_contents or the BoundingBox of
@@ -404,17 +409,25 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 		fix = fixXYZ
 	}
 	xmlPath := filepath.Join(dir, TileMapResource)
-	tm, err := readTileMap(xmlPath)
+	src, err := openDir(dir, format)
+	if err != nil {
+		return nil, &export.SourceError{File: dir, Problem: "cannot be read: " + errText(err), Err: err}
+	}
+	defer src.Close()
+	tm, err := readTileMap(src.root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && format == FormatTMS:
 		return nil, &export.SourceError{File: dir, Problem: "has no " + TileMapResource + ", so it is not a TMS directory " +
 			"written by gdal2tiles", Fix: "give the XYZ format if its rows are numbered from the top (gdal2tiles --xyz)"}
 	case errors.Is(err, fs.ErrNotExist):
-		if err := checkViewers(dir); err != nil {
+		if err := checkViewers(dir, src.root); err != nil {
 			return nil, err
 		}
 		tm = nil
 	case err != nil:
+		if fe := (*sourcefs.Error)(nil); errors.As(err, &fe) {
+			return nil, confined(dir, fe)
+		}
 		return nil, &export.SourceError{File: xmlPath, Problem: "cannot be read: " + errText(err), Fix: fix, Err: err}
 	default:
 		if err := checkTileMap(xmlPath, tm); err != nil {
@@ -422,14 +435,19 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 		}
 		p.title, p.declared = tm.Title, tm.bbox()
 	}
-	src := &source{path: dir, format: format}
 	if tm != nil {
 		src.ext = tm.TileFormat.Extension
-	} else if src.ext, err = dirExtension(dir); err != nil {
+	} else if src.ext, err = dirExtension(src.root); err != nil {
+		if se := (*sourcefs.Error)(nil); errors.As(err, &se) {
+			return nil, confined(dir, se)
+		}
 		return nil, &export.SourceError{File: dir, Problem: "holds no tiles: " + err.Error(), Fix: "give a pyramid with tiles"}
 	}
-	zs, err := dirLevels(dir)
+	zs, err := dirLevels(src.root)
 	if err != nil {
+		if se := (*sourcefs.Error)(nil); errors.As(err, &se) {
+			return nil, confined(dir, se)
+		}
 		return nil, &export.SourceError{File: dir, Problem: "cannot be read: " + errText(err), Err: err}
 	}
 	var levels []levelSummary
@@ -443,9 +461,9 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 		l := levelSummary{z: z, r: tileRange{Col0: math.MaxInt64, Row0: math.MaxInt64, Col1: -1, Row1: -1}}
 		var first string
 		_, h := matrixSize(z)
-		err := src.walkLevel(z, func(col, fileRow int64, path string) error {
+		err := src.walkLevel(z, func(col, fileRow int64, name string, _ int64) error {
 			if fileRow >= h {
-				return &export.SourceError{File: path, Problem: fmt.Sprintf("lies outside the EPSG:4326 grid of two tiles "+
+				return &export.SourceError{File: filepath.Join(dir, filepath.FromSlash(name)), Problem: fmt.Sprintf("lies outside the EPSG:4326 grid of two tiles "+
 					"at level 0 (level %d has rows 0..%d)", z, h-1), Fix: fix}
 			}
 			row := src.flipRow(z, fileRow)
@@ -453,7 +471,7 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 			l.r.Col0, l.r.Col1 = min(l.r.Col0, col), max(l.r.Col1, col)
 			l.r.Row0, l.r.Row1 = min(l.r.Row0, row), max(l.r.Row1, row)
 			if first == "" {
-				first = path
+				first = name
 			}
 			return nil
 		}, func(int64) bool { return true })
@@ -461,6 +479,9 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 			var se *export.SourceError
 			if errors.As(err, &se) {
 				return nil, err
+			}
+			if fe := (*sourcefs.Error)(nil); errors.As(err, &fe) {
+				return nil, confined(dir, fe)
 			}
 			return nil, &export.SourceError{File: dir, Problem: "cannot be read: " + errText(err), Err: err}
 		}
@@ -470,12 +491,15 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 		if err := checkGrid(dir, z, l.r, fix); err != nil {
 			return nil, err
 		}
-		data, err := os.ReadFile(first)
+		data, err := src.root.ReadFile(first, MaxTileBytes)
+		if fe := (*sourcefs.Error)(nil); errors.As(err, &fe) {
+			return nil, confined(dir, fe)
+		}
 		if err != nil {
-			return nil, &export.SourceError{File: first, Problem: "cannot be read: " + errText(err), Err: err}
+			return nil, &export.SourceError{File: filepath.Join(dir, filepath.FromSlash(first)), Problem: "cannot be read: " + errText(err), Err: err}
 		}
 		if err := checkTile(data); err != nil {
-			return nil, &export.SourceError{File: first, Problem: err.Error(),
+			return nil, &export.SourceError{File: filepath.Join(dir, filepath.FromSlash(first)), Problem: err.Error(),
 				Fix: "tiles must be PNG, JPEG or WebP images of 256×256 pixels"}
 		}
 		levels = append(levels, l)
@@ -551,16 +575,19 @@ func checkGeodeticGrid(dir string, tm *tileMap, p *pyramid) error {
 // it is on another grid: googlemaps.html and leaflet.html come with the
 // mercator profile, and openlayers.html lists the resolutions of the
 // geodetic grid, starting at 1.40625 for the one-tile-at-level-0 grid.
-func checkViewers(dir string) error {
+func checkViewers(dir string, root *sourcefs.Root) error {
 	for _, page := range []string{"googlemaps.html", "leaflet.html"} {
-		if _, err := os.Stat(filepath.Join(dir, page)); err == nil {
+		if _, err := root.Stat(page); err == nil {
 			return &export.SourceError{File: dir, Problem: "holds " + page + ", which gdal2tiles writes for the " +
 				"Web Mercator grid (-p mercator), not the EPSG:4326 grid of two tiles at level 0", Fix: fixXYZ}
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "openlayers.html"))
-	if err != nil {
+	b, err := root.ReadFile("openlayers.html", maxTileMapBytes)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil
+	}
+	if fe := (*sourcefs.Error)(nil); errors.As(err, &fe) {
+		return confined(dir, fe)
 	}
 	if bytes.Contains(b, []byte("resolutions: [1.40625,")) {
 		return &export.SourceError{File: dir, Problem: "was written by gdal2tiles on its default geodetic grid " +
@@ -572,6 +599,22 @@ func checkViewers(dir string) error {
 			"not the EPSG:4326 grid of two tiles at level 0", Fix: fixXYZ}
 	}
 	return nil
+}
+
+// confined is the SourceError of a file of the tile directory dir that is
+// not a regular file inside it, or is too large.
+func confined(dir string, e *sourcefs.Error) error {
+	fix := ""
+	switch {
+	case errors.Is(e, sourcefs.ErrOutside):
+		fix = "a source is read inside its directory only: copy the file in instead of linking to it"
+	case errors.Is(e, sourcefs.ErrNotRegular):
+		fix = "tiles and index files must be regular files"
+	case errors.Is(e, sourcefs.ErrTooLarge):
+		fix = fmt.Sprintf("tiles must be PNG, JPEG or WebP images of 256×256 pixels, at most %d MiB", MaxTileBytes>>20)
+	}
+	name := filepath.Join(dir, filepath.FromSlash(e.Name))
+	return &export.SourceError{File: name, Problem: strings.TrimPrefix(e.Error(), e.Name+" "), Fix: fix, Err: e}
 }
 
 // errText is an error's message for a SourceError's problem: without the

@@ -10,9 +10,10 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
-// MaxTileBytes is the largest tile an export copies: 16 times the 256 kB of
-// a 256×256 RGBA image stored raw. A larger one makes the export fail, as
-// each tile passes through memory whole.
+// MaxTileBytes is the largest tile a source may hold, in a GeoPackage or
+// as a file of a directory: 16 times the 256 kB of a 256×256 RGBA image
+// stored raw. A larger one makes the export fail, as each tile passes
+// through memory whole; a directory's is refused at catalog add too.
 const MaxTileBytes = 4 << 20
 
 // run is a row's consecutive columns col0..col1 of selected tiles.

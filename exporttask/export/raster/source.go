@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
 // The source formats (catalog.Source.Format) this package reads.
@@ -46,9 +48,14 @@ type source struct {
 	format string // FormatGPKG, FormatTMS or FormatXYZ
 	table  string // GPKG: the tile table
 	db     *sql.DB
-	file   os.FileInfo // GPKG: the file when opened, see unchanged
-	ext    string      // TMS and XYZ: the tiles' file extension, without the dot
+	file   os.FileInfo    // GPKG: the file when opened, see unchanged
+	root   *sourcefs.Root // TMS and XYZ: the directory, read inside itself only
+	ext    string         // TMS and XYZ: the tiles' file extension, without the dot
 }
+
+// maxTileMapBytes is the largest tilemapresource.xml (or gdal2tiles viewer
+// page) read; gdal2tiles writes a few kilobytes.
+const maxTileMapBytes = 1 << 20
 
 // openSource opens and checks rec's source: the registered one (which
 // must not have changed since it was registered, see export.SourcePath),
@@ -85,9 +92,13 @@ func openSource(ctx context.Context, rec catalog.Record) (*source, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := &source{path: p, format: f}
-		if s.ext, err = dirExtension(p); err != nil {
-			return nil, unreadable(rec, fmt.Errorf("%s: %w", p, err))
+		s, err := openDir(p, f)
+		if err != nil {
+			return nil, unreadable(rec, err)
+		}
+		if s.ext, err = dirExtension(s.root); err != nil {
+			s.Close()
+			return nil, unreadable(rec, err)
 		}
 		return s, nil
 	default:
@@ -314,7 +325,7 @@ func (s *source) list(ctx context.Context, z int, r tileRange) ([]tileEntry, err
 // read returns the encoded tile (col, row) of level z.
 func (s *source) read(ctx context.Context, z int, col, row int64) ([]byte, error) {
 	if s.db == nil {
-		return os.ReadFile(s.tilePath(z, col, row))
+		return s.root.ReadFile(s.tileName(z, col, row), MaxTileBytes)
 	}
 	var b []byte
 	err := s.db.QueryRowContext(ctx, `SELECT tile_data FROM `+quoteIdent(s.table)+`
@@ -335,25 +346,31 @@ func (s *source) flipRow(z int, row int64) int64 {
 	return row
 }
 
-// tilePath is the file of tile (col, row) of level z in a directory.
-func (s *source) tilePath(z int, col, row int64) string {
-	return filepath.Join(s.path, strconv.Itoa(z), strconv.FormatInt(col, 10),
-		strconv.FormatInt(s.flipRow(z, row), 10)+"."+s.ext)
+// tileName is the file of tile (col, row) of level z in a directory: a
+// slash path inside it.
+func (s *source) tileName(z int, col, row int64) string {
+	return path.Join(strconv.Itoa(z), strconv.FormatInt(col, 10), strconv.FormatInt(s.flipRow(z, row), 10)+"."+s.ext)
+}
+
+// openDir opens the tile directory dir of format f (TMS or XYZ), without
+// reading it yet.
+func openDir(dir, f string) (*source, error) {
+	root, err := sourcefs.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &source{path: dir, format: f, root: root}, nil
 }
 
 // listDir lists the tiles of level z within r in a directory.
 func (s *source) listDir(z int, r tileRange) ([]tileEntry, error) {
 	var out []tileEntry
-	err := s.walkLevel(z, func(col, fileRow int64, path string) error {
+	err := s.walkLevel(z, func(col, fileRow int64, _ string, size int64) error {
 		row := s.flipRow(z, fileRow)
 		if col < r.Col0 || col > r.Col1 || row < r.Row0 || row > r.Row1 {
 			return nil
 		}
-		st, err := os.Stat(path)
-		if err != nil {
-			return err
-		}
-		out = append(out, tileEntry{col: col, row: row, size: st.Size()})
+		out = append(out, tileEntry{col: col, row: row, size: size})
 		return nil
 	}, func(col int64) bool { return col >= r.Col0 && col <= r.Col1 })
 	sort.Slice(out, func(i, j int) bool {
@@ -367,10 +384,13 @@ func (s *source) listDir(z int, r tileRange) ([]tileEntry, error) {
 
 // walkLevel calls fn for each tile file of level z (named
 // z/column/row.ext) in the columns wantCol accepts, in no particular
-// order. A missing level directory has no tiles.
-func (s *source) walkLevel(z int, fn func(col, fileRow int64, path string) error, wantCol func(int64) bool) error {
-	levelDir := filepath.Join(s.path, strconv.Itoa(z))
-	cols, err := os.ReadDir(levelDir)
+// order, with its slash path inside the directory and its size. A missing
+// level directory has no tiles. A tile that is not a regular file inside
+// the directory (a link leading out of it, a FIFO, a device) or is larger
+// than MaxTileBytes is an error: a *sourcefs.Error naming it.
+func (s *source) walkLevel(z int, fn func(col, fileRow int64, name string, size int64) error, wantCol func(int64) bool) error {
+	levelDir := strconv.Itoa(z)
+	cols, err := s.root.ReadDir(levelDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -380,11 +400,17 @@ func (s *source) walkLevel(z int, fn func(col, fileRow int64, path string) error
 	suffix := "." + s.ext
 	for _, c := range cols {
 		col, ok := number64(c.Name())
-		if !ok || !wantCol(col) || !isDir(levelDir, c) {
+		if !ok || !wantCol(col) {
 			continue
 		}
-		colDir := filepath.Join(levelDir, c.Name())
-		files, err := os.ReadDir(colDir)
+		colDir := path.Join(levelDir, c.Name())
+		if dir, err := isDir(s.root, colDir, c); err != nil || !dir {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		files, err := s.root.ReadDir(colDir)
 		if err != nil {
 			return err
 		}
@@ -397,7 +423,12 @@ func (s *source) walkLevel(z int, fn func(col, fileRow int64, path string) error
 			if !ok {
 				continue
 			}
-			if err := fn(col, fileRow, filepath.Join(colDir, f.Name())); err != nil {
+			name := path.Join(colDir, f.Name())
+			size, err := tileSize(s.root, name, f)
+			if err != nil {
+				return err
+			}
+			if err := fn(col, fileRow, name, size); err != nil {
 				return err
 			}
 		}
@@ -405,14 +436,39 @@ func (s *source) walkLevel(z int, fn func(col, fileRow int64, path string) error
 	return nil
 }
 
-// isDir reports whether the entry e of directory parent is a directory,
-// or a symbolic link to one.
-func isDir(parent string, e fs.DirEntry) bool {
-	if e.Type()&fs.ModeSymlink == 0 {
-		return e.IsDir()
+// tileSize returns the size of the tile file name (entry e of its
+// directory), checking that it is a regular file inside the root (a link
+// to one is followed inside the root only) of at most MaxTileBytes.
+func tileSize(root *sourcefs.Root, name string, e fs.DirEntry) (int64, error) {
+	var st fs.FileInfo
+	var err error
+	if e.Type().IsRegular() {
+		st, err = e.Info()
+	} else {
+		st, err = root.StatFile(name)
 	}
-	st, err := os.Stat(filepath.Join(parent, e.Name()))
-	return err == nil && st.IsDir()
+	if err != nil {
+		return 0, err
+	}
+	if st.Size() > MaxTileBytes {
+		return 0, &sourcefs.Error{Name: name, Err: sourcefs.ErrTooLarge,
+			Detail: fmt.Sprintf("%d bytes, the limit is %d", st.Size(), MaxTileBytes)}
+	}
+	return st.Size(), nil
+}
+
+// isDir reports whether the entry e, named name inside root, is a
+// directory, or a symbolic link to one inside root; a link leading out of
+// root is an error.
+func isDir(root *sourcefs.Root, name string, e fs.DirEntry) (bool, error) {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e.IsDir(), nil
+	}
+	st, err := root.Stat(name)
+	if errors.Is(err, sourcefs.ErrOutside) {
+		return false, err
+	}
+	return err == nil && st.IsDir(), nil
 }
 
 // number64 parses a file name made of decimal digits only.
@@ -426,14 +482,22 @@ func number64(name string) (int64, bool) {
 
 // dirLevels returns the levels of a tile directory: its subdirectories
 // named by a number, in increasing order.
-func dirLevels(dir string) ([]int, error) {
-	entries, err := os.ReadDir(dir)
+func dirLevels(root *sourcefs.Root) ([]int, error) {
+	entries, err := root.ReadDir(".")
 	if err != nil {
 		return nil, err
 	}
 	var levels []int
 	for _, e := range entries {
-		if n, ok := number64(e.Name()); ok && n <= 1<<20 && isDir(dir, e) {
+		n, ok := number64(e.Name())
+		if !ok || n > 1<<20 {
+			continue
+		}
+		dir, err := isDir(root, e.Name(), e)
+		if err != nil {
+			return nil, err
+		}
+		if dir {
 			levels = append(levels, int(n))
 		}
 	}
@@ -444,27 +508,34 @@ func dirLevels(dir string) ([]int, error) {
 // dirExtension returns the file extension of the tiles of a directory:
 // the one tilemapresource.xml names when there is one, else that of the
 // first tile file found (png, jpg, jpeg or webp).
-func dirExtension(dir string) (string, error) {
-	if tm, err := readTileMap(filepath.Join(dir, TileMapResource)); err == nil {
+func dirExtension(root *sourcefs.Root) (string, error) {
+	if tm, err := readTileMap(root); err == nil {
 		return tm.TileFormat.Extension, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return "", err
 	}
-	levels, err := dirLevels(dir)
+	levels, err := dirLevels(root)
 	if err != nil {
 		return "", err
 	}
 	for _, z := range levels {
-		levelDir := filepath.Join(dir, strconv.Itoa(z))
-		cols, err := os.ReadDir(levelDir)
+		levelDir := strconv.Itoa(z)
+		cols, err := root.ReadDir(levelDir)
 		if err != nil {
 			return "", err
 		}
 		for _, c := range cols {
-			if _, ok := number64(c.Name()); !ok || !isDir(levelDir, c) {
+			if _, ok := number64(c.Name()); !ok {
 				continue
 			}
-			files, err := os.ReadDir(filepath.Join(levelDir, c.Name()))
+			colDir := path.Join(levelDir, c.Name())
+			if dir, err := isDir(root, colDir, c); err != nil || !dir {
+				if err != nil {
+					return "", err
+				}
+				continue
+			}
+			files, err := root.ReadDir(colDir)
 			if err != nil {
 				return "", err
 			}
@@ -490,6 +561,9 @@ func isTileExtension(ext string) bool {
 
 // Close releases the source.
 func (s *source) Close() error {
+	if s.root != nil {
+		return s.root.Close()
+	}
 	if s.db == nil {
 		return nil
 	}

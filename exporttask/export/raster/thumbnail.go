@@ -116,15 +116,46 @@ func (c *canvas) drawTiles(ctx context.Context, src *source, l level) error {
 			if err != nil {
 				return fmt.Errorf("reading level %d for the thumbnails: %w", l.Zoom, err)
 			}
-			img, _, err := image.Decode(bytes.NewReader(data))
+			img, err := decodeTile(data)
 			if err != nil {
-				return fmt.Errorf("decoding tile %d/%d/%d: %w", l.Zoom, col, r.row, err)
+				return &tileError{z: l.Zoom, col: col, row: r.row, err: err}
 			}
 			c.add(img, col*TileSize, r.row*TileSize)
 		}
 	}
 	return nil
 }
+
+// decodeTile decodes a tile after checking, from its header only, that
+// it is an image of TileSize×TileSize pixels (see checkTile): a tile
+// declaring more pixels is refused before anything is allocated for them.
+func decodeTile(data []byte) (image.Image, error) {
+	if err := checkTile(data); err != nil {
+		return nil, err
+	}
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("cannot be decoded: %w", err)
+	}
+	if b := img.Bounds(); b.Dx() != TileSize || b.Dy() != TileSize {
+		return nil, fmt.Errorf("decodes to %d×%d pixels, not %d×%d", b.Dx(), b.Dy(), TileSize, TileSize)
+	}
+	return img, nil
+}
+
+// tileError is a tile of the export that cannot be drawn: its message
+// names the tile by level, column and row (0 at the top), never by a path.
+type tileError struct {
+	z        int
+	col, row int64
+	err      error
+}
+
+func (e *tileError) Error() string {
+	return fmt.Sprintf("tile %d/%d/%d (level/column/row from the top) %v", e.z, e.col, e.row, e.err)
+}
+
+func (e *tileError) Unwrap() error { return e.err }
 
 // add accumulates img, whose top-left pixel is the level's pixel (gx, gy).
 func (c *canvas) add(img image.Image, gx, gy int64) {

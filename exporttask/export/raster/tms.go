@@ -4,9 +4,9 @@ import (
 	"encoding/xml"
 	"fmt"
 	"math"
-	"os"
 
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
 // tileMap is the part of a tilemapresource.xml (OSGeo TMS 1.0, as
@@ -36,16 +36,17 @@ type tileMap struct {
 	} `xml:"TileSets"`
 }
 
-// readTileMap reads and decodes a tilemapresource.xml. A missing file is
-// an error wrapping fs.ErrNotExist.
-func readTileMap(path string) (*tileMap, error) {
-	b, err := os.ReadFile(path)
+// readTileMap reads and decodes the tilemapresource.xml of the directory
+// root, of at most maxTileMapBytes. A missing file is an error wrapping
+// fs.ErrNotExist.
+func readTileMap(root *sourcefs.Root) (*tileMap, error) {
+	b, err := root.ReadFile(TileMapResource, maxTileMapBytes)
 	if err != nil {
 		return nil, err
 	}
 	var tm tileMap
 	if err := xml.Unmarshal(b, &tm); err != nil {
-		return nil, fmt.Errorf("decoding %s: %w", path, err)
+		return nil, fmt.Errorf("decoding %s: %w", TileMapResource, err)
 	}
 	return &tm, nil
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
 // makeB3dm wraps a glb in a b3dm whose feature table JSON is ft (padded
@@ -43,10 +45,10 @@ func TestB3dmRTCCenterPlacesTheMesh(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "a.b3dm"), b, 0o644))
-			root, err := os.OpenRoot(dir)
+			root, err := sourcefs.OpenRoot(dir)
 			require.NoError(t, err)
 			defer root.Close()
-			tris, ok, err := tileTriangles(root, &node{xform: identity(), contents: []content{{file: "a.b3dm", kind: "b3dm"}}}, "Y")
+			tris, ok, err := tileTriangles(root, &node{xform: identity(), contents: []content{{file: "a.b3dm", kind: "b3dm"}}}, "Y", map[string]*mesh{}, nil)
 			require.NoError(t, err)
 			require.True(t, ok)
 			require.Len(t, tris, 2)

@@ -29,7 +29,13 @@
 //   - an external tileset's root is a child of the tile that names it, under
 //     that tile's transform; each external tileset may be named once, cycles
 //     are refused, and they nest at most 16 deep; tiles at most 64 levels;
-//   - a tileset 1.1 schemaUri file is copied with the tileset.
+//   - a tileset 1.1 schemaUri file is copied with the tileset;
+//   - every file is a regular file inside the directory (a relative link
+//     to one inside is followed; a link leading out, a FIFO or a device
+//     is refused), read through sourcefs; a tileset JSON file is at most
+//     [MaxJSONBytes], the tileset at most [MaxTiles] tiles, a content file
+//     at most [MaxContentBytes] (an i3dm or cmpt is checked by its headers
+//     only).
 //
 // Each tile's volume is turned into a lon/lat region for selection. A
 // region across the antimeridian (west > east) is taken as every longitude.
@@ -83,8 +89,12 @@
 //     triangle primitive, a hillshaded, height-tinted top view of those
 //     meshes, placed by glTF's +Y-up to +Z-up turn (unless asset.gltfUpAxis
 //     is Z), the b3dm's RTC_CENTER and the tile's transforms; otherwise (i3dm,
-//     pnts, cmpt, .gltf, Draco or other glTF) the regions of the selected
-//     leaf tiles, each filled with the height tint of its top and outlined;
+//     pnts, cmpt, .gltf, Draco or other glTF, a content over 64 MiB, more
+//     than 524,288 triangles over the leaves, or a drawing of more than
+//     2^26 pixel tests) the regions of the selected leaf tiles, each
+//     filled with the height tint of its top and outlined. A content named
+//     by several leaves is read and decoded once, and the drawing stops
+//     when the export's context ends;
 //   - METADATA "metadata.json": a STAC 1.0.0 Item (built by the shared
 //     exportio.NewItem) whose geometry and bbox are the exported area,
 //     whose datetime is the time the export was made, and whose assets are

@@ -5,11 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"image/png"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -17,6 +18,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
 // Options configure an [Exporter].
@@ -89,7 +91,7 @@ func (e *Exporter) plan(ctx context.Context, j export.Job) (*plan, error) {
 	if err != nil {
 		var se *export.SourceError
 		if errors.As(err, &se) {
-			return nil, exporttask.Permanent("the 3D record's tileset cannot be exported: "+se.Error(), se.Err)
+			return nil, exporttask.Permanent("the 3D record's tileset cannot be exported: "+inside(dir, se), se)
 		}
 		return nil, wrap(err)
 	}
@@ -114,12 +116,17 @@ func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 	if err != nil {
 		return exporttask.Estimate{}, err
 	}
+	root, err := sourcefs.OpenRoot(p.dir)
+	if err != nil {
+		return exporttask.Estimate{}, contentFault(err)
+	}
+	defer root.Close()
 	var content int64
 	size := int64(zipEnd)
 	for _, u := range p.sel.files {
-		st, err := os.Stat(filepath.Join(p.dir, filepath.FromSlash(u)))
+		st, err := root.StatFile(u)
 		if err != nil {
-			return exporttask.Estimate{}, exporttask.Permanent("the 3D record's tile content is missing", err)
+			return exporttask.Estimate{}, contentFault(err)
 		}
 		content += st.Size()
 		size += zipOverhead + 2*int64(len(u))
@@ -208,9 +215,12 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		return nil, wrap(err)
 	}
 	arts := []exporttask.Artifact{model}
-	tris, meshes, err := p.triangles()
+	tris, meshes, err := p.triangles(ctx)
 	if err != nil {
-		return nil, exporttask.Permanent("the 3D record's tile content cannot be read", err)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, contentFault(err)
 	}
 	for i, th := range []struct {
 		long int
@@ -225,9 +235,14 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 			return nil, err
 		}
 		var buf bytes.Buffer
-		img := renderFootprint(j, p.sel.leaves, th.long)
+		var img *image.NRGBA
 		if meshes {
-			img = render(j, tris, th.long)
+			if img, meshes, err = render(ctx, j, tris, th.long); err != nil {
+				return nil, err
+			}
+		}
+		if !meshes {
+			img = renderFootprint(j, p.sel.leaves, th.long)
 		}
 		if err := png.Encode(&buf, img); err != nil {
 			return nil, fmt.Errorf("tiles3d: thumbnail: %w", err)
@@ -249,6 +264,29 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		return nil, wrap(err)
 	}
 	return append(arts, meta), nil
+}
+
+// inside is the message of se, a problem of a file of the tileset
+// directory dir, with the file named by its path inside dir.
+func inside(dir string, se *export.SourceError) string {
+	c := *se
+	if rel, err := filepath.Rel(dir, se.File); err == nil && !strings.HasPrefix(rel, "..") {
+		c.File = filepath.ToSlash(rel)
+	} else {
+		c.File = filepath.Base(se.File)
+	}
+	return c.Error()
+}
+
+// contentFault is the permanent failure of an export whose tile content
+// cannot be read; err comes from sourcefs, whose messages name files
+// inside the tileset only.
+func contentFault(err error) error {
+	var fe *sourcefs.Error
+	if errors.As(err, &fe) {
+		return exporttask.Permanent("the 3D record's tile content cannot be read: "+fe.Error(), err)
+	}
+	return exporttask.Permanent("the 3D record's tile content cannot be read", err)
 }
 
 // wrap adds the package's name to an error, keeping permanent errors

@@ -19,6 +19,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 	"github.com/openapi-viewer/viewer/exporttask/internal/stactest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -202,10 +203,10 @@ func TestDemoMeshFollowsTheTerrain(t *testing.T) {
 	require.NoError(t, err)
 	m, err := glb.Decode(b)
 	require.NoError(t, err)
-	root, err := os.OpenRoot(filepath.Join(rec.Location, SourceDir))
+	root, err := sourcefs.OpenRoot(filepath.Join(rec.Location, SourceDir))
 	require.NoError(t, err)
 	defer root.Close()
-	tris, ok, err := tileTriangles(root, &node{xform: identity(), contents: []content{{file: "tiles/10/1219/333.glb", kind: "glb"}}}, "Y")
+	tris, ok, err := tileTriangles(root, &node{xform: identity(), contents: []content{{file: "tiles/10/1219/333.glb", kind: "glb"}}}, "Y", map[string]*mesh{}, nil)
 	require.NoError(t, err)
 	require.True(t, ok, "the demo's meshes can be placed")
 	require.Len(t, tris, 2*(gridVertices-1)*(gridVertices-1))

@@ -11,12 +11,12 @@ import (
 	"io/fs"
 	"math"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
 // Limits of the tilesets this package reads.
@@ -25,8 +25,18 @@ const (
 	maxExternalDepth = 16
 	// maxLevel is the deepest tile level, external tilesets included.
 	maxLevel = 64
-	// maxJSONBytes is the largest tileset or .gltf JSON file read.
-	maxJSONBytes = 256 << 20
+	// MaxJSONBytes is the largest tileset JSON (or .gltf) file read: a
+	// larger one is refused before it is read. Split a larger tileset into
+	// external tilesets (npx 3d-tiles-tools has no splitter, but most
+	// producers write external tilesets per region).
+	MaxJSONBytes = 32 << 20
+	// MaxTiles is the most tiles a tileset may hold, its external tilesets
+	// included: a tileset of more is refused (at catalog add, or when an
+	// export reads it) as soon as its count passes this.
+	MaxTiles = 100_000
+	// MaxContentBytes is the largest content file (b3dm, i3dm, cmpt, pnts,
+	// glb, a .gltf's buffer or image) a tileset may name.
+	MaxContentBytes = 1 << 30
 )
 
 // source is a tileset on disk: its tileset JSON files, every tile's
@@ -67,11 +77,12 @@ type content struct {
 
 // loader reads a tileset.
 type loader struct {
-	ctx  context.Context
-	dir  string
-	root *os.Root
-	seen map[string]string // external file → the pointer that named it
-	src  *source
+	ctx   context.Context
+	dir   string
+	root  *sourcefs.Root
+	seen  map[string]string // external file → the pointer that named it
+	src   *source
+	tiles int // the tiles read so far
 }
 
 // loadSource reads the tileset whose tileset.json is in dir. Every problem
@@ -81,7 +92,7 @@ func loadSource(ctx context.Context, dir string) (*source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tiles3d: %w", err)
 	}
-	r, err := os.OpenRoot(abs)
+	r, err := sourcefs.OpenRoot(abs)
 	if err != nil {
 		return nil, &export.SourceError{File: abs, Problem: "not a readable directory",
 			Fix: "give the directory that holds tileset.json", Err: err}
@@ -101,23 +112,33 @@ func (l *loader) fail(name, problem, fix string, err error) error {
 	return &export.SourceError{File: filepath.Join(l.dir, filepath.FromSlash(name)), Problem: problem, Fix: fix, Err: err}
 }
 
-// readJSON reads a JSON file of the tileset into v, naming the line and
-// column of a syntax error.
+// fileFail returns the SourceError of a file of the tileset that cannot
+// be read (err from sourcefs).
+func (l *loader) fileFail(name string, err error) error {
+	var fe *sourcefs.Error
+	if !errors.As(err, &fe) {
+		return l.fail(name, "cannot be read: "+err.Error(), "", err)
+	}
+	problem := strings.TrimPrefix(fe.Error(), fe.Name+" ")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return l.fail(fe.Name, "no such file", "give a 3D Tiles tileset directory that holds "+TilesetFile, err)
+	case errors.Is(err, sourcefs.ErrOutside):
+		return l.fail(fe.Name, problem, "a record reads only files inside its tileset directory: copy the data in instead of linking to it", err)
+	case errors.Is(err, sourcefs.ErrNotRegular):
+		return l.fail(fe.Name, problem, "the files of a tileset must be regular files", err)
+	case errors.Is(err, sourcefs.ErrTooLarge):
+		return l.fail(fe.Name, problem, "split the tileset into external tilesets, or its contents into smaller tiles", err)
+	}
+	return l.fail(fe.Name, "cannot be read: "+problem, "", err)
+}
+
+// readJSON reads a JSON file of the tileset (of at most MaxJSONBytes)
+// into v, naming the line and column of a syntax error.
 func (l *loader) readJSON(name string, v any) error {
-	f, err := l.root.Open(filepath.FromSlash(name))
+	b, err := l.root.ReadFile(name, MaxJSONBytes)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return l.fail(name, "no such file", "give a 3D Tiles tileset directory that holds "+TilesetFile, err)
-		}
-		return l.fail(name, "cannot be read: "+err.Error(), "", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxJSONBytes+1))
-	if err != nil {
-		return l.fail(name, "cannot be read: "+err.Error(), "", err)
-	}
-	if len(b) > maxJSONBytes {
-		return l.fail(name, fmt.Sprintf("larger than %d MB", maxJSONBytes>>20), "split it into external tilesets", nil)
+		return l.fileFail(name, err)
 	}
 	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
 		return l.fail(name, "gzip-compressed", "decompress the tileset with npx 3d-tiles-tools ungzip", nil)
@@ -239,6 +260,10 @@ func (l *loader) tile(f *tilesetFile, raw json.RawMessage, ptr string, parent ma
 	if level > maxLevel {
 		return nil, l.fail(f.name, fmt.Sprintf("%s: tiles nest deeper than %d levels", ptr, maxLevel), "", nil)
 	}
+	if l.tiles++; l.tiles > MaxTiles {
+		return nil, l.fail(f.name, fmt.Sprintf("%s: the tileset holds more than %d tiles", ptr, MaxTiles),
+			"split it into several records", nil)
+	}
 	n := &node{ptr: ptr, level: level}
 	bad := func(what string, err error) error {
 		return l.fail(f.name, ptr+what, "fix the tileset JSON", err)
@@ -314,7 +339,17 @@ func (l *loader) tile(f *tilesetFile, raw json.RawMessage, ptr string, parent ma
 	if err := decodeField(n.raw, "children", &children); err != nil {
 		return nil, bad("/children: "+err.Error(), err)
 	}
-	for i, c := range children {
+	// The children are kept as nodes (the cut tileset is written from
+	// those), so drop their text: memory stays about the files' size
+	// whatever the depth.
+	delete(n.raw, "children")
+	if l.tiles+len(children) > MaxTiles {
+		return nil, l.fail(f.name, fmt.Sprintf("%s/children: the tileset holds more than %d tiles", ptr, MaxTiles),
+			"split it into several records", nil)
+	}
+	for i := range children {
+		c := children[i]
+		children[i] = nil
 		ch, err := l.tile(f, c, fmt.Sprintf("%s/children/%d", ptr, i), n.xform, level+1, depth, stack)
 		if err != nil {
 			return nil, err
@@ -491,16 +526,19 @@ func (l *loader) resolve(from, uri, ptr string) (string, error) {
 	return p, nil
 }
 
-// exists checks that the file p inside the directory is a regular file.
+// exists checks that the file p inside the directory is a regular file
+// (a link to one is followed inside the directory only) of at most
+// MaxContentBytes.
 func (l *loader) exists(from, p, ptr string) error {
-	st, err := l.root.Stat(filepath.FromSlash(p))
+	st, err := l.root.StatFile(p)
 	switch {
 	case err != nil && errors.Is(err, fs.ErrNotExist):
 		return l.fail(from, fmt.Sprintf("%s: content %s does not exist", ptr, p), "copy the missing file in, or remove the tile", err)
 	case err != nil:
-		return l.fail(from, fmt.Sprintf("%s: content %s cannot be read: %v", ptr, p, err), "", err)
-	case !st.Mode().IsRegular():
-		return l.fail(from, fmt.Sprintf("%s: content %s is not a regular file", ptr, p), "", nil)
+		return l.fileFail(p, err)
+	case st.Size() > MaxContentBytes:
+		return l.fileFail(p, &sourcefs.Error{Name: p, Err: sourcefs.ErrTooLarge,
+			Detail: fmt.Sprintf("%d bytes, the limit is %d", st.Size(), MaxContentBytes)})
 	}
 	return nil
 }
@@ -549,61 +587,65 @@ func (l *loader) gltfFiles(p string) ([]string, error) {
 }
 
 // embeddedGLTF checks that an i3dm, or every i3dm in a cmpt, embeds its
-// glTF (gltfFormat 1) rather than naming an external one by URI.
+// glTF (gltfFormat 1) rather than naming an external one by URI. It reads
+// the headers only, whatever the file's size.
 func (l *loader) embeddedGLTF(p string) error {
-	b, err := l.readAll(p)
+	f, st, err := l.root.Open(p)
 	if err != nil {
-		return err
-	}
-	return l.checkTile(p, b, 0)
-}
-
-func (l *loader) readAll(p string) ([]byte, error) {
-	f, err := l.root.Open(filepath.FromSlash(p))
-	if err != nil {
-		return nil, l.fail(p, "cannot be read: "+err.Error(), "", err)
+		return l.fileFail(p, err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return nil, l.fail(p, "cannot be read: "+err.Error(), "", err)
-	}
-	return b, nil
+	return l.checkTile(p, f, 0, st.Size(), 0)
 }
 
-// checkTile checks the tile format b (at nesting depth in a cmpt).
-func (l *loader) checkTile(p string, b []byte, depth int) error {
+// checkTile checks the tile of size bytes at byte off of r, the file p
+// (at nesting depth in a cmpt), from its header and those of its inner
+// tiles.
+func (l *loader) checkTile(p string, r io.ReaderAt, off, size int64, depth int) error {
 	le := binary.LittleEndian
-	if len(b) < 12 {
+	if size < 12 {
 		return l.fail(p, "too short for a 3D Tiles tile header", "", nil)
 	}
-	switch string(b[:4]) {
+	var h [32]byte
+	if _, err := r.ReadAt(h[:min(size, int64(len(h)))], off); err != nil {
+		return l.fail(p, "cannot be read: "+err.Error(), "", err)
+	}
+	switch string(h[:4]) {
 	case "i3dm":
-		if len(b) < 32 {
+		if size < 32 {
 			return l.fail(p, "too short for an i3dm header", "", nil)
 		}
-		if le.Uint32(b[28:]) != 1 {
+		if le.Uint32(h[28:]) != 1 {
 			return l.fail(p, "the i3dm names its glTF by URI (gltfFormat 0); only embedded glTF is supported",
 				"embed the glTF (gltfFormat 1)", nil)
 		}
 	case "cmpt":
-		if len(b) < 16 || depth > 8 {
+		if size < 16 || depth > 8 {
 			return l.fail(p, "not a valid cmpt", "", nil)
 		}
-		n := le.Uint32(b[12:])
-		off := 16
-		for range n {
-			if len(b)-off < 12 {
-				return l.fail(p, fmt.Sprintf("cmpt inner tile at byte %d is cut short", off), "", nil)
+		n := le.Uint32(h[12:])
+		pos := int64(16)
+		for i := range n {
+			if i%1024 == 0 {
+				if err := l.ctx.Err(); err != nil {
+					return err
+				}
 			}
-			size := int(le.Uint32(b[off+8:]))
-			if size < 12 || size > len(b)-off {
-				return l.fail(p, fmt.Sprintf("cmpt inner tile at byte %d has a bad length %d", off, size), "", nil)
+			if size-pos < 12 {
+				return l.fail(p, fmt.Sprintf("cmpt inner tile at byte %d is cut short", off+pos), "", nil)
 			}
-			if err := l.checkTile(p, b[off:off+size], depth+1); err != nil {
+			var ih [12]byte
+			if _, err := r.ReadAt(ih[:], off+pos); err != nil {
+				return l.fail(p, "cannot be read: "+err.Error(), "", err)
+			}
+			inner := int64(le.Uint32(ih[8:]))
+			if inner < 12 || inner > size-pos {
+				return l.fail(p, fmt.Sprintf("cmpt inner tile at byte %d has a bad length %d", off+pos, inner), "", nil)
+			}
+			if err := l.checkTile(p, r, off+pos, inner, depth+1); err != nil {
 				return err
 			}
-			off += size
+			pos += inner
 		}
 	}
 	return nil

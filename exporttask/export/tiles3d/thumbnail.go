@@ -1,18 +1,18 @@
 package tiles3d
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
 // Thumbnail sizes: the longest side in pixels.
@@ -25,16 +25,42 @@ const (
 // triangle is one mesh triangle in degrees and meters.
 type triangle [3][3]float64 // (lon, lat, h) each
 
+// Bounds of the work a thumbnail takes, whatever the tileset: beyond any of
+// them the thumbnails show the tiles' regions instead (renderFootprint).
+const (
+	// maxMeshBytes is the largest content file decoded for a thumbnail.
+	maxMeshBytes = 64 << 20
+	// maxThumbnailTriangles is the most triangles drawn, over all leaf
+	// tiles (72 bytes each).
+	maxThumbnailTriangles = 1 << 19
+	// maxRenderWork is the most pixel tests one thumbnail's drawing makes:
+	// the sum, over the triangles, of the pixels of their bounding boxes.
+	maxRenderWork = 1 << 26
+	// checkEvery is how many triangles are drawn between two looks at
+	// the context.
+	checkEvery = 4096
+)
+
+// mesh is a content file's decoded mesh: positions in the content's own
+// frame (glTF axes, before the tile's transforms) and triangle indices.
+type mesh struct {
+	pos     [][3]float64
+	rtc     [3]float64 // a b3dm's RTC_CENTER, added after the axes turn
+	indices []uint32
+}
+
 // triangles decodes the meshes of the selection's leaf tiles into
 // geographic triangles. It returns false, and no triangles, when some leaf
-// content is not a mesh this package can place: the thumbnails then show
-// the tiles' regions (see renderFootprint). A content is placed when it is
-// a .glb, or a .b3dm holding one, whose glTF has a single node carrying at
-// most a translation and a single triangle primitive with indices; its
-// positions go from glTF's +Y up to 3D Tiles' +Z up (unless the main
-// tileset's asset.gltfUpAxis says Z), then by the b3dm's RTC_CENTER and
-// the tile's transforms into ECEF.
-func (p *plan) triangles() ([]triangle, bool, error) {
+// content is not a mesh this package can place, or the meshes exceed the
+// bounds above: the thumbnails then show the tiles' regions (see
+// renderFootprint). A content is placed when it is a .glb, or a .b3dm
+// holding one, whose glTF has a single node carrying at most a
+// translation and a single triangle primitive with indices; its positions
+// go from glTF's +Y up to 3D Tiles' +Z up (unless the main tileset's
+// asset.gltfUpAxis says Z), then by the b3dm's RTC_CENTER and the tile's
+// transforms into ECEF. A content named by several tiles is read and
+// decoded once.
+func (p *plan) triangles(ctx context.Context) ([]triangle, bool, error) {
 	upAxis := "Y"
 	var asset struct {
 		GLTFUpAxis string `json:"gltfUpAxis"`
@@ -45,74 +71,121 @@ func (p *plan) triangles() ([]triangle, bool, error) {
 	if upAxis != "Y" && upAxis != "Z" {
 		return nil, false, nil
 	}
-	root, err := os.OpenRoot(p.dir)
+	root, err := sourcefs.OpenRoot(p.dir)
 	if err != nil {
 		return nil, false, err
 	}
 	defer root.Close()
-	var out []triangle
+	// First decode each content once and count the triangles the leaves
+	// draw, then place them: nothing is placed for a selection that would
+	// draw too many.
+	meshes := map[string]*mesh{}
+	total := 0
 	for _, n := range p.sel.leaves {
-		tris, ok, err := tileTriangles(root, n, upAxis)
-		if err != nil || !ok {
+		if err := ctx.Err(); err != nil {
 			return nil, false, err
 		}
-		out = append(out, tris...)
+		for _, c := range n.contents {
+			m, ok, err := decodeMesh(root, c, meshes)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			if total += len(m.indices) / 3; total > maxThumbnailTriangles {
+				return nil, false, nil
+			}
+		}
+	}
+	out := make([]triangle, 0, total)
+	for _, n := range p.sel.leaves {
+		if err := ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		var ok bool
+		if out, ok, err = tileTriangles(root, n, upAxis, meshes, out); err != nil || !ok {
+			return nil, false, err
+		}
 	}
 	return out, len(out) > 0, nil
 }
 
-// tileTriangles decodes the contents of tile n (see [plan.triangles]), or
-// returns false when one cannot be placed.
-func tileTriangles(root *os.Root, n *node, upAxis string) ([]triangle, bool, error) {
-	var out []triangle
+// tileTriangles appends the triangles of tile n's contents to out, or
+// returns false when one cannot be placed or the triangles would pass
+// maxThumbnailTriangles. Meshes already in seen are not read again.
+func tileTriangles(root *sourcefs.Root, n *node, upAxis string, seen map[string]*mesh, out []triangle) ([]triangle, bool, error) {
 	for _, c := range n.contents {
-		if c.kind != "glb" && c.kind != "b3dm" {
-			return nil, false, nil
-		}
-		b, err := readFile(root, c.file)
-		if err != nil {
+		m, ok, err := decodeMesh(root, c, seen)
+		if err != nil || !ok {
 			return nil, false, err
 		}
-		var rtc [3]float64
-		if c.kind == "b3dm" {
-			if b, rtc, err = b3dmGLB(b); err != nil {
-				return nil, false, fmt.Errorf("%s: %w", c.file, err)
-			}
-		}
-		if !placeable(b) {
+		if len(out)+len(m.indices)/3 > maxThumbnailTriangles {
 			return nil, false, nil
 		}
-		m, err := glb.Decode(b)
-		if err != nil {
-			return nil, false, nil
-		}
-		out = slices.Grow(out, len(m.Indices)/3)
-		geo := make([][3]float64, len(m.Positions)/3)
-		for i := range geo {
-			v := [3]float64{m.Translation[0] + float64(m.Positions[3*i]), m.Translation[1] + float64(m.Positions[3*i+1]),
-				m.Translation[2] + float64(m.Positions[3*i+2])}
-			if upAxis == "Y" {
-				v = fromGLTF(v)
-			}
-			v = n.xform.point([3]float64{v[0] + rtc[0], v[1] + rtc[1], v[2] + rtc[2]})
-			lon, lat, h := fromECEF(v)
-			geo[i] = [3]float64{lon, lat, h}
-		}
-		for i := 0; i+2 < len(m.Indices); i += 3 {
-			out = append(out, triangle{geo[m.Indices[i]], geo[m.Indices[i+1]], geo[m.Indices[i+2]]})
-		}
+		out = m.place(out, n.xform, upAxis)
 	}
 	return out, true, nil
 }
 
-// readFile reads the file p of the tileset directory.
-func readFile(root *os.Root, p string) ([]byte, error) {
-	f, err := root.Open(filepath.FromSlash(p))
-	if err != nil {
-		return nil, err
+// decodeMesh returns the mesh of content c, from seen when it was decoded
+// before, or false when it cannot be placed (see [plan.triangles]).
+func decodeMesh(root *sourcefs.Root, c content, seen map[string]*mesh) (*mesh, bool, error) {
+	if c.kind != "glb" && c.kind != "b3dm" {
+		return nil, false, nil
 	}
-	defer f.Close()
-	return io.ReadAll(f)
+	if m, ok := seen[c.file]; ok {
+		return m, m != nil, nil
+	}
+	seen[c.file] = nil
+	b, err := root.ReadFile(c.file, maxMeshBytes)
+	if errors.Is(err, sourcefs.ErrTooLarge) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var rtc [3]float64
+	if c.kind == "b3dm" {
+		if b, rtc, err = b3dmGLB(b); err != nil {
+			return nil, false, fmt.Errorf("%s: %w", c.file, err)
+		}
+	}
+	if !placeable(b) {
+		return nil, false, nil
+	}
+	g, err := glb.Decode(b)
+	if err != nil {
+		return nil, false, nil
+	}
+	m := &mesh{pos: make([][3]float64, len(g.Positions)/3), rtc: rtc}
+	for i := range m.pos {
+		m.pos[i] = [3]float64{g.Translation[0] + float64(g.Positions[3*i]), g.Translation[1] + float64(g.Positions[3*i+1]),
+			g.Translation[2] + float64(g.Positions[3*i+2])}
+	}
+	for i := 0; i+2 < len(g.Indices); i += 3 {
+		if int(g.Indices[i]) >= len(m.pos) || int(g.Indices[i+1]) >= len(m.pos) || int(g.Indices[i+2]) >= len(m.pos) {
+			return nil, false, nil
+		}
+	}
+	m.indices = g.Indices[:len(g.Indices)/3*3]
+	seen[c.file] = m
+	return m, true, nil
+}
+
+// place appends the mesh's triangles, placed by the tile transform xform,
+// to out in degrees and meters.
+func (m *mesh) place(out []triangle, xform mat4, upAxis string) []triangle {
+	geo := make([][3]float64, len(m.pos))
+	for i, v := range m.pos {
+		if upAxis == "Y" {
+			v = fromGLTF(v)
+		}
+		lon, lat, h := fromECEF(xform.point([3]float64{v[0] + m.rtc[0], v[1] + m.rtc[1], v[2] + m.rtc[2]}))
+		geo[i] = [3]float64{lon, lat, h}
+	}
+	out = slices.Grow(out, len(m.indices)/3)
+	for i := 0; i+2 < len(m.indices); i += 3 {
+		out = append(out, triangle{geo[m.indices[i]], geo[m.indices[i+1]], geo[m.indices[i+2]]})
+	}
+	return out
 }
 
 // thumbSize returns the image size whose longest side is long for box b.
@@ -125,8 +198,10 @@ func thumbSize(b geom.BBox, long int) (w, h int) {
 
 // render draws a shaded top-down view of the triangles over j's box, the
 // longest side long pixels; pixels whose centre is outside j's area are
-// transparent. Later triangles draw over earlier ones.
-func render(j export.Job, tris []triangle, long int) *image.NRGBA {
+// transparent. Later triangles draw over earlier ones. It returns false
+// when the drawing would take more than maxRenderWork pixel tests, and
+// ctx's error when ctx ends.
+func render(ctx context.Context, j export.Job, tris []triangle, long int) (*image.NRGBA, bool, error) {
 	b := geom.BBox(j.Box)
 	w, h := thumbSize(b, long)
 	hs := make([]float64, w*h)
@@ -136,7 +211,13 @@ func render(j export.Job, tris []triangle, long int) *image.NRGBA {
 	px := func(lon, lat float64) (float64, float64) {
 		return (lon - b.West) / b.Width() * float64(w), (b.North - lat) / b.Height() * float64(h)
 	}
-	for _, t := range tris {
+	work := 0
+	for i, t := range tris {
+		if i%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, false, err
+			}
+		}
 		x0, y0 := px(t[0][0], t[0][1])
 		x1, y1 := px(t[1][0], t[1][1])
 		x2, y2 := px(t[2][0], t[2][1])
@@ -146,6 +227,11 @@ func render(j export.Job, tris []triangle, long int) *image.NRGBA {
 		}
 		minX, maxX := max(0, int(math.Floor(min(x0, x1, x2)))), min(w-1, int(math.Ceil(max(x0, x1, x2))))
 		minY, maxY := max(0, int(math.Floor(min(y0, y1, y2)))), min(h-1, int(math.Ceil(max(y0, y1, y2))))
+		if maxX >= minX && maxY >= minY {
+			if work += (maxX - minX + 1) * (maxY - minY + 1); work > maxRenderWork {
+				return nil, false, nil
+			}
+		}
 		for y := minY; y <= maxY; y++ {
 			cy := float64(y) + 0.5
 			for x := minX; x <= maxX; x++ {
@@ -161,7 +247,7 @@ func render(j export.Job, tris []triangle, long int) *image.NRGBA {
 			}
 		}
 	}
-	return shade(j, hs, w, h)
+	return shade(j, hs, w, h), true, nil
 }
 
 // exaggeration scales slopes for the hillshade.

@@ -3,13 +3,13 @@ package tiles3d
 import (
 	"archive/zip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
 // zipOverhead is what the zip adds per entry beside its name twice: a
@@ -25,7 +25,7 @@ const zipEnd = 22
 // from the tileset directory dir, stored as it is, all dated now. It
 // reports progress after each entry through progress.
 func writeZip(ctx context.Context, w io.Writer, dir string, sel *selection, progress func(done int) error) error {
-	root, err := os.OpenRoot(dir)
+	root, err := sourcefs.OpenRoot(dir)
 	if err != nil {
 		return exporttask.Permanent("the 3D record's tileset cannot be read", err)
 	}
@@ -64,18 +64,27 @@ func writeZip(ctx context.Context, w io.Writer, dir string, sel *selection, prog
 	return nil
 }
 
-// copyEntry stores the file u of the tileset directory as it is.
-func copyEntry(zw *zip.Writer, root *os.Root, u string, modified time.Time) error {
-	f, err := root.Open(filepath.FromSlash(u))
+// copyEntry stores the file u of the tileset directory as it is: a
+// regular file inside the directory (see sourcefs) of at most
+// MaxContentBytes, copied to the size it had when opened.
+func copyEntry(zw *zip.Writer, root *sourcefs.Root, u string, modified time.Time) error {
+	f, st, err := root.Open(u)
 	if err != nil {
-		return exporttask.Permanent("the 3D record's tile content cannot be read", err)
+		return contentFault(err)
 	}
 	defer f.Close()
+	if st.Size() > MaxContentBytes {
+		return contentFault(&sourcefs.Error{Name: u, Err: sourcefs.ErrTooLarge,
+			Detail: fmt.Sprintf("%d bytes, the limit is %d", st.Size(), MaxContentBytes)})
+	}
 	w, err := zw.CreateHeader(&zip.FileHeader{Name: u, Method: zip.Store, Modified: modified})
 	if err != nil {
 		return fmt.Errorf("zip: %w", err)
 	}
-	if _, err := io.Copy(w, f); err != nil {
+	if _, err := io.CopyN(w, f, st.Size()); err != nil {
+		if errors.Is(err, io.EOF) {
+			return contentFault(&sourcefs.Error{Name: u, Err: errors.New("shrank while it was read")})
+		}
 		return fmt.Errorf("zip: %s: %w", u, err)
 	}
 	return nil
