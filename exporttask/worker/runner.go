@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -114,6 +114,7 @@ type Runner struct {
 	log           *slog.Logger
 	now           func() time.Time
 	running       atomic.Bool
+	gate          gate // tasks claimed again run alone (see alone.go)
 }
 
 // NewRunner returns a Runner configured by cfg, with defaults for the fields
@@ -241,14 +242,15 @@ func (r *Runner) Run(ctx context.Context) error {
 // PollInterval when there is nothing to do or the store fails.
 func (r *Runner) work(ctx context.Context, worker string) {
 	for ctx.Err() == nil {
-		t, ok, err := r.store.Claim(ctx, worker, r.now(), r.lease)
+		t, alone, release, err := r.claimTask(ctx, worker)
 		switch {
 		case err != nil:
 			if ctx.Err() == nil {
 				r.log.ErrorContext(ctx, "worker: claiming a task", "worker", worker, "error", err)
 			}
-		case ok:
-			r.runTask(ctx, worker, t)
+		case release != nil:
+			r.runTask(ctx, worker, t, alone)
+			release()
 			continue
 		}
 		if !sleep(ctx, r.poll) {
@@ -327,9 +329,16 @@ func (tr *taskRun) renew(ctx context.Context) {
 	}
 }
 
-// runTask exports a claimed task and records the outcome.
-func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) {
+// runTask exports a claimed task and records the outcome. alone says the
+// task runs alone in the process (see alone.go).
+func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task, alone bool) {
 	log := r.log.With("task", t.ID, "worker", worker)
+	if alone && r.crashedAlone(ctx, log, t.ID) {
+		log.ErrorContext(ctx, "worker: the task's last attempt ran alone and its process died; not tried again", "attempt", t.Attempts)
+		r.finish(ctx, log, t, worker, taskstore.FinishParams{ErrorReason: crashedReason})
+		r.deleteArtifacts(ctx, log, t.ID)
+		return
+	}
 	if t.Attempts > r.maxAttempts {
 		// Its earlier attempts never reported back (their processes died).
 		r.finish(ctx, log, t, worker, taskstore.FinishParams{ErrorReason: fmt.Sprintf(
@@ -349,6 +358,10 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 	// Files of an earlier, interrupted run of this task are removed: the
 	// export starts again from nothing.
 	r.deleteArtifacts(ctx, log, t.ID)
+	if alone {
+		r.markAlone(ctx, log, t.ID)
+		defer r.unmarkAlone(ctx, log, t.ID)
+	}
 	out := &taskOutput{store: r.artifacts, taskID: t.ID, report: func(p int) error { return tr.report(exportCtx, p) }}
 	artifacts, err := r.export(exportCtx, t, out)
 	cancel(nil)
@@ -412,15 +425,18 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, t exporttask.Task
 	}
 }
 
-// export calls the Exporter, turning a panic into an error so one bad task
-// cannot take the process down.
+// export calls the Exporter, turning a panic into a permanent error (see
+// package guard) so one bad task cannot take the process down; the panic
+// of any goroutine of the export, recovered by that goroutine, is logged
+// here with its stack.
 func (r *Runner) export(ctx context.Context, t exporttask.Task, out exporttask.Output) (a []exporttask.Artifact, err error) {
 	defer func() {
-		if v := recover(); v != nil {
-			r.log.ErrorContext(ctx, "worker: exporter panicked", "task", t.ID, "panic", v, "stack", string(debug.Stack()))
-			a, err = nil, errors.New("internal error during export")
+		var pe *guard.PanicError
+		if errors.As(err, &pe) {
+			r.log.ErrorContext(ctx, "worker: export panicked", "task", t.ID, "panic", pe.Value, "stack", string(pe.Stack))
 		}
 	}()
+	defer guard.Recover(&err)
 	return r.exporter.Export(ctx, t, out)
 }
 
