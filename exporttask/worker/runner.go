@@ -97,6 +97,14 @@ type RunnerConfig struct {
 // after a restart, or in another replica) claims it and runs the export
 // again from the start. No task is lost; an export may run more than once,
 // so exporters must be idempotent.
+//
+// A task claimed again runs alone in its process, so that a process that
+// dies under it names its cause: such a task is then FAILED ("the export
+// stopped the server while it ran; it is not tried again") instead of
+// being resumed into a crash loop, and the tasks that ran beside it the
+// first time lose that one attempt and nothing more. A panic in an export
+// (in any goroutine that defers guard.Recover) fails its task at once,
+// without a retry.
 type Runner struct {
 	store         Store
 	exporter      exporttask.Exporter
@@ -360,12 +368,14 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task, 
 	r.deleteArtifacts(ctx, log, t.ID)
 	if alone {
 		r.markAlone(ctx, log, t.ID)
-		defer r.unmarkAlone(ctx, log, t.ID)
 	}
 	out := &taskOutput{store: r.artifacts, taskID: t.ID, report: func(p int) error { return tr.report(exportCtx, p) }}
 	artifacts, err := r.export(exportCtx, t, out)
 	cancel(nil)
 	<-renewDone
+	if alone { // the attempt ended without taking the process down
+		r.unmarkAlone(ctx, log, t.ID)
+	}
 
 	switch cause := context.Cause(exportCtx); {
 	case errors.Is(cause, exporttask.ErrLeaseLost):
