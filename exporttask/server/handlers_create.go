@@ -58,6 +58,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, r, "computing the dedup key", err)
 		return
 	}
+	dedup = taskstore.VersionedDedupKey(dedup, est.SourceVersion)
 	t, replayed, err := s.store.Create(r.Context(), taskstore.CreateParams{
 		Customer:       customerOf(r),
 		Request:        req,
