@@ -17,6 +17,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
+	"github.com/openapi-viewer/viewer/exporttask/internal/reason"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -454,7 +455,8 @@ func (r *Runner) export(ctx context.Context, t exporttask.Task, out exporttask.O
 const maxErrorReason = 1024
 
 // errorReason is the text of err (the Reason of a PermanentError, storageReason
-// for an error of the artifact store) for the task's errorReason, at most
+// for an error of the artifact store) for the task's errorReason, without
+// server paths or Go's vocabulary (see reason.Clean), at most
 // maxErrorReason bytes, cut on a rune boundary.
 func errorReason(err error) string {
 	s := err.Error()
@@ -466,7 +468,7 @@ func errorReason(err error) string {
 	case errors.As(err, &se):
 		s = storageReason
 	}
-	if s == "" {
+	if s = reason.Clean(s); s == "" {
 		s = "export failed"
 	}
 	if len(s) <= maxErrorReason {
