@@ -68,7 +68,7 @@ func TestFailureTextsLeakNothing(t *testing.T) {
 		return b
 	}
 	cases := []struct {
-		name  string
+		name   string
 		break_ func(t *testing.T) catalog.Record
 	}{
 		{"DEM removed", func(t *testing.T) catalog.Record {
