@@ -66,8 +66,8 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 		Quota: 1000000, CreateRate: 2.5, CreateBurst: server.DefaultCreateBurst, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, FinalRetention: 36 * time.Hour, SweepInterval: 5 * time.Second, WebhookSecret: "from-env",
 		Instance: "replica-2", MaxRunning: 3, WriteTimeout: 10 * time.Second, DownloadIdleTimeout: time.Minute,
 		ShutdownGrace: 5 * time.Second,
-		WebhookAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
-		Exporter:     "simulate", Catalog: "/srv/catalog", Artifacts: "s3://bucket/exports", S3PathStyle: true,
+		WebhookAllow:  []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
+		Exporter:      "simulate", Catalog: "/srv/catalog", Artifacts: "s3://bucket/exports", S3PathStyle: true,
 		RedirectDownloads: true, PublicURL: "https://exports.example.com",
 	}, cfg)
 
