@@ -70,6 +70,10 @@ type RunnerConfig struct {
 	// Instance, "/" and ID (default: a random suffix); else ID (default:
 	// host name, process id and a random suffix).
 	ID string
+	// StopGrace is how long a cancelled export (its task aborted, its
+	// lease lost, shutdown) may take to return before its worker leaves
+	// it behind and takes other work. Default [DefaultStopGrace].
+	StopGrace time.Duration
 	// Instance is this process's stable name: the same across its
 	// restarts, different from every other process that shares the store,
 	// without "/". When set, Run first releases the leases that an earlier
@@ -118,6 +122,7 @@ type Runner struct {
 	maxAttempts   int
 	retryDelay    time.Duration
 	sweepInterval time.Duration
+	stopGrace     time.Duration
 	id            string
 	instance      string
 	log           *slog.Logger
@@ -150,6 +155,7 @@ func NewRunner(cfg RunnerConfig) *Runner {
 		maxAttempts:   cfg.MaxAttempts,
 		retryDelay:    cfg.RetryDelay,
 		sweepInterval: cfg.SweepInterval,
+		stopGrace:     cfg.StopGrace,
 		id:            cfg.ID,
 		instance:      cfg.Instance,
 		log:           cfg.Logger,
@@ -178,6 +184,9 @@ func NewRunner(cfg RunnerConfig) *Runner {
 	}
 	if r.sweepInterval <= 0 {
 		r.sweepInterval = DefaultSweepInterval
+	}
+	if r.stopGrace <= 0 {
+		r.stopGrace = DefaultStopGrace
 	}
 	switch {
 	case r.instance != "" && r.id == "":
@@ -371,7 +380,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task, 
 		r.markAlone(ctx, log, t.ID)
 	}
 	out := &taskOutput{store: r.artifacts, taskID: t.ID, report: func(p int) error { return tr.report(exportCtx, p) }}
-	artifacts, err := r.export(exportCtx, t, out)
+	artifacts, err := r.exportBounded(exportCtx, t, out)
 	cancel(nil)
 	<-renewDone
 	if alone { // the attempt ended without taking the process down
