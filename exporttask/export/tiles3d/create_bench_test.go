@@ -100,3 +100,21 @@ func TestEstimateReadsTheTilesetOnce(t *testing.T) {
 	_, err = e.Estimate(context.Background(), j)
 	require.Error(t, err)
 }
+
+// BenchmarkCreateEstimateUncached is BenchmarkCreateEstimate with a new
+// Exporter for every create, so every create loads the tileset: what a
+// create cost before Exporters kept their tilesets.
+func BenchmarkCreateEstimateUncached(b *testing.B) {
+	for _, depth := range []int{1, 9} {
+		rec, n, size := quadtreeRecord(b, depth)
+		b.Run(fmt.Sprintf("tiles=%d", n), func(b *testing.B) {
+			b.ReportMetric(float64(size), "tilesetBytes")
+			j := job(b, rec, jobtest.Rect(34.10, 31.10, 34.11, 31.11))
+			for b.Loop() {
+				if _, err := New(Options{}).Estimate(context.Background(), j); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
