@@ -32,4 +32,9 @@ type Exporter interface {
 type Estimate struct {
 	Size int64 // total size of the artifacts, bytes
 	Time int64 // duration of the export, seconds
+	// SourceVersion identifies the version of the source data the export
+	// would read (catalog.Source.Version); a server makes it part of the
+	// request's dedup key, so the same request after the record's data
+	// was replaced is a new export. Empty when unknown.
+	SourceVersion string
 }

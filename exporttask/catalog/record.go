@@ -58,6 +58,12 @@ type Source struct {
 	Size int64 `json:"size"`
 	// ModTime is that file's modification time at registration.
 	ModTime time.Time `json:"modTime"`
+	// WALSize and WALModTime are those of a GPKG source's write-ahead
+	// log (the file Path with "-wal" appended) at registration, zero when
+	// it had none: SQLite readers see the tiles written there, so the log
+	// is part of the data (see [Source.Version]).
+	WALSize    int64     `json:"walSize,omitempty"`
+	WALModTime time.Time `json:"walModTime,omitzero"`
 }
 
 // ErrNotFound is the error a catalog returns for an unknown record;

@@ -67,6 +67,7 @@ func (e *Exporter) Estimate(ctx context.Context, r exporttask.CreateRequest) (ex
 	if err != nil {
 		return exporttask.Estimate{}, fmt.Errorf("export: estimating record %s: %w", j.Record.ID, err)
 	}
+	est.SourceVersion = j.Record.Source.Version()
 	return est, nil
 }
 

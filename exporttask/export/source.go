@@ -43,6 +43,11 @@ func SourcePath(rec catalog.Record, index string) (string, error) {
 			src.Size, src.ModTime.UTC().Format("2006-01-02T15:04:05Z")),
 			fmt.Errorf("export: record %s: source %s changed", rec.ID, check))
 	}
+	if src.Format == "GPKG" && src.WALChanged(p) {
+		return "", exporttask.Permanent(fmt.Sprintf("the write-ahead log of the source of catalog record %s changed after it "+
+			"was registered (tiles were written to it); register it again with catalog add", rec.ID),
+			fmt.Errorf("export: record %s: write-ahead log of %s changed", rec.ID, p))
+	}
 	return p, nil
 }
 

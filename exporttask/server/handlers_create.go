@@ -10,6 +10,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/internal/reason"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -58,6 +59,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, r, "computing the dedup key", err)
 		return
 	}
+	dedup = taskstore.VersionedDedupKey(dedup, est.SourceVersion)
 	t, replayed, err := s.store.Create(r.Context(), taskstore.CreateParams{
 		Customer:       customerOf(r),
 		Request:        req,
@@ -158,7 +160,7 @@ func (s *Server) estimateError(w http.ResponseWriter, r *http.Request, err error
 	var pe *exporttask.PermanentError
 	if errors.As(err, &pe) {
 		s.writeProblem(w, r, exporttask.NewValidationError(exporttask.FieldError{
-			Pointer: "/catalogRecordID", Message: pe.Reason}).Problem())
+			Pointer: "/catalogRecordID", Message: reason.Clean(pe.Reason)}).Problem())
 		return
 	}
 	s.serverError(w, r, "estimating an export", err)

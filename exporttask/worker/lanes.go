@@ -42,15 +42,16 @@ func (r *Runner) claim(ctx context.Context, worker string, l lane) (exporttask.T
 // one after another.
 func (r *Runner) work(ctx context.Context, worker string, l lane) {
 	for ctx.Err() == nil {
-		t, ok, err := r.claim(ctx, worker, l)
+		t, alone, release, err := r.claimTask(ctx, worker, l)
 		switch {
 		case err != nil:
 			if ctx.Err() == nil {
 				r.log.ErrorContext(ctx, "worker: claiming a task", "worker", worker, "error", err)
 			}
-		case ok:
+		case release != nil:
 			r.wakeup.Notify()
-			r.runTask(ctx, worker, t)
+			r.runTask(ctx, worker, t, alone)
+			release()
 			continue
 		}
 		if !wait(ctx, r.poll, l.wake) {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -17,6 +16,8 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
+	"github.com/openapi-viewer/viewer/exporttask/internal/reason"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -97,6 +98,10 @@ type RunnerConfig struct {
 	// Instance, "/" and ID (default: a random suffix); else ID (default:
 	// host name, process id and a random suffix).
 	ID string
+	// StopGrace is how long a cancelled export (its task aborted, its
+	// lease lost, shutdown) may take to return before its worker leaves
+	// it behind and takes other work. Default [DefaultStopGrace].
+	StopGrace time.Duration
 	// Instance is this process's stable name: the same across its
 	// restarts, different from every other process that shares the store,
 	// without "/". When set, Run first releases the leases that an earlier
@@ -125,6 +130,14 @@ type RunnerConfig struct {
 // after a restart, or in another replica) claims it and runs the export
 // again from the start. No task is lost; an export may run more than once,
 // so exporters must be idempotent.
+//
+// A task claimed again runs alone in its process, so that a process that
+// dies under it names its cause: such a task is then FAILED ("the export
+// stopped the server while it ran; it is not tried again") instead of
+// being resumed into a crash loop, and the tasks that ran beside it the
+// first time lose that one attempt and nothing more. A panic in an export
+// (in any goroutine that defers guard.Recover) fails its task at once,
+// without a retry.
 type Runner struct {
 	store         Store
 	exporter      exporttask.Exporter
@@ -143,11 +156,13 @@ type Runner struct {
 	maxAttempts   int
 	retryDelay    time.Duration
 	sweepInterval time.Duration
+	stopGrace     time.Duration
 	id            string
 	instance      string
 	log           *slog.Logger
 	now           func() time.Time
 	running       atomic.Bool
+	gate          gate // tasks claimed again run alone (see alone.go)
 }
 
 // NewRunner returns a Runner configured by cfg, with defaults for the fields
@@ -179,6 +194,7 @@ func NewRunner(cfg RunnerConfig) *Runner {
 		maxAttempts:   cfg.MaxAttempts,
 		retryDelay:    cfg.RetryDelay,
 		sweepInterval: cfg.SweepInterval,
+		stopGrace:     cfg.StopGrace,
 		id:            cfg.ID,
 		instance:      cfg.Instance,
 		log:           cfg.Logger,
@@ -222,6 +238,9 @@ func NewRunner(cfg RunnerConfig) *Runner {
 	}
 	if r.sweepInterval <= 0 {
 		r.sweepInterval = DefaultSweepInterval
+	}
+	if r.stopGrace <= 0 {
+		r.stopGrace = DefaultStopGrace
 	}
 	switch {
 	case r.instance != "" && r.id == "":
@@ -350,9 +369,16 @@ func (tr *taskRun) renew(ctx context.Context) {
 	}
 }
 
-// runTask exports a claimed task and records the outcome.
-func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) {
+// runTask exports a claimed task and records the outcome. alone says the
+// task runs alone in the process (see alone.go).
+func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task, alone bool) {
 	log := r.log.With("task", t.ID, "worker", worker)
+	if alone && r.crashedAlone(ctx, log, t.ID) {
+		log.ErrorContext(ctx, "worker: the task's last attempt ran alone and its process died; not tried again", "attempt", t.Attempts)
+		r.finish(ctx, log, t, worker, taskstore.FinishParams{ErrorReason: crashedReason})
+		r.deleteArtifacts(ctx, log, t.ID)
+		return
+	}
 	if t.Attempts > r.maxAttempts {
 		// Its earlier attempts never reported back (their processes died).
 		r.finish(ctx, log, t, worker, taskstore.FinishParams{ErrorReason: fmt.Sprintf(
@@ -386,10 +412,16 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task) 
 	// Files of an earlier, interrupted run of this task are removed: the
 	// export starts again from nothing.
 	r.deleteArtifacts(ctx, log, t.ID)
+	if alone {
+		r.markAlone(ctx, log, t.ID)
+	}
 	out := &taskOutput{store: r.artifacts, taskID: t.ID, report: func(p int) error { return tr.report(exportCtx, p) }}
-	artifacts, err := r.export(exportCtx, t, out)
+	artifacts, err := r.exportBounded(exportCtx, t, out)
 	cancel(nil)
 	<-renewDone
+	if alone { // the attempt ended without taking the process down
+		r.unmarkAlone(ctx, log, t.ID)
+	}
 
 	switch cause := context.Cause(exportCtx); {
 	case errors.Is(cause, exporttask.ErrLeaseLost):
@@ -454,15 +486,18 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, t exporttask.Task
 	}
 }
 
-// export calls the Exporter, turning a panic into an error so one bad task
-// cannot take the process down.
+// export calls the Exporter, turning a panic into a permanent error (see
+// package guard) so one bad task cannot take the process down; the panic
+// of any goroutine of the export, recovered by that goroutine, is logged
+// here with its stack.
 func (r *Runner) export(ctx context.Context, t exporttask.Task, out exporttask.Output) (a []exporttask.Artifact, err error) {
 	defer func() {
-		if v := recover(); v != nil {
-			r.log.ErrorContext(ctx, "worker: exporter panicked", "task", t.ID, "panic", v, "stack", string(debug.Stack()))
-			a, err = nil, errors.New("internal error during export")
+		var pe *guard.PanicError
+		if errors.As(err, &pe) {
+			r.log.ErrorContext(ctx, "worker: export panicked", "task", t.ID, "panic", pe.Value, "stack", string(pe.Stack))
 		}
 	}()
+	defer guard.Recover(&err)
 	return r.exporter.Export(ctx, t, out)
 }
 
@@ -470,7 +505,8 @@ func (r *Runner) export(ctx context.Context, t exporttask.Task, out exporttask.O
 const maxErrorReason = 1024
 
 // errorReason is the text of err (the Reason of a PermanentError, storageReason
-// for an error of the artifact store) for the task's errorReason, at most
+// for an error of the artifact store) for the task's errorReason, without
+// server paths or Go's vocabulary (see reason.Clean), at most
 // maxErrorReason bytes, cut on a rune boundary.
 func errorReason(err error) string {
 	s := err.Error()
@@ -482,7 +518,7 @@ func errorReason(err error) string {
 	case errors.As(err, &se):
 		s = storageReason
 	}
-	if s == "" {
+	if s = reason.Clean(s); s == "" {
 		s = "export failed"
 	}
 	if len(s) <= maxErrorReason {

@@ -13,6 +13,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
+	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 	"github.com/openapi-viewer/viewer/exporttask/worker"
@@ -146,12 +147,48 @@ func (panickingExporter) Export(context.Context, exporttask.Task, exporttask.Out
 	return nil, nil
 }
 
+// TestRunnerSurvivesPanickingExporter: a panic fails its task at once
+// (the same input would panic again), with no internals in errorReason.
 func TestRunnerSurvivesPanickingExporter(t *testing.T) {
 	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
 		testkit.Background(t, testkit.FastRunner(t, s, panickingExporter{}, nil).Run)
 		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
-		assert.Equal(t, "failed 3 times, last: internal error during export", got.ErrorReason, "no internals in errorReason")
+		assert.Equal(t, "the export stopped on an internal error; it is not tried again", got.ErrorReason, "no internals in errorReason")
+		assert.Equal(t, 1, got.Attempts, "a panic is not retried")
+	})
+}
+
+// panicOnDEM panics for DEM tasks, as an exporter with a bug on a hostile
+// input would; other tasks it exports with next.
+type panicOnDEM struct{ next exporttask.Exporter }
+
+func (e panicOnDEM) Estimate(ctx context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
+	return e.next.Estimate(ctx, r)
+}
+
+func (e panicOnDEM) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+	if t.Domain == exporttask.DomainDEM {
+		var rows [][]float64
+		_ = rows[len(t.Description)][1]
+	}
+	return e.next.Export(ctx, t, out)
+}
+
+// TestPanicFailsOnlyItsTask: a task whose export panics is
+// FAILED after one attempt while another customer's task, running beside
+// it, COMPLETES with one attempt.
+func TestPanicFailsOnlyItsTask(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
+		bad := testkit.CreateTask(t, s, customer, exporttask.DomainDEM, "")
+		good := testkit.CreateTask(t, s, "another-customer", exporttask.DomainRaster, "")
+		sim := simulate.New(simulate.Config{Duration: 50 * time.Millisecond, Steps: 2})
+		testkit.Background(t, testkit.FastRunner(t, s, panicOnDEM{next: sim}, nil).Run)
+		got := testkit.WaitStatus(t, s, customer, bad.ID, exporttask.StatusFailed)
+		assert.Equal(t, guard.Reason, got.ErrorReason)
+		assert.Equal(t, 1, got.Attempts)
+		other := testkit.WaitStatus(t, s, "another-customer", good.ID, exporttask.StatusCompleted)
+		assert.Equal(t, 1, other.Attempts)
 	})
 }
 

@@ -123,6 +123,14 @@ type Config struct {
 	// download that keeps flowing is never cut, however long it takes.
 	// Default [server.DefaultDownloadIdleTimeout] (30s).
 	DownloadIdleTimeout time.Duration
+	// ShutdownGrace is how long, after the shutdown signal, the server
+	// waits for the exports in progress to stop (-shutdown-grace,
+	// EXPORTTASK_SHUTDOWN_GRACE). Exports are cancelled at the signal and
+	// normally stop at once; one stuck in a read that does not end is
+	// left behind when the grace is over, and the process exits: its task
+	// keeps its lease and is resumed at the next start (see
+	// worker.RunnerConfig.Instance). Default [DefaultShutdownGrace] (30s).
+	ShutdownGrace time.Duration
 	// WebhookAllow are networks webhooks may reach although private or
 	// loopback (-webhook-allow, EXPORTTASK_WEBHOOK_ALLOW: comma-separated
 	// CIDRs, e.g. 127.0.0.0/8). Default none.
@@ -166,6 +174,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		running  = fs.Int("max-running", 0, "most tasks of one customer running at once, over all servers sharing the database (0: no limit)")
 		writeTO  = fs.Duration("write-timeout", defaultWriteTimeout, "longest `duration` of writing an answer (a download's body excepted)")
 		dlIdle   = fs.Duration("download-idle-timeout", server.DefaultDownloadIdleTimeout, "a download is cut after its client read nothing for this `duration`")
+		grace    = fs.Duration("shutdown-grace", DefaultShutdownGrace, "after a shutdown signal, exports still running after this `duration` are left to be resumed at the next start")
 		allow    = fs.String("webhook-allow", "", "`CIDRs` webhooks may reach although private or loopback, e.g. 127.0.0.0/8")
 	)
 	fs.VisitAll(func(f *flag.Flag) {
@@ -197,7 +206,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	cfg := Config{Addr: *addr, DB: *db, Quota: *quota, CreateRate: *rate, CreateBurst: *burst,
 		TaskDuration: *duration, Retention: *retain, FinalRetention: *final, SweepInterval: *sweep, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
 		Artifacts: *arts, Scratch: *scratch, S3PathStyle: *s3path, RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd,
-		Instance: *instance, MaxRunning: *running, WriteTimeout: *writeTO, DownloadIdleTimeout: *dlIdle}
+		Instance: *instance, MaxRunning: *running, WriteTimeout: *writeTO, DownloadIdleTimeout: *dlIdle,
+		ShutdownGrace: *grace}
 	var err error
 	if cfg.Keys, err = server.ParseKeys(*keys); err != nil {
 		return Config{}, fmt.Errorf("-keys: %w", err)
@@ -228,6 +238,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("-write-timeout must be positive, got %s", cfg.WriteTimeout)
 	case cfg.DownloadIdleTimeout <= 0:
 		return Config{}, fmt.Errorf("-download-idle-timeout must be positive, got %s", cfg.DownloadIdleTimeout)
+	case cfg.ShutdownGrace <= 0:
+		return Config{}, fmt.Errorf("-shutdown-grace must be positive, got %s", cfg.ShutdownGrace)
 	case cfg.DB == "":
 		return Config{}, errors.New("-db must not be empty")
 	case cfg.Exporter != "real" && cfg.Exporter != "simulate":

@@ -26,7 +26,7 @@ func TestParseConfigDefaults(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Config{Addr: ":8080", DB: "exporttask.db", CreateBurst: server.DefaultCreateBurst, TaskDuration: 30 * time.Second,
 		Retention: exporttask.DefaultRetention, FinalRetention: worker.DefaultFinalRetention, SweepInterval: worker.DefaultSweepInterval, Exporter: "real", Catalog: "exporttask-catalog", Instance: host,
-		WriteTimeout: 30 * time.Second, DownloadIdleTimeout: server.DefaultDownloadIdleTimeout}, cfg,
+		WriteTimeout: 30 * time.Second, DownloadIdleTimeout: server.DefaultDownloadIdleTimeout, ShutdownGrace: DefaultShutdownGrace}, cfg,
 		"the default instance is the host name")
 }
 
@@ -53,6 +53,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 		"EXPORTTASK_MAX_RUNNING":           "3",
 		"EXPORTTASK_WRITE_TIMEOUT":         "10s",
 		"EXPORTTASK_DOWNLOAD_IDLE_TIMEOUT": "1m",
+		"EXPORTTASK_SHUTDOWN_GRACE":        "5s",
 	})
 	cfg, err := ParseConfig(nil, env, io.Discard)
 	require.NoError(t, err)
@@ -64,8 +65,9 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 		},
 		Quota: 1000000, CreateRate: 2.5, CreateBurst: server.DefaultCreateBurst, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, FinalRetention: 36 * time.Hour, SweepInterval: 5 * time.Second, WebhookSecret: "from-env",
 		Instance: "replica-2", MaxRunning: 3, WriteTimeout: 10 * time.Second, DownloadIdleTimeout: time.Minute,
-		WebhookAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
-		Exporter:     "simulate", Catalog: "/srv/catalog", Artifacts: "s3://bucket/exports", S3PathStyle: true,
+		ShutdownGrace: 5 * time.Second,
+		WebhookAllow:  []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
+		Exporter:      "simulate", Catalog: "/srv/catalog", Artifacts: "s3://bucket/exports", S3PathStyle: true,
 		RedirectDownloads: true, PublicURL: "https://exports.example.com",
 	}, cfg)
 

@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/webhook"
@@ -92,12 +93,21 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		banner.baseURL = strings.TrimRight(cfg.PublicURL, "/")
 	}
 	banner.write(stdout)
-	return serve(ctx, bg, NewHTTPServer(srv.Handler(), cfg.WriteTimeout, logger), ln, logger)
+	return serve(ctx, bg, NewHTTPServer(srv.Handler(), cfg.WriteTimeout, logger), ln, cfg.ShutdownGrace, logger)
+}
+
+// DefaultShutdownGrace is the default of [Config.ShutdownGrace].
+const DefaultShutdownGrace = 30 * time.Second
+
+// runner is the background work serve runs beside the HTTP server.
+type runner interface {
+	run(ctx context.Context) error
 }
 
 // serve runs the HTTP server and the workers until ctx is done or the HTTP
-// server fails, then stops both: requests first, workers after.
-func serve(ctx context.Context, bg background, hs *http.Server, ln net.Listener, logger *slog.Logger) error {
+// server fails, then stops both: requests first, workers after, waiting
+// for them at most grace.
+func serve(ctx context.Context, bg runner, hs *http.Server, ln net.Listener, grace time.Duration, logger *slog.Logger) error {
 	workersCtx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWorkers()
 	workersDone := make(chan error, 1)
@@ -126,8 +136,16 @@ func serve(ctx context.Context, bg background, hs *http.Server, ln net.Listener,
 		return fmt.Errorf("the workers stopped: %w", err)
 	}
 	stopWorkers()
-	if err := <-workersDone; err != nil {
-		errs = append(errs, err)
+	graceOver := time.NewTimer(grace)
+	defer graceOver.Stop()
+	select {
+	case err := <-workersDone:
+		if err != nil {
+			errs = append(errs, err)
+		}
+	case <-graceOver.C:
+		logger.Warn("shutting down: exports still running after the grace period are left to be resumed at the next start",
+			"grace", grace)
 	}
 	logger.Info("stopped")
 	return errors.Join(errs...)

@@ -95,3 +95,37 @@ func TestExampleBodyIsValid(t *testing.T) {
 	_, err := exporttask.DecodeCreateRequest(strings.NewReader(exampleBody))
 	require.NoError(t, err)
 }
+
+// stuckWork is background work that ignores its context, as an export
+// blocked in a read that never ends would.
+type stuckWork struct{ started chan struct{} }
+
+func (w stuckWork) run(context.Context) error {
+	close(w.started)
+	select {}
+}
+
+// TestServeStopsWithinTheGrace: at shutdown, workers that do not stop are
+// waited for only the grace period; serve then returns, so the process
+// exits. Before, it waited for them forever.
+func TestServeStopsWithinTheGrace(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(t.Context())
+	w := stuckWork{started: make(chan struct{})}
+	done := make(chan error, 1)
+	const grace = 200 * time.Millisecond
+	go func() {
+		done <- serve(ctx, w, NewHTTPServer(http.NotFoundHandler(), time.Second, slog.New(slog.DiscardHandler)), ln, grace, slog.New(slog.DiscardHandler))
+	}()
+	<-w.started
+	cancel()
+	stopped := time.Now()
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+		assert.GreaterOrEqual(t, time.Since(stopped), grace)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve still waits for stuck workers 10s after the shutdown signal")
+	}
+}

@@ -166,6 +166,11 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 		rec.Footprint = opts.Footprint
 	}
 	src := *found.Source
+	if src.Format == "GPKG" && !opts.Copy { // a copy takes the file alone, without its log
+		if src.WALSize, src.WALModTime, err = catalog.StatWAL(src.Path); err != nil {
+			return catalog.Record{}, fmt.Errorf("register: %w", err)
+		}
+	}
 	rec.Source = &src
 	var fill func(dir string) error
 	if opts.Copy {

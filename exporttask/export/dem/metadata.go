@@ -2,7 +2,9 @@ package dem
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -12,27 +14,45 @@ import (
 )
 
 // NoDataValue is a nodata value in METADATA ("exporttask:noData"): a JSON
-// number, or the string "NaN" for a floating-point source whose nodata is
-// NaN (JSON has no NaN).
+// number, or, for a floating-point source whose nodata JSON numbers cannot
+// hold, the strings the STAC raster extension uses for them: "nan",
+// "inf" and "-inf".
 type NoDataValue float64
 
-// MarshalJSON writes the number, or "NaN".
+// MarshalJSON writes the number, or "nan", "inf" or "-inf".
 func (v NoDataValue) MarshalJSON() ([]byte, error) {
-	if math.IsNaN(float64(v)) {
-		return []byte(`"NaN"`), nil
+	f := float64(v)
+	switch {
+	case math.IsNaN(f):
+		return []byte(`"nan"`), nil
+	case math.IsInf(f, 1):
+		return []byte(`"inf"`), nil
+	case math.IsInf(f, -1):
+		return []byte(`"-inf"`), nil
 	}
-	return json.Marshal(float64(v))
+	return json.Marshal(f)
 }
 
-// UnmarshalJSON reads a number or "NaN".
+// UnmarshalJSON reads a number, or "nan", "inf" or "-inf" (in any case,
+// so the "NaN" of earlier exports too).
 func (v *NoDataValue) UnmarshalJSON(b []byte) error {
-	if string(b) == `"NaN"` {
-		*v = NoDataValue(math.NaN())
+	var text string
+	if json.Unmarshal(b, &text) == nil {
+		switch strings.ToLower(text) {
+		case "nan":
+			*v = NoDataValue(math.NaN())
+		case "inf":
+			*v = NoDataValue(math.Inf(1))
+		case "-inf":
+			*v = NoDataValue(math.Inf(-1))
+		default:
+			return fmt.Errorf("dem: nodata %q is neither a number nor nan, inf or -inf", text)
+		}
 		return nil
 	}
 	var f float64
 	if err := json.Unmarshal(b, &f); err != nil {
-		return err
+		return fmt.Errorf("dem: nodata %s is not a number", b)
 	}
 	*v = NoDataValue(f)
 	return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
@@ -69,8 +70,10 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 	}
 	done := make(chan drawn, 1)
 	go func() {
-		pngs, err := drawThumbnails(thumbCtx, src, j, sel)
-		done <- drawn{pngs, err}
+		var d drawn
+		defer func() { done <- d }()
+		defer guard.Recover(&d.err)
+		d.pngs, d.err = drawThumbnails(thumbCtx, src, j, sel)
 	}()
 	ts := tileSet{Identifier: exportIdentifier(j.Record), Description: "export of catalog record " + j.Record.ID,
 		Extent: geom.BBox(j.Box), MinZoom: minZoom, MaxZoom: maxZoom}
@@ -94,6 +97,8 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 		return nil, fmt.Errorf("raster: building the GeoPackage: %w", err)
 	case d.err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
+	case exporttask.IsPermanent(d.err):
+		return nil, d.err
 	case d.err != nil:
 		return nil, unreadable(j.Record, d.err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
+	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 )
 
 // TileFunc returns the encoded image (PNG or JPEG, TileSize pixels square)
@@ -86,6 +87,7 @@ func writeSource(path string, rec catalog.Record, fp geom.MultiPolygon, tile Til
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer guard.OnPanic(fail)
 			for k := range keys {
 				b, err := tile(k.z, k.col, k.row)
 				if err != nil {
@@ -106,6 +108,7 @@ func writeSource(path string, rec catalog.Record, fp geom.MultiPolygon, tile Til
 	}
 	go func() {
 		defer close(keys)
+		defer guard.OnPanic(fail)
 		for z := rec.MinZoom; z <= rec.MaxZoom; z++ {
 			r := rangeOf(fp.BBox(), z)
 			for row := r.Row0; row <= r.Row1 && r.Count() > 0; row++ {

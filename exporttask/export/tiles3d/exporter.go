@@ -44,7 +44,8 @@ const (
 // Exporter exports 3D records as a zipped 3D Tiles subset; see the package
 // documentation for what it writes.
 type Exporter struct {
-	opts Options
+	opts    Options
+	sources *sourceCache // the tilesets loaded, by identity
 }
 
 var _ export.Domain = (*Exporter)(nil)
@@ -54,7 +55,7 @@ func New(opts Options) *Exporter {
 	if !(opts.BytesPerSecond > 0) {
 		opts.BytesPerSecond = 3e6
 	}
-	return &Exporter{opts: opts}
+	return &Exporter{opts: opts, sources: &sourceCache{}}
 }
 
 // plan is what an export of a job writes.
@@ -87,7 +88,7 @@ func (e *Exporter) plan(ctx context.Context, j export.Job) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := loadSource(ctx, dir)
+	src, err := e.sources.load(ctx, dir)
 	if err != nil {
 		var se *export.SourceError
 		if errors.As(err, &se) {

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 )
 
 // DefaultBlockSize is the tile width and height when Image.BlockSize is 0,
@@ -412,6 +414,7 @@ func (l *level) flush() error {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
+					defer guard.Recover(&l.errs[i])
 					l.data[i], l.errs[i] = l.enc[i].encode(l.img, l.band, l.rowLen, start+i)
 				}()
 			}
