@@ -23,7 +23,8 @@
 // ./examples/server -h" lists every one (-exporter, -catalog, -artifacts,
 // -scratch, the S3, download and rate-limit flags, ...):
 //
-//	-addr           EXPORTTASK_ADDR            listen address (default :8080)
+//	-addr           EXPORTTASK_ADDR            listen address (default 127.0.0.1:8080, this machine only;
+//	                                           :8080 listens on every interface: set -keys then)
 //	-db             EXPORTTASK_DB              SQLite FILE, :memory:, or postgres://... (default exporttask.db)
 //	-keys           EXPORTTASK_KEYS            key=customer[:scopes],... scopes read, write joined by +
 //	                                           (default: a generated development key)

@@ -18,6 +18,7 @@ type bannerInfo struct {
 	secret    string // generated webhook secret, or empty
 	credsPath string // where the generated key and secret are kept, or empty
 	loopback  bool   // webhooks may reach 127.0.0.1 (-webhook-allow)
+	exposed   bool   // the listen address is not loopback only
 }
 
 // exampleBody is a valid create request for the curl line: a small ROI
@@ -29,6 +30,7 @@ const exampleBody = `{"catalogRecordID":"` + demo.RasterID + `","domain":"RASTER
 func (b bannerInfo) write(w io.Writer) {
 	fmt.Fprintf(w, "export task server listening on %s (store: %s, files: %s)\n", b.baseURL, b.db, b.artifacts)
 	fmt.Fprintf(w, "docs: %s/docs/\n", b.baseURL)
+	b.writeExposure(w)
 	key := "$KEY"
 	if b.devKey != "" {
 		key = b.devKey
@@ -54,6 +56,30 @@ func (b bannerInfo) write(w io.Writer) {
 	fmt.Fprintf(w, "then, once GET %s/export-tasks/ID says COMPLETED, download its GeoPackage (the name is in artifacts[].name):\n", b.baseURL)
 	fmt.Fprintf(w, "  curl -fo export.gpkg -H \"x-api-key: %s\" %s/export-tasks/ID/artifacts/%s.gpkg\n", key, b.baseURL, demo.RasterID)
 	b.writeReceiver(w, key)
+}
+
+// writeExposure says who can reach the server, and warns when everyone on
+// the network can with a generated development key.
+func (b bannerInfo) writeExposure(w io.Writer) {
+	switch {
+	case !b.exposed:
+		fmt.Fprintln(w, "listening on this machine only; to listen on every interface, start with -addr :8080 (and -keys)")
+	case b.devKey != "":
+		fmt.Fprintln(w, "WARNING: listening beyond this machine with a generated development key: anyone who can reach this port can read and create tasks with the key printed here; set -keys, or -addr 127.0.0.1:8080 for this machine only")
+	default:
+		fmt.Fprintln(w, "listening beyond this machine (-addr); -addr 127.0.0.1:8080 listens on this machine only")
+	}
+}
+
+// exposed reports whether addr accepts connections from other machines:
+// a wildcard or non-loopback address.
+func exposed(addr net.Addr) bool {
+	host, _, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip == nil || !ip.IsLoopback()
 }
 
 // writeReceiver says how to see signed webhooks on this machine with

@@ -20,7 +20,8 @@ import (
 // environment variable; a flag given on the command line wins over the
 // variable, which wins over the default.
 type Config struct {
-	// Addr is the listen address (-addr, EXPORTTASK_ADDR). Default ":8080".
+	// Addr is the listen address (-addr, EXPORTTASK_ADDR). Default
+	// [DefaultAddr], loopback only: ":8080" listens on every interface.
 	Addr string
 	// DB is the store (-db, EXPORTTASK_DB): a SQLite file name, ":memory:",
 	// or a postgres:// URL. Default "exporttask.db".
@@ -129,6 +130,11 @@ type Config struct {
 	WebhookAllow []netip.Prefix
 }
 
+// DefaultAddr is the default listen address (-addr): this machine only, so
+// that a generated development key does not open the service to the
+// network.
+const DefaultAddr = "127.0.0.1:8080"
+
 // envPrefix starts the name of every environment variable.
 const envPrefix = "EXPORTTASK_"
 
@@ -143,7 +149,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(output)
 	var (
-		addr     = fs.String("addr", ":8080", "listen `address`")
+		addr     = fs.String("addr", DefaultAddr, "listen `address` (:8080 listens on every interface)")
 		db       = fs.String("db", "exporttask.db", "SQLite `FILE`, :memory:, or a postgres:// URL")
 		keys     = fs.String("keys", "", "API keys: `key=customer[:read+write],...` (default: a generated development key)")
 		quota    = fs.Int64("quota", 0, "storage quota per customer, in `bytes` (0: unlimited)")

@@ -85,6 +85,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		return fmt.Errorf("listening on %s: %w", cfg.Addr, err)
 	}
 	banner.baseURL = baseURL(ln.Addr())
+	banner.exposed = exposed(ln.Addr())
 	if cfg.PublicURL != "" {
 		banner.baseURL = strings.TrimRight(cfg.PublicURL, "/")
 	}
