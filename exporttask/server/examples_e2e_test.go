@@ -114,10 +114,17 @@ func TestEveryExampleIsTrue(t *testing.T) {
 
 	// The create examples: 201, then COMPLETED.
 	var ids []int64
-	for _, name := range []string{"CreateRasterPolygon", "CreateDEMWholeRecord", "Create3DMultiPolygon"} {
+	for _, name := range []string{"CreateRasterPolygon", "CreateDEMWholeRecord", "Create3DMultiPolygon", "CreateDEMv170"} {
 		covered[name] = true
 		status, b := s.create(t, examples[name])
 		require.Equal(t, http.StatusCreated, status, "%s: %s", name, b)
+		var members map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(b, &members))
+		shape := "webhook"
+		if strings.HasSuffix(name, "v170") {
+			shape = "webhooks"
+		}
+		assert.Contains(t, members, shape, "%s is answered in its own shape", name)
 		var task exporttask.Task
 		require.NoError(t, json.Unmarshal(b, &task))
 		ids = append(ids, task.ID)
@@ -159,7 +166,7 @@ func TestEveryExampleIsTrue(t *testing.T) {
 		`"webhook":[{"url":"https://hooks.example.org/exports","events":["TASK_FAILED","TASK_FAILED"]}]}`))
 	problem("ProblemValidation", st, nil, b)
 	st, b = s.create(t, []byte(`{"catalogRecordID":"`+demoRaster+`","domain":"RASTER","artifactCRS":"4326",`+
-		`"webhooks":[{"url":"https://hooks.example.org/exports","events":["TASK_COMPLETED"]}]}`))
+		`"webhok":[{"url":"https://hooks.example.org/exports","events":["TASK_COMPLETED"]}]}`))
 	problem("ProblemUnknownMember", st, nil, b)
 	st, h, b = s.do(t, http.MethodGet, "/export-tasks/abc", exReadKey, "", nil)
 	problem("ProblemBadParameter", st, h, b)
