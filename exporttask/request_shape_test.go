@@ -36,8 +36,8 @@ func TestDecodeV170Shape(t *testing.T) {
 // is reported at its own pointer, /webhooks/...
 func TestDecodeV170ShapeProblems(t *testing.T) {
 	for body, want := range map[string][]exporttask.FieldError{
-		strings.Replace(v170Body, "https://hooks", "ftp://hooks", 1): {fe("/webhooks/0/url", `must be an http or https URL, got scheme "ftp"`)},
-		strings.Replace(v170Body, `["TASK_COMPLETED"]`, `[]`, 1):  {fe("/webhooks/0/events", "must list at least one event")},
+		strings.Replace(v170Body, "https://hooks", "ftp://hooks", 1):           {fe("/webhooks/0/url", `must be an http or https URL, got scheme "ftp"`)},
+		strings.Replace(v170Body, `["TASK_COMPLETED"]`, `[]`, 1):               {fe("/webhooks/0/events", "must list at least one event")},
 		strings.Replace(v170Body, `"webhooks": [`, `"webhooks": 5, "x": [`, 1): nil,
 	} {
 		_, err := exporttask.DecodeCreateRequest(strings.NewReader(body))
