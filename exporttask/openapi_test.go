@@ -127,6 +127,11 @@ func TestOpenAPIExamplesMatchTheTypes(t *testing.T) {
 				strictDecode(t, raw, &tasks)
 				assertNoNull(t, "", ex.value)
 				out = tasks
+			case "DryRun":
+				var d exporttask.DryRun
+				strictDecode(t, raw, &d)
+				assertNoNull(t, "", ex.value)
+				out = d
 			case "WebhookDelivery":
 				var d exporttask.WebhookDelivery
 				strictDecode(t, raw, &d)
@@ -241,6 +246,7 @@ func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 		"POST /export-tasks":                      {"201", "400", "401", "403", "404", "413", "415", "422", "429", "500", "507", "509"},
 		"GET /export-tasks/{id}/artifacts/{name}": {"200", "206", "302", "304", "400", "401", "403", "404", "410", "412", "416", "500"},
 		"GET /export-tasks":                       {"200", "400", "401", "403", "500"},
+		"POST /export-tasks/estimate":             {"200", "400", "401", "403", "404", "413", "415", "500"},
 		"GET /export-tasks/{id}":                  {"200", "400", "401", "403", "404", "500"},
 		"DELETE /export-tasks/{id}":               {"200", "204", "400", "401", "403", "404", "500", "507"},
 		"GET /healthz":                            {"200"},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 )
 
@@ -35,4 +36,33 @@ func ExampleNewServer() {
 		fmt.Println(done.Status, len(done.Artifacts) > 0)
 	}
 	_ = testExport
+}
+
+// A dry run asks what a create would cost, storing nothing: the server
+// checks the request as a create and answers the estimate and the kinds
+// of file the export produces.
+func ExampleServer_estimate() {
+	srv, err := exporttasktest.Start()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer srv.Close()
+	ctx := context.Background()
+	dry, err := srv.Client.Estimate(ctx, exporttask.CreateRequest{
+		CatalogRecordID: "3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60",
+		Domain:          exporttask.DomainDEM,
+		ArtifactCRS:     exporttask.CRS4326,
+		Webhook: []exporttask.Webhook{{
+			URL:    "https://hooks.example.com/exports",
+			Events: []exporttask.Event{exporttask.EventCompleted},
+		}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tasks, _, err := srv.Client.List(ctx, client.ListOptions{})
+	fmt.Println(dry.ArtifactTypes, dry.RequiredBytes > dry.EstimatedSize, len(tasks), err)
+	// Output: [MODEL METADATA ROI LEGEND] true 0 <nil>
 }
