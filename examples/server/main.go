@@ -66,7 +66,10 @@
 // -copy (copy the source into the record instead of referencing it by
 // absolute path), -table NAME (the tile table of a GeoPackage), -scheme
 // tms|xyz (the row order of a tile directory, default tms), -replace (with
-// -id: register a moved or changed source again under its record's id). list prints
+// -id: register a moved or changed source again under its record's id;
+// an existing -id without it is refused, naming -replace). A source
+// already registered under another id is registered again, with a warning
+// on stderr naming that record. list prints
 // one record per line as JSON; remove deletes a record and a copied
 // source, never a referenced one. Usage errors exit with status 2; see
 // "go run ./examples/server catalog -h".
