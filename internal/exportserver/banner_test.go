@@ -17,8 +17,8 @@ import (
 func TestBannerNamesTheReceiver(t *testing.T) {
 	var out bytes.Buffer
 	bannerInfo{baseURL: "http://localhost:8080", devKey: "k1"}.write(&out)
-	assert.Contains(t, out.String(), "to see signed webhooks on this machine: go run ./examples/webhook-receiver -key k1\n")
-	assert.Contains(t, out.String(), `"webhook":[{"url":"http://127.0.0.1:8090/hooks","events":["TASK_STARTED","TASK_COMPLETED"]}]`)
+	assert.Contains(t, out.String(), "to see the signed webhooks: go run ./examples/webhook-receiver -key k1\n")
+	assert.Contains(t, out.String(), `"webhook":[{"url":"http://127.0.0.1:8090/hooks","events":["TASK_COMPLETED","TASK_FAILED"]}]`)
 	assert.Contains(t, out.String(), "(start this server with -webhook-allow 127.0.0.0/8 first")
 
 	out.Reset()
@@ -39,7 +39,7 @@ func TestAllows(t *testing.T) {
 func TestBannerLinesPasteAsTheyAre(t *testing.T) {
 	var out bytes.Buffer
 	bannerInfo{baseURL: "http://localhost:8080"}.write(&out)
-	assert.Contains(t, out.String(), `curl -i -H "x-api-key: $KEY"`)
+	assert.Contains(t, out.String(), `curl -s -H "x-api-key: $KEY"`)
 	assert.Contains(t, out.String(), `curl -fo export.gpkg -H "x-api-key: $KEY"`)
 	assert.NotContains(t, out.String(), `'x-api-key`)
 }

@@ -126,7 +126,9 @@ type Config struct {
 	DownloadIdleTimeout time.Duration
 	// WebhookAllow are networks webhooks may reach although private or
 	// loopback (-webhook-allow, EXPORTTASK_WEBHOOK_ALLOW: comma-separated
-	// CIDRs, e.g. 127.0.0.0/8). Default none.
+	// CIDRs, e.g. 127.0.0.0/8). Default: none, except that a server whose
+	// Addr is loopback only (the default) lets webhooks reach 127.0.0.0/8
+	// and ::1, where only this machine's clients could ask for them.
 	WebhookAllow []netip.Prefix
 }
 
