@@ -31,6 +31,12 @@ import (
 //     brace;
 //   - the rules of [CreateRequest.Validate].
 //
+// Both published shapes of the body are read (see [RequestShape]): the
+// webhook array named "webhook" (v1.6.5) or "webhooks" (v1.7.0), which
+// sets the request's Shape; a body with both is refused. description and
+// keywords may be null (v1.7.0 declares them nullable), which means the
+// same as absent.
+//
 // A syntax error ends the reading: the problems found before it are
 // listed, and validation does not run; nor does it when there are more
 // than [MaxProblems] problems of the first kind. Otherwise validation runs on what
@@ -62,6 +68,9 @@ func DecodeCreateRequest(r io.Reader) (CreateRequest, error) {
 		return CreateRequest{}, p.err()
 	}
 	req, err := decodeSound(c.cleaned())
+	if c.webhooks == "webhooks" {
+		req.Shape = ShapeV170
+	}
 	if err != nil {
 		// The structural pass accepts only what decodes; this is a safety
 		// net, not an expected path.

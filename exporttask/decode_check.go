@@ -16,9 +16,10 @@ type shape int
 
 const (
 	shapeString             shape = iota
+	shapeNullableString           // a string, or null (description)
 	shapeFree                     // any JSON value
-	shapeFreeObject               // an object with any members (keywords, parameters)
-	shapeNullableFreeObject       // the same, or null (feature properties)
+	shapeFreeObject               // an object with any members (parameters)
+	shapeNullableFreeObject       // the same, or null (keywords, feature properties)
 	shapeRequest                  // the body
 	shapeROI                      // a FeatureCollection
 	shapeFeatures                 // an array of features
@@ -52,8 +53,8 @@ func members(s shape) []member {
 	switch s {
 	case shapeRequest:
 		return []member{{"catalogRecordID", shapeString}, {"domain", shapeString}, {"ROI", shapeROI},
-			{"artifactCRS", shapeString}, {"description", shapeString}, {"keywords", shapeFreeObject},
-			{"parameters", shapeFreeObject}, {"webhook", shapeWebhooks}}
+			{"artifactCRS", shapeString}, {"description", shapeNullableString}, {"keywords", shapeNullableFreeObject},
+			{"parameters", shapeFreeObject}, {"webhook", shapeWebhooks}, {"webhooks", shapeWebhooks}}
 	case shapeROI:
 		return []member{{"type", shapeString}, {"features", shapeFeatures}}
 	case shapeFeature:
@@ -87,6 +88,9 @@ type checker struct {
 	spans    map[string]span // see record
 	want     map[string]bool // the pointers whose spans are recorded
 	sound    bool            // the body is one JSON object: it can be decoded once cleaned
+	// webhooks is the name the body gives its webhook array, "webhook"
+	// (v1.6.5) or "webhooks" (v1.7.0); empty while none was read.
+	webhooks string
 }
 
 // span is where the member or element at a pointer lies in the body, from
@@ -270,7 +274,10 @@ func (c *checker) valueFrom(ptr string, s shape, tok json.Token) error {
 		}
 	}
 	switch s {
-	case shapeString:
+	case shapeString, shapeNullableString:
+		if tok == nil && s == shapeNullableString {
+			return nil
+		}
 		if _, ok := tok.(string); !ok {
 			return c.mismatch(ptr, "a string", tok)
 		}
@@ -396,6 +403,15 @@ func (c *checker) object(ptr string, s shape) error {
 			}
 			continue
 		}
+		if m.shape == shapeWebhooks && s == shapeRequest {
+			done, err := c.webhookMember(at, name, start)
+			if err != nil {
+				return err
+			}
+			if done {
+				continue
+			}
+		}
 		if err := c.value(at, m.shape); err != nil {
 			return err
 		}
@@ -405,6 +421,30 @@ func (c *checker) object(ptr string, s shape) error {
 		c.p.add(ptr+"/properties", "is required (RFC 7946): an object, or null")
 	}
 	return c.end(ptr)
+}
+
+// webhookMember notes which of the names of the webhook array, "webhook"
+// (v1.6.5) or "webhooks" (v1.7.0), the body uses; the member name, at
+// ptr, has just been read from offset start. It has "webhooks" read as
+// "webhook", the field's name. A body that gives both is refused, and the
+// second is skipped: done reports that its value was read.
+func (c *checker) webhookMember(ptr, name string, start int64) (done bool, err error) {
+	if c.webhooks != "" && c.webhooks != name {
+		c.p.add(ptr, "/webhook (v1.6.5) and /webhooks (v1.7.0) are the same member in two versions of the API; give only one of them")
+		if err := c.skipValue(ptr); err != nil {
+			return true, err
+		}
+		if c.p.dropped == 0 {
+			c.edits = append(c.edits, jsonscan.Edit{Start: jsonscan.ValueStart(c.data, start), End: c.dec.InputOffset(), Repl: `"":null`})
+		}
+		c.record(ptr, start)
+		return true, nil
+	}
+	c.webhooks = name
+	if name == "webhooks" && c.p.dropped == 0 {
+		c.edits = append(c.edits, jsonscan.Edit{Start: jsonscan.ValueStart(c.data, start), End: c.dec.InputOffset(), Repl: `"webhook"`})
+	}
+	return false, nil
 }
 
 // findMember returns the member called name.

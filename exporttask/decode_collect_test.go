@@ -39,7 +39,7 @@ func TestDecodeCreateRequestCollectsEverything(t *testing.T) {
 			body: `{"catalogRecordID": "x", "priority": 1, "domain": "dem", "artifactCRS": "4326", "webhook": ` + hook + `}`,
 			want: []exporttask.FieldError{
 				fe("/catalogRecordID", `must be a UUID such as 0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05, got "x"`),
-				fe("/priority", `unknown member "priority"; the members are catalogRecordID, domain, ROI, artifactCRS, description, keywords, parameters, webhook`),
+				fe("/priority", `unknown member "priority"; the members are catalogRecordID, domain, ROI, artifactCRS, description, keywords, parameters, webhook, webhooks`),
 				fe("/domain", `must be one of "DEM", "3D", "RASTER", got "dem"`),
 			},
 		},

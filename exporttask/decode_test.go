@@ -114,21 +114,23 @@ func TestDecodeCreateRequest(t *testing.T) {
 			"is not valid JSON: the body ends before the value is complete")}},
 		{name: "problems before a syntax error are kept", body: `{"domain": 1, "x": ]`, want: []exporttask.FieldError{
 			fe("/domain", "must be a string, got a number"),
-			fe("/x", `unknown member "x"; the members are catalogRecordID, domain, ROI, artifactCRS, description, keywords, parameters, webhook`),
+			fe("/x", `unknown member "x"; the members are catalogRecordID, domain, ROI, artifactCRS, description, keywords, parameters, webhook, webhooks`),
 			fe("/x", "is not valid JSON: invalid character ']' looking for beginning of value (near line 1, column 20)"),
 		}},
 		{name: "trailing data", body: minimalBody + " x", want: []exporttask.FieldError{fe("", "unexpected data after the JSON object")}},
 		{name: "second object", body: minimalBody + "{}", want: []exporttask.FieldError{fe("", "unexpected data after the JSON object")}},
 
 		// Unknown members, with hints.
-		{name: "webhooks", body: with(`"webhooks": []`), want: []exporttask.FieldError{fe("/webhooks", `unknown member "webhooks"; did you mean "webhook"?`)}},
+		{name: "webhook and webhooks", body: with(`"webhooks": [{"url": "https://a.example/x", "events": ["TASK_FAILED"]}]`), want: []exporttask.FieldError{fe("/webhook",
+			"/webhook (v1.6.5) and /webhooks (v1.7.0) are the same member in two versions of the API; give only one of them")}},
+		{name: "webhok", body: with(`"webhok": []`), want: []exporttask.FieldError{fe("/webhok", `unknown member "webhok"; did you mean "webhook"?`)}},
 		{name: "case", body: with(`"catalogRecordId": "x"`), want: []exporttask.FieldError{fe("/catalogRecordId", `unknown member "catalogRecordId"; did you mean "catalogRecordID"?`)}},
 		{name: "lower-case roi", body: with(`"roi": {}`), want: []exporttask.FieldError{fe("/roi", `unknown member "roi"; did you mean "ROI"?`)}},
 		{name: "typo", body: with(`"discription": "x"`), want: []exporttask.FieldError{fe("/discription", `unknown member "discription"; did you mean "description"?`)}},
 		{name: "nothing close", body: with(`"priority": 1`), want: []exporttask.FieldError{fe("/priority",
-			`unknown member "priority"; the members are catalogRecordID, domain, ROI, artifactCRS, description, keywords, parameters, webhook`)}},
+			`unknown member "priority"; the members are catalogRecordID, domain, ROI, artifactCRS, description, keywords, parameters, webhook, webhooks`)}},
 		{name: "escaped in the pointer", body: with(`"a/b~c": 1`), want: []exporttask.FieldError{fe("/a~1b~0c",
-			`unknown member "a/b~c"; the members are catalogRecordID, domain, ROI, artifactCRS, description, keywords, parameters, webhook`)}},
+			`unknown member "a/b~c"; the members are catalogRecordID, domain, ROI, artifactCRS, description, keywords, parameters, webhook, webhooks`)}},
 		{name: "in a webhook", body: strings.Replace(minimalBody, `"url"`, `"uri"`, 1), want: []exporttask.FieldError{
 			fe("/webhook/0/uri", `unknown member "uri"; did you mean "url"?`), fe("/webhook/0/url", "is required")}},
 		{name: "bbox on the collection", body: withROI(`{"type": "FeatureCollection", "bbox": [0, 0, 1, 1], "features": []}`),
@@ -145,7 +147,8 @@ func TestDecodeCreateRequest(t *testing.T) {
 
 		// Wrong JSON types.
 		{name: "number for a string", body: with(`"description": 5`), want: []exporttask.FieldError{fe("/description", "must be a string, got a number")}},
-		{name: "null for a string", body: with(`"description": null`), want: []exporttask.FieldError{fe("/description", "must be a string, got null")}},
+		{name: "null for a string", body: strings.Replace(minimalBody, `"domain": "DEM"`, `"domain": null`, 1), want: []exporttask.FieldError{fe("/domain", "must be a string, got null")}},
+		{name: "null description and keywords (nullable in v1.7.0)", body: with(`"description": null, "keywords": null`)},
 		{name: "object for a string", body: with(`"description": {"a": [1]}`), want: []exporttask.FieldError{fe("/description", "must be a string, got an object")}},
 		{name: "boolean for an object", body: with(`"keywords": true`), want: []exporttask.FieldError{fe("/keywords", "must be an object, got a boolean")}},
 		{name: "array for an object", body: with(`"parameters": [1, 2]`), want: []exporttask.FieldError{fe("/parameters", "must be an object, got an array")}},
@@ -210,8 +213,8 @@ func TestDecodeCreateRequest(t *testing.T) {
 			fe("/catalogRecordID", "is required"), fe("/domain", "is required"),
 			fe("/artifactCRS", "is required"), fe("/webhook", "at least one webhook is required"),
 		}},
-		{name: "structural problems in body order", body: with(`"webhooks": [], "domain": "dem"`), want: []exporttask.FieldError{
-			fe("/webhooks", `unknown member "webhooks"; did you mean "webhook"?`),
+		{name: "structural problems in body order", body: with(`"webhok": [], "domain": "dem"`), want: []exporttask.FieldError{
+			fe("/webhok", `unknown member "webhok"; did you mean "webhook"?`),
 			fe("/domain", `duplicate member "domain": a name may appear only once in an object`),
 		}},
 	}

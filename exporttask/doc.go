@@ -4,8 +4,9 @@
 // ready to download.
 //
 // The JSON field names and types are those of the MapColonies
-// export-management service (export-tasks API v1.6.5), so clients of that
-// service can talk to this one; the package fills in what that service leaves
+// export-management service (export-tasks API v1.6.5 and v1.7.0, whose
+// create bodies differ in the name of the webhook array: see
+// [RequestShape]), so clients of that service can talk to this one; the package fills in what that service leaves
 // undefined (units, which fields are always present, the task state machine).
 //
 // This package is the domain of the service, shared by its client, its

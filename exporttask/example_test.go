@@ -20,7 +20,7 @@ func ExampleDecodeCreateRequest() {
 
 	// A misspelt member: the decoder names it, suggests the right one and
 	// goes on to list every other problem, in the order of the body.
-	_, err = exporttask.DecodeCreateRequest(strings.NewReader(`{"webhooks": []}`))
+	_, err = exporttask.DecodeCreateRequest(strings.NewReader(`{"webhok": []}`))
 	var ve *exporttask.ValidationError
 	if errors.As(err, &ve) {
 		for _, p := range ve.Problems {
@@ -29,7 +29,7 @@ func ExampleDecodeCreateRequest() {
 	}
 	// Output:
 	// RASTER https://hooks.example.org/exports <nil>
-	// /webhooks: unknown member "webhooks"; did you mean "webhook"?
+	// /webhok: unknown member "webhok"; did you mean "webhook"?
 	// /catalogRecordID: is required
 	// /domain: is required
 	// /artifactCRS: is required

@@ -116,6 +116,7 @@ func TestOpenAPIExamplesMatchTheTypes(t *testing.T) {
 				req, err := exporttask.DecodeCreateRequest(bytes.NewReader(raw))
 				require.NoError(t, err, "a request example must pass validation")
 				out = req
+				raw = asV165(t, raw, req.Shape)
 			case "Task":
 				var task exporttask.Task
 				strictDecode(t, raw, &task)
@@ -126,6 +127,11 @@ func TestOpenAPIExamplesMatchTheTypes(t *testing.T) {
 				strictDecode(t, raw, &tasks)
 				assertNoNull(t, "", ex.value)
 				out = tasks
+			case "DryRun":
+				var d exporttask.DryRun
+				strictDecode(t, raw, &d)
+				assertNoNull(t, "", ex.value)
+				out = d
 			case "WebhookDelivery":
 				var d exporttask.WebhookDelivery
 				strictDecode(t, raw, &d)
@@ -189,6 +195,29 @@ func TestOpenAPIExamplesMatchTheTypes(t *testing.T) {
 	assert.GreaterOrEqual(t, seen["WebhookDelivery"], 1)
 }
 
+// asV165 returns a create request example as a CreateRequest encodes it,
+// in the v1.6.5 shape: a v1.7.0 example's "webhooks" is named "webhook",
+// and its null members, which mean absent, are left out.
+func asV165(t *testing.T, raw []byte, shape exporttask.RequestShape) []byte {
+	t.Helper()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(raw, &m))
+	_, v170 := m["webhooks"]
+	assert.Equal(t, v170, shape == exporttask.ShapeV170, "the decoded shape")
+	if v170 {
+		m["webhook"] = m["webhooks"]
+		delete(m, "webhooks")
+	}
+	for k, v := range m {
+		if v == nil {
+			delete(m, k)
+		}
+	}
+	b, err := json.Marshal(m)
+	require.NoError(t, err)
+	return b
+}
+
 // assertNoNull fails on any null in a response example: the API leaves
 // unknown fields out instead. Feature properties are the exception (RFC 7946
 // lets them be null, and their values too).
@@ -217,6 +246,7 @@ func TestOpenAPIEveryOperationHasItsStatuses(t *testing.T) {
 		"POST /export-tasks":                      {"201", "400", "401", "403", "404", "413", "415", "422", "429", "500", "507", "509"},
 		"GET /export-tasks/{id}/artifacts/{name}": {"200", "206", "302", "304", "400", "401", "403", "404", "410", "412", "416", "500"},
 		"GET /export-tasks":                       {"200", "400", "401", "403", "500"},
+		"POST /export-tasks/estimate":             {"200", "400", "401", "403", "404", "413", "415", "500"},
 		"GET /export-tasks/{id}":                  {"200", "400", "401", "403", "404", "500"},
 		"DELETE /export-tasks/{id}":               {"200", "204", "400", "401", "403", "404", "500", "507"},
 		"GET /healthz":                            {"200"},

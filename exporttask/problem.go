@@ -51,8 +51,13 @@ type Problem struct {
 	RemainingBytes *int64 `json:"remainingBytes,omitempty"`
 }
 
-// Error returns the status and the detail.
+// Error returns the status, the title and the detail, with the title left
+// out when the detail starts with it ("exporttask: 400 invalid request:
+// /domain: ...", not "400 Invalid request: invalid request: ...").
 func (p *Problem) Error() string {
+	if p.Title == "" || len(p.Detail) >= len(p.Title) && strings.EqualFold(p.Detail[:len(p.Title)], p.Title) {
+		return fmt.Sprintf("exporttask: %d %s", p.Status, p.Detail)
+	}
 	return fmt.Sprintf("exporttask: %d %s: %s", p.Status, p.Title, p.Detail)
 }
 

@@ -33,7 +33,14 @@ type CreateRequest struct {
 	// count when telling duplicate requests apart.
 	Parameters map[string]any `json:"parameters,omitempty"`
 	// Webhook lists where to POST the task's events: at least one entry.
+	// It is the member "webhook" in the v1.6.5 shape, "webhooks" in the
+	// v1.7.0 shape (see Shape).
 	Webhook []Webhook `json:"webhook"`
+	// Shape is the published version the request was written for, which
+	// names the member of Webhook; [DecodeCreateRequest] sets it from the
+	// body, and a task is encoded in its request's shape. It does not
+	// count when telling requests apart.
+	Shape RequestShape `json:"-"`
 }
 
 // Artifact is one file a completed task produced.
@@ -89,7 +96,9 @@ type Task struct {
 
 // MarshalJSON writes the task with artifacts and webhook always present: a
 // nil slice is written as [] rather than null, so the fields the API
-// promises are always there, with their documented types.
+// promises are always there, with their documented types. The webhook
+// array is named as in the task's Shape: "webhook" (v1.6.5) or "webhooks"
+// (v1.7.0).
 func (t Task) MarshalJSON() ([]byte, error) {
 	type plain Task // without this method
 	p := plain(t)
@@ -102,6 +111,9 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	b, err := json.Marshal(p)
 	if err != nil {
 		return nil, fmt.Errorf("exporttask: encoding task %d: %w", t.ID, err)
+	}
+	if t.Shape == ShapeV170 {
+		return renameWebhookMember(b)
 	}
 	return b, nil
 }

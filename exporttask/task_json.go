@@ -11,7 +11,8 @@ import (
 // UnmarshalJSON reads a task as [Task.MarshalJSON] writes it, with the
 // numbers in keywords, parameters and feature properties kept exact as
 // [DecodeCreateRequest] keeps them, so that a stored or fetched task has
-// the numbers its request had.
+// the numbers its request had. A task written with "webhooks" (the v1.7.0
+// shape) is read with that Shape.
 func (t *Task) UnmarshalJSON(b []byte) error {
 	type plain Task // without this method
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -26,6 +27,13 @@ func (t *Task) UnmarshalJSON(b []byte) error {
 		for _, f := range p.ROI.Features {
 			jsonscan.ExactNumbers(f.Properties)
 		}
+	}
+	hooks, v170, err := v170Webhooks(b)
+	if err != nil {
+		return err
+	}
+	if v170 {
+		p.Webhook, p.Shape = hooks, ShapeV170
 	}
 	*t = Task(p)
 	return nil

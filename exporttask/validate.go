@@ -30,7 +30,7 @@ import (
 //     point), each hole lies inside the exterior ring and outside the
 //     other holes; a region so intricate that this check would compare
 //     more than 10,000,000 pairs of edges is refused;
-//   - webhook has 1 to [MaxWebhooks] entries, each with an absolute http or
+//   - webhook (webhooks in the v1.7.0 Shape) has 1 to [MaxWebhooks] entries, each with an absolute http or
 //     https URL with a host, at most [MaxURLLength] bytes, and 1 to
 //     [MaxWebhookEvents] distinct known events.
 //
@@ -69,7 +69,7 @@ func (r *CreateRequest) validate(p *problems) {
 	if r.ROI != nil {
 		validateROI(p, "/ROI", r.ROI)
 	}
-	validateWebhooks(p, "/webhook", r.Webhook)
+	validateWebhooks(p, "/"+r.Shape.WebhookMember(), r.Webhook)
 }
 
 // isUUID reports whether s is a UUID in the 8-4-4-4-12 hexadecimal form of

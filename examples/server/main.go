@@ -9,21 +9,26 @@
 // then, with the printed key:
 //
 //	curl -i -H "x-api-key: $KEY" -H 'Content-Type: application/json' \
-//	  -d '{"catalogRecordID":"8b867544-2dab-43a1-be6e-f23ec83c19b4","domain":"RASTER","artifactCRS":"4326","webhook":[{"url":"https://example.com/export-hook","events":["TASK_COMPLETED"]}]}' \
+//	  -d '{"catalogRecordID":"8b867544-2dab-43a1-be6e-f23ec83c19b4","domain":"RASTER","artifactCRS":"4326","webhook":[{"url":"http://127.0.0.1:8090/hooks","events":["TASK_COMPLETED"]}]}' \
 //	  http://localhost:8080/export-tasks
 //	curl -s -H "x-api-key: $KEY" http://localhost:8080/export-tasks/1
 //	curl -s -H "Authorization: Bearer $KEY" 'http://localhost:8080/export-tasks?limit=5&status=COMPLETED'
 //
 // and open http://localhost:8080/docs/ for the API's documentation.
 //
-// To see signed webhooks on this machine, start it with -webhook-allow
-// 127.0.0.0/8 and run ./examples/webhook-receiver as the start-up text says.
+// The start-up text prints one such create per domain (RASTER, DEM, 3D),
+// ready to paste. It listens on 127.0.0.1:8080, this machine only, and
+// then lets webhooks reach loopback receivers: run ./examples/webhook-receiver
+// as the start-up text says to see the signed deliveries. "-addr :8080"
+// listens on every interface (give -keys then, and -webhook-allow for
+// receivers on private networks).
 //
 // The main flags, each with an environment variable (a flag wins); "go run
 // ./examples/server -h" lists every one (-exporter, -catalog, -artifacts,
 // -scratch, the S3, download and rate-limit flags, ...):
 //
-//	-addr           EXPORTTASK_ADDR            listen address (default :8080)
+//	-addr           EXPORTTASK_ADDR            listen address (default 127.0.0.1:8080, this machine only;
+//	                                           :8080 listens on every interface: set -keys then)
 //	-db             EXPORTTASK_DB              SQLite FILE, :memory:, or postgres://... (default exporttask.db)
 //	-keys           EXPORTTASK_KEYS            key=customer[:scopes],... scopes read, write joined by +
 //	                                           (default: a generated development key)
@@ -33,7 +38,8 @@
 //	-final-retention EXPORTTASK_FINAL_RETENTION how long ABORTED, FAILED and EXPIRED tasks stay stored
 //	                                           before they are removed (default 168h)
 //	-webhook-secret EXPORTTASK_WEBHOOK_SECRET  HMAC secret of webhooks (default: generated, printed)
-//	-webhook-allow  EXPORTTASK_WEBHOOK_ALLOW   CIDRs webhooks may reach although private, e.g. 127.0.0.0/8
+//	-webhook-allow  EXPORTTASK_WEBHOOK_ALLOW   CIDRs webhooks may reach although private, e.g. 10.0.0.0/8
+//	                                           (default: 127.0.0.0/8 and ::1 while -addr is loopback only)
 //	-max-running    EXPORTTASK_MAX_RUNNING     most tasks of one customer running at once, over all servers
 //	                                           sharing the database (default 0: no limit; claims take turns
 //	                                           among customers either way)
@@ -65,7 +71,10 @@
 // -copy (copy the source into the record instead of referencing it by
 // absolute path), -table NAME (the tile table of a GeoPackage), -scheme
 // tms|xyz (the row order of a tile directory, default tms), -replace (with
-// -id: register a moved or changed source again under its record's id). list prints
+// -id: register a moved or changed source again under its record's id;
+// an existing -id without it is refused, naming -replace). A source
+// already registered under another id is registered again, with a warning
+// on stderr naming that record. list prints
 // one record per line as JSON; remove deletes a record and a copied
 // source, never a referenced one. Usage errors exit with status 2; see
 // "go run ./examples/server catalog -h".

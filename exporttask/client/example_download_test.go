@@ -66,7 +66,6 @@ func ExampleClient_DownloadFile() {
 	}
 	// Output:
 	// MODEL true
-	// METADATA true
 	// ROI true
-	// LEGEND true
+	// METADATA true
 }

@@ -54,7 +54,6 @@ func ExampleClient_Wait() {
 	// 1 PENDING
 	// COMPLETED 100
 	// MODEL
-	// METADATA
 	// ROI
-	// LEGEND
+	// METADATA
 }

@@ -47,6 +47,8 @@ type Option func(*config)
 type config struct {
 	store        taskstore.Store
 	exporter     exporttask.Exporter
+	real         bool   // see WithRealExports
+	catalogDir   string // see WithRealExports
 	artifacts    artifact.Store
 	publicURL    string
 	redirect     bool

@@ -96,6 +96,14 @@ func Start(opts ...Option) (*Server, error) {
 		}
 		cfg.artifacts = fs
 	}
+	if cfg.exporter == nil && cfg.real {
+		exp, cleanup, err := realExporter(cfg.catalogDir)
+		if err != nil {
+			return nil, errors.Join(err, closeAll())
+		}
+		closers = append(closers, cleanup)
+		cfg.exporter = exp
+	}
 	if cfg.exporter == nil {
 		cfg.exporter = simulate.New(simulate.Config{Duration: cfg.taskDuration})
 	}

@@ -109,15 +109,39 @@ func normalDetail(s string) string {
 func TestEveryExampleIsTrue(t *testing.T) {
 	examples := loadExamples(t)
 	checker := testkit.NewSpecChecker(t)
-	s := startDemoServer(t, checker)
+	s := startDemoServer(t, checker, "-quota", "10000000000")
 	covered := map[string]bool{}
+
+	// The dry run of the RASTER example answers as DryRunRaster does: the
+	// same members, quota and artifact types (the estimates are the
+	// exporter's, which may be tuned), and stores nothing.
+	covered["DryRunRaster"] = true
+	st, _, b := s.do(t, http.MethodPost, "/export-tasks/estimate", exWriteKey, "application/json", examples["CreateRasterPolygon"])
+	require.Equal(t, http.StatusOK, st, "%s", b)
+	var wantDry, gotDry exporttask.DryRun
+	require.NoError(t, json.Unmarshal(examples["DryRunRaster"], &wantDry))
+	require.NoError(t, json.Unmarshal(b, &gotDry))
+	assert.Equal(t, memberNames(t, examples["DryRunRaster"]), memberNames(t, b))
+	assert.Equal(t, wantDry.QuotaBytes, gotDry.QuotaBytes)
+	assert.Equal(t, wantDry.ArtifactTypes, gotDry.ArtifactTypes)
+	assert.Positive(t, gotDry.EstimatedSize)
+	assert.Greater(t, gotDry.RequiredBytes, gotDry.EstimatedSize, "the stored document counts too")
+	_, _, b = s.do(t, http.MethodGet, "/export-tasks", exReadKey, "", nil)
+	assert.JSONEq(t, "[]", string(b), "a dry run stores nothing")
 
 	// The create examples: 201, then COMPLETED.
 	var ids []int64
-	for _, name := range []string{"CreateRasterPolygon", "CreateDEMWholeRecord", "Create3DMultiPolygon"} {
+	for _, name := range []string{"CreateRasterPolygon", "CreateDEMWholeRecord", "Create3DMultiPolygon", "CreateDEMv170"} {
 		covered[name] = true
 		status, b := s.create(t, examples[name])
 		require.Equal(t, http.StatusCreated, status, "%s: %s", name, b)
+		var members map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(b, &members))
+		shape := "webhook"
+		if strings.HasSuffix(name, "v170") {
+			shape = "webhooks"
+		}
+		assert.Contains(t, members, shape, "%s is answered in its own shape", name)
 		var task exporttask.Task
 		require.NoError(t, json.Unmarshal(b, &task))
 		ids = append(ids, task.ID)
@@ -153,13 +177,21 @@ func TestEveryExampleIsTrue(t *testing.T) {
 	}
 	st, h, b := s.do(t, http.MethodGet, "/export-tasks", "", "", nil)
 	problem("ProblemUnauthorized", st, h, b)
+	var dry exporttask.DryRun
+	_, _, b = s.do(t, http.MethodPost, "/export-tasks/estimate", exWriteKey, "application/json", examples["CreateRasterPolygon"])
+	require.NoError(t, json.Unmarshal(b, &dry))
+	_, _, b = s.do(t, http.MethodGet, "/export-tasks/1", exReadKey, "", nil)
+	var first exporttask.Task
+	require.NoError(t, json.Unmarshal(b, &first))
+	assert.Equal(t, first.EstimatedSize, dry.EstimatedSize, "the dry run's estimate is the create's")
+	assert.Equal(t, first.EstimatedTime, dry.EstimatedTime)
 	st, b = s.create(t, []byte(`{"catalogRecordID":"`+demoRaster+`","domain":"raster","artifactCRS":"4326",`+
 		`"ROI":{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Polygon",`+
 		`"coordinates":[[[34.78,31.25],[34.82,31.25],[34.82,31.29],[34.78,31.29]]]}}]},`+
 		`"webhook":[{"url":"https://hooks.example.org/exports","events":["TASK_FAILED","TASK_FAILED"]}]}`))
 	problem("ProblemValidation", st, nil, b)
 	st, b = s.create(t, []byte(`{"catalogRecordID":"`+demoRaster+`","domain":"RASTER","artifactCRS":"4326",`+
-		`"webhooks":[{"url":"https://hooks.example.org/exports","events":["TASK_COMPLETED"]}]}`))
+		`"webhok":[{"url":"https://hooks.example.org/exports","events":["TASK_COMPLETED"]}]}`))
 	problem("ProblemUnknownMember", st, nil, b)
 	st, h, b = s.do(t, http.MethodGet, "/export-tasks/abc", exReadKey, "", nil)
 	problem("ProblemBadParameter", st, h, b)

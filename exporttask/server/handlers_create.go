@@ -74,6 +74,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, "creating a task", err)
 		return
 	}
+	t.Shape = req.Shape // a duplicate of another shape's task is answered as asked
 	s.writeCreated(w, r, t, replayed)
 }
 
@@ -125,7 +126,7 @@ func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (exporttas
 		reported[p.Pointer] = true
 	}
 	for i, wh := range req.Webhook {
-		ptr := fmt.Sprintf("/webhook/%d/url", i)
+		ptr := fmt.Sprintf("/%s/%d/url", req.Shape.WebhookMember(), i)
 		if reported[ptr] || wh.URL == "" {
 			continue
 		}

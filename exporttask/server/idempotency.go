@@ -27,6 +27,7 @@ func (s *Server) replayIdempotent(w http.ResponseWriter, r *http.Request, key st
 		s.storeError(w, r, "looking up an idempotency key", err)
 		return true
 	}
+	t.Shape = req.Shape
 	s.writeCreated(w, r, t, true)
 	return true
 }

@@ -10,6 +10,7 @@ func (s *Server) routes() (http.Handler, error) {
 	mux := http.NewServeMux()
 	// A GET pattern also answers HEAD.
 	mux.HandleFunc("POST /export-tasks", s.authorize(ScopeWrite, s.createTask))
+	mux.HandleFunc("POST /export-tasks/estimate", s.authorize(ScopeWrite, s.estimateTask))
 	mux.HandleFunc("GET /export-tasks", s.authorize(ScopeRead, s.listTasks))
 	mux.HandleFunc("GET /export-tasks/{id}", s.authorize(ScopeRead, s.getTask))
 	mux.HandleFunc("DELETE /export-tasks/{id}", s.authorize(ScopeWrite, s.deleteTask))

@@ -91,7 +91,6 @@ func ExampleRunner() {
 	// Output:
 	// COMPLETED 100
 	// MODEL 1/dem-galilee.tif true
-	// METADATA 1/dem-galilee_metadata.json true
-	// ROI 1/dem-galilee_roi.geojson true
-	// LEGEND 1/dem-galilee_legend.pdf true
+	// ROI 1/roi.geojson true
+	// METADATA 1/metadata.json true
 }

@@ -62,9 +62,9 @@ func TestLifecycle(t *testing.T) {
 		for _, d := range exporttask.Domains() {
 			got := testkit.WaitStatus(t, s, customer, tasks[d].ID, exporttask.StatusCompleted)
 			assert.Equal(t, 100, got.Progress)
-			require.Len(t, got.Artifacts, len(exporttask.ArtifactTypes(d)), d)
+			require.Len(t, got.Artifacts, len(simulate.ProducedTypes(d)), d)
 			for i, a := range got.Artifacts {
-				assert.Equal(t, exporttask.ArtifactTypes(d)[i], a.Type)
+				assert.Equal(t, simulate.ProducedTypes(d)[i], a.Type)
 				assert.Empty(t, a.URL, "the server builds download URLs")
 				assert.Len(t, a.SHA256, 64)
 				obj, err := arts.Open(context.Background(), artifactkey.Key(got.ID, a.Name))
@@ -106,7 +106,7 @@ func TestLifecycle(t *testing.T) {
 			if assert.Len(t, got, len(want)) {
 				assert.Equal(t, exporttask.StatusInProgress, got[0].Payload.Data.Status)
 				assert.Equal(t, exporttask.StatusCompleted, got[3].Payload.Data.Status)
-				assert.Len(t, got[3].Payload.Data.Artifacts, len(exporttask.ArtifactTypes(d)))
+				assert.Len(t, got[3].Payload.Data.Artifacts, len(simulate.ProducedTypes(d)))
 			}
 		}
 	})

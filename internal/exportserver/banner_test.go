@@ -3,6 +3,7 @@ package exportserver
 import (
 	"bytes"
 	"io"
+	"net"
 	"net/netip"
 	"testing"
 
@@ -16,8 +17,8 @@ import (
 func TestBannerNamesTheReceiver(t *testing.T) {
 	var out bytes.Buffer
 	bannerInfo{baseURL: "http://localhost:8080", devKey: "k1"}.write(&out)
-	assert.Contains(t, out.String(), "to see signed webhooks on this machine: go run ./examples/webhook-receiver -key k1\n")
-	assert.Contains(t, out.String(), `"webhook":[{"url":"http://127.0.0.1:8090/hooks","events":["TASK_STARTED","TASK_COMPLETED"]}]`)
+	assert.Contains(t, out.String(), "to see the signed webhooks: go run ./examples/webhook-receiver -key k1\n")
+	assert.Contains(t, out.String(), `"webhook":[{"url":"http://127.0.0.1:8090/hooks","events":["TASK_COMPLETED","TASK_FAILED"]}]`)
 	assert.Contains(t, out.String(), "(start this server with -webhook-allow 127.0.0.0/8 first")
 
 	out.Reset()
@@ -38,7 +39,38 @@ func TestAllows(t *testing.T) {
 func TestBannerLinesPasteAsTheyAre(t *testing.T) {
 	var out bytes.Buffer
 	bannerInfo{baseURL: "http://localhost:8080"}.write(&out)
-	assert.Contains(t, out.String(), `curl -i -H "x-api-key: $KEY"`)
+	assert.Contains(t, out.String(), `curl -s -H "x-api-key: $KEY"`)
 	assert.Contains(t, out.String(), `curl -fo export.gpkg -H "x-api-key: $KEY"`)
 	assert.NotContains(t, out.String(), `'x-api-key`)
+}
+
+// TestBannerSaysWhoCanReachIt: on loopback the banner says how to listen on
+// every interface; beyond loopback with a generated key it warns.
+func TestBannerSaysWhoCanReachIt(t *testing.T) {
+	var out bytes.Buffer
+	bannerInfo{baseURL: "http://127.0.0.1:8080", devKey: "k1"}.write(&out)
+	assert.Contains(t, out.String(), "listening on this machine only; to listen on every interface, start with -addr :8080")
+	assert.NotContains(t, out.String(), "WARNING")
+
+	out.Reset()
+	bannerInfo{baseURL: "http://localhost:8080", devKey: "k1", exposed: true}.write(&out)
+	assert.Contains(t, out.String(), "WARNING: listening beyond this machine with a generated development key")
+
+	out.Reset()
+	bannerInfo{baseURL: "http://localhost:8080", exposed: true}.write(&out)
+	assert.NotContains(t, out.String(), "WARNING")
+	assert.Contains(t, out.String(), "listening beyond this machine (-addr)")
+}
+
+// TestDefaultAddrIsLoopback: without -addr the server listens on
+// 127.0.0.1 only; "-addr :8080" listens on every interface.
+func TestDefaultAddrIsLoopback(t *testing.T) {
+	cfg, err := ParseConfig(nil, envOf(nil), io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "127.0.0.1:8080", cfg.Addr)
+	for addr, want := range map[string]bool{"127.0.0.1:8080": false, "[::1]:80": false, "0.0.0.0:8080": true, "[::]:8080": true, "192.0.2.1:80": true} {
+		a, err := net.ResolveTCPAddr("tcp", addr)
+		require.NoError(t, err)
+		assert.Equal(t, want, exposed(a), addr)
+	}
 }

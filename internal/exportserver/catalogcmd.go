@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -188,11 +190,41 @@ func catalogAdd(ctx context.Context, fs *flag.FlagSet, root *string, args []stri
 		}
 		opts.Footprint = g
 	}
+	others := registeredElsewhere(ctx, *root, pos[0], opts.ID)
 	rec, err := register.Add(ctx, *root, pos[0], opts)
+	if errors.Is(err, iofs.ErrExist) && !opts.Replace {
+		return fmt.Errorf("%w; give -replace to register the source again under this id", err)
+	}
 	if err != nil {
 		return err
 	}
+	for _, other := range others {
+		fmt.Fprintf(fs.Output(), "catalog add: warning: %s is also registered as record %s; remove one with \"catalog remove ID\" unless both are wanted\n",
+			pos[0], other)
+	}
 	return json.NewEncoder(stdout).Encode(viewOf(rec))
+}
+
+// registeredElsewhere returns the ids of the records of the catalog at
+// root, other than id, whose source is the file or directory src refers
+// to; nothing when the catalog cannot be read (the add reports that).
+func registeredElsewhere(ctx context.Context, root, src, id string) []string {
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return nil
+	}
+	cat, err := catalog.Open(root)
+	if err != nil {
+		return nil
+	}
+	recs, _ := cat.List(ctx) // the records it could read
+	var ids []string
+	for _, rec := range recs {
+		if rec.Source != nil && rec.Source.Path == abs && !strings.EqualFold(rec.ID, id) {
+			ids = append(ids, rec.ID)
+		}
+	}
+	return ids
 }
 
 // catalogList is "catalog list": one line of JSON per record.

@@ -127,3 +127,24 @@ func TestCatalogAddRefusesARasterThatIsNot(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, entries)
 }
+
+// TestCatalogAddTheSameSourceTwice: registering a source again under
+// another id warns, naming the first record; an id that exists is refused
+// with a pointer to -replace.
+func TestCatalogAddTheSameSourceTwice(t *testing.T) {
+	src := rasterSource(t)
+	cat := filepath.Join(t.TempDir(), "cat")
+	const id = "0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05"
+	code, _, errOut := runCatalog(t, nil, "add", "-catalog", cat, "-domain", "RASTER", "-id", id, src)
+	require.Equal(t, ExitOK, code, errOut)
+	assert.Empty(t, errOut)
+
+	code, _, errOut = runCatalog(t, nil, "add", "-catalog", cat, "-domain", "RASTER", src)
+	require.Equal(t, ExitOK, code, errOut)
+	assert.Contains(t, errOut, "catalog add: warning: "+src+" is also registered as record "+id)
+
+	code, _, errOut = runCatalog(t, nil, "add", "-catalog", cat, "-domain", "RASTER", "-id", id, src)
+	assert.Equal(t, ExitFailed, code)
+	assert.Contains(t, errOut, "already in the catalog")
+	assert.Contains(t, errOut, "give -replace to register the source again under this id")
+}

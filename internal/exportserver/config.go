@@ -20,7 +20,8 @@ import (
 // environment variable; a flag given on the command line wins over the
 // variable, which wins over the default.
 type Config struct {
-	// Addr is the listen address (-addr, EXPORTTASK_ADDR). Default ":8080".
+	// Addr is the listen address (-addr, EXPORTTASK_ADDR). Default
+	// [DefaultAddr], loopback only: ":8080" listens on every interface.
 	Addr string
 	// DB is the store (-db, EXPORTTASK_DB): a SQLite file name, ":memory:",
 	// or a postgres:// URL. Default "exporttask.db".
@@ -133,9 +134,16 @@ type Config struct {
 	ShutdownGrace time.Duration
 	// WebhookAllow are networks webhooks may reach although private or
 	// loopback (-webhook-allow, EXPORTTASK_WEBHOOK_ALLOW: comma-separated
-	// CIDRs, e.g. 127.0.0.0/8). Default none.
+	// CIDRs, e.g. 127.0.0.0/8). Default: none, except that a server whose
+	// Addr is loopback only (the default) lets webhooks reach 127.0.0.0/8
+	// and ::1, where only this machine's clients could ask for them.
 	WebhookAllow []netip.Prefix
 }
+
+// DefaultAddr is the default listen address (-addr): this machine only, so
+// that a generated development key does not open the service to the
+// network.
+const DefaultAddr = "127.0.0.1:8080"
 
 // envPrefix starts the name of every environment variable.
 const envPrefix = "EXPORTTASK_"
@@ -151,7 +159,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(output)
 	var (
-		addr     = fs.String("addr", ":8080", "listen `address`")
+		addr     = fs.String("addr", DefaultAddr, "listen `address` (:8080 listens on every interface)")
 		db       = fs.String("db", "exporttask.db", "SQLite `FILE`, :memory:, or a postgres:// URL")
 		keys     = fs.String("keys", "", "API keys: `key=customer[:read+write],...` (default: a generated development key)")
 		quota    = fs.Int64("quota", 0, "storage quota per customer, in `bytes` (0: unlimited)")

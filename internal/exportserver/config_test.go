@@ -24,7 +24,7 @@ func TestParseConfigDefaults(t *testing.T) {
 	require.NoError(t, err)
 	host, err := os.Hostname()
 	require.NoError(t, err)
-	assert.Equal(t, Config{Addr: ":8080", DB: "exporttask.db", CreateBurst: server.DefaultCreateBurst, TaskDuration: 30 * time.Second,
+	assert.Equal(t, Config{Addr: "127.0.0.1:8080", DB: "exporttask.db", CreateBurst: server.DefaultCreateBurst, TaskDuration: 30 * time.Second,
 		Retention: exporttask.DefaultRetention, FinalRetention: worker.DefaultFinalRetention, SweepInterval: worker.DefaultSweepInterval, Exporter: "real", Catalog: "exporttask-catalog", Instance: host,
 		WriteTimeout: 30 * time.Second, DownloadIdleTimeout: server.DefaultDownloadIdleTimeout, ShutdownGrace: DefaultShutdownGrace}, cfg,
 		"the default instance is the host name")

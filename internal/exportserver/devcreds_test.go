@@ -82,7 +82,7 @@ func startBanner(t *testing.T, args ...string) string {
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
 		lines = append(lines, sc.Text())
-		if strings.Contains(sc.Text(), "curl -i") {
+		if strings.Contains(sc.Text(), "curl -s") {
 			break
 		}
 	}

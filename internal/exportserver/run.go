@@ -36,6 +36,11 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 			err = errors.Join(err, fmt.Errorf("closing the store: %w", cerr))
 		}
 	}()
+	if cfg.WebhookAllow == nil && loopbackOnly(cfg.Addr) {
+		// Only this machine's clients can ask for webhooks: let them reach
+		// a receiver on it, such as examples/webhook-receiver.
+		cfg.WebhookAllow = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	}
 	banner := bannerInfo{db: cfg.DB, loopback: allows(cfg.WebhookAllow, netip.MustParseAddr("127.0.0.1"))}
 	keys, secret := cfg.Keys, cfg.WebhookSecret
 	credsPath := devCredsPath(cfg)
@@ -89,6 +94,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 		return fmt.Errorf("listening on %s: %w", cfg.Addr, err)
 	}
 	banner.baseURL = baseURL(ln.Addr())
+	banner.exposed = exposed(ln.Addr())
 	if cfg.PublicURL != "" {
 		banner.baseURL = strings.TrimRight(cfg.PublicURL, "/")
 	}
@@ -149,6 +155,20 @@ func serve(ctx context.Context, bg runner, hs *http.Server, ln net.Listener, gra
 	}
 	logger.Info("stopped")
 	return errors.Join(errs...)
+}
+
+// loopbackOnly reports whether the listen address addr accepts
+// connections from this machine only: a loopback IP or localhost.
+func loopbackOnly(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // allows reports whether one of prefixes holds a.

@@ -37,7 +37,7 @@ func TestRunServesAndStops(t *testing.T) {
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
 		banner = append(banner, sc.Text())
-		if strings.Contains(sc.Text(), "curl") {
+		if strings.Contains(sc.Text(), "curl -s") {
 			break
 		}
 	}
@@ -47,7 +47,7 @@ func TestRunServesAndStops(t *testing.T) {
 	key := field(t, text, "development API key (customer \"dev\", read+write): ")
 	assert.Contains(t, text, "docs: "+url+"/docs/")
 	assert.Contains(t, text, "webhook master secret (generated")
-	assert.Contains(t, text, `curl -i -H "x-api-key: `+key+`"`)
+	assert.Contains(t, text, `curl -s -H "x-api-key: `+key+`"`)
 	assert.Contains(t, text, "RASTER 8b867544-2dab-43a1-be6e-f23ec83c19b4, DEM 3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60, 3D c0ffee00-3d3d-4d3d-8d3d-0123456789ab")
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/export-tasks", nil)
@@ -90,10 +90,16 @@ func TestBaseURL(t *testing.T) {
 	}
 }
 
-// TestExampleBodyIsValid: the curl line printed at start creates a task.
-func TestExampleBodyIsValid(t *testing.T) {
-	_, err := exporttask.DecodeCreateRequest(strings.NewReader(exampleBody))
-	require.NoError(t, err)
+// TestExampleBodiesAreValid: the bodies of the curl lines printed at start
+// are valid create requests, one per domain.
+func TestExampleBodiesAreValid(t *testing.T) {
+	var domains []string
+	for _, e := range exampleBodies {
+		req, err := exporttask.DecodeCreateRequest(strings.NewReader(e.body))
+		require.NoError(t, err)
+		domains = append(domains, string(req.Domain))
+	}
+	assert.Equal(t, []string{"RASTER", "DEM", "3D"}, domains)
 }
 
 // stuckWork is background work that ignores its context, as an export

@@ -45,9 +45,8 @@ func ExampleSimulator() {
 	// progress 2 of 4
 	// progress 3 of 4
 	// MODEL dem-galilee.tif true
-	// METADATA dem-galilee_metadata.json true
-	// ROI dem-galilee_roi.geojson true
-	// LEGEND dem-galilee_legend.pdf true
+	// ROI roi.geojson true
+	// METADATA metadata.json true
 }
 
 // printingOutput prints each progress report of the Output it wraps.

@@ -70,35 +70,50 @@ const recordAreaKm2 = 1000
 type artifactSpec struct {
 	fixed  int64
 	perKm2 float64
-	suffix string // appended to the record id to make the file name
+	name   string // the file name, after the record's file base when it starts with "."
 }
 
-// simulatedArtifact describes the simulated file of each artifact type. The
-// rates are of the order of real products: a 0.5 m orthophoto in GeoPackage,
-// a 10 m elevation model in GeoTIFF, a textured 3D mesh.
+// simulatedArtifact describes the simulated file of each artifact type,
+// named as the real exporters name it. The rates are of the order of real
+// products: a 0.5 m orthophoto in GeoPackage, a 10 m elevation model in
+// GeoTIFF, a textured 3D mesh.
 func simulatedArtifact(t exporttask.ArtifactType) artifactSpec {
 	const kib, mib = 1 << 10, 1 << 20
 	switch t {
 	case exporttask.ArtifactGPKG:
-		return artifactSpec{fixed: 64 * kib, perKm2: 1.5 * mib, suffix: ".gpkg"}
+		return artifactSpec{fixed: 64 * kib, perKm2: 1.5 * mib, name: ".gpkg"}
 	case exporttask.ArtifactModel:
-		return artifactSpec{fixed: 64 * kib, perKm2: 40 * kib, suffix: ".tif"}
+		return artifactSpec{fixed: 64 * kib, perKm2: 40 * kib, name: ".tif"}
 	case exporttask.Artifact3DModel:
-		return artifactSpec{fixed: 256 * kib, perKm2: 4 * mib, suffix: "_3d.zip"}
-	case exporttask.ArtifactLegend:
-		return artifactSpec{fixed: 24 * kib, suffix: "_legend.pdf"}
+		return artifactSpec{fixed: 256 * kib, perKm2: 4 * mib, name: ".zip"}
 	case exporttask.ArtifactMetadata:
-		return artifactSpec{fixed: 6 * kib, suffix: "_metadata.json"}
+		return artifactSpec{fixed: 6 * kib, name: "metadata.json"}
 	case exporttask.ArtifactROI:
-		return artifactSpec{fixed: 2 * kib, suffix: "_roi.geojson"}
+		return artifactSpec{fixed: 2 * kib, name: "roi.geojson"}
 	case exporttask.ArtifactThumbnailsSmall:
-		return artifactSpec{fixed: 8 * kib, suffix: "_thumbnail_small.jpg"}
+		return artifactSpec{fixed: 8 * kib, name: "thumbnail-small.png"}
 	case exporttask.ArtifactThumbnailsMedium:
-		return artifactSpec{fixed: 48 * kib, suffix: "_thumbnail_medium.jpg"}
+		return artifactSpec{fixed: 48 * kib, name: "thumbnail-medium.png"}
 	case exporttask.ArtifactThumbnailsLarge:
-		return artifactSpec{fixed: 256 * kib, suffix: "_thumbnail_large.jpg"}
+		return artifactSpec{fixed: 256 * kib, name: "thumbnail-large.png"}
 	}
-	return artifactSpec{fixed: 4 * kib, suffix: "_" + strings.ToLower(string(t))}
+	return artifactSpec{fixed: 4 * kib, name: "." + strings.ToLower(string(t))}
+}
+
+// ProducedTypes returns the artifact types the real exporters of domain d
+// write, in their order: no legend (none of them draws one).
+func ProducedTypes(d exporttask.Domain) []exporttask.ArtifactType {
+	switch d {
+	case exporttask.DomainRaster:
+		return []exporttask.ArtifactType{exporttask.ArtifactGPKG, exporttask.ArtifactThumbnailsSmall,
+			exporttask.ArtifactThumbnailsMedium, exporttask.ArtifactThumbnailsLarge, exporttask.ArtifactMetadata}
+	case exporttask.DomainDEM:
+		return []exporttask.ArtifactType{exporttask.ArtifactModel, exporttask.ArtifactROI, exporttask.ArtifactMetadata}
+	case exporttask.Domain3D:
+		return []exporttask.ArtifactType{exporttask.Artifact3DModel, exporttask.ArtifactThumbnailsSmall,
+			exporttask.ArtifactThumbnailsMedium, exporttask.ArtifactThumbnailsLarge, exporttask.ArtifactMetadata}
+	}
+	return nil
 }
 
 // plannedArtifact is an artifact's name, type and size before it exists.
@@ -110,7 +125,7 @@ type plannedArtifact struct {
 
 // plan lists the artifacts an export of that request would produce.
 func plan(recordID string, d exporttask.Domain, roi *exporttask.FeatureCollection) ([]plannedArtifact, error) {
-	types := exporttask.ArtifactTypes(d)
+	types := ProducedTypes(d)
 	if types == nil {
 		return nil, fmt.Errorf("simulate: unknown domain %q", d)
 	}
@@ -127,7 +142,11 @@ func plan(recordID string, d exporttask.Domain, roi *exporttask.FeatureCollectio
 	for _, t := range types {
 		spec := simulatedArtifact(t)
 		size := spec.fixed + int64(math.Round(spec.perKm2*area))
-		out = append(out, plannedArtifact{name: base + spec.suffix, typ: t, size: size})
+		name := spec.name
+		if strings.HasPrefix(name, ".") {
+			name = base + name
+		}
+		out = append(out, plannedArtifact{name: name, typ: t, size: size})
 	}
 	return out, nil
 }
