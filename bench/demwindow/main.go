@@ -25,7 +25,8 @@ import (
 
 func main() {
 	rounds := flag.Int("rounds", 5, "alternating rounds of each contender")
-	src := flag.String("src", "/tmp/demwindow-20000-int16-cog.tif", "the source COG, built here when missing")
+	name := flag.String("case", "window", "what to export: window (1,024² of a 20,000² source), window10k (10,000² of a 40,000×20,000 source) or whole (all of it)")
+	src := flag.String("src", "", "the source COG, built here when missing (default: the case's file in /tmp)")
 	child := flag.String("child", "", "internal: export the job described by this JSON and print the figures")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of each export (its child process) to this file")
 	flag.Parse()
@@ -44,7 +45,15 @@ func main() {
 	if *child != "" {
 		err = runChild(*child)
 	} else {
-		err = run(*src, *rounds, *cpuprofile)
+		bc, ok := cases[*name]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "demwindow: -case %q: want window, window10k or whole\n", *name)
+			os.Exit(2)
+		}
+		if *src == "" {
+			*src = bc.srcPath
+		}
+		err = run(bc, *src, *rounds, *cpuprofile)
 	}
 	if err != nil {
 		pprof.StopCPUProfile()

@@ -102,8 +102,9 @@ func (p memoryPlan) total(img Image, sizes []levelSize) int64 {
 			n = add(n, mul(2, mul(tilesX, tile)))
 		}
 		if i > 0 {
-			n = add(n, mul(w, sample)) // the row encoded from values
-			n = add(n, mul(w, 8))      // the reducer's output row
+			n = add(n, mul(w, sample))              // the row encoded from values
+			n = add(n, mul(w, 8))                   // the reducer's output row
+			n = add(n, mul(add(w, int64(s.h)), 32)) // the reducer's spans
 		}
 		if i+1 < len(sizes) {
 			// The row as values, and the reducer's source rows: three at
