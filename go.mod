@@ -1,6 +1,6 @@
 module github.com/openapi-viewer/viewer
 
-go 1.25
+go 1.24.0
 
 require (
 	github.com/andybalholm/brotli v1.2.8
@@ -13,6 +13,7 @@ require (
 	github.com/getkin/kin-openapi v0.135.0
 	github.com/ghodss/yaml v1.0.0
 	github.com/jackc/pgx/v5 v5.8.0
+	github.com/klauspost/compress v1.19.2
 	github.com/prometheus/client_golang v1.22.0
 	github.com/stretchr/testify v1.12.1
 	github.com/swaggest/swgui v1.8.5
@@ -47,7 +48,6 @@ require (
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.2 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
-	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/mohae/deepcopy v0.0.0-20170929034955-c48cc78d4826 // indirect
