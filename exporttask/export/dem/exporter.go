@@ -40,7 +40,7 @@ type Options struct {
 	// or a scratch file when that does not fit, and a block decoder per
 	// core); the writer the rest (a row of tiles per level, double
 	// buffered, or a scratch file for the levels that do not fit). A
-	// window too wide to stream within it (about 60 bytes per pixel of
+	// window too wide to stream within it (about 150 bytes per pixel of
 	// width for Int16 are needed even with scratch files) is refused.
 	MemoryBudget int64
 }

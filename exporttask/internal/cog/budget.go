@@ -29,7 +29,7 @@ type memoryPlan struct {
 // being filled while the other is compressed; when that does not fit, the
 // row of tiles goes to a scratch file, from which the tiles are read back
 // a few columns at a time, and only the level's current rows stay in
-// memory: about 60 bytes per pixel of width for Int16.
+// memory: about 150 bytes per pixel of width for Int16.
 func Memory(img Image, budget int64, workers int) (int64, error) {
 	if err := img.Validate(); err != nil {
 		return 0, err
