@@ -97,7 +97,7 @@ func (p memoryPlan) total(img Image, sizes []levelSize) int64 {
 		n = add(n, mul(mul(tilesX, tilesY), 16)) // tile positions and sizes
 		n = add(n, 1<<16)                        // the scratch file's buffer
 		if p.spill[i] {
-			n = add(n, mul(2*spillChunkTiles, tile))
+			n = add(n, mul(2*min(tilesX, spillChunkTiles), tile))
 		} else {
 			n = add(n, mul(2, mul(tilesX, tile)))
 		}

@@ -1,6 +1,8 @@
 package cog
 
 import (
+	"bytes"
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,4 +35,28 @@ func TestMemoryIsBoundedByTheBudget(t *testing.T) {
 	_, err = Memory(wide, 64<<20, 2)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "over the budget of 64 MB")
+}
+
+// TestSpilledAndParallelWritesAreTheSameFile writes one image with its
+// rows of tiles in memory on one worker, in memory on four, and spilled
+// to scratch files: the three files are byte for byte the same.
+func TestSpilledAndParallelWritesAreTheSameFile(t *testing.T) {
+	img := int16Type.image(1000, 700, 128)
+	write := func(o Options) []byte {
+		var buf bytes.Buffer
+		o.ScratchDir = t.TempDir()
+		_, err := WriteWith(context.Background(), &buf, img, smoothInt16(img.Width), o)
+		require.NoError(t, err)
+		return buf.Bytes()
+	}
+	one := write(Options{Workers: 1})
+	four := write(Options{Workers: 4})
+	// A byte less than all in memory: full resolution spills.
+	inMemory := memoryPlan{spill: make([]bool, len(img.levels())), workers: 2}.total(img, img.levels())
+	p, err := planMemory(img, inMemory-1, 2)
+	require.NoError(t, err)
+	require.True(t, p.spill[0], "full resolution spills")
+	spilled := write(Options{Workers: 2, MemoryBudget: inMemory - 1})
+	assert.True(t, bytes.Equal(one, four), "four workers write the file one writes")
+	assert.True(t, bytes.Equal(one, spilled), "a spilled write is the same file")
 }
