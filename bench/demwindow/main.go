@@ -1,19 +1,22 @@
 // Command demwindow measures the DEM exporter against GDAL on a window of
 // a large Cloud Optimized GeoTIFF.
 //
-//	cd bench && go run ./demwindow               # 5 rounds
-//	go run ./demwindow -rounds 9 -src /tmp/my-cog.tif
+//	cd bench && go run ./demwindow               # -case window, 5 rounds
+//	go run ./demwindow -case whole -rounds 3     # all of a 40,000×20,000 source
+//	go run ./demwindow -case window10k -rounds 3 # 10,000² of it
 //
-// It builds, once, a 20,000×20,000 Int16 COG (512×512 tiles, Deflate) with
-// GDAL and keeps it at -src; registers it with dem.Inspect; then, in
-// alternating rounds, exports a 1,024×1,024 window through the DEM
-// exporter in a child process (this program run with -child) and cuts the
-// same window with `gdal_translate -projwin … -of COG -co COMPRESS=DEFLATE`.
-// It prints each contender's median wall time (process start to exit, both
-// sides), the time ratio, the child's peak RSS, and the bytes the export
-// read from the source (counted by a wrapping ReaderAt) against the stored
-// bytes of the tiles the window meets. The first round's two outputs are
-// compared sample for sample through `gdal_translate -of ENVI`.
+// It builds, once, the case's Int16 COG (512×512 tiles, Deflate) with
+// GDAL and keeps it at -src (in /tmp by default); registers it with
+// dem.Inspect; then, in alternating rounds, exports the window through the
+// DEM exporter in a child process (this program run with -child) and cuts
+// the same window with `gdal_translate -projwin … -of COG -co
+// COMPRESS=DEFLATE`. It prints each contender's median wall time (process
+// start to exit, both sides), the time ratio, peak RSS (getrusage) and
+// peak RssAnon (sampled from /proc/PID/status every 10 ms), and the bytes
+// the export read from the source (counted by a wrapping ReaderAt) against
+// the stored bytes of the tiles the window meets. The first round's two
+// outputs are compared sample for sample through `gdal_translate -of
+// ENVI`.
 package main
 
 import (

@@ -104,7 +104,9 @@ func newPyramid(img Image, scratchDir string, plan memoryPlan) (_ *pyramid, err 
 		if i > 0 {
 			l.raw = make([]byte, s.w*sample)
 			prev := p.levels[i-1]
-			prev.vals = make([]float64, prev.w)
+			if i == 1 { // the levels below take their values from the reducer
+				prev.vals = make([]float64, prev.w)
+			}
 			prev.down = newReducer(k, hasND, nd, prev.w, prev.h, s.w, s.h)
 			prev.next = l
 		}
@@ -161,6 +163,19 @@ func (p *pyramid) close() error {
 // addRow takes row y of the level (w samples as bytes), compresses a row
 // of tiles when it completes one and passes the row down to the next level.
 func (l *level) addRow(y int, raw []byte) error {
+	if err := l.addSamples(y, raw); err != nil {
+		return err
+	}
+	if l.down == nil {
+		return nil
+	}
+	l.img.kind().decode(raw, l.vals)
+	return l.down.push(y, l.vals, l.next.addValues)
+}
+
+// addSamples stores row y of the level and hands a row of tiles to the
+// workers when it completes one.
+func (l *level) addSamples(y int, raw []byte) error {
 	bs := l.img.blockSize()
 	r := y % bs
 	row := raw[:l.rowBytes]
@@ -177,21 +192,22 @@ func (l *level) addRow(y int, raw []byte) error {
 		copy(b.data[r*b.rowLen:], row)
 	}
 	if r == bs-1 || y == l.h-1 {
-		if err := l.flush(y/bs, r+1); err != nil {
-			return err
-		}
+		return l.flush(y/bs, r+1)
+	}
+	return nil
+}
+
+// addValues takes row y of the level as values already quantized: it
+// stores their samples and hands the values themselves down.
+func (l *level) addValues(y int, vals []float64) error {
+	l.img.kind().encode(vals, l.raw)
+	if err := l.addSamples(y, l.raw); err != nil {
+		return err
 	}
 	if l.down == nil {
 		return nil
 	}
-	l.img.kind().decode(raw, l.vals)
-	return l.down.push(y, l.vals, l.next.addValues)
-}
-
-// addValues takes row y of the level as values already quantized.
-func (l *level) addValues(y int, vals []float64) error {
-	l.img.kind().encode(vals, l.raw)
-	return l.addRow(y, l.raw)
+	return l.down.push(y, vals, l.next.addValues)
 }
 
 // flush hands the tiles of tile row ty, whose first rows rows are filled,
