@@ -31,6 +31,7 @@ func main() {
 	name := flag.String("case", "window", "what to export: window (1,024² of a 20,000² source), window10k (10,000² of a 40,000×20,000 source) or whole (all of it)")
 	src := flag.String("src", "", "the source COG, built here when missing (default: the case's file in /tmp)")
 	child := flag.String("child", "", "internal: export the job described by this JSON and print the figures")
+	check := flag.Bool("check", true, "compare the first round's export with GDAL's cut, sample for sample")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of each export (its child process) to this file")
 	flag.Parse()
 	if *child != "" && *cpuprofile != "" {
@@ -56,7 +57,7 @@ func main() {
 		if *src == "" {
 			*src = bc.srcPath
 		}
-		err = run(bc, *src, *rounds, *cpuprofile)
+		err = run(bc, *src, *rounds, *cpuprofile, *check)
 	}
 	if err != nil {
 		pprof.StopCPUProfile()

@@ -116,7 +116,7 @@ var cases = map[string]benchCase{
 		description: "the whole extent"},
 }
 
-func run(bc benchCase, src string, rounds int, cpuprofile string) error {
+func run(bc benchCase, src string, rounds int, cpuprofile string, check bool) error {
 	start := time.Now()
 	if err := buildSource(src, bc.srcW, bc.srcH); err != nil {
 		return fmt.Errorf("building %s: %w", src, err)
@@ -200,7 +200,8 @@ func run(bc benchCase, src string, rounds int, cpuprofile string) error {
 				}
 				ours = append(ours, sample{wall, maxRSS(cmd), anon})
 				read = res.BytesRead
-				if r == 0 {
+				fmt.Printf("round %d: export %v, peak RssAnon %.1f MB\n", r+1, wall.Round(time.Millisecond), float64(anon)/1e6)
+				if r == 0 && check {
 					if err := compare(res.Model, src, c, work); err != nil {
 						return err
 					}
@@ -216,6 +217,7 @@ func run(bc benchCase, src string, rounds int, cpuprofile string) error {
 					return fmt.Errorf("gdal_translate: %w", err)
 				}
 				gdal = append(gdal, sample{time.Since(t0), maxRSS(cmd), anon})
+				fmt.Printf("round %d: gdal_translate %v, peak RssAnon %.1f MB\n", r+1, gdal[len(gdal)-1].wall.Round(time.Millisecond), float64(anon)/1e6)
 			}
 			if err := os.RemoveAll(dir); err != nil {
 				return err
