@@ -36,9 +36,9 @@ type Options struct {
 	// MemoryBudget bounds the working memory of one export: the buffers
 	// of the source reader and of the COG writer, whatever the source's
 	// and the window's size. Default [DefaultMemoryBudget]. The reader
-	// takes up to a quarter (the window's part of a row of source blocks,
-	// or a scratch file when that does not fit, and a block decoder per
-	// core); the writer the rest (a row of tiles per level, double
+	// takes up to a quarter, or half for a source whose blocks need more
+	// (the window's part of a row of source blocks, or a scratch file when
+	// that does not fit, and a block decoder per core); the writer the rest (a row of tiles per level, double
 	// buffered, or a scratch file for the levels that do not fit). A
 	// window too wide to stream within it (about 150 bytes per pixel of
 	// width for Int16 are needed even with scratch files) is refused.
@@ -123,8 +123,14 @@ func (e *Exporter) plan(j export.Job, scratch string) (*plan, error) {
 			Message: fmt.Sprintf("is smaller than one pixel of the DEM (%g × %g degrees) where it meets the record: "+
 				"the area to export covers no pixel of its grid", dx, dy)})
 	}
+	// The reader takes a quarter of the budget, or half when one of the
+	// source's blocks needs more (a large strip).
 	rd, err := src.tif.WindowWith(win.col, win.row, win.width, win.height,
 		geotiff.WindowOptions{MemoryBudget: e.memoryBudget / 4, ScratchDir: scratch})
+	if err != nil {
+		rd, err = src.tif.WindowWith(win.col, win.row, win.width, win.height,
+			geotiff.WindowOptions{MemoryBudget: e.memoryBudget / 2, ScratchDir: scratch})
+	}
 	if err != nil { // openSource checked the file, but its blocks may be too large for the budget
 		src.Close()
 		return nil, exporttask.Permanent("the DEM record's source cannot be read within an export's memory budget: "+errText(err),
