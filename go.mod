@@ -13,6 +13,7 @@ require (
 	github.com/getkin/kin-openapi v0.135.0
 	github.com/ghodss/yaml v1.0.0
 	github.com/jackc/pgx/v5 v5.8.0
+	github.com/klauspost/compress v1.19.2
 	github.com/prometheus/client_golang v1.22.0
 	github.com/stretchr/testify v1.12.1
 	github.com/swaggest/swgui v1.8.9

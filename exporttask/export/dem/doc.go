@@ -70,4 +70,21 @@
 // statistics.
 //
 // Progress is counted in rows read from the source.
+//
+// # Memory
+//
+// An export's working memory is bounded by Options.MemoryBudget
+// ([DefaultMemoryBudget], 256 MiB, unless set), whatever the size of the
+// source and of the window: the window is streamed row by row from the
+// source's blocks, and the COG's overviews are averaged from the rows of
+// the level above as they arrive, never from a whole band. The reader
+// takes up to a quarter of the budget, or half for a source of large
+// strips (a decoder per core, and the
+// window's part of one row of source blocks, kept in a scratch file when
+// it does not fit); the COG writer the rest (two rows of tiles per level,
+// or a scratch file for the levels that do not fit). A source one of whose
+// blocks does not fit half the budget cannot be exported, and a window
+// too wide for the writer's share even with scratch files (for Int16,
+// about 150 bytes per pixel of width) is refused with a validation error
+// on the ROI naming the budget, when the export is estimated at create.
 package dem

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -32,7 +33,22 @@ type Options struct {
 	// Open opens a record's source file for reading. Default: os.Open.
 	// A benchmark wraps it to count the bytes an export reads.
 	Open func(path string) (SourceFile, error)
+	// MemoryBudget bounds the working memory of one export: the buffers
+	// of the source reader and of the COG writer, whatever the source's
+	// and the window's size. Default [DefaultMemoryBudget]. The reader
+	// takes up to a quarter, or half for a source whose blocks need more
+	// (the window's part of a row of source blocks, or a scratch file when
+	// that does not fit, and a block decoder per core); the writer the rest (a row of tiles per level, double
+	// buffered, or a scratch file for the levels that do not fit). A
+	// window too wide to stream within it (about 150 bytes per pixel of
+	// width for Int16 are needed even with scratch files) is refused.
+	MemoryBudget int64
 }
+
+// DefaultMemoryBudget is an export's working memory when
+// Options.MemoryBudget is 0: enough to hold in memory the rows of tiles of
+// a 40,000-pixel-wide Int16 window and its overviews.
+const DefaultMemoryBudget = 256 << 20
 
 // uncompressedRatio is the compressed/decoded size the estimate assumes for
 // the COG's data when the source is stored uncompressed, so its own ratio
@@ -63,13 +79,17 @@ type Exporter struct {
 	bytesPerSecond float64
 	tempDir        string
 	open           func(string) (SourceFile, error)
+	memoryBudget   int64
 }
 
 var _ export.Domain = (*Exporter)(nil)
 
 // New returns an Exporter with the options' defaults filled in.
 func New(opts Options) *Exporter {
-	x := &Exporter{bytesPerSecond: opts.BytesPerSecond, tempDir: opts.TempDir, open: opts.Open}
+	x := &Exporter{bytesPerSecond: opts.BytesPerSecond, tempDir: opts.TempDir, open: opts.Open, memoryBudget: opts.MemoryBudget}
+	if x.memoryBudget <= 0 {
+		x.memoryBudget = DefaultMemoryBudget
+	}
 	if x.open == nil {
 		x.open = openFile
 	}
@@ -89,9 +109,12 @@ type plan struct {
 	img    cog.Image
 	noData [8]byte // img.NoData as one little-endian sample
 	read   *geotiff.Window
+	// writerBudget is what the COG writer may allocate: the budget less
+	// the reader's buffers.
+	writerBudget int64
 }
 
-func (e *Exporter) plan(j export.Job) (*plan, error) {
+func (e *Exporter) plan(j export.Job, scratch string) (*plan, error) {
 	src, err := openSource(j.Record, e.open)
 	if err != nil {
 		return nil, err
@@ -107,10 +130,18 @@ func (e *Exporter) plan(j export.Job) (*plan, error) {
 			Message: fmt.Sprintf("is smaller than one pixel of the DEM (%g × %g degrees) where it meets the record: "+
 				"the area to export covers no pixel of its grid", dx, dy)})
 	}
-	rd, err := src.tif.Window(win.col, win.row, win.width, win.height)
-	if err != nil { // openSource checked the file: not expected
+	// The reader takes a quarter of the budget, or half when one of the
+	// source's blocks needs more (a large strip).
+	rd, err := src.tif.WindowWith(win.col, win.row, win.width, win.height,
+		geotiff.WindowOptions{MemoryBudget: e.memoryBudget / 4, ScratchDir: scratch})
+	if err != nil {
+		rd, err = src.tif.WindowWith(win.col, win.row, win.width, win.height,
+			geotiff.WindowOptions{MemoryBudget: e.memoryBudget / 2, ScratchDir: scratch})
+	}
+	if err != nil { // openSource checked the file, but its blocks may be too large for the budget
 		src.Close()
-		return nil, exporttask.Permanent("the DEM record's source cannot be read", fmt.Errorf("dem: %w", err))
+		return nil, exporttask.Permanent("the DEM record's source cannot be read within an export's memory budget: "+errText(err),
+			fmt.Errorf("dem: %w", err))
 	}
 	dx, dy := src.res()
 	p := &plan{src: src, win: win, read: rd, img: cog.Image{
@@ -122,6 +153,13 @@ func (e *Exporter) plan(j export.Job) (*plan, error) {
 	}}
 	p.img.NoData = exportNoData(src)
 	geotiff.EncodeValue(src.typ, p.img.NoData, p.noData[:])
+	p.writerBudget = e.memoryBudget - rd.Memory()
+	if _, err := cog.Memory(p.img, p.writerBudget, 0); err != nil {
+		p.close()
+		return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
+			Message: fmt.Sprintf("selects %d × %d pixels of the DEM, too wide to export within an export's memory budget of %d MB: "+
+				"export a narrower area (or several)", win.width, win.height, e.memoryBudget>>20)})
+	}
 	return p, nil
 }
 
@@ -160,7 +198,10 @@ func DefaultNoData(t geotiff.SampleType) string {
 	return "-1.7976931348623157e+308"
 }
 
-func (p *plan) close() { p.src.Close() }
+func (p *plan) close() {
+	p.read.Close()
+	p.src.Close()
+}
 
 // Estimate forecasts the export from the grid window the job selects. Its
 // time counts the stored bytes of the source blocks the window meets and
@@ -169,7 +210,7 @@ func (p *plan) close() { p.src.Close() }
 // compressed without a predictor, inside the exported area, next to nothing
 // for nodata, a third more for overviews) plus the ROI and METADATA files.
 func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimate, error) {
-	p, err := e.plan(j)
+	p, err := e.plan(j, e.tempDir)
 	if err != nil {
 		return exporttask.Estimate{}, err
 	}
@@ -204,7 +245,7 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 // the job's window meets: what an export reads from the source besides
 // its header and IFDs.
 func (e *Exporter) SourceBytes(_ context.Context, j export.Job) (int64, error) {
-	p, err := e.plan(j)
+	p, err := e.plan(j, e.tempDir)
 	if err != nil {
 		return 0, err
 	}
@@ -214,7 +255,11 @@ func (e *Exporter) SourceBytes(_ context.Context, j export.Job) (int64, error) {
 
 // Export writes the COG, the ROI and the METADATA.
 func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
-	p, err := e.plan(j)
+	scratch := e.tempDir
+	if j.ScratchDir != "" {
+		scratch = j.ScratchDir
+	}
+	p, err := e.plan(j, scratch)
 	if err != nil {
 		return nil, err
 	}
@@ -225,20 +270,16 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		return nil, err
 	}
 	var inside int64 // pixels with data
-	scratch := e.tempDir
-	if j.ScratchDir != "" {
-		scratch = j.ScratchDir
-	}
 	model, err := exportio.Write(ctx, out, base+".tif", exporttask.ArtifactModel, func(w io.Writer) error {
 		rows := p.rows(j, &inside)
-		_, err := cog.Write(ctx, w, p.img, func(y int, buf []byte) error {
+		_, err := cog.WriteWith(ctx, w, p.img, func(y int, buf []byte) error {
 			if y > 0 && y%progressRows == 0 {
 				if err := out.Progress(int64(y), total); err != nil {
 					return err
 				}
 			}
 			return rows(y, buf)
-		}, scratch, nil)
+		}, cog.Options{ScratchDir: scratch, MemoryBudget: p.writerBudget})
 		if err != nil {
 			return err
 		}
@@ -265,7 +306,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 // pixels with data to inside.
 func (p *plan) rows(j export.Job, inside *int64) cog.Rows {
 	in := make([]bool, p.win.width)
-	valid := p.src.tif.Valid()
+	valid, count := p.src.tif.Valid(), p.src.tif.CountValid()
 	size := p.img.BitsPerSample / 8
 	nd := p.noData[:size]
 	dx, _ := p.src.res()
@@ -276,6 +317,10 @@ func (p *plan) rows(j export.Job, inside *int64) cog.Rows {
 		}
 		r := p.win.row + y
 		j.InsideRow(p.src.lat(r), p.src.lon(p.win.col), dx, in)
+		if !slices.Contains(in, false) {
+			*inside += int64(count(buf, len(in)))
+			return nil
+		}
 		for x, ok := range in {
 			if !ok {
 				copy(buf[x*size:], nd)

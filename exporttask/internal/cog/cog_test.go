@@ -110,7 +110,7 @@ func writeFile(t *testing.T, img Image, rows Rows, big bool) string {
 	scratch := filepath.Join(dir, "scratch")
 	require.NoError(t, os.Mkdir(scratch, 0o755))
 	var buf bytes.Buffer
-	n, err := write(context.Background(), &buf, img, rows, scratch, nil, big)
+	n, err := write(context.Background(), &buf, img, rows, Options{ScratchDir: scratch}, big)
 	require.NoError(t, err)
 	assert.Equal(t, int64(buf.Len()), n)
 	assert.LessOrEqual(t, n, MaxSize(img))

@@ -113,9 +113,22 @@ func (r *reducer) push(y int, row []float64, emit func(y int, row []float64) err
 	return nil
 }
 
+// exact reports whether s is two whole pixels, the span of every
+// overview pixel when the side halves exactly.
+func (s span) exact() bool { return s.b == s.a+2 && s.wa == 1 && s.wb == 1 }
+
 // reduce computes the output row of source span sy into r.out.
 func (r *reducer) reduce(sy span) {
+	exactY := sy.exact()
+	var row0, row1 []float64
+	if exactY {
+		row0, row1 = r.rows[sy.a-r.first], r.rows[sy.a+1-r.first]
+	}
 	for x, sx := range r.xs {
+		if exactY && sx.exact() {
+			r.out[x] = r.mean4(row0[sx.a], row0[sx.a+1], row1[sx.a], row1[sx.a+1])
+			continue
+		}
 		var total, weight float64
 		n := 0
 		for y := sy.a; y < sy.b; y++ {
@@ -139,12 +152,49 @@ func (r *reducer) reduce(sy span) {
 			r.out[x] = r.noData
 			continue
 		}
-		v := r.kind.quantize(r.kind.viaFloat32(total / weight))
-		if r.hasNoData && v == r.noData {
-			v = r.kind.replacement(r.noData)
-		}
-		r.out[x] = v
+		r.out[x] = r.finish(total / weight)
 	}
+}
+
+// mean4 is what reduce computes for two whole pixels of two whole rows,
+// a above b, in the same order of float64 additions, without the weights.
+func (r *reducer) mean4(a0, a1, b0, b1 float64) float64 {
+	var line0, line1, w0, w1 float64
+	if r.valid(a0) {
+		line0 += a0
+		w0++
+	}
+	if r.valid(a1) {
+		line0 += a1
+		w0++
+	}
+	if r.valid(b0) {
+		line1 += b0
+		w1++
+	}
+	if r.valid(b1) {
+		line1 += b1
+		w1++
+	}
+	if w0+w1 == 0 {
+		return r.noData
+	}
+	var total, weight float64
+	total += line0
+	total += line1
+	weight += w0
+	weight += w1
+	return r.finish(total / weight)
+}
+
+// finish turns a mean into an overview pixel: quantized, and moved off the
+// nodata value.
+func (r *reducer) finish(m float64) float64 {
+	v := r.kind.quantize(r.kind.viaFloat32(m))
+	if r.hasNoData && v == r.noData {
+		v = r.kind.replacement(r.noData)
+	}
+	return v
 }
 
 // viaFloat32 rounds an overview mean of the signed and 32-bit integer kinds

@@ -13,9 +13,12 @@
 // floating-point samples (chunky files of several bands give their first
 // band; planar ones the first band's blocks), compression none, LZW (TIFF's
 // MSB-first code, decoded by golang.org/x/image/tiff/lzw), Deflate or
-// PackBits, predictor 1, 2 or 3. [File.Window] then reads rows of a pixel
-// window, decoding only the blocks the window meets, each once, and
-// [File.Blocks] whole blocks. Every sample comes out little-endian.
+// PackBits, predictor 1, 2 or 3. [File.Window] and [File.WindowWith] then
+// read rows of a pixel window, decoding only the blocks the window meets,
+// each once, the blocks of a row in parallel; they keep only the window's
+// part of one row of blocks, in memory within a budget
+// ([DefaultWindowBudget] unless given) or else in a scratch file.
+// [File.Blocks] reads whole blocks. Every sample comes out little-endian.
 //
 // Malformed input is an error, never a panic: every offset and count is
 // checked against the file's size before anything is allocated for it, a

@@ -2,10 +2,10 @@ package geotiff
 
 import (
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/klauspost/compress/zlib"
 	"io"
 	"math"
 
