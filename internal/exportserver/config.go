@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export/dem"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
@@ -132,6 +133,10 @@ type Config struct {
 	// keeps its lease and is resumed at the next start (see
 	// worker.RunnerConfig.Instance). Default [DefaultShutdownGrace] (30s).
 	ShutdownGrace time.Duration
+	// DEMMemory is the working memory of one DEM export (-dem-memory,
+	// EXPORTTASK_DEM_MEMORY), see dem.Options.MemoryBudget. Default
+	// [dem.DefaultMemoryBudget] (256 MiB); at least 16 MiB.
+	DEMMemory int64
 	// WebhookAllow are networks webhooks may reach although private or
 	// loopback (-webhook-allow, EXPORTTASK_WEBHOOK_ALLOW: comma-separated
 	// CIDRs, e.g. 127.0.0.0/8). Default: none, except that a server whose
@@ -147,6 +152,10 @@ const DefaultAddr = "127.0.0.1:8080"
 
 // envPrefix starts the name of every environment variable.
 const envPrefix = "EXPORTTASK_"
+
+// minDEMMemory is the smallest -dem-memory: below it a DEM export could
+// hold little more than one row of tiles of a narrow window.
+const minDEMMemory = 16 << 20
 
 // DefaultCatalog is the default catalog directory (-catalog), relative to
 // the working directory: the server and the catalog command use it alike.
@@ -183,6 +192,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		writeTO  = fs.Duration("write-timeout", defaultWriteTimeout, "longest `duration` of writing an answer (a download's body excepted)")
 		dlIdle   = fs.Duration("download-idle-timeout", server.DefaultDownloadIdleTimeout, "a download is cut after its client read nothing for this `duration`")
 		grace    = fs.Duration("shutdown-grace", DefaultShutdownGrace, "after a shutdown signal, exports still running after this `duration` are left to be resumed at the next start")
+		demMem   = fs.Int64("dem-memory", dem.DefaultMemoryBudget, "working memory of one DEM export, in `bytes`: buffers and overview rows beyond it go to scratch files")
 		allow    = fs.String("webhook-allow", "", "`CIDRs` webhooks may reach although private or loopback, e.g. 127.0.0.0/8")
 	)
 	fs.VisitAll(func(f *flag.Flag) {
@@ -215,7 +225,7 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		TaskDuration: *duration, Retention: *retain, FinalRetention: *final, SweepInterval: *sweep, WebhookSecret: *secret, Exporter: *exporter, Catalog: *cat,
 		Artifacts: *arts, Scratch: *scratch, S3PathStyle: *s3path, RedirectDownloads: *redirect, PublicURL: *public, TrustForwarded: *trustFwd,
 		Instance: *instance, MaxRunning: *running, WriteTimeout: *writeTO, DownloadIdleTimeout: *dlIdle,
-		ShutdownGrace: *grace}
+		ShutdownGrace: *grace, DEMMemory: *demMem}
 	var err error
 	if cfg.Keys, err = server.ParseKeys(*keys); err != nil {
 		return Config{}, fmt.Errorf("-keys: %w", err)
@@ -248,6 +258,8 @@ func ParseConfig(args []string, getenv func(string) string, output io.Writer) (C
 		return Config{}, fmt.Errorf("-download-idle-timeout must be positive, got %s", cfg.DownloadIdleTimeout)
 	case cfg.ShutdownGrace <= 0:
 		return Config{}, fmt.Errorf("-shutdown-grace must be positive, got %s", cfg.ShutdownGrace)
+	case cfg.DEMMemory < minDEMMemory:
+		return Config{}, fmt.Errorf("-dem-memory must be at least %d bytes (16 MiB), got %d", minDEMMemory, cfg.DEMMemory)
 	case cfg.DB == "":
 		return Config{}, errors.New("-db must not be empty")
 	case cfg.Exporter != "real" && cfg.Exporter != "simulate":

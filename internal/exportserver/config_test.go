@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export/dem"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/worker"
 )
@@ -26,7 +27,7 @@ func TestParseConfigDefaults(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Config{Addr: "127.0.0.1:8080", DB: "exporttask.db", CreateBurst: server.DefaultCreateBurst, TaskDuration: 30 * time.Second,
 		Retention: exporttask.DefaultRetention, FinalRetention: worker.DefaultFinalRetention, SweepInterval: worker.DefaultSweepInterval, Exporter: "real", Catalog: "exporttask-catalog", Instance: host,
-		WriteTimeout: 30 * time.Second, DownloadIdleTimeout: server.DefaultDownloadIdleTimeout, ShutdownGrace: DefaultShutdownGrace}, cfg,
+		WriteTimeout: 30 * time.Second, DownloadIdleTimeout: server.DefaultDownloadIdleTimeout, ShutdownGrace: DefaultShutdownGrace, DEMMemory: dem.DefaultMemoryBudget}, cfg,
 		"the default instance is the host name")
 }
 
@@ -54,6 +55,7 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 		"EXPORTTASK_WRITE_TIMEOUT":         "10s",
 		"EXPORTTASK_DOWNLOAD_IDLE_TIMEOUT": "1m",
 		"EXPORTTASK_SHUTDOWN_GRACE":        "5s",
+		"EXPORTTASK_DEM_MEMORY":            "67108864",
 	})
 	cfg, err := ParseConfig(nil, env, io.Discard)
 	require.NoError(t, err)
@@ -65,9 +67,9 @@ func TestParseConfigFlagsAndEnvironment(t *testing.T) {
 		},
 		Quota: 1000000, CreateRate: 2.5, CreateBurst: server.DefaultCreateBurst, TaskDuration: 5 * time.Second, Retention: 48 * time.Hour, FinalRetention: 36 * time.Hour, SweepInterval: 5 * time.Second, WebhookSecret: "from-env",
 		Instance: "replica-2", MaxRunning: 3, WriteTimeout: 10 * time.Second, DownloadIdleTimeout: time.Minute,
-		ShutdownGrace: 5 * time.Second,
-		WebhookAllow:  []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
-		Exporter:      "simulate", Catalog: "/srv/catalog", Artifacts: "s3://bucket/exports", S3PathStyle: true,
+		ShutdownGrace: 5 * time.Second, DEMMemory: 64 << 20,
+		WebhookAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.1.2.3/32")},
+		Exporter:     "simulate", Catalog: "/srv/catalog", Artifacts: "s3://bucket/exports", S3PathStyle: true,
 		RedirectDownloads: true, PublicURL: "https://exports.example.com",
 	}, cfg)
 
@@ -109,6 +111,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{name: "empty catalog", args: []string{"-catalog", ""}, want: "-catalog"},
 		{name: "negative max running", args: []string{"-max-running", "-1"}, want: "-max-running must not be negative"},
 		{name: "bad max running variable", env: map[string]string{"EXPORTTASK_MAX_RUNNING": "two"}, want: "EXPORTTASK_MAX_RUNNING"},
+		{name: "DEM memory too small", args: []string{"-dem-memory", "1048576"}, want: "-dem-memory must be at least 16777216 bytes"},
 		{name: "slash in instance", args: []string{"-instance", "a/b"}, want: "-instance"},
 		{name: "stray argument", args: []string{"serve"}, want: "unexpected arguments: serve"},
 		{name: "unknown flag", args: []string{"-port", "80"}, want: "-port"},

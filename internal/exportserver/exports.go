@@ -88,7 +88,7 @@ func newExporter(cfg Config, out io.Writer) (exp exporttask.Exporter, scratch st
 	}
 	return export.New(cat, map[exporttask.Domain]export.Domain{
 		exporttask.DomainRaster: raster.New(raster.Options{TempDir: scratch}),
-		exporttask.DomainDEM:    dem.New(dem.Options{TempDir: scratch}),
+		exporttask.DomainDEM:    dem.New(dem.Options{TempDir: scratch, MemoryBudget: cfg.DEMMemory}),
 		exporttask.Domain3D:     tiles3d.New(tiles3d.Options{}),
 	}, export.WithScratchDir(scratch)), scratch, nil
 }
