@@ -21,10 +21,14 @@ import (
 type Options struct {
 	// BytesPerSecond is the throughput the time estimate assumes, in bytes
 	// of the window's samples (decoded, at the source's sample size) plus
-	// the stored bytes read for them. Default 5 MB/s: BenchmarkExport
-	// measured 3.7 to 5.1 MB/s (the whole 1200×1200 Float32 demo record)
-	// on the shared 2-core development machine at a load average of about
-	// 20; most of the CPU time is the COG's Deflate compression.
+	// the stored bytes read for them. Default 60 MB/s: bench/demwindow
+	// measured the streaming writer with parallel Deflate at about 76 MB/s
+	// on the whole extent of a 40,000 × 20,000 Int16 COG (1.6 GB of
+	// samples and 308 MB read in 23.7 to 27.2 s) and 63 MB/s on a
+	// 10,000² window (3.77 s), on the shared 2-core development machine at
+	// a load average of 4 to 6 (see bench/README.md); the lower figure is
+	// taken, so that a loaded machine still finishes within twice the
+	// estimate.
 	BytesPerSecond float64
 	// TempDir holds the COG writer's scratch files during an export
 	// (about the compressed size of the export) when the job has no
@@ -44,6 +48,9 @@ type Options struct {
 	// width for Int16 are needed even with scratch files) is refused.
 	MemoryBudget int64
 }
+
+// defaultBytesPerSecond is Options.BytesPerSecond's default.
+const defaultBytesPerSecond = 60e6
 
 // DefaultMemoryBudget is an export's working memory when
 // Options.MemoryBudget is 0: enough to hold in memory the rows of tiles of
@@ -94,7 +101,7 @@ func New(opts Options) *Exporter {
 		x.open = openFile
 	}
 	if !(x.bytesPerSecond > 0) || math.IsInf(x.bytesPerSecond, 0) {
-		x.bytesPerSecond = 5e6
+		x.bytesPerSecond = defaultBytesPerSecond
 	}
 	if x.tempDir == "" {
 		x.tempDir = os.TempDir()
