@@ -14,8 +14,19 @@ type DryRun struct {
 	// QuotaBytes is the customer's storage quota; absent when there is
 	// none.
 	QuotaBytes int64 `json:"quotaBytes,omitempty"`
-	// ArtifactTypes are the kinds of file an export of the request's
-	// domain produces (see [ArtifactTypes]); the names are the
-	// exporter's, known once it has run.
+	// RemainingQuotaBytes is what the quota leaves the customer now: the
+	// quota less what the customer's stored tasks hold, and 0 when they
+	// hold more; absent (nil) when there is no quota.
+	RemainingQuotaBytes *int64 `json:"remainingQuotaBytes,omitempty"`
+	// Fits reports whether RequiredBytes fits in RemainingQuotaBytes,
+	// that is whether the create, made now, would pass the quota check
+	// (a create refused by it is answered 509); always true when there is
+	// no quota.
+	Fits bool `json:"fits"`
+	// ArtifactTypes are the types of the artifacts the export would
+	// write, in the order of the completed task's artifacts, as the
+	// exporter says (see [Estimate].Artifacts); empty when it does not
+	// say. The names of the files are the exporter's, known once it has
+	// run.
 	ArtifactTypes []ArtifactType `json:"artifactTypes"`
 }

@@ -37,4 +37,8 @@ type Estimate struct {
 	// request's dedup key, so the same request after the record's data
 	// was replaced is a new export. Empty when unknown.
 	SourceVersion string
+	// Artifacts are the types of the artifacts the export would write,
+	// in the order Export returns them; nil when the exporter does not
+	// say. The dry run (POST /export-tasks/estimate) reports them.
+	Artifacts []ArtifactType
 }

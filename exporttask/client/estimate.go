@@ -12,8 +12,9 @@ import (
 
 // Estimate asks what creating req would cost (POST /export-tasks/estimate):
 // the server checks req as a create and answers the estimated size and
-// time, the bytes the create would count against the quota, and the
-// artifact types; it stores nothing. A request the create would refuse
+// time, the bytes the create would count against the quota, the quota
+// left and whether the create fits in it, and the types of the artifacts
+// the export would write; it stores nothing. A request the create would refuse
 // is refused the same way (an *[exporttask.Problem] with its problems).
 func (c *Client) Estimate(ctx context.Context, req exporttask.CreateRequest) (exporttask.DryRun, error) {
 	body, err := json.Marshal(req)

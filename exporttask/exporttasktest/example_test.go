@@ -64,7 +64,7 @@ func ExampleServer_estimate() {
 	}
 	tasks, _, err := srv.Client.List(ctx, client.ListOptions{})
 	fmt.Println(dry.ArtifactTypes, dry.RequiredBytes > dry.EstimatedSize, len(tasks), err)
-	// Output: [MODEL METADATA ROI LEGEND] true 0 <nil>
+	// Output: [MODEL ROI METADATA] true 0 <nil>
 }
 
 // A downstream test that needs the real files runs the real exporters

@@ -86,6 +86,11 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 			return db.pool.QueryRow(ctx, `SELECT task_id, fingerprint FROM idempotency_keys WHERE customer = $1 AND key = $2`, customer, key)
 		},
 		NoRows: pgx.ErrNoRows,
+		Usage: func(ctx context.Context, customer string) (int64, error) {
+			var used, changes int64
+			err := db.pool.QueryRow(ctx, qUsage, customer).Scan(&used, &changes)
+			return used, err
+		},
 	})
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()

@@ -40,7 +40,8 @@
 // Storage in use is a ledger (table usage_changes): creates (one row per
 // customer and statement), status changes and dismissals append a row, so
 // they never queue on a row per customer. The customer's usage is the sum
-// of its rows.
+// of its rows; Usage reads that sum without a lock, as of its statement
+// (the dry run's quota left, which a create made meanwhile changes).
 //
 // Creates with a quota take a transaction advisory lock on the customer
 // and hold it until they commit, so the quota check and the insert are

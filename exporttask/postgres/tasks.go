@@ -90,8 +90,7 @@ func (w txn) LookUp(ctx context.Context, p taskstore.CreateParams) (storekit.Exi
 	}
 	var changes int
 	if p.Quota > 0 {
-		b.Queue(`SELECT coalesce(sum(bytes), 0)::bigint, count(*) FROM usage_changes WHERE customer = $1`,
-			p.Customer).QueryRow(func(row pgx.Row) error {
+		b.Queue(qUsage, p.Customer).QueryRow(func(row pgx.Row) error {
 			return row.Scan(&found.Used, &changes)
 		})
 	}
@@ -145,6 +144,10 @@ func (db *DB) createNew(ctx context.Context, p taskstore.CreateParams) (t export
 	}
 	return storekit.WithID(t, n.id), true, nil
 }
+
+// qUsage reads customer $1's storage in use, the sum of its
+// usage_changes rows, and how many rows there are (see qFoldUsage).
+const qUsage = `SELECT coalesce(sum(bytes), 0)::bigint, count(*) FROM usage_changes WHERE customer = $1`
 
 // qFoldUsage replaces the usage_changes rows of customer $1 that its
 // snapshot sees by one row holding their sum, and returns that sum: the

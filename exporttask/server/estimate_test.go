@@ -12,6 +12,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/client"
+	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 )
 
@@ -27,7 +28,10 @@ func TestDryRun(t *testing.T) {
 	dry, err := h.client.Estimate(ctx, req)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1<<40), dry.QuotaBytes)
-	assert.Equal(t, exporttask.ArtifactTypes(req.Domain), dry.ArtifactTypes)
+	require.NotNil(t, dry.RemainingQuotaBytes)
+	assert.Equal(t, int64(1<<40), *dry.RemainingQuotaBytes, "nothing stored: the whole quota is left")
+	assert.True(t, dry.Fits)
+	assert.Equal(t, simulate.ProducedTypes(req.Domain), dry.ArtifactTypes, "the exporter's types, no LEGEND")
 	tasks, _, err := h.client.List(ctx, client.ListOptions{})
 	require.NoError(t, err)
 	assert.Empty(t, tasks, "a dry run stores nothing")
@@ -36,6 +40,10 @@ func TestDryRun(t *testing.T) {
 	assert.Equal(t, task.EstimatedSize, dry.EstimatedSize)
 	assert.Equal(t, task.EstimatedTime, dry.EstimatedTime)
 	assert.Equal(t, task.EstimatedSize+docBytes(t, task), dry.RequiredBytes, "what the quota counts")
+	again, err := h.client.Estimate(ctx, h.sampleRequest(3))
+	require.NoError(t, err)
+	require.NotNil(t, again.RemainingQuotaBytes)
+	assert.Equal(t, int64(1<<40)-dry.RequiredBytes, *again.RemainingQuotaBytes, "the stored task holds what it required")
 
 	// An invalid body: the same problems as the create's.
 	bad := strings.Replace(mustJSON(t, h.sampleRequest(2)), `"RASTER"`, `"raster"`, 1)
@@ -57,4 +65,49 @@ func TestDryRun(t *testing.T) {
 	tasks, _, err = h.client.List(ctx, client.ListOptions{})
 	require.NoError(t, err)
 	assert.Len(t, tasks, 1, "only the create stored a task")
+}
+
+// TestDryRunQuotaFits: the dry run's remaining quota is the quota less what
+// the customer's stored tasks hold, and fits says whether the create would
+// pass the quota check: where it says false, the create is refused with
+// 509; without a quota there is no remaining quota and everything fits.
+func TestDryRunQuotaFits(t *testing.T) {
+	ctx := context.Background()
+	free := newHarness(t)
+	first, second := free.sampleRequest(1), free.sampleRequest(2)
+	d1, err := free.client.Estimate(ctx, first)
+	require.NoError(t, err)
+	assert.Zero(t, d1.QuotaBytes)
+	assert.Nil(t, d1.RemainingQuotaBytes, "no quota, no remaining quota")
+	assert.True(t, d1.Fits, "everything fits without a quota")
+	d2, err := free.client.Estimate(ctx, second)
+	require.NoError(t, err)
+
+	// A quota one byte short of both tasks.
+	quota := d1.RequiredBytes + d2.RequiredBytes - 1
+	h := newHarness(t, exporttasktest.WithQuota(quota))
+	dry, err := h.client.Estimate(ctx, first)
+	require.NoError(t, err)
+	require.NotNil(t, dry.RemainingQuotaBytes)
+	assert.Equal(t, quota, *dry.RemainingQuotaBytes)
+	assert.True(t, dry.Fits)
+	h.create(t, first)
+
+	dry, err = h.client.Estimate(ctx, second)
+	require.NoError(t, err)
+	require.NotNil(t, dry.RemainingQuotaBytes)
+	assert.Equal(t, d2.RequiredBytes-1, *dry.RemainingQuotaBytes, "the first task holds what it required")
+	assert.False(t, dry.Fits, "one byte short")
+	_, err = h.client.Create(ctx, second)
+	var p *exporttask.Problem
+	require.True(t, errors.As(err, &p), "%v", err)
+	assert.Equal(t, 509, p.Status, "the create the dry run said would not fit is refused")
+
+	// A quota smaller than the task alone: it does not fit.
+	small := newHarness(t, exporttasktest.WithQuota(1))
+	dry, err = small.client.Estimate(ctx, first)
+	require.NoError(t, err)
+	require.NotNil(t, dry.RemainingQuotaBytes)
+	assert.Equal(t, int64(1), *dry.RemainingQuotaBytes)
+	assert.False(t, dry.Fits)
 }

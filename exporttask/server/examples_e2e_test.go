@@ -123,16 +123,25 @@ func TestEveryExampleIsTrue(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &gotDry))
 	assert.Equal(t, memberNames(t, examples["DryRunRaster"]), memberNames(t, b))
 	assert.Equal(t, wantDry.QuotaBytes, gotDry.QuotaBytes)
+	assert.Equal(t, wantDry.RemainingQuotaBytes, gotDry.RemainingQuotaBytes, "nothing stored yet: the whole quota is left")
+	assert.Equal(t, wantDry.Fits, gotDry.Fits)
 	assert.Equal(t, wantDry.ArtifactTypes, gotDry.ArtifactTypes)
 	assert.Positive(t, gotDry.EstimatedSize)
 	assert.Greater(t, gotDry.RequiredBytes, gotDry.EstimatedSize, "the stored document counts too")
 	_, _, b = s.do(t, http.MethodGet, "/export-tasks", exReadKey, "", nil)
 	assert.JSONEq(t, "[]", string(b), "a dry run stores nothing")
 
-	// The create examples: 201, then COMPLETED.
+	// The create examples: 201, then COMPLETED, with artifacts of the
+	// types the dry run said, in its order (one example per domain).
 	var ids []int64
+	var dryTypes [][]exporttask.ArtifactType
 	for _, name := range []string{"CreateRasterPolygon", "CreateDEMWholeRecord", "Create3DMultiPolygon", "CreateDEMv170"} {
 		covered[name] = true
+		st, _, b := s.do(t, http.MethodPost, "/export-tasks/estimate", exWriteKey, "application/json", examples[name])
+		require.Equal(t, http.StatusOK, st, "%s: %s", name, b)
+		var dry exporttask.DryRun
+		require.NoError(t, json.Unmarshal(b, &dry))
+		dryTypes = append(dryTypes, dry.ArtifactTypes)
 		status, b := s.create(t, examples[name])
 		require.Equal(t, http.StatusCreated, status, "%s: %s", name, b)
 		var members map[string]json.RawMessage
@@ -149,6 +158,11 @@ func TestEveryExampleIsTrue(t *testing.T) {
 	for i, id := range ids {
 		task := waitFinal(t, s, id)
 		assert.Equal(t, exporttask.StatusCompleted, task.Status, "task %d: %s", i, task.ErrorReason)
+		var types []exporttask.ArtifactType
+		for _, a := range task.Artifacts {
+			types = append(types, a.Type)
+		}
+		assert.Equal(t, dryTypes[i], types, "task %d (%s): the dry run's artifact types are the export's", i, task.Domain)
 	}
 
 	// The task examples say what a task looks like: the members of a
@@ -185,6 +199,8 @@ func TestEveryExampleIsTrue(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &first))
 	assert.Equal(t, first.EstimatedSize, dry.EstimatedSize, "the dry run's estimate is the create's")
 	assert.Equal(t, first.EstimatedTime, dry.EstimatedTime)
+	require.NotNil(t, dry.RemainingQuotaBytes)
+	assert.Less(t, *dry.RemainingQuotaBytes, dry.QuotaBytes, "the completed tasks hold part of the quota")
 	st, b = s.create(t, []byte(`{"catalogRecordID":"`+demoRaster+`","domain":"raster","artifactCRS":"4326",`+
 		`"ROI":{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Polygon",`+
 		`"coordinates":[[[34.78,31.25],[34.82,31.25],[34.82,31.29],[34.78,31.29]]]}}]},`+

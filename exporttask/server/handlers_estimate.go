@@ -14,7 +14,9 @@ import (
 // estimateTask handles POST /export-tasks/estimate, the dry run of a
 // create: the body is read and checked as a create's is (the same
 // problems, the same estimate), and the answer says what the create would
-// cost, without storing anything.
+// cost (estimates, the bytes the quota would count, the quota left and
+// whether the create fits in it) and the types of the artifacts the
+// exporter would write, without storing anything.
 func (s *Server) estimateTask(w http.ResponseWriter, r *http.Request) {
 	if p := checkJSONContentType(r); p != nil {
 		s.writeProblem(w, r, p)
@@ -48,8 +50,24 @@ func (s *Server) estimateTask(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, r, "measuring the task document", err)
 		return
 	}
-	s.writeJSON(w, r, http.StatusOK, exporttask.DryRun{
+	dry := exporttask.DryRun{
 		EstimatedSize: est.Size, EstimatedTime: est.Time, RequiredBytes: est.Size + int64(len(doc)),
-		QuotaBytes: s.quota, ArtifactTypes: exporttask.ArtifactTypes(req.Domain),
-	})
+		QuotaBytes: s.quota, Fits: true, ArtifactTypes: est.Artifacts,
+	}
+	if dry.ArtifactTypes == nil {
+		dry.ArtifactTypes = []exporttask.ArtifactType{}
+	}
+	if s.quota > 0 {
+		// As the create's quota check (package storekit) counts it.
+		used, err := s.store.Usage(r.Context(), customerOf(r))
+		if err != nil {
+			s.storeError(w, r, "reading the storage in use", err)
+			return
+		}
+		remaining := s.quota - used
+		dry.Fits = dry.RequiredBytes <= remaining
+		remaining = max(remaining, 0)
+		dry.RemainingQuotaBytes = &remaining
+	}
+	s.writeJSON(w, r, http.StatusOK, dry)
 }

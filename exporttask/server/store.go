@@ -38,6 +38,9 @@ type Store interface {
 	// Redeliver writes a new attempt at a delivery; see
 	// [taskstore.Store.Redeliver].
 	Redeliver(ctx context.Context, customer string, id, deliveryID int64, now time.Time) (taskstore.DeliveryRecord, error)
+	// Usage returns the storage a customer's tasks hold, for the dry
+	// run's quota left; see [taskstore.Store.Usage].
+	Usage(ctx context.Context, customer string) (int64, error)
 	// Stats counts tasks and deliveries for /metrics; see
 	// [taskstore.Store.Stats].
 	Stats(ctx context.Context) (taskstore.Stats, error)

@@ -69,6 +69,11 @@ func (s timedStore) Redeliver(ctx context.Context, customer string, id, delivery
 	return s.st.Redeliver(ctx, customer, id, deliveryID, now)
 }
 
+func (s timedStore) Usage(ctx context.Context, customer string) (used int64, err error) {
+	defer s.time("usage")(&err)
+	return s.st.Usage(ctx, customer)
+}
+
 func (s timedStore) Stats(ctx context.Context) (st taskstore.Stats, err error) {
 	defer s.time("stats")(&err)
 	return s.st.Stats(ctx)

@@ -37,6 +37,7 @@ func TestTimedStoresTimeEveryMethod(t *testing.T) {
 	_ = s.Dismiss(ctx, "c", 1)
 	_, _ = s.ListDeliveries(ctx, "c", 1, 0, 1)
 	_, _ = s.Redeliver(ctx, "c", 1, 1, now)
+	_, _ = s.Usage(ctx, "c")
 	_, _ = s.Stats(ctx)
 	_ = s.Ping(ctx)
 	_, _, _ = w.Claim(ctx, "w", now, time.Second)
@@ -80,6 +81,6 @@ func TestTimedStoresTimeEveryMethod(t *testing.T) {
 	assert.Equal(t, []string{
 		"abort", "claim", "claim_deliveries", "create", "delivery_done", "dismiss", "expire", "finish", "get",
 		"list", "list_deliveries", "ping", "progress", "prune_deliveries", "purge", "redeliver", "release_for_retry", "release_leases",
-		"stats", "task_by_idempotency_key",
+		"stats", "task_by_idempotency_key", "usage",
 	}, names)
 }

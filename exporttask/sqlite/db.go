@@ -89,6 +89,14 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 			return db.r.QueryRowContext(ctx, qIdempotencyKey, customer, key)
 		},
 		NoRows: sql.ErrNoRows,
+		Usage: func(ctx context.Context, customer string) (int64, error) {
+			var used int64
+			err := db.r.QueryRowContext(ctx, qUsage, customer).Scan(&used)
+			if errors.Is(err, sql.ErrNoRows) {
+				return 0, nil
+			}
+			return used, err
+		},
 	})
 	if err := db.autoVacuumNew(ctx); err != nil {
 		db.Close()

@@ -51,6 +51,7 @@ func Run(t *testing.T, open func(t *testing.T) taskstore.Store) {
 		{"Quota", testQuota},
 		{"QuotaStatuses", testQuotaStatuses},
 		{"QuotaAfterDedup", testQuotaAfterDedup},
+		{"Usage", testUsage},
 		{"ConcurrentCreates", testConcurrentCreates},
 		{"ConcurrentQuota", testConcurrentQuota},
 		{"ConcurrentDedup", testConcurrentDedup},

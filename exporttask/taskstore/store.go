@@ -202,6 +202,13 @@ type Store interface {
 	// earlier run is gone, so its tasks need not wait for their leases.
 	ReleaseLeases(ctx context.Context, prefix string) (int, error)
 
+	// Usage returns the bytes the customer's tasks hold against the
+	// storage quota, counted as Create counts them when it checks the
+	// quota (see Create); 0 for a customer without tasks. The server's
+	// dry run of a create (POST /export-tasks/estimate) calls it to say
+	// what quota is left.
+	Usage(ctx context.Context, customer string) (int64, error)
+
 	// Stats counts what the store holds, for monitoring (the server's
 	// /metrics). Each call counts every task and delivery, so call it at
 	// scrape intervals, not per request.

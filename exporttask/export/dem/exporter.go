@@ -245,7 +245,13 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 		metadataAllowance + 2*float64(roiSize(j))
 	rows, pixels := int64(p.img.Height), int64(p.img.Width)*int64(p.img.Height)
 	secs := int64(math.Ceil((float64(stored)+decoded)/e.bytesPerSecond + j.MaskTime(rows, pixels).Seconds()))
-	return exporttask.Estimate{Size: int64(size), Time: max(secs, 1)}, nil
+	return exporttask.Estimate{Size: int64(size), Time: max(secs, 1), Artifacts: producedTypes()}, nil
+}
+
+// producedTypes are the types of the artifacts Export writes, in its
+// order: the COG, the ROI, the METADATA.
+func producedTypes() []exporttask.ArtifactType {
+	return []exporttask.ArtifactType{exporttask.ArtifactModel, exporttask.ArtifactROI, exporttask.ArtifactMetadata}
 }
 
 // SourceBytes returns the stored (compressed) bytes of the source blocks

@@ -89,7 +89,17 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 		size += int64(perPixel * thumbnailPixels(j))
 	}
 	secs := int64(math.Ceil(float64(tiles)/x.tilesPerSecond+j.MaskTime(tiles, int64(thumbnailPixels(j))).Seconds())) + 1
-	return exporttask.Estimate{Size: size, Time: secs}, nil
+	return exporttask.Estimate{Size: size, Time: secs, Artifacts: producedTypes()}, nil
+}
+
+// producedTypes are the types of the artifacts Export writes, in its
+// order: the GeoPackage, the thumbnails, the METADATA.
+func producedTypes() []exporttask.ArtifactType {
+	types := []exporttask.ArtifactType{exporttask.ArtifactGPKG}
+	for _, t := range thumbnails() {
+		types = append(types, t.Type)
+	}
+	return append(types, exporttask.ArtifactMetadata)
 }
 
 // thumbnailPixels is the number of pixels of the three thumbnails.

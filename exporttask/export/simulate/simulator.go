@@ -151,9 +151,9 @@ func plan(recordID string, d exporttask.Domain, roi *exporttask.FeatureCollectio
 	return out, nil
 }
 
-// Estimate returns the total size of the artifacts an export of r would
-// produce, and the configured Duration (rounded up to whole seconds) as its
-// time. It fails for an unknown domain or an ROI whose geometry is not a
+// Estimate returns the total size and the types of the artifacts an
+// export of r would produce, and the configured Duration (rounded up to
+// whole seconds) as its time. It fails for an unknown domain or an ROI whose geometry is not a
 // Polygon or MultiPolygon of finite positions.
 func (s *Simulator) Estimate(_ context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
 	p, err := plan(r.CatalogRecordID, r.Domain, r.ROI)
@@ -161,11 +161,13 @@ func (s *Simulator) Estimate(_ context.Context, r exporttask.CreateRequest) (exp
 		return exporttask.Estimate{}, err
 	}
 	var size int64
+	types := make([]exporttask.ArtifactType, 0, len(p))
 	for _, a := range p {
 		size += a.size
+		types = append(types, a.typ)
 	}
 	secs := int64(math.Ceil(s.duration.Seconds()))
-	return exporttask.Estimate{Size: size, Time: max(secs, 1)}, nil
+	return exporttask.Estimate{Size: size, Time: max(secs, 1), Artifacts: types}, nil
 }
 
 // Export waits Duration in Steps slices, reporting progress (done slices

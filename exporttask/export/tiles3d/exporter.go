@@ -143,7 +143,14 @@ func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 	}
 	size += 2*int64(len(roi)) + metadataAllowance
 	secs := int64(math.Ceil(float64(content)/e.opts.BytesPerSecond + j.MaskTime(int64(len(p.sel.files))+thumbSmall+thumbMedium+thumbLarge, 2*thumbLarge*thumbLarge).Seconds()))
-	return exporttask.Estimate{Size: size, Time: max(secs, 1)}, nil
+	return exporttask.Estimate{Size: size, Time: max(secs, 1), Artifacts: producedTypes()}, nil
+}
+
+// producedTypes are the types of the artifacts Export writes, in its
+// order: the 3D Tiles zip, the three thumbnails, the METADATA.
+func producedTypes() []exporttask.ArtifactType {
+	return []exporttask.ArtifactType{exporttask.Artifact3DModel, exporttask.ArtifactThumbnailsSmall,
+		exporttask.ArtifactThumbnailsMedium, exporttask.ArtifactThumbnailsLarge, exporttask.ArtifactMetadata}
 }
 
 // thumbnailEstimate forecasts the bytes of the three thumbnails: their

@@ -30,6 +30,10 @@ type CommonConfig struct {
 	TaskRow func(ctx context.Context, customer string, id int64) Scanner
 	KeyRow  func(ctx context.Context, customer, key string) Scanner
 	NoRows  error
+	// Usage reads the customer's storage in use, in bytes, with the
+	// query the store's [Tx.LookUp] reads it with for a create's quota
+	// check; 0 when the customer has none recorded.
+	Usage func(ctx context.Context, customer string) (int64, error)
 }
 
 // Common carries out the methods of [taskstore.Store] that every store
@@ -37,7 +41,7 @@ type CommonConfig struct {
 // errors with the store's name: Get, TaskByIdempotencyKey, List, Abort,
 // Dismiss, Claim, Progress, ReleaseForRetry, Finish, Expire, the outbox's
 // ClaimDeliveries, DeliveryDone, PruneDeliveries, ListDeliveries and
-// Redeliver, and Stats. A store embeds it, so these are the store's
+// Redeliver, Usage and Stats. A store embeds it, so these are the store's
 // methods, and writes the others (Create, Purge, ReleaseLeases, Ping,
 // Close) itself. Create it with [NewCommon].
 type Common struct {
@@ -222,6 +226,16 @@ func (s Common) Redeliver(ctx context.Context, customer string, id, deliveryID i
 		return taskstore.DeliveryRecord{}, fmt.Errorf("%s: redeliver %d of task %d: %w", s.c.Name, deliveryID, id, err)
 	}
 	return d, nil
+}
+
+// Usage returns the storage the customer's tasks hold against the quota;
+// see [taskstore.Store].
+func (s Common) Usage(ctx context.Context, customer string) (int64, error) {
+	used, err := s.c.Usage(ctx, customer)
+	if err != nil {
+		return 0, fmt.Errorf("%s: reading the storage in use: %w", s.c.Name, err)
+	}
+	return used, nil
 }
 
 // Stats counts the tasks by status and the pending and given-up webhook
