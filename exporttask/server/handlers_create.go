@@ -29,20 +29,8 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("the Idempotency-Key header is longer than %d characters", exporttask.MaxIdempotencyKeyLength))}))
 		return
 	}
-	req, problems, err := s.decodeCreate(w, r)
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			s.writeProblem(w, r, newProblem(http.StatusRequestEntityTooLarge,
-				fmt.Sprintf("The request body is larger than %d bytes.", mbe.Limit)))
-			return
-		}
-		s.writeProblem(w, r, validationProblem("The request body could not be read.",
-			[]exporttask.FieldError{{Message: "the request body could not be read to its end"}}))
-		return
-	}
-	if len(problems) > 0 {
-		s.writeProblem(w, r, (&exporttask.ValidationError{Problems: problems}).Problem())
+	req, ok := s.readCreate(w, r)
+	if !ok {
 		return
 	}
 
@@ -102,6 +90,29 @@ func checkJSONContentType(r *http.Request) *exporttask.Problem {
 			fmt.Sprintf("The request body must be application/json (Content-Type: %s).", got))
 	}
 	return nil
+}
+
+// readCreate reads and checks a create's body, as create and its dry run
+// both do: on any problem it writes the answer (413 for a body too large,
+// 400 with every problem) and returns false.
+func (s *Server) readCreate(w http.ResponseWriter, r *http.Request) (exporttask.CreateRequest, bool) {
+	req, problems, err := s.decodeCreate(w, r)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			s.writeProblem(w, r, newProblem(http.StatusRequestEntityTooLarge,
+				fmt.Sprintf("The request body is larger than %d bytes.", mbe.Limit)))
+			return exporttask.CreateRequest{}, false
+		}
+		s.writeProblem(w, r, validationProblem("The request body could not be read.",
+			[]exporttask.FieldError{{Message: "the request body could not be read to its end"}}))
+		return exporttask.CreateRequest{}, false
+	}
+	if len(problems) > 0 {
+		s.writeProblem(w, r, (&exporttask.ValidationError{Problems: problems}).Problem())
+		return exporttask.CreateRequest{}, false
+	}
+	return req, true
 }
 
 // decodeCreate reads the body (at most MaxBodyBytes) and returns the request

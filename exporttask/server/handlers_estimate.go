@@ -1,8 +1,6 @@
 package server
 
 import (
-	"errors"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -22,20 +20,8 @@ func (s *Server) estimateTask(w http.ResponseWriter, r *http.Request) {
 		s.writeProblem(w, r, p)
 		return
 	}
-	req, problems, err := s.decodeCreate(w, r)
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			s.writeProblem(w, r, newProblem(http.StatusRequestEntityTooLarge,
-				fmt.Sprintf("The request body is larger than %d bytes.", mbe.Limit)))
-			return
-		}
-		s.writeProblem(w, r, validationProblem("The request body could not be read.",
-			[]exporttask.FieldError{{Message: "the request body could not be read to its end"}}))
-		return
-	}
-	if len(problems) > 0 {
-		s.writeProblem(w, r, (&exporttask.ValidationError{Problems: problems}).Problem())
+	req, ok := s.readCreate(w, r)
+	if !ok {
 		return
 	}
 	est, err := s.exporter.Estimate(r.Context(), req)
