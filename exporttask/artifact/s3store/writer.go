@@ -297,13 +297,48 @@ func (w *writer) discard() error {
 	w.wg.Wait()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(w.parent), abortTimeout)
 	defer cancel()
-	_, err := w.s.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{
-		Bucket: aws.String(w.s.cfg.Bucket), Key: aws.String(w.s.objectKey(w.key)), UploadId: w.uploadID,
-	})
+	err := w.abortUpload(ctx)
 	w.uploadID = nil
 	w.buf = nil
-	if err != nil && !hasCode(err, "NoSuchUpload") {
+	if err != nil {
 		return fmt.Errorf("s3store: abort %q: %w", w.key, err)
 	}
 	return nil
+}
+
+// maxAborts is how many times abortUpload asks for the abort before it
+// gives up on an upload that keeps coming back.
+const maxAborts = 6
+
+// abortUpload aborts the multipart upload and checks that it is gone: a
+// part the server was still receiving when the abort came may be stored
+// after it, so the abort is repeated, after 50, 100, 200, … ms, until
+// ListParts no longer finds the upload (the check S3's documentation of
+// AbortMultipartUpload asks for).
+func (w *writer) abortUpload(ctx context.Context) error {
+	bucket, key := aws.String(w.s.cfg.Bucket), aws.String(w.s.objectKey(w.key))
+	pause := 50 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		_, err := w.s.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: bucket, Key: key, UploadId: w.uploadID})
+		if err != nil && !hasCode(err, "NoSuchUpload") {
+			return err
+		}
+		_, err = w.s.client.ListParts(ctx, &s3.ListPartsInput{Bucket: bucket, Key: key, UploadId: w.uploadID})
+		switch {
+		case hasCode(err, "NoSuchUpload"):
+			return nil
+		case err != nil:
+			return fmt.Errorf("checking that the upload is gone: %w", err)
+		case attempt == maxAborts:
+			return fmt.Errorf("the upload was still there after %d aborts", maxAborts)
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		pause *= 2
+	}
 }
