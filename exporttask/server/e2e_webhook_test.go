@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 )
 
@@ -147,7 +148,29 @@ func TestWebhookReceiverDownThenUp(t *testing.T) {
 	done, err := h.client.Wait(t.Context(), task.ID, 50*time.Millisecond)
 	require.NoError(t, err)
 	require.Equal(t, exporttask.StatusCompleted, done.Status)
-	time.Sleep(500 * time.Millisecond) // a few attempts fail meanwhile
+	// Wait until the first delivery has failed twice against the closed
+	// port, so the test shows retries and not only a first attempt. A
+	// task's deliveries go in order: the second waits for the first.
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(20 * time.Second)
+	var ds []exporttask.WebhookDelivery
+	for failed := false; !failed; {
+		select {
+		case <-deadline:
+			t.Fatalf("the first delivery did not fail twice within 20 s: %+v", ds)
+		case <-tick.C:
+		}
+		ds, _, err = h.client.Deliveries(t.Context(), task.ID, client.DeliveryListOptions{})
+		require.NoError(t, err)
+		require.Len(t, ds, 2)
+		for _, d := range ds {
+			require.Equal(t, exporttask.DeliveryStatusPending, d.Status, "delivery %d", d.ID)
+		}
+		failed = ds[0].Attempts >= 2
+	}
+	assert.Equal(t, exporttask.DeliveryErrorConnection, ds[0].LastError, "the attempts failed as refused")
+	assert.Zero(t, ds[1].Attempts, "the second delivery waits for the first")
 
 	rc := newHookReceiver()
 	ln, err = net.Listen("tcp", addr)
