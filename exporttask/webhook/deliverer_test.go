@@ -30,12 +30,16 @@ func startedDelivery(t *testing.T, s taskstore.Store, url string, more ...export
 	_, ok, err := s.Claim(context.Background(), "test-worker", time.Now(), time.Minute)
 	require.NoError(t, err)
 	require.True(t, ok)
-	ds, err := s.ClaimDeliveries(context.Background(), taskstore.DeliveryClaim{Now: time.Now(), Limit: 10, Lease: time.Nanosecond})
+	// A lease of one nanosecond: it has ended once the clock moved on, so
+	// the deliverer may claim the delivery at once.
+	now := time.Now()
+	ds, err := s.ClaimDeliveries(context.Background(), taskstore.DeliveryClaim{Now: now, Limit: 10, Lease: time.Nanosecond})
 	require.NoError(t, err)
 	require.Len(t, ds, 1)
 	require.Equal(t, task.ID, ds[0].TaskID)
 	require.Equal(t, exporttask.EventStarted, ds[0].Event)
-	time.Sleep(time.Millisecond) // let that lease end
+	for !time.Now().After(now.Add(time.Nanosecond)) {
+	}
 	return ds[0].ID
 }
 
@@ -121,14 +125,15 @@ func TestDeliveryGivesUp(t *testing.T) {
 			rec := testkit.NewRecordingStore(s)
 			rcv := testkit.NewReceiver(t, status(http.StatusInternalServerError))
 			id := startedDelivery(t, rec, rcv.URL)
-			testkit.Background(t, testkit.FastDeliverer(t, rec, func(c *webhook.DelivererConfig) { c.MaxAttempts = 3 }).Run)
+			stop := testkit.Background(t, testkit.FastDeliverer(t, rec, func(c *webhook.DelivererConfig) { c.MaxAttempts = 3 }).Run)
 			out := rec.FinalOutcomes(t, id)
 			require.Len(t, out, 3)
 			assert.True(t, out[2].NextAttempt.IsZero())
 			assert.Contains(t, out[2].Error, "gave up after 3 attempts")
 			assert.Equal(t, http.StatusInternalServerError, out[2].StatusCode)
 			assert.Equal(t, exporttask.DeliveryErrorHTTPStatus, out[2].Class)
-			time.Sleep(30 * time.Millisecond)
+			testkit.WaitDeliveriesSettled(t, rec)
+			stop()
 			assert.Len(t, rcv.Requests(), 3, "no attempt after giving up")
 		})
 		t.Run("on a network error after MaxAttempts", func(t *testing.T) {

@@ -57,7 +57,7 @@ func TestLifecycle(t *testing.T) {
 		}
 		arts := testkit.Artifacts(t)
 		testkit.Background(t, testkit.FastRunner(t, s, sim, func(c *worker.RunnerConfig) { c.Artifacts = arts }).Run)
-		testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
+		stopDeliverer := testkit.Background(t, testkit.FastDeliverer(t, s, nil).Run)
 
 		for _, d := range exporttask.Domains() {
 			got := testkit.WaitStatus(t, s, customer, tasks[d].ID, exporttask.StatusCompleted)
@@ -79,7 +79,9 @@ func TestLifecycle(t *testing.T) {
 
 		want := []exporttask.Event{exporttask.EventStarted, exporttask.EventInProgress, exporttask.EventInProgress, exporttask.EventCompleted}
 		require.Eventually(t, func() bool { return len(rcv.Requests()) >= 3*len(want) }, 5*time.Second, 2*time.Millisecond)
-		time.Sleep(20 * time.Millisecond) // nothing more should arrive
+		// Nothing more arrives: every delivery is over, none will be retried.
+		testkit.WaitDeliveriesSettled(t, s)
+		stopDeliverer()
 		byTask := map[int64][]testkit.Received{}
 		ids := map[string]bool{}
 		for _, r := range rcv.Requests() {
@@ -202,7 +204,7 @@ func TestRunnerAbortCancelsExport(t *testing.T) {
 		// Lease 300ms: renewed every 100ms, while the simulator reports only
 		// every 30s, so the renewal is what notices the abort. One worker:
 		// nothing else could claim the task if a renewal came late.
-		testkit.Background(t, testkit.FastRunner(t, s, w, func(c *worker.RunnerConfig) {
+		stopRunner := testkit.Background(t, testkit.FastRunner(t, s, w, func(c *worker.RunnerConfig) {
 			c.Lease = 300 * time.Millisecond
 			c.Workers = 1
 		}).Run)
@@ -216,10 +218,15 @@ func TestRunnerAbortCancelsExport(t *testing.T) {
 		assert.ErrorIs(t, err, exporttask.ErrLeaseLost)
 		assert.Less(t, time.Since(aborted), time.Second)
 
-		time.Sleep(50 * time.Millisecond)
 		got, err := s.Get(context.Background(), customer, task.ID)
 		require.NoError(t, err)
 		assert.Equal(t, exporttask.StatusAborted, got.Status)
+		// The aborted task is not in the queue, so no worker can start it
+		// again; with the runner stopped, nothing started it meanwhile.
+		stopRunner()
+		_, ok, err := s.Claim(context.Background(), "test-worker", time.Now().Add(time.Hour), time.Minute)
+		require.NoError(t, err)
+		assert.False(t, ok, "an aborted task can be claimed")
 		select {
 		case <-w.started:
 			t.Error("an aborted task was exported again")

@@ -209,6 +209,20 @@ func WaitStatus(t *testing.T, s taskstore.Store, customer string, id int64, stat
 	return got
 }
 
+// WaitDeliveriesSettled waits until no webhook delivery in s is pending:
+// each one is delivered or given up, so none will be attempted again.
+// Stopping the deliverer after this proves that no request arrives later.
+func WaitDeliveriesSettled(t *testing.T, s taskstore.Store) {
+	t.Helper()
+	var st taskstore.Stats
+	require.Eventually(t, func() bool {
+		var err error
+		st, err = s.Stats(context.Background())
+		require.NoError(t, err)
+		return st.DeliveriesPending == 0
+	}, 10*time.Second, 2*time.Millisecond, "deliveries still pending: %d", st.DeliveriesPending)
+}
+
 // Background runs fn (a Run method) until the test cancels it; stop cancels
 // and waits for fn to return, failing when it takes more than 5 seconds.
 func Background(t *testing.T, run func(context.Context) error) (stop func()) {
