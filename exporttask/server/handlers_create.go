@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
-	"github.com/openapi-viewer/viewer/exporttask/catalog"
-	"github.com/openapi-viewer/viewer/exporttask/internal/reason"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -39,7 +37,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 	}
 	est, err := s.exporter.Estimate(r.Context(), req)
 	if err != nil {
-		s.estimateError(w, r, err)
+		s.answerError(w, r, "estimating an export", err)
 		return
 	}
 	dedup, err := taskstore.DedupKey(req)
@@ -59,7 +57,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		Now:            time.Now(),
 	})
 	if err != nil {
-		s.storeError(w, r, "creating a task", err)
+		s.answerError(w, r, "creating a task", err)
 		return
 	}
 	t.Shape = req.Shape // a duplicate of another shape's task is answered as asked
@@ -149,31 +147,4 @@ func (s *Server) decodeCreate(w http.ResponseWriter, r *http.Request) (exporttas
 		req.Webhook[i].URL = norm
 	}
 	return req, problems, nil
-}
-
-// estimateError answers an error of the Exporter's Estimate: 404 naming
-// /catalogRecordID for an unknown record, 400 with the problems of a
-// *ValidationError (wrong domain, ROI outside the footprint, bad
-// parameters) or of an [exporttask.PermanentError] (a record whose source
-// moved or changed: the reason names it and says what to do, at
-// /catalogRecordID), 500 (logged) for anything else.
-func (s *Server) estimateError(w http.ResponseWriter, r *http.Request, err error) {
-	if errors.Is(err, catalog.ErrNotFound) {
-		p := newProblem(http.StatusNotFound, "No catalog record with this catalogRecordID.")
-		p.Errors = []exporttask.FieldError{{Pointer: "/catalogRecordID", Message: "no catalog record with this id"}}
-		s.writeProblem(w, r, p)
-		return
-	}
-	var ve *exporttask.ValidationError
-	if errors.As(err, &ve) {
-		s.writeProblem(w, r, ve.Problem())
-		return
-	}
-	var pe *exporttask.PermanentError
-	if errors.As(err, &pe) {
-		s.writeProblem(w, r, exporttask.NewValidationError(exporttask.FieldError{
-			Pointer: "/catalogRecordID", Message: reason.Clean(pe.Reason)}).Problem())
-		return
-	}
-	s.serverError(w, r, "estimating an export", err)
 }

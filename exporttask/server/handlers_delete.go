@@ -29,12 +29,12 @@ func (s *Server) deleteTask(w http.ResponseWriter, r *http.Request) {
 		s.writeJSON(w, r, http.StatusOK, s.urls.withURLs(r, t))
 	case errors.Is(err, taskstore.ErrConflict):
 		if err := s.dismiss(r, id); err != nil {
-			s.storeError(w, r, "dismissing a task", err)
+			s.answerError(w, r, "dismissing a task", err)
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
 	default:
-		s.storeError(w, r, "aborting a task", err)
+		s.answerError(w, r, "aborting a task", err)
 	}
 }
 

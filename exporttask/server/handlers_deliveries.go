@@ -58,7 +58,7 @@ func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request) {
 	// One more than the page tells whether there is a next page.
 	recs, err := s.store.ListDeliveries(r.Context(), customerOf(r), id, dq.after, dq.limit+1)
 	if err != nil {
-		s.storeError(w, r, "listing deliveries", err)
+		s.answerError(w, r, "listing deliveries", err)
 		return
 	}
 	more := len(recs) > dq.limit
@@ -117,10 +117,10 @@ func (s *Server) redeliver(w http.ResponseWriter, r *http.Request) {
 			s.writeProblem(w, r, newProblem(http.StatusNotFound, "The task has no delivery with this id."))
 			return
 		}
-		s.storeError(w, r, "redelivering", err)
+		s.answerError(w, r, "redelivering", err)
 		return
 	case err != nil:
-		s.storeError(w, r, "redelivering", err)
+		s.answerError(w, r, "redelivering", err)
 		return
 	}
 	w.Header().Set("Location", deliveriesPath(id))

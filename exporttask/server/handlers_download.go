@@ -32,7 +32,7 @@ func (s *Server) downloadArtifact(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	t, err := s.store.Get(r.Context(), customerOf(r), id)
 	if err != nil {
-		s.storeError(w, r, "reading a task", err)
+		s.answerError(w, r, "reading a task", err)
 		return
 	}
 	art, found := findArtifact(t, name)
@@ -86,7 +86,7 @@ func (s *Server) artifactGone(w http.ResponseWriter, r *http.Request, id int64) 
 	t, err := s.store.Get(r.Context(), customerOf(r), id)
 	switch {
 	case err != nil:
-		s.storeError(w, r, "reading a task", err)
+		s.answerError(w, r, "reading a task", err)
 	case t.Status == exporttask.StatusExpired:
 		s.writeProblem(w, r, newProblem(http.StatusGone,
 			"The task expired at "+t.ExpiredAt.Time.UTC().Format(time.RFC3339)+"; its files were deleted."))

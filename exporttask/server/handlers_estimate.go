@@ -26,7 +26,7 @@ func (s *Server) estimateTask(w http.ResponseWriter, r *http.Request) {
 	}
 	est, err := s.exporter.Estimate(r.Context(), req)
 	if err != nil {
-		s.estimateError(w, r, err)
+		s.answerError(w, r, "estimating an export", err)
 		return
 	}
 	// The document the create would store, as the store measures it.
@@ -47,7 +47,7 @@ func (s *Server) estimateTask(w http.ResponseWriter, r *http.Request) {
 		// As the create's quota check (package storekit) counts it.
 		used, err := s.store.Usage(r.Context(), customerOf(r))
 		if err != nil {
-			s.storeError(w, r, "reading the storage in use", err)
+			s.answerError(w, r, "reading the storage in use", err)
 			return
 		}
 		remaining := s.quota - used

@@ -18,7 +18,7 @@ func (s *Server) getTask(w http.ResponseWriter, r *http.Request) {
 	}
 	t, err := s.store.Get(r.Context(), customerOf(r), id)
 	if err != nil {
-		s.storeError(w, r, "reading a task", err)
+		s.answerError(w, r, "reading a task", err)
 		return
 	}
 	s.writeJSON(w, r, http.StatusOK, s.urls.withURLs(r, t))
@@ -36,7 +36,7 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 		Customer: customerOf(r), Status: lq.status, Before: lq.before, Limit: lq.limit,
 	})
 	if err != nil {
-		s.storeError(w, r, "listing tasks", err)
+		s.answerError(w, r, "listing tasks", err)
 		return
 	}
 	if tasks == nil {

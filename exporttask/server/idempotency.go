@@ -24,7 +24,7 @@ func (s *Server) replayIdempotent(w http.ResponseWriter, r *http.Request, key st
 		return false
 	}
 	if err != nil {
-		s.storeError(w, r, "looking up an idempotency key", err)
+		s.answerError(w, r, "looking up an idempotency key", err)
 		return true
 	}
 	t.Shape = req.Shape

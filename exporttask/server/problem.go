@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
-	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // validationProblem returns the 400 problem listing every field error.
@@ -116,39 +115,21 @@ func encodeJSON(v any) ([]byte, error) {
 // disk space is an operator's work, which takes minutes, not moments.
 const storageFullRetryAfter = "120"
 
-// storeError answers an error of the Store: 404 for ErrNotFound, 409 for
-// ErrConflict (a *TransitionError), 509 for a *QuotaError, 507 with
-// Retry-After for ErrStorageFull (a full disk; logged), 500 (logged) for
-// anything else, or 499 when the client went away (see serverError).
-func (s *Server) storeError(w http.ResponseWriter, r *http.Request, op string, err error) {
-	if errors.Is(err, exporttask.ErrStorageFull) {
-		s.storageFull(w, r, op, err)
+// answerError answers err with its problem from [problemFor]'s table.
+// A full disk (507) is logged at ERROR for the operator and carries
+// Retry-After: the request was sound, the server could not keep it. Any
+// error outside the table is a server error (see serverError); op names
+// what failed, for the log.
+func (s *Server) answerError(w http.ResponseWriter, r *http.Request, op string, err error) {
+	p, ok := problemFor(err)
+	if !ok {
+		s.serverError(w, r, op, err)
 		return
 	}
-	if errors.Is(err, taskstore.ErrNotFound) {
-		s.writeProblem(w, r, newProblem(http.StatusNotFound, "No export task with this id."))
-		return
+	if p.Status == http.StatusInsufficientStorage {
+		s.logger.ErrorContext(r.Context(), op+": the storage is full", "method", r.Method, "path", r.URL.Path,
+			"error", err.Error())
+		w.Header().Set("Retry-After", storageFullRetryAfter)
 	}
-	if p, ok := problemFor(err); ok {
-		s.writeProblem(w, r, p)
-		return
-	}
-	if errors.Is(err, taskstore.ErrConflict) {
-		s.writeProblem(w, r, &exporttask.Problem{Type: exporttask.ProblemTypeInvalidTransition, Title: "Invalid status transition",
-			Status: http.StatusConflict, Detail: "The task's status does not allow this.",
-			Message: "The task's status does not allow this."})
-		return
-	}
-	s.serverError(w, r, op, err)
-}
-
-// storageFull answers 507 Insufficient Storage with Retry-After for a write
-// that met a full disk, and logs it at ERROR for the operator: the request
-// was sound, the server could not keep it.
-func (s *Server) storageFull(w http.ResponseWriter, r *http.Request, op string, err error) {
-	s.logger.ErrorContext(r.Context(), op+": the storage is full", "method", r.Method, "path", r.URL.Path,
-		"error", err.Error())
-	w.Header().Set("Retry-After", storageFullRetryAfter)
-	s.writeProblem(w, r, newProblem(http.StatusInsufficientStorage,
-		"The server's storage is full; nothing was stored. Try again later."))
+	s.writeProblem(w, r, p)
 }

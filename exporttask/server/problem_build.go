@@ -6,7 +6,9 @@ import (
 	"net/http"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/quoted"
+	"github.com/openapi-viewer/viewer/exporttask/internal/reason"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -26,28 +28,53 @@ func statusText(status int) string {
 	return http.StatusText(status)
 }
 
-// problemFor returns the problem body for an error with one of its own: a
-// *exporttask.ValidationError (400), a *exporttask.TransitionError (409),
-// a *taskstore.IdempotencyKeyReusedError (422) or a *taskstore.QuotaError
-// (509), found with errors.As. ok is false for any other error, which the
-// caller maps itself (404 for taskstore.ErrNotFound, 500 otherwise).
+// problemFor is the one table from the kinds of error a handler meets to
+// the problem it answers, found with errors.Is and errors.As in this order:
+//
+//	exporttask.ErrStorageFull              507 (with Retry-After; logged)
+//	catalog.ErrNotFound                    404 at /catalogRecordID
+//	taskstore.ErrNotFound                  404
+//	*taskstore.IdempotencyKeyReusedError   422
+//	*exporttask.ValidationError            400 with its field errors
+//	*exporttask.PermanentError             400 at /catalogRecordID (a record
+//	                                       whose source cannot be exported)
+//	*exporttask.TransitionError            409 naming both statuses
+//	taskstore.ErrConflict                  409
+//	*taskstore.QuotaError                  509
+//
+// ok is false for any other error: a server error (500, logged; 499 when
+// the client went away), which [Server.answerError] writes.
 func problemFor(err error) (p *exporttask.Problem, ok bool) {
 	var ve *exporttask.ValidationError
+	var pe *exporttask.PermanentError
 	var te *exporttask.TransitionError
 	var qe *taskstore.QuotaError
 	var ke *taskstore.IdempotencyKeyReusedError
 	switch {
+	case errors.Is(err, exporttask.ErrStorageFull):
+		return newProblem(http.StatusInsufficientStorage,
+			"The server's storage is full; nothing was stored. Try again later."), true
+	case errors.Is(err, catalog.ErrNotFound):
+		p := newProblem(http.StatusNotFound, "No catalog record with this catalogRecordID.")
+		p.Errors = []exporttask.FieldError{{Pointer: "/catalogRecordID", Message: "no catalog record with this id"}}
+		return p, true
+	case errors.Is(err, taskstore.ErrNotFound):
+		return newProblem(http.StatusNotFound, "No export task with this id."), true
 	case errors.As(err, &ke):
 		return idempotencyKeyReusedProblem(ke.Key, ke.TaskID), true
 	case errors.As(err, &ve):
 		return ve.Problem(), true
+	case errors.As(err, &pe):
+		return exporttask.NewValidationError(exporttask.FieldError{
+			Pointer: "/catalogRecordID", Message: reason.Clean(pe.Reason)}).Problem(), true
 	case errors.As(err, &te):
 		detail := fmt.Sprintf("the task is %s and cannot move to %s", te.From, te.To)
 		if te.From.Final() {
 			detail = fmt.Sprintf("the task is already %s, a final status; it cannot become %s", te.From, te.To)
 		}
-		return &exporttask.Problem{Type: exporttask.ProblemTypeInvalidTransition, Title: "Invalid status transition",
-			Status: http.StatusConflict, Detail: detail, Message: detail}, true
+		return transitionProblem(detail), true
+	case errors.Is(err, taskstore.ErrConflict):
+		return transitionProblem("The task's status does not allow this."), true
 	case errors.As(err, &qe):
 		detail := fmt.Sprintf("the export storage quota is exhausted: the task needs %d bytes (its estimated size and its stored request) and %d of the %d-byte quota remain",
 			qe.Requested, qe.Remaining, qe.Quota)
@@ -57,6 +84,13 @@ func problemFor(err error) (p *exporttask.Problem, ok bool) {
 			QuotaBytes: &quota, RemainingBytes: &remaining}, true
 	}
 	return nil, false
+}
+
+// transitionProblem returns the 409 problem of a status change the task's
+// status does not allow.
+func transitionProblem(detail string) *exporttask.Problem {
+	return &exporttask.Problem{Type: exporttask.ProblemTypeInvalidTransition, Title: "Invalid status transition",
+		Status: http.StatusConflict, Detail: detail, Message: detail}
 }
 
 // idempotencyKeyReusedProblem returns the 422 problem for a key that

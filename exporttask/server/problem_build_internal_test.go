@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -59,8 +60,28 @@ func TestProblemFor(t *testing.T) {
 				Detail:     "the export storage quota is exhausted: the task needs 500 bytes (its estimated size and its stored request) and 10 of the 1000-byte quota remain",
 				Message:    "the export storage quota is exhausted: the task needs 500 bytes (its estimated size and its stored request) and 10 of the 1000-byte quota remain",
 				QuotaBytes: &quota, RemainingBytes: &remaining}},
-		{"not found is the caller's", taskstore.ErrNotFound, nil},
-		{"anything else", errors.New("disk full"), nil},
+		{"full disk", fmt.Errorf("storing: %w", exporttask.ErrStorageFull),
+			&exporttask.Problem{Type: "about:blank", Title: "Insufficient Storage", Status: 507,
+				Detail:  "The server's storage is full; nothing was stored. Try again later.",
+				Message: "The server's storage is full; nothing was stored. Try again later."}},
+		{"no such record", fmt.Errorf("estimating: %w", catalog.ErrNotFound),
+			&exporttask.Problem{Type: "about:blank", Title: "Not Found", Status: 404,
+				Detail:  "No catalog record with this catalogRecordID.",
+				Message: "No catalog record with this catalogRecordID.",
+				Errors:  []exporttask.FieldError{fieldError("/catalogRecordID", "no catalog record with this id")}}},
+		{"no such task", fmt.Errorf("reading: %w", taskstore.ErrNotFound),
+			&exporttask.Problem{Type: "about:blank", Title: "Not Found", Status: 404,
+				Detail: "No export task with this id.", Message: "No export task with this id."}},
+		{"source cannot be exported", fmt.Errorf("estimating: %w",
+			exporttask.Permanent("the source of catalog record r1 changed; run catalog add -id r1 -replace /srv/data/dem.tif", errors.New("inner"))),
+			&exporttask.Problem{Type: exporttask.ProblemTypeValidation, Title: "Invalid request", Status: 400,
+				Detail:  "invalid request: /catalogRecordID: the source of catalog record r1 changed; run catalog add -id r1 -replace dem.tif",
+				Message: "invalid request: /catalogRecordID: the source of catalog record r1 changed; run catalog add -id r1 -replace dem.tif",
+				Errors:  []exporttask.FieldError{fieldError("/catalogRecordID", "the source of catalog record r1 changed; run catalog add -id r1 -replace dem.tif")}}},
+		{"conflict without a transition", fmt.Errorf("redelivering: %w", taskstore.ErrConflict),
+			&exporttask.Problem{Type: exporttask.ProblemTypeInvalidTransition, Title: "Invalid status transition", Status: 409,
+				Detail: "The task's status does not allow this.", Message: "The task's status does not allow this."}},
+		{"anything else is a server error", errors.New("disk on fire"), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
