@@ -76,7 +76,7 @@ func (e *Exporter) Estimate(ctx context.Context, r exporttask.CreateRequest) (ex
 // task was created); a failed check is an [exporttask.PermanentError], as
 // retrying cannot fix it.
 func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
-	j, d, err := e.job(ctx, RequestOf(t))
+	j, d, err := e.job(ctx, t.CreateRequest)
 	if err != nil {
 		if errors.Is(err, catalog.ErrNotFound) {
 			return nil, exporttask.Permanent("catalog record "+t.CatalogRecordID+" no longer exists", err)
@@ -108,14 +108,6 @@ func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask
 		return nil, exporttask.Permanent(ve.Error(), err)
 	}
 	return arts, err
-}
-
-// RequestOf returns the create request stored in t.
-func RequestOf(t exporttask.Task) exporttask.CreateRequest {
-	return exporttask.CreateRequest{
-		CatalogRecordID: t.CatalogRecordID, Domain: t.Domain, ROI: t.ROI, ArtifactCRS: t.ArtifactCRS,
-		Description: t.Description, Keywords: t.Keywords, Parameters: t.Parameters, Webhook: t.Webhook,
-	}
 }
 
 // job looks r's record up and builds its Job.
