@@ -63,7 +63,7 @@ func writeSource(path string, rec catalog.Record, fp geom.MultiPolygon, tile Til
 	defer db.Close()
 	ctx := context.Background()
 	err = createGeoPackage(ctx, db, tileSet{Identifier: rec.Title, Description: "catalog record " + rec.ID,
-		Extent: snapOut(fp.BBox(), rec.MaxZoom), MinZoom: rec.MinZoom, MaxZoom: rec.MaxZoom})
+		Extent: fp.BBox(), MinZoom: rec.MinZoom, MaxZoom: rec.MaxZoom})
 	if err != nil {
 		return 0, err
 	}
