@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"html"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -190,7 +192,8 @@ func wmsFix(dir string, src *source, grid int, fallback string) string {
 		return fallback
 	}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-	xml := "<GDAL_WMS><Service name=\"TMS\"><ServerUrl>file://" + abs + "/${z}/${x}/${y}." + src.ext + "</ServerUrl></Service>" +
+	xml := "<GDAL_WMS><Service name=\"TMS\"><ServerUrl>" + html.EscapeString((&url.URL{Scheme: "file", Path: abs}).String()) +
+		"/${z}/${x}/${y}." + src.ext + "</ServerUrl></Service>" +
 		"<DataWindow><UpperLeftX>" + g(west) + "</UpperLeftX><UpperLeftY>" + g(north) + "</UpperLeftY>" +
 		"<LowerRightX>" + g(west+span) + "</LowerRightX><LowerRightY>" + g(south) + "</LowerRightY>" +
 		"<TileLevel>" + strconv.Itoa(z) + "</TileLevel><TileCountX>1</TileCountX><TileCountY>1</TileCountY>" +

@@ -24,8 +24,8 @@ import (
 
 // The fixes suggested for sources on another grid.
 const (
-	fixTMS  = "rebuild with `gdal2tiles.py -p geodetic --tmscompatible`"
-	fixXYZ  = "rebuild with `gdal2tiles.py -p geodetic --tmscompatible --xyz`"
+	fixTMS = "rebuild with `gdal2tiles.py -p geodetic --tmscompatible`"
+	fixXYZ = "rebuild with `gdal2tiles.py -p geodetic --tmscompatible --xyz`"
 )
 
 // Inspect reads the source src names and returns what a record of it
