@@ -57,7 +57,8 @@ type Source struct {
 	// Size is the byte size of the file Path names (or of the directory's
 	// index file) at registration.
 	Size int64 `json:"size"`
-	// ModTime is that file's modification time at registration.
+	// ModTime is that file's modification time at registration, or the
+	// one a later check found with the same content ([Refresh]).
 	ModTime time.Time `json:"modTime"`
 	// Content is the content fingerprint of the file Size and ModTime are
 	// those of: the hex SHA-256 of the whole file (of the directory's
