@@ -153,7 +153,7 @@ func TestRefusalsCarryCommandsThatWork(t *testing.T) {
 		{name: "DEM in a projection without an EPSG code", domain: exporttask.DomainDEM,
 			make:    dem("-ot", "Int16", "-a_nodata", "none", "-a_srs", "+proj=eck4 +datum=WGS84 +units=m", "-a_ullr", "3000000", "3700000", "3100000", "3600000"),
 			problem: "CRS", fix: []string{"gdalwarp -t_srs EPSG:4326", "-dstnodata -32768", "elevation.tif elevation_dem.tif"},
-			out:     "elevation_dem.tif", outAs: exporttask.DomainDEM},
+			out: "elevation_dem.tif", outAs: exporttask.DomainDEM},
 		{name: "DEM on another ellipsoid", domain: exporttask.DomainDEM,
 			make:    dem("-ot", "Float32", "-a_nodata", "-9999", "-a_srs", "+proj=longlat +a=6378000 +b=6378000 +no_defs"),
 			problem: "CRS", fix: []string{"gdalwarp", "-dstnodata -9999"}, out: "elevation_dem.tif", outAs: exporttask.DomainDEM},
