@@ -16,19 +16,27 @@ import (
 const WALSuffix = "-wal"
 
 // Version identifies the data the source held when it was registered:
-// the hex SHA-256 of its path, format, table, the size and modification
-// time of its file (or index file) and, for a GPKG, of its write-ahead
-// log. Registering other data for a record (catalog add -replace) gives
-// another Version, so a request for the same export of the record is a
-// new export, not a replay of one made from the old data (see
-// exporttask.Estimate.SourceVersion). Empty for a nil Source.
+// the hex SHA-256 of its path, format, table, size, content fingerprint
+// ([Source.Content]) and, for a GPKG, the size and modification time of
+// its write-ahead log. The modification time of the file itself does not
+// count when the record has a content fingerprint: the same content
+// touched, or restored from a backup, is the same version (and the same
+// export, see exporttask.Estimate.SourceVersion); a record registered
+// before fingerprints counts it instead. Registering other data for a
+// record (catalog add -replace) gives another Version, so a request for
+// the same export of the record is a new export, not a replay of one
+// made from the old data. Empty for a nil Source.
 func (s *Source) Version() string {
 	if s == nil {
 		return ""
 	}
+	stamp := strconv.FormatInt(s.ModTime.UnixNano(), 10)
+	if s.Content != "" {
+		stamp = "sha256:" + s.Content
+	}
 	h := sha256.New()
 	for _, f := range []string{s.Path, s.Format, s.Table,
-		strconv.FormatInt(s.Size, 10), strconv.FormatInt(s.ModTime.UnixNano(), 10),
+		strconv.FormatInt(s.Size, 10), stamp,
 		strconv.FormatInt(s.WALSize, 10), strconv.FormatInt(unixNano(s.WALModTime), 10)} {
 		h.Write([]byte(strconv.Itoa(len(f))))
 		h.Write([]byte{':'})

@@ -40,10 +40,11 @@ type Record struct {
 
 // Source is a record's source data: a file (a GeoTIFF, a GeoPackage)
 // or a directory (a tile pyramid, a 3D Tiles tileset), left where it was
-// registered. Size and ModTime are those of the file, or of the
-// directory's index file (tilemapresource.xml, tileset.json), when the
-// record was registered: an exporter that finds other values fails the
-// export with a permanent error, as the data has changed under the record.
+// registered. Size, ModTime, Content and Quick are those of the file, or
+// of the directory's index file (tilemapresource.xml, tileset.json), when
+// the record was registered: an exporter that finds another size or
+// content fails the export with a permanent error, as the data has
+// changed under the record (see [Source.Check] for the rule).
 type Source struct {
 	// Path is the source's absolute path, or a path relative to the
 	// record's directory for a source copied into it.
@@ -56,8 +57,20 @@ type Source struct {
 	// Size is the byte size of the file Path names (or of the directory's
 	// index file) at registration.
 	Size int64 `json:"size"`
-	// ModTime is that file's modification time at registration.
+	// ModTime is that file's modification time at registration, or the
+	// one a later check found with the same content ([Refresh]).
 	ModTime time.Time `json:"modTime"`
+	// Content is the content fingerprint of the file Size and ModTime are
+	// those of: the hex SHA-256 of the whole file (of the directory's
+	// sorted entry names for a tile directory without an index file),
+	// computed once at registration and again only when the file's
+	// modification time is not ModTime (see [Source.Check]). Empty for a
+	// record registered before fingerprints.
+	Content string `json:"content,omitempty"`
+	// Quick is the quick fingerprint of that file: the hex SHA-256 of its
+	// size and its first and last [QuickBytes], checked on every use of a
+	// file whose size and modification time are those recorded.
+	Quick string `json:"quick,omitempty"`
 	// WALSize and WALModTime are those of a GPKG source's write-ahead
 	// log (the file Path with "-wal" appended) at registration, zero when
 	// it had none: SQLite readers see the tiles written there, so the log

@@ -60,3 +60,29 @@ func WriteRecord(root string, rec Record, fill func(dir string) error) (err erro
 	}
 	return nil
 }
+
+// writeManifest replaces the manifest in the record directory dir with
+// rec's, in one step: a temporary file beside it is renamed over it.
+func writeManifest(dir string, rec Record) (err error) {
+	manifest, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return fmt.Errorf("catalog: record %s: %w", rec.ID, err)
+	}
+	f, err := os.CreateTemp(dir, ".record-*.json")
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, os.Remove(f.Name()))
+		}
+	}()
+	_, err = f.Write(append(manifest, '\n'))
+	if err = errors.Join(err, f.Chmod(0o644), f.Close()); err != nil {
+		return fmt.Errorf("catalog: record %s: %w", rec.ID, err)
+	}
+	if err := os.Rename(f.Name(), filepath.Join(dir, ManifestName)); err != nil {
+		return fmt.Errorf("catalog: record %s: %w", rec.ID, err)
+	}
+	return nil
+}

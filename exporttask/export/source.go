@@ -1,8 +1,8 @@
 package export
 
 import (
+	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -11,13 +11,24 @@ import (
 
 // SourcePath returns the path of rec's registered source, resolved against
 // the record's directory when it is relative, after checking that it is
-// still what was registered: it exists, and the file (or, for a directory
-// source, the index file named by index, e.g. "tileset.json") has the size
-// and modification time recorded in rec.Source. Anything else is an
-// [exporttask.PermanentError] whose reason says what changed and what to
-// do, as retrying cannot bring the data back. A record without a Source is
-// an error too: callers handle legacy records before calling.
+// still what was registered (see [catalog.Source.Check]): it exists, and
+// the file (or, for a directory source, the index file named by index,
+// e.g. "tileset.json") has the size and content recorded in rec.Source.
+// A file whose modification time moved but whose content is the one
+// registered (a touch, a copy without -p) is accepted, and the record in
+// rec.Location takes the new time, so the whole file is read once per
+// such change, not per use. Anything else is an
+// [exporttask.PermanentError] whose reason says what changed and gives the
+// command that registers the source again, as retrying cannot bring the
+// data back. A record without a Source is an error too: callers handle
+// legacy records before calling.
 func SourcePath(rec catalog.Record, index string) (string, error) {
+	return SourcePathContext(context.Background(), rec, index)
+}
+
+// SourcePathContext is [SourcePath], stopping when ctx is done while it
+// reads the whole file.
+func SourcePathContext(ctx context.Context, rec catalog.Record, index string) (string, error) {
 	src := rec.Source
 	if src == nil || src.Path == "" {
 		return "", exporttask.Permanent("catalog record "+rec.ID+" has no registered source",
@@ -31,21 +42,28 @@ func SourcePath(rec catalog.Record, index string) (string, error) {
 	if index != "" {
 		check = filepath.Join(p, index)
 	}
-	st, err := os.Stat(check)
-	if err != nil {
-		return "", exporttask.Permanent(fmt.Sprintf("the source of catalog record %s (%s) cannot be read; "+
-			"if it moved, register it again with catalog add", rec.ID, check), err)
-	}
-	if st.Size() != src.Size || !st.ModTime().Equal(src.ModTime) {
+	found := src.Check(ctx, check, false)
+	switch found.State {
+	case catalog.StateMissing:
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		return "", exporttask.Permanent(fmt.Sprintf("the source of catalog record %s (%s) %s; "+
+			"if it moved, register it again from where it is with `%s`", rec.ID, check, found.Why, catalog.ReplaceCommand(rec)),
+			found.Err)
+	case catalog.StateChanged:
 		return "", exporttask.Permanent(fmt.Sprintf("the source of catalog record %s (%s) changed after it was "+
-			"registered (%d bytes, modified %s; registered: %d bytes, modified %s); register it again with catalog add",
-			rec.ID, check, st.Size(), st.ModTime().UTC().Format("2006-01-02T15:04:05Z"),
-			src.Size, src.ModTime.UTC().Format("2006-01-02T15:04:05Z")),
+			"registered (%s); register it again with `%s`", rec.ID, check, found.Why, catalog.ReplaceCommand(rec)),
 			fmt.Errorf("export: record %s: source %s changed", rec.ID, check))
+	case catalog.StateRefreshed:
+		// The content is the one registered. A manifest that cannot take
+		// the new time (a read-only catalog) only means that the next use
+		// reads the file again.
+		_ = catalog.Refresh(rec.Location, *src, found.Info.ModTime())
 	}
 	if src.Format == "GPKG" && src.WALChanged(p) {
 		return "", exporttask.Permanent(fmt.Sprintf("the write-ahead log of the source of catalog record %s changed after it "+
-			"was registered (tiles were written to it); register it again with catalog add", rec.ID),
+			"was registered (tiles were written to it); register it again with `%s`", rec.ID, catalog.ReplaceCommand(rec)),
 			fmt.Errorf("export: record %s: write-ahead log of %s changed", rec.ID, p))
 	}
 	return p, nil

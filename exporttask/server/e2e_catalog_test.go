@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -295,8 +296,10 @@ func TestCatalogAddThenExportOverHTTP(t *testing.T) {
 		assert.Positive(t, n, "the export holds contents")
 	})
 
+	var rasterTask int64
 	t.Run("RASTER", func(t *testing.T) {
 		task, dir := s.export(t, rasterRec, roi)
+		rasterTask = task.ID
 		require.Equal(t, exporttask.StatusCompleted, task.Status, "errorReason: %s", task.ErrorReason)
 		got := gpkgTiles(t, filepath.Join(dir, artifactOf(t, task, exporttask.ArtifactGPKG)))
 		src := gpkgTiles(t, gpkg)
@@ -334,10 +337,22 @@ func TestCatalogAddThenExportOverHTTP(t *testing.T) {
 		}
 	})
 
-	t.Run("RASTER source changed", func(t *testing.T) {
+	t.Run("RASTER source touched", func(t *testing.T) {
+		// The same content with another time (a touch, a copy without -p):
+		// accepted, and the same export (the dedup key follows the content).
 		later := rasterRec.Source.ModTime.Add(time.Hour)
 		require.NoError(t, os.Chtimes(gpkg, later, later))
-		_, err := s.client.Create(t.Context(), exporttask.CreateRequest{CatalogRecordID: rasterRec.ID, Domain: rasterRec.Domain,
+		task, _ := s.export(t, rasterRec, roi)
+		require.Equal(t, exporttask.StatusCompleted, task.Status, "errorReason: %s", task.ErrorReason)
+		assert.Equal(t, rasterTask, task.ID, "the export made before the touch")
+	})
+
+	t.Run("RASTER source changed", func(t *testing.T) {
+		db, err := sql.Open("sqlite", gpkg)
+		require.NoError(t, err)
+		_, err = db.Exec(`UPDATE gpkg_contents SET description = 'other'`)
+		require.NoError(t, errors.Join(err, db.Close()))
+		_, err = s.client.Create(t.Context(), exporttask.CreateRequest{CatalogRecordID: rasterRec.ID, Domain: rasterRec.Domain,
 			ROI: roi, ArtifactCRS: exporttask.CRS4326, Webhook: []exporttask.Webhook{{URL: s.sink, Events: []exporttask.Event{exporttask.EventCompleted}}}})
 		var p *exporttask.Problem
 		require.ErrorAs(t, err, &p)
@@ -345,7 +360,8 @@ func TestCatalogAddThenExportOverHTTP(t *testing.T) {
 		require.Len(t, p.Errors, 1)
 		assert.Equal(t, "/catalogRecordID", p.Errors[0].Pointer)
 		assert.Contains(t, p.Errors[0].Message, "changed after it was registered")
-		assert.Contains(t, p.Errors[0].Message, "register it again with catalog add")
+		assert.Contains(t, p.Errors[0].Message, "register it again with `server catalog add -domain RASTER -id "+
+			rasterRec.ID+" -table relief -replace relief.gpkg`", "the command, the path without its server directory")
 	})
 
 	t.Run("catalog list finds them", func(t *testing.T) {

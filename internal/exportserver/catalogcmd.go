@@ -38,13 +38,17 @@ const catalogUsage = `usage:
       prints each record as one line of JSON, sorted by id
   server catalog remove [-catalog DIR] ID
       removes a record (and a source copied into it; a referenced source stays)
+  server catalog verify [-catalog DIR] [ID...]
+      reads each record's source whole and prints "ID ok|refreshed|changed|missing";
+      exits 1 when any is changed or missing (refreshed: the same content with a new
+      modification time, which the record now holds)
 
 -catalog defaults to $EXPORTTASK_CATALOG, else ` + DefaultCatalog + `, the server's default.
 Run "server catalog add -h" for the flags of add.
 `
 
 // RunCatalog runs the catalog command, args being the arguments after
-// "catalog": add, list or remove (see the command's doc). Results go to
+// "catalog": add, list, remove or verify (see the command's doc). Results go to
 // stdout; errors go to stderr, one line each. getenv reads
 // EXPORTTASK_CATALOG, the default of -catalog. It returns the exit status:
 // [ExitOK], [ExitFailed] or [ExitUsage] (-h prints the help and returns
@@ -62,6 +66,8 @@ func RunCatalog(ctx context.Context, args []string, getenv func(string) string, 
 		run = catalogList
 	case "remove":
 		run = catalogRemove
+	case "verify":
+		run = catalogVerify
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, catalogUsage)
 		return ExitOK
@@ -275,6 +281,49 @@ func catalogRemove(ctx context.Context, fs *flag.FlagSet, root *string, args []s
 		return err
 	}
 	return cat.Remove(ctx, pos[0])
+}
+
+// catalogVerify is "catalog verify [ID...]": one line per record, its
+// state and, unless ok, the file, what differs and what to do. A changed
+// or missing source is an error (exit status 1) once all are printed.
+func catalogVerify(ctx context.Context, fs *flag.FlagSet, root *string, args []string, stdout io.Writer) error {
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: server catalog verify [-catalog DIR] [ID...]\n\n"+
+			"checks the sources of the records (all without ID), reading each whole, and prints each as\n"+
+			"\"ID ok\", \"ID refreshed: ...\", \"ID changed: ...\" or \"ID missing: ...\"; flags:")
+		fs.PrintDefaults()
+	}
+	ids, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if _, err := catalog.ParseID(id); err != nil {
+			return usagef("%q is not a UUID such as 0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05", id)
+		}
+	}
+	found, verr := register.Verify(ctx, *root, ids)
+	bad := 0
+	for _, v := range found {
+		line := v.ID + " " + v.State.String()
+		switch v.State {
+		case catalog.StateRefreshed:
+			line += ": " + v.File + ": " + v.Why
+		case catalog.StateChanged:
+			line += ": " + v.File + ": " + v.Why + "; register it again with `" + v.Fix + "`"
+			bad++
+		case catalog.StateMissing:
+			line += ": " + v.File + ": " + v.Why + "; if it moved, register it again from where it is with `" + v.Fix + "`"
+			bad++
+		}
+		if _, err := fmt.Fprintln(stdout, oneLine(line)); err != nil {
+			return err
+		}
+	}
+	if bad > 0 {
+		verr = errors.Join(fmt.Errorf("%d of %d records changed or missing", bad, len(found)), verr)
+	}
+	return verr
 }
 
 // recordView is a record as the catalog command prints it: the JSON of

@@ -74,6 +74,7 @@ type inspectFunc func(context.Context, catalog.Source) (catalog.Record, error)
 // domains; tests give it fakes.
 type registrar struct {
 	inspect map[exporttask.Domain]inspectFunc
+	index   func(catalog.Source) string // the file a source's fingerprints are of
 }
 
 // domainRegistrar reads sources with the domains' own Inspect.
@@ -82,7 +83,7 @@ func domainRegistrar() registrar {
 		exporttask.DomainDEM:    dem.Inspect,
 		exporttask.DomainRaster: raster.Inspect,
 		exporttask.Domain3D:     tiles3d.Inspect,
-	}}
+	}, index: func(s catalog.Source) string { return IndexFile(s, "") }}
 }
 
 // Add registers source (a path, relative to the working directory or
@@ -166,6 +167,9 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 		rec.Footprint = opts.Footprint
 	}
 	src := *found.Source
+	if err := fingerprint(ctx, &src, r.index(src)); err != nil {
+		return catalog.Record{}, fmt.Errorf("register: %w", err)
+	}
 	if src.Format == "GPKG" && !opts.Copy { // a copy takes the file alone, without its log
 		if src.WALSize, src.WALModTime, err = catalog.StatWAL(src.Path); err != nil {
 			return catalog.Record{}, fmt.Errorf("register: %w", err)

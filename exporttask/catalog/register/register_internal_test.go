@@ -65,7 +65,16 @@ func fakeRegistrar() (registrar, *fakeInspect) {
 	for _, d := range exporttask.Domains() {
 		m[d] = f.inspect
 	}
-	return registrar{inspect: m}, f
+	return registrar{inspect: m, index: fakeIndexOf}, f
+}
+
+// fakeIndexOf is the file whose fingerprints a source registered by the
+// fake inspector has: index.json in a directory, else the file itself.
+func fakeIndexOf(src catalog.Source) string {
+	if st, err := os.Stat(src.Path); err == nil && st.IsDir() {
+		return filepath.Join(src.Path, fakeIndex)
+	}
+	return src.Path
 }
 
 // writeFile writes content to dir/name, making dir.

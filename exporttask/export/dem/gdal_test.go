@@ -341,7 +341,7 @@ func TestInspectRefusesWithAFix(t *testing.T) {
 		{name: "planar", make: []string{"-ot", "Int16", "-b", "1", "-b", "1", "-co", "INTERLEAVE=BAND", "-a_srs", "EPSG:4326"},
 			problem: "2 bands stored band by band", fix: "gdal_translate -b 1"},
 		{name: "jpeg", make: []string{"-ot", "Byte", "-co", "COMPRESS=JPEG", "-a_srs", "EPSG:4326"},
-			problem: "JPEG compression is not supported", fix: "gdal_translate -co COMPRESS=DEFLATE"},
+			problem: "JPEG compression is not supported", fix: "gdal_translate -of COG -co COMPRESS=DEFLATE"},
 		{name: "lerc", make: []string{"-ot", "Float32", "-co", "COMPRESS=LERC", "-a_srs", "EPSG:4326"},
 			problem: "LERC compression", fix: "COMPRESS=DEFLATE"},
 		{name: "complex", make: []string{"-ot", "CInt16", "-a_srs", "EPSG:4326"}, problem: "complex integer", fix: "-ot Float32"},

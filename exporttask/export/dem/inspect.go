@@ -54,7 +54,7 @@ func Inspect(ctx context.Context, src catalog.Source) (catalog.Record, error) {
 	if !ok {
 		return catalog.Record{}, &export.SourceError{File: path,
 			Problem: fmt.Sprintf("every pixel is nodata (GDAL_NODATA %q)", s.tif.NoData),
-			Fix:     "check the nodata value with `gdalinfo -stats " + filepath.Base(path) + "`"}
+			Fix:     allNoDataFix(filepath.Base(path))}
 	}
 	west := max(-180, s.gt[0]+float64(box.c0)*s.gt[1])
 	east := min(180, s.gt[0]+float64(box.c1+1)*s.gt[1])

@@ -106,12 +106,12 @@ func pathErrText(err error) string {
 // unreadable turns a reading error into a SourceError.
 func unreadable(path string, err error) *export.SourceError {
 	msg := errText(err)
-	fix := "if GDAL reads it, rewrite it with `gdal_translate -of COG -co COMPRESS=DEFLATE " + filepath.Base(path) + " dem.tif`"
+	fix := "if GDAL reads it, " + compressionFix(filepath.Base(path))
 	switch {
 	case strings.Contains(msg, "truncated"), strings.Contains(msg, "past the end"):
 		fix = "copy or download it again"
 	case strings.Contains(msg, "not a TIFF file"):
-		fix = "convert it to a GeoTIFF with `gdal_translate -of COG " + filepath.Base(path) + " dem.tif`"
+		fix = convertFix(filepath.Base(path))
 	}
 	return &export.SourceError{File: path, Problem: "not a readable GeoTIFF (" + msg + ")", Fix: fix, Err: err}
 }
@@ -132,30 +132,28 @@ func (s *source) check() *export.SourceError {
 		if f.PlanarConfig == 2 {
 			problem += " stored band by band (PlanarConfiguration 2)"
 		}
-		fix := "a DEM has one band of heights: extract it with `gdal_translate -b 1 " + name + " dem.tif`"
+		fix := bandFix(name)
 		if f.Photometric == 2 {
 			fix += ", or register the elevation data the picture was made from (an RGB picture holds colours, not heights)"
 		}
 		return bad(problem, fix)
 	}
 	if f.Photometric == 3 {
-		return bad("it is a paletted (colour-mapped) image, not heights",
-			"a DEM has one band of heights: register the elevation data, not a picture of it")
+		return bad("it is a paletted (colour-mapped) image, not heights", paletteFix(name))
 	}
 	if _, err := f.SampleType(); err != nil {
-		return bad(errText(err), "convert the heights with `gdal_translate -ot Float32 "+name+" dem.tif`")
+		return bad(errText(err), sampleTypeFix(name))
 	}
 	if err := f.Decodable(); err != nil {
-		fix := "rewrite it with `gdal_translate -co COMPRESS=DEFLATE -co TILED=YES " + name + " dem.tif`"
+		fix := compressionFix(name)
 		return bad(errText(err)+" (this reader takes none, LZW, Deflate and PackBits, predictors 1-3)", fix)
 	}
-	reproject := "reproject it with `gdalwarp -t_srs EPSG:4326 " + name + " dem.tif`"
+	reproject := reprojectFix(name, f)
 	switch g := f.Geo; {
 	case g.Code(geotiff.KeyModelType) == geotiff.ModelTypeProjected:
 		return bad("the CRS is "+g.String()+", not EPSG:4326 longitude/latitude", reproject)
 	case g.Code(geotiff.KeyModelType) == 0 && g.Code(geotiff.KeyGeodeticCRS) == 0:
-		return bad("it has no CRS (no GeoKeys)",
-			"if its coordinates are WGS 84 longitude/latitude, set it with `gdal_edit.py -a_srs EPSG:4326 "+name+"`; otherwise "+reproject)
+		return bad("it has no CRS (no GeoKeys)", assignCRSFix(name))
 	case !g.IsWGS84():
 		return bad("the CRS is "+g.String()+", not EPSG:4326 (WGS 84)", reproject)
 	}

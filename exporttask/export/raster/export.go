@@ -76,7 +76,7 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 		d.pngs, d.err = drawThumbnails(thumbCtx, src, j, sel)
 	}()
 	ts := tileSet{Identifier: exportIdentifier(j.Record), Description: "export of catalog record " + j.Record.ID,
-		Extent: geom.BBox(j.Box), MinZoom: minZoom, MaxZoom: maxZoom}
+		Extent: snapOut(geom.BBox(j.Box), maxZoom), MinZoom: minZoom, MaxZoom: maxZoom}
 	err := buildGeoPackage(ctx, path, src, ts, sel, out)
 	if err != nil {
 		cancel()

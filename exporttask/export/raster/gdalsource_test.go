@@ -460,7 +460,7 @@ func TestInspectRefuses(t *testing.T) {
 		refused(t, catalog.Source{Path: tms}, filepath.Join(tms, raster.TileMapResource),
 			"Web Mercator", "gdal2tiles.py -p geodetic --tmscompatible")
 		xyz := makeTiles(t, dir, "mercxyz", img, "-p", "mercator", "--xyz", "-z", "6-8")
-		refused(t, catalog.Source{Path: xyz, Format: "XYZ"}, xyz, "Web Mercator", "gdal2tiles.py -p geodetic --tmscompatible --xyz`")
+		refused(t, catalog.Source{Path: xyz, Format: "XYZ"}, xyz, "Web Mercator", "gdal2tiles.py -p geodetic --tmscompatible --xyz")
 	})
 	t.Run("gdal2tiles default geodetic grid", func(t *testing.T) {
 		tms := makeTiles(t, dir, "onetile", img, "-p", "geodetic", "-z", "6-8")

@@ -73,3 +73,20 @@ func rangeOf(b geom.BBox, z int) tileRange {
 }
 
 func clamp(v, lo, hi int64) int64 { return min(max(v, lo), hi) }
+
+// snapOut returns b grown to the pixel grid of level z, each edge moved
+// outward to the nearest pixel edge (an edge within a billionth of a pixel
+// of one stays on it), and kept within the grid. A GeoPackage whose
+// gpkg_contents holds such a box is read by GDAL with its origin on the
+// grid, where the tiles' pixels are: a box between pixel edges would place
+// them up to a pixel off.
+func snapOut(b geom.BBox, z int) geom.BBox {
+	p := pixelDegrees(z)
+	const eps = 1e-9
+	down := func(v, origin float64) float64 { return origin + math.Floor((v-origin)/p+eps)*p }
+	up := func(v, origin float64) float64 { return origin + math.Ceil((v-origin)/p-eps)*p }
+	return geom.BBox{
+		West: down(b.West, -180), East: up(b.East, -180),
+		South: 90 - up(90-b.South, 0), North: 90 - down(90-b.North, 0),
+	}.Intersect(gridBox)
+}

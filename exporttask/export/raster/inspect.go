@@ -24,9 +24,8 @@ import (
 
 // The fixes suggested for sources on another grid.
 const (
-	fixGPKG = "rebuild with `gdal_translate -of GPKG -co TILING_SCHEME=InspireCRS84Quad`"
-	fixTMS  = "rebuild with `gdal2tiles.py -p geodetic --tmscompatible`"
-	fixXYZ  = "rebuild with `gdal2tiles.py -p geodetic --tmscompatible --xyz`"
+	fixTMS = "rebuild with `gdal2tiles.py -p geodetic --tmscompatible`"
+	fixXYZ = "rebuild with `gdal2tiles.py -p geodetic --tmscompatible --xyz`"
 )
 
 // Inspect reads the source src names and returns what a record of it
@@ -205,6 +204,9 @@ func checkSQLite(path string, size int64) error {
 		return &export.SourceError{File: path, Problem: "cannot be read: " + errText(err), Err: err}
 	}
 	if n < len("SQLite format 3\x00") || !bytes.HasPrefix(h, []byte("SQLite format 3\x00")) {
+		if tiffMagic(h[:n]) {
+			return tiffSourceError(path, size)
+		}
 		return &export.SourceError{File: path, Problem: "is not a GeoPackage (not an SQLite database)",
 			Fix: "give a GeoPackage, or the format of a tile directory"}
 	}
@@ -270,8 +272,11 @@ func inspectTables(ctx context.Context, db *sql.DB, path, table string) (*pyrami
 		return nil, err
 	}
 	if n != 4 {
+		if err := vectorSourceError(ctx, db, path); err != nil {
+			return nil, err
+		}
 		return nil, &export.SourceError{File: path, Problem: "is not a GeoPackage of tiles (it lacks gpkg_contents, " +
-			"gpkg_spatial_ref_sys, gpkg_tile_matrix_set or gpkg_tile_matrix)", Fix: fixGPKG}
+			"gpkg_spatial_ref_sys, gpkg_tile_matrix_set or gpkg_tile_matrix)", Fix: gpkgFix(path, "")}
 	}
 	tables, err := tileTables(ctx, db)
 	if err != nil {
@@ -279,8 +284,11 @@ func inspectTables(ctx context.Context, db *sql.DB, path, table string) (*pyrami
 	}
 	switch {
 	case len(tables) == 0:
+		if err := vectorSourceError(ctx, db, path); err != nil {
+			return nil, err
+		}
 		return nil, &export.SourceError{File: path, Problem: "holds no tile table (gpkg_contents lists none of data_type tiles)",
-			Fix: fixGPKG}
+			Fix: gpkgFix(path, "")}
 	case table == "" && len(tables) > 1:
 		return nil, &export.SourceError{File: path, Problem: fmt.Sprintf("holds %d tile tables (%s)", len(tables),
 			strings.Join(tables, ", ")), Fix: "choose one with -table NAME"}
@@ -296,7 +304,7 @@ func inspectTables(ctx context.Context, db *sql.DB, path, table string) (*pyrami
 			return nil, err
 		}
 		return nil, &export.SourceError{File: path, Problem: fmt.Sprintf("lists tile table %q in gpkg_contents, but %v",
-			table, bad), Fix: fixGPKG}
+			table, bad), Fix: gpkgFix(path, table)}
 	}
 	p := &pyramid{table: table, declared: geom.BBox{West: 1, East: 0}}
 	var ident sql.NullString
@@ -313,7 +321,7 @@ func inspectTables(ctx context.Context, db *sql.DB, path, table string) (*pyrami
 		return nil, err
 	}
 	if err := checkMatrix(ctx, db, table); err != nil {
-		return nil, &export.SourceError{File: path, Problem: err.Error(), Fix: fixGPKG}
+		return nil, &export.SourceError{File: path, Problem: err.Error(), Fix: gpkgFix(path, table)}
 	}
 
 	q := quoteIdent(table)
@@ -338,14 +346,14 @@ func inspectTables(ctx context.Context, db *sql.DB, path, table string) (*pyrami
 	for _, l := range levels {
 		if l.z < 0 {
 			return nil, &export.SourceError{File: path, Problem: fmt.Sprintf("table %q has tiles at level %d", table, l.z),
-				Fix: fixGPKG}
+				Fix: gpkgFix(path, table)}
 		}
-		if err := checkGrid(path, l.z, l.r, fixGPKG); err != nil {
+		if err := checkGrid(path, l.z, l.r, gpkgFix(path, table)); err != nil {
 			return nil, err
 		}
 		if err := requireLevels(ctx, db, table, l.z, l.z); err != nil {
 			return nil, &export.SourceError{File: path, Problem: fmt.Sprintf("table %q: %v, where it has tiles", table, err),
-				Fix: fixGPKG}
+				Fix: gpkgFix(path, table)}
 		}
 		var col, row int64
 		var data []byte
@@ -355,7 +363,7 @@ func inspectTables(ctx context.Context, db *sql.DB, path, table string) (*pyrami
 		}
 		if err := checkTile(data); err != nil {
 			return nil, &export.SourceError{File: path, Problem: fmt.Sprintf("tile %d/%d/%d of table %q %v", l.z, col, row, table, err),
-				Fix: "tiles must be PNG, JPEG or WebP images of 256×256 pixels; " + fixGPKG}
+				Fix: "tiles must be PNG, JPEG or WebP images of 256×256 pixels; " + gpkgFix(path, table)}
 		}
 	}
 	if err := p.add(levels, path); err != nil {
@@ -376,7 +384,7 @@ func checkMatrixSet(ctx context.Context, db *sql.DB, path, table string) error {
 		table).Scan(&srsID, &org, &orgID, &w, &s, &e, &n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return &export.SourceError{File: path, Problem: fmt.Sprintf("gpkg_tile_matrix_set has no row for table %q", table),
-			Fix: fixGPKG}
+			Fix: gpkgFix(path, table)}
 	}
 	if err != nil {
 		return err
@@ -388,15 +396,15 @@ func checkMatrixSet(ctx context.Context, db *sql.DB, path, table string) error {
 	switch {
 	case crs == "EPSG:3857" || crs == "EPSG:900913":
 		return &export.SourceError{File: path, Problem: fmt.Sprintf("table %q is on the Web Mercator grid (%s), "+
-			"not the EPSG:4326 grid of two tiles at level 0", table, crs), Fix: fixGPKG}
+			"not the EPSG:4326 grid of two tiles at level 0", table, crs), Fix: gpkgFix(path, table)}
 	case crs != "EPSG:4326":
 		return &export.SourceError{File: path, Problem: fmt.Sprintf("table %q is on a grid in %s, "+
-			"not the EPSG:4326 grid of two tiles at level 0", table, crs), Fix: fixGPKG}
+			"not the EPSG:4326 grid of two tiles at level 0", table, crs), Fix: gpkgFix(path, table)}
 	}
 	const eps = 1e-9
 	if math.Abs(w+180) > eps || math.Abs(s+90) > eps || math.Abs(e-180) > eps || math.Abs(n-90) > eps {
 		return &export.SourceError{File: path, Problem: fmt.Sprintf("table %q has a tile matrix set over %g,%g,%g,%g, "+
-			"not -180,-90,180,90 (the EPSG:4326 grid of two tiles at level 0)", table, w, s, e, n), Fix: fixGPKG}
+			"not -180,-90,180,90 (the EPSG:4326 grid of two tiles at level 0)", table, w, s, e, n), Fix: gpkgFix(path, table)}
 	}
 	return nil
 }
@@ -420,7 +428,13 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 		return nil, &export.SourceError{File: dir, Problem: "has no " + TileMapResource + ", so it is not a TMS directory " +
 			"written by gdal2tiles", Fix: "give the XYZ format if its rows are numbered from the top (gdal2tiles --xyz)"}
 	case errors.Is(err, fs.ErrNotExist):
-		if err := checkViewers(dir, src.root); err != nil {
+		if grid, err := checkViewers(dir, src.root); err != nil {
+			var se *export.SourceError
+			if grid >= 0 && errors.As(err, &se) {
+				if src.ext, _ = dirExtension(src.root); src.ext != "" {
+					se.Fix = wmsFix(dir, src, grid, se.Fix)
+				}
+			}
 			return nil, err
 		}
 		tm = nil
@@ -431,6 +445,11 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 		return nil, &export.SourceError{File: xmlPath, Problem: "cannot be read: " + errText(err), Fix: fix, Err: err}
 	default:
 		if err := checkTileMap(xmlPath, tm); err != nil {
+			var se *export.SourceError
+			if isMercator(tm) && errors.As(err, &se) {
+				src.ext = tm.TileFormat.Extension
+				se.Fix = wmsFix(dir, src, wmsMercator, se.Fix)
+			}
 			return nil, err
 		}
 		p.title, p.declared = tm.Title, tm.bbox()
@@ -508,7 +527,8 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 		return nil, err
 	}
 	if tm != nil {
-		if err := checkGeodeticGrid(dir, tm, p); err != nil {
+		oneTileFix := func() string { return wmsFix(dir, src, wmsOneTile, fixTMS) }
+		if err := checkGeodeticGrid(dir, tm, p, oneTileFix); err != nil {
 			return nil, err
 		}
 		p.index, err = os.Stat(xmlPath)
@@ -526,7 +546,7 @@ func inspectDir(ctx context.Context, dir, format string) (*pyramid, error) {
 func checkTileMap(path string, tm *tileMap) error {
 	srs, profile := strings.ToUpper(strings.TrimSpace(tm.SRS)), tm.TileSets.Profile
 	switch {
-	case profile == "mercator" || srs == "EPSG:3857" || srs == "EPSG:900913" || srs == "OSGEO:41001":
+	case isMercator(tm):
 		return &export.SourceError{File: path, Problem: "describes tiles on the Web Mercator grid (gdal2tiles -p mercator, " +
 			"SRS " + tm.SRS + "), not the EPSG:4326 grid of two tiles at level 0", Fix: fixTMS}
 	case srs != "EPSG:4326" || profile != "geodetic":
@@ -549,9 +569,16 @@ func checkTileMap(path string, tm *tileMap) error {
 	return nil
 }
 
+// isMercator reports whether tm describes gdal2tiles' Web Mercator grid.
+func isMercator(tm *tileMap) bool {
+	srs := strings.ToUpper(strings.TrimSpace(tm.SRS))
+	return tm.TileSets.Profile == "mercator" || srs == "EPSG:3857" || srs == "EPSG:900913" || srs == "OSGEO:41001"
+}
+
 // checkGeodeticGrid tells which of gdal2tiles' geodetic grids the tiles are
-// on (see geodeticGrids) and refuses all but this package's.
-func checkGeodeticGrid(dir string, tm *tileMap, p *pyramid) error {
+// on (see geodeticGrids) and refuses all but this package's; oneTileFix
+// gives the fix of tiles on the grid of one tile at level 0.
+func checkGeodeticGrid(dir string, tm *tileMap, p *pyramid, oneTileFix func() string) error {
 	z, r := p.maxZoom, p.finest
 	_, h := matrixSize(z)
 	// Grid rows (0 at the top) to TMS rows (0 at the bottom).
@@ -561,7 +588,7 @@ func checkGeodeticGrid(dir string, tm *tileMap, p *pyramid) error {
 		return nil
 	case slices.Equal(fits, []int{gridOneTileAtZero}):
 		return &export.SourceError{File: dir, Problem: "was written by gdal2tiles on its default geodetic grid " +
-			"(one tile at level 0, 1.40625° per pixel), not the grid of two tiles at level 0", Fix: fixTMS}
+			"(one tile at level 0, 1.40625° per pixel), not the grid of two tiles at level 0", Fix: oneTileFix()}
 	case len(fits) == 2:
 		return &export.SourceError{File: dir, Problem: "its tiles fit both of gdal2tiles' geodetic grids " +
 			"(they lie in the grid's south-west corner), so their grid cannot be told",
@@ -575,30 +602,32 @@ func checkGeodeticGrid(dir string, tm *tileMap, p *pyramid) error {
 // it is on another grid: googlemaps.html and leaflet.html come with the
 // mercator profile, and openlayers.html lists the resolutions of the
 // geodetic grid, starting at 1.40625 for the one-tile-at-level-0 grid.
-func checkViewers(dir string, root *sourcefs.Root) error {
+// With a refusal it returns the grid the pages name (wmsMercator or
+// wmsOneTile), else -1.
+func checkViewers(dir string, root *sourcefs.Root) (int, error) {
 	for _, page := range []string{"googlemaps.html", "leaflet.html"} {
 		if _, err := root.Stat(page); err == nil {
-			return &export.SourceError{File: dir, Problem: "holds " + page + ", which gdal2tiles writes for the " +
+			return wmsMercator, &export.SourceError{File: dir, Problem: "holds " + page + ", which gdal2tiles writes for the " +
 				"Web Mercator grid (-p mercator), not the EPSG:4326 grid of two tiles at level 0", Fix: fixXYZ}
 		}
 	}
 	b, err := root.ReadFile("openlayers.html", maxTileMapBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return -1, nil
 	}
 	if fe := (*sourcefs.Error)(nil); errors.As(err, &fe) {
-		return confined(dir, fe)
+		return -1, confined(dir, fe)
 	}
 	if bytes.Contains(b, []byte("resolutions: [1.40625,")) {
-		return &export.SourceError{File: dir, Problem: "was written by gdal2tiles on its default geodetic grid " +
+		return wmsOneTile, &export.SourceError{File: dir, Problem: "was written by gdal2tiles on its default geodetic grid " +
 			"(its openlayers.html starts at 1.40625° per pixel: one tile at level 0), not the grid of two tiles at level 0",
 			Fix: fixXYZ}
 	}
 	if bytes.Contains(b, []byte("EPSG:3857")) || bytes.Contains(b, []byte("EPSG:900913")) {
-		return &export.SourceError{File: dir, Problem: "holds an openlayers.html for the Web Mercator grid, " +
+		return wmsMercator, &export.SourceError{File: dir, Problem: "holds an openlayers.html for the Web Mercator grid, " +
 			"not the EPSG:4326 grid of two tiles at level 0", Fix: fixXYZ}
 	}
-	return nil
+	return -1, nil
 }
 
 // confined is the SourceError of a file of the tile directory dir that is
