@@ -7,9 +7,10 @@
 // Config.Theme gives a dark or light page under an emulated color scheme
 // preference (theme_test.go), and
 // the browser reports no console error and no Content-Security-Policy
-// violation. The same checks run on the export service's docs page
-// (exportdocs_test.go, exporttryitout_test.go, with the reference server
-// in-process). It holds tests only, in a module of its own, so chromedp
+// violation. It also drives the export service's docs page: the first
+// operation on the first screen (exportdocs_test.go), and "Try it out"
+// against the reference server run in-process (exporttryitout_test.go). It
+// holds tests only, in a module of its own, so chromedp
 // never enters the viewer's go.mod, build or test build.
 //
 // The tests skip when Chromium is absent, unless VIEWER_TEST_REQUIRE_CHROMIUM=1
