@@ -16,7 +16,6 @@ const (
 // builder assembles a routerState from a Config.
 type builder struct {
 	cfg   Config
-	docs  documentLoader
 	base  string // UIPath without its trailing slash ("" for "/")
 	st    *routerState
 	allow []string
@@ -24,10 +23,9 @@ type builder struct {
 	links []documentLinks // of every document, for the policy and the OAuth2 page
 }
 
-// build makes the router's state for cfg, loading the documents with docs.
-// ui is the Swagger UI distribution an earlier Setup read (Reload keeps
+// build makes the router's state for cfg, loading its documents. ui is the Swagger UI distribution an earlier Setup read (Reload keeps
 // it); when nil, build reads Config.SwaggerUI, or takes the embedded one.
-func build(cfg Config, docs documentLoader, ui *uiDist) (*routerState, error) {
+func build(cfg Config, ui *uiDist) (*routerState, error) {
 	if err := checkPath("UIPath", cfg.UIPath); err != nil {
 		return nil, err
 	}
@@ -63,7 +61,6 @@ func build(cfg Config, docs documentLoader, ui *uiDist) (*routerState, error) {
 	}
 	b := &builder{
 		cfg:   cfg,
-		docs:  docs,
 		base:  strings.TrimSuffix(cfg.UIPath, "/"),
 		st:    &routerState{routes: map[string]*route{}, ui: ui},
 		allow: []string{"GET, HEAD"},
@@ -127,7 +124,7 @@ type namedSpec struct {
 func (b *builder) loadSpecs() ([]namedSpec, error) {
 	var out []namedSpec
 	if b.cfg.FilePathOrSpec != nil {
-		s, err := loadSpec(b.docs, b.cfg.FilePathOrSpec, b.cfg.FS, "FilePathOrSpec", b.st.ui.version)
+		s, err := specdoc.Load(b.cfg.FilePathOrSpec, b.cfg.FS, "FilePathOrSpec", b.st.ui.version)
 		if err != nil {
 			return nil, err
 		}
@@ -151,7 +148,7 @@ func (b *builder) loadSpecs() ([]namedSpec, error) {
 			return nil, configErrorf("%s.Name %q has the same URL slug %q as Specs[%d]", field, src.Name, sl, j)
 		}
 		slugs[sl] = i
-		s, err := loadSpec(b.docs, src.FilePathOrSpec, b.cfg.FS, field+".FilePathOrSpec", b.st.ui.version)
+		s, err := specdoc.Load(src.FilePathOrSpec, b.cfg.FS, field+".FilePathOrSpec", b.st.ui.version)
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,9 @@ package viewer
 import (
 	"errors"
 	"fmt"
+
+	"github.com/openapi-viewer/viewer/internal/specdoc"
+	"github.com/openapi-viewer/viewer/internal/transcode"
 )
 
 // Sentinel errors returned (wrapped) by [OpenapiViewerRouter.Setup].
@@ -10,36 +13,31 @@ var (
 	// ErrAlreadySetup is returned by a second call to Setup after one that
 	// succeeded.
 	ErrAlreadySetup = errors.New("viewer: Setup already called")
-	// ErrInvalidConfig is wrapped by every error about a Config field.
-	ErrInvalidConfig = errors.New("viewer: invalid config")
+	// ErrInvalidConfig is wrapped by every error about a Config field. Its
+	// text is "viewer: invalid config".
+	ErrInvalidConfig = specdoc.ErrInvalidConfig
 	// ErrInvalidSpec is wrapped by every *SpecError: the OpenAPI document
-	// could not be read, parsed or accepted.
-	ErrInvalidSpec = errors.New("viewer: invalid OpenAPI document")
+	// could not be read, parsed or accepted. Its text is "viewer: invalid
+	// OpenAPI document".
+	ErrInvalidSpec = transcode.ErrInvalidSpec
 )
 
-// SpecError describes a problem with an OpenAPI document: where it is
-// (Source, and Line when known) and what it is (Err). It matches
-// [ErrInvalidSpec] with errors.Is, and also whatever Err wraps (for example
-// fs.ErrNotExist for a missing file).
-type SpecError struct {
-	// Source names the document: the file path, or "FilePathOrSpec" /
-	// "Specs[i]" for a document given as bytes or as an object.
-	Source string
-	// Line is the 1-based line of the problem, or 0 when unknown.
-	Line int
-	// Err is the problem.
-	Err error
-}
-
-func (e *SpecError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("viewer: %s:%d: %v", e.Source, e.Line, e.Err)
-	}
-	return fmt.Sprintf("viewer: %s: %v", e.Source, e.Err)
-}
-
-// Unwrap returns ErrInvalidSpec and the underlying problem.
-func (e *SpecError) Unwrap() []error { return []error{ErrInvalidSpec, e.Err} }
+// SpecError describes a problem with an OpenAPI document: where it is and
+// what it is. Its fields are
+//
+//	Source string // the file path, or "FilePathOrSpec" / "Specs[i]" for a document given as bytes or as an object
+//	Line   int    // the 1-based line of the problem, or 0 when unknown
+//	Err    error  // the problem
+//
+// Its text is "viewer: Source:Line: Err", without ":Line" when the line is
+// unknown. It matches [ErrInvalidSpec] with errors.Is, and also whatever
+// Err wraps (for example fs.ErrNotExist for a missing file):
+//
+//	var se *viewer.SpecError
+//	if errors.As(err, &se) {
+//		log.Printf("%s, line %d: %v", se.Source, se.Line, se.Err)
+//	}
+type SpecError = transcode.Error
 
 func configErrorf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidConfig}, args...)...)

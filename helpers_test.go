@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/openapi-viewer/viewer/internal/keyorder"
 )
 
 // get sends a GET to h and returns the response with its body read.
@@ -36,32 +38,9 @@ func do(t *testing.T, h http.Handler, method, target string, header ...string) (
 // in document order, so two documents can be compared for key order.
 func keyOrder(t *testing.T, doc []byte) []string {
 	t.Helper()
-	var n yaml.Node
-	require.NoError(t, yaml.Unmarshal(doc, &n))
-	var out []string
-	var walk func(n *yaml.Node, prefix string)
-	walk = func(n *yaml.Node, prefix string) {
-		switch n.Kind {
-		case yaml.DocumentNode:
-			for _, c := range n.Content {
-				walk(c, prefix)
-			}
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				p := prefix + "/" + n.Content[i].Value
-				out = append(out, p)
-				walk(n.Content[i+1], p)
-			}
-		case yaml.SequenceNode:
-			for _, c := range n.Content {
-				walk(c, prefix+"/-")
-			}
-		case yaml.AliasNode:
-			walk(n.Alias, prefix)
-		}
-	}
-	walk(&n, "")
-	return out
+	paths, err := keyorder.Paths(doc)
+	require.NoError(t, err)
+	return paths
 }
 
 // decodeYAML decodes a YAML (or JSON) document into generic values.

@@ -3,6 +3,8 @@ package viewer
 import (
 	"io/fs"
 	"time"
+
+	"github.com/openapi-viewer/viewer/internal/specdoc"
 )
 
 // Config configures an [OpenapiViewerRouter]. Only FilePathOrSpec (or Specs)
@@ -270,3 +272,11 @@ const DefaultYAMLContentType = "application/yaml; charset=utf-8"
 
 // jsonContentType is the Content-Type of the JSON endpoints.
 const jsonContentType = "application/json; charset=utf-8"
+
+// File is a FilePathOrSpec value that is always a file path (read from
+// Config.FS when it is set), whatever its text: viewer.File("openapi.yaml").
+type File = specdoc.File
+
+// Bytes is a FilePathOrSpec value that is always a YAML or JSON document:
+// viewer.Bytes(doc). A plain []byte means the same.
+type Bytes = specdoc.Bytes

@@ -23,7 +23,7 @@ func (r *OpenapiViewerRouter) reloadLocked() error {
 	if old == nil {
 		return ErrNotSetup
 	}
-	st, err := build(r.cfg, r.docs, old.ui)
+	st, err := build(r.cfg, old.ui)
 	if err != nil {
 		return err
 	}

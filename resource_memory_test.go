@@ -47,7 +47,7 @@ func TestServedBytesKeepNoBuffer(t *testing.T) {
 	require.NoError(t, err)
 
 	for name, src := range map[string][]byte{"json": doc.Bytes(), "yaml": yamlDoc} {
-		s, err := loadSpec(specdoc.Loader{}, src, nil, "FilePathOrSpec", specdoc.UIVersion{})
+		s, err := specdoc.Load(src, nil, "FilePathOrSpec", specdoc.UIVersion{})
 		require.NoError(t, err, name)
 		assert.LessOrEqual(t, cap(s.JSON)-len(s.JSON), len(s.JSON)/8, "%s: spare capacity of the JSON", name)
 

@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
-
-	"github.com/openapi-viewer/viewer/internal/specdoc"
 )
 
 // OpenapiViewerRouter serves Swagger UI for one or more OpenAPI documents,
@@ -19,12 +17,11 @@ type OpenapiViewerRouter struct {
 	mu    sync.Mutex                  // serialises Setup, Reload and Close
 	state atomic.Pointer[routerState] // nil until Setup succeeds
 	watch watcher                     // Config.Watch's polling, when on
-	docs  documentLoader              // reads and checks the documents
 }
 
 // New returns a router for cfg. Nothing is read or checked until Setup.
 func New(cfg Config) *OpenapiViewerRouter {
-	return &OpenapiViewerRouter{cfg: cfg, docs: specdoc.Loader{}}
+	return &OpenapiViewerRouter{cfg: cfg}
 }
 
 // NewHandler is New followed by Setup, for the common case:
@@ -55,7 +52,7 @@ func (r *OpenapiViewerRouter) Setup() error {
 	if r.state.Load() != nil {
 		return ErrAlreadySetup
 	}
-	st, err := build(r.cfg, r.docs, nil)
+	st, err := build(r.cfg, nil)
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func (r *OpenapiViewerRouter) poll(interval time.Duration, stamps specdoc.Stamps
 		}
 		// A file the failed reload could not read (a $ref added before
 		// its file) is watched too, so that creating it reloads.
-		if name, ok := r.docs.UnreadFile(err); ok {
+		if name, ok := specdoc.UnreadFile(err); ok {
 			stamps[name] = r.stamps([]string{name})[name]
 		}
 		switch {
@@ -75,7 +75,7 @@ func (r *OpenapiViewerRouter) poll(interval time.Duration, stamps specdoc.Stamps
 
 // stamps stamps files, read from Config.FS when it is set.
 func (r *OpenapiViewerRouter) stamps(files []string) specdoc.Stamps {
-	return r.docs.Stamp(r.cfg.FS, files)
+	return specdoc.Stamp(r.cfg.FS, files)
 }
 
 // Close stops the polling that Config.Watch started and waits for it to

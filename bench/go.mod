@@ -4,6 +4,7 @@ go 1.24.0
 
 require (
 	github.com/andybalholm/brotli v1.2.8
+	github.com/ghodss/yaml v1.0.0
 	github.com/jackc/pgx/v5 v5.8.0
 	github.com/openapi-viewer/viewer v0.0.0
 	github.com/stretchr/testify v1.12.1
@@ -11,6 +12,8 @@ require (
 	github.com/swaggo/http-swagger/v2 v2.0.2
 	modernc.org/sqlite v1.46.1
 )
+
+require gopkg.in/yaml.v2 v2.4.0 // indirect
 
 require (
 	github.com/KyleBanks/depth v1.2.1 // indirect
@@ -43,6 +46,7 @@ require (
 	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/ncruces/go-strftime v1.0.0 // indirect
+	github.com/openapi-viewer/viewer/exporttask v0.0.0
 	github.com/prometheus/client_golang v1.22.0 // indirect
 	github.com/prometheus/client_model v0.6.1 // indirect
 	github.com/prometheus/common v0.62.0 // indirect
@@ -67,3 +71,5 @@ require (
 )
 
 replace github.com/openapi-viewer/viewer => ../
+
+replace github.com/openapi-viewer/viewer/exporttask => ../exporttask

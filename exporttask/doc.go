@@ -35,7 +35,7 @@
 //	exporttasktest   a running server for downstream tests
 //
 // To call the API from Go, start with package client; to run the service,
-// with package server (examples/server is the reference program); to write
+// with package server (cmd/exportserver, run as examples/server from the repository's root, is the reference program); to write
 // an exporter, with [Exporter].
 //
 // # Creating a task

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask/catalog/demo"
+	"github.com/openapi-viewer/viewer/exporttask/exportserver/exportservertest"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
-	"github.com/openapi-viewer/viewer/internal/exportservertest"
 )
 
 // TestRunDownloadsEveryFile runs the example against a test server, as the

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
-	"github.com/openapi-viewer/viewer/internal/exportserver"
+	"github.com/openapi-viewer/viewer/exporttask/exportserver"
 )
 
 // TestQuickStart runs what the README's quick start runs, in-process: the

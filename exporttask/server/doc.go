@@ -45,6 +45,7 @@
 // form [Config.CheckWebhookURL] returns (with webhook.URLChecker, the form
 // deliveries dial).
 //
-// The reference program around this package is examples/server; its
-// wiring is in internal/exportserver.
+// The reference program around this package is cmd/exportserver (run as
+// examples/server from the repository's root); its wiring is package
+// exportserver.
 package server

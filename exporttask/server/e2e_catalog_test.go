@@ -28,10 +28,10 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/client"
 	"github.com/openapi-viewer/viewer/exporttask/export/tiles3d"
+	"github.com/openapi-viewer/viewer/exporttask/exportserver"
+	"github.com/openapi-viewer/viewer/exporttask/exportserver/exportservertest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
-	"github.com/openapi-viewer/viewer/internal/exportserver"
-	"github.com/openapi-viewer/viewer/internal/exportservertest"
 )
 
 // The end-to-end path of a team's own data: sources made by GDAL,

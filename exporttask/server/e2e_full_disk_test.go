@@ -18,8 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/exportserver"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
-	"github.com/openapi-viewer/viewer/internal/exportserver"
 )
 
 // mountTmpfs mounts a tmpfs of size (mount's syntax: 16m) on a new

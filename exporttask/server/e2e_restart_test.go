@@ -101,7 +101,8 @@ func TestServerKilledMidTask(t *testing.T) {
 	assert.Positive(t, spec.Count())
 }
 
-// buildExampleServer compiles examples/server into dir.
+// buildExampleServer compiles the reference program, cmd/exportserver
+// (examples/server at the repository's root is the same), into dir.
 func buildExampleServer(t *testing.T, dir string) string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
@@ -109,7 +110,7 @@ func buildExampleServer(t *testing.T, dir string) string {
 		goBin = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
 	}
 	bin := filepath.Join(dir, "server")
-	out, err := exec.Command(goBin, "build", "-o", bin, "../../examples/server").CombinedOutput()
+	out, err := exec.Command(goBin, "build", "-o", bin, "../cmd/exportserver").CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
 	return bin
 }

@@ -21,9 +21,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/exportserver"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 	"github.com/openapi-viewer/viewer/exporttask/server"
-	"github.com/openapi-viewer/viewer/internal/exportserver"
 )
 
 // bigExporter writes one GPKG artifact of size pseudo-random bytes (the

@@ -19,8 +19,8 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/client"
+	"github.com/openapi-viewer/viewer/exporttask/exportserver/exportservertest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
-	"github.com/openapi-viewer/viewer/internal/exportservertest"
 )
 
 // exampleServer is the example server, run in-process with the real

@@ -7,8 +7,11 @@
 // Config.Theme gives a dark or light page under an emulated color scheme
 // preference (theme_test.go), and
 // the browser reports no console error and no Content-Security-Policy
-// violation. It holds tests only, so chromedp never enters the viewer's own
-// build or test build.
+// violation. It also drives the export service's docs page: the first
+// operation on the first screen (exportdocs_test.go), and "Try it out"
+// against the reference server run in-process (exporttryitout_test.go). It
+// holds tests only, in a module of its own, so chromedp
+// never enters the viewer's go.mod, build or test build.
 //
 // The tests skip when Chromium is absent, unless VIEWER_TEST_REQUIRE_CHROMIUM=1
 // (set by CI), in which case they fail. VIEWER_CHROMIUM names the browser

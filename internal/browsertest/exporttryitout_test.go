@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/internal/exportservertest"
+	"github.com/openapi-viewer/viewer/exporttask/exportserver/exportservertest"
 )
 
 // tryKey is the API key of the example server the "Try it out" test runs.

@@ -3,12 +3,12 @@
 // $refs name (package bundle), converts it to JSON and checks it (package
 // transcode).
 //
-// Start with [Loader.Load], which returns a [Document]: its JSON, its YAML
-// (made when asked for), its title and the files it was read from. For
-// watching, [Loader.Stamp] records those files' sizes and modification
-// times and [Stamps.Same] tells whether they changed; [Loader.UnreadFile]
-// names a file a failed Load could not read, so that it is watched too.
-// Problems with a document are an [*Error], problems with the value given
-// for it a [*ConfigError]; the root package turns both into its own
-// errors, with the same text.
+// Start with [Load], which returns a [Document]: its JSON, its YAML (made
+// when asked for), its title and the files it was read from. For watching,
+// [Stamp] records those files' sizes and modification times and
+// [Stamps.Same] tells whether they changed; [UnreadFile] names a file a
+// failed Load could not read, so that it is watched too. A problem with a
+// document is a *transcode.Error (the root package's SpecError), a problem
+// with the value given for it an error wrapping [ErrInvalidConfig] (the
+// root package's); the root package returns both as they are.
 package specdoc

@@ -1,40 +1,29 @@
 package specdoc
 
 import (
+	"bytes"
 	"io/fs"
 
 	"github.com/openapi-viewer/viewer/internal/bundle"
 	"github.com/openapi-viewer/viewer/internal/transcode"
 )
 
-// Loader reads, bundles, converts and checks documents, and stamps the
-// files they were read from so that a watcher can tell when one changes.
-// It holds nothing: its zero value is ready, and any number of routers
-// can share one.
-type Loader struct{}
-
 // UIVersion is the version of the Swagger UI that renders a document,
 // which decides the OpenAPI versions Load accepts.
 type UIVersion = transcode.UIVersion
 
 // File is a document value that is always a file path, whatever its text.
+// The root package's File is this type.
 type File string
 
-// Load reads, bundles, converts and checks one document: v is a file path
-// (a string or a File), the document's bytes ([]byte, json.RawMessage), or
-// a map or struct to encode as JSON. Files are read from fsys when it is
-// not nil, else from the OS. field names the config field v comes from,
-// for errors; ui is the version of the Swagger UI that will render the
-// document. A problem with the document is an *Error, one with v itself a
-// *ConfigError.
-func (Loader) Load(v any, fsys fs.FS, field string, ui UIVersion) (*Document, error) {
-	return loadSpec(v, fsys, field, ui)
-}
+// Bytes is a document value that is always a YAML or JSON document, as a
+// []byte is. The root package's Bytes is this type.
+type Bytes []byte
 
 // Document is a checked document in its served forms.
 type Document struct {
 	Source string // the file path, or the config field of a document given as bytes or an object
-	JSON   []byte // indented with two spaces, in the author's key order
+	JSON   []byte // indented with two spaces, in the author's key order, with little spare capacity
 	head   transcode.Head
 	Files  []string // the files read: the document's own, then those its $refs named
 }
@@ -45,11 +34,15 @@ func (d *Document) Title() string { return d.head.Title() }
 // YAML returns the document as YAML, in the author's key order.
 func (d *Document) YAML() ([]byte, error) { return transcode.JSONToYAML(d.JSON) }
 
-// loadSpec reads, bundles, converts and checks one document. field names
-// the config field it comes from, for errors; ui is the version of the
-// Swagger UI that will render it, which decides the OpenAPI versions
-// accepted.
-func loadSpec(v any, fsys fs.FS, field string, ui UIVersion) (*Document, error) {
+// Load reads, bundles, converts and checks one document: v is a file path
+// (a string or a File), the document's bytes ([]byte, Bytes,
+// json.RawMessage), or a map or struct to encode as JSON. Files are read
+// from fsys when it is not nil, else from the OS. field names the config
+// field v comes from, for errors; ui is the version of the Swagger UI that
+// will render the document, which decides the OpenAPI versions accepted. A
+// problem with the document is a *transcode.Error, one with v itself an
+// error wrapping [ErrInvalidConfig].
+func Load(v any, fsys fs.FS, field string, ui UIVersion) (*Document, error) {
 	raw, err := readSpec(v, fsys, field)
 	if err != nil {
 		return nil, err
@@ -92,6 +85,10 @@ func loadSpec(v any, fsys fs.FS, field string, ui UIVersion) (*Document, error) 
 	}
 	if err := head.CheckIn(raw.Source, ui, locate); err != nil {
 		return nil, err
+	}
+	if cap(doc)-len(doc) > len(doc)/16 {
+		// A document stays in memory as long as the router serves it.
+		doc = bytes.Clone(doc)
 	}
 	return &Document{Source: raw.Source, JSON: doc, head: head, Files: files}, nil
 }

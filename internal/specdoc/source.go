@@ -29,6 +29,8 @@ func readSpec(v any, fsys fs.FS, field string) (transcode.Raw, error) {
 		return readSpecFile(string(s), fsys, field)
 	case []byte:
 		return transcode.Raw{Source: field, Data: s, IsJSON: looksLikeJSON(s)}, nil
+	case Bytes:
+		return transcode.Raw{Source: field, Data: s, IsJSON: looksLikeJSON(s)}, nil
 	case json.RawMessage:
 		return transcode.Raw{Source: field, Data: s, IsJSON: true, StrictJSON: true}, nil
 	}
@@ -39,7 +41,7 @@ func readSpec(v any, fsys fs.FS, field string) (transcode.Raw, error) {
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
-		return transcode.Raw{}, &Error{Source: field, Err: fmt.Errorf("encoding %T as JSON: %w", v, err)}
+		return transcode.Raw{}, &transcode.Error{Source: field, Err: fmt.Errorf("encoding %T as JSON: %w", v, err)}
 	}
 	return transcode.Raw{Source: field, Data: data, IsJSON: true, StrictJSON: true}, nil
 }
@@ -50,7 +52,7 @@ func readSpecFile(name string, fsys fs.FS, field string) (transcode.Raw, error) 
 	}
 	data, err := readFile(fsys, name)
 	if err != nil {
-		return transcode.Raw{}, &Error{Source: name, Err: err}
+		return transcode.Raw{}, &transcode.Error{Source: name, Err: err}
 	}
 	strict := strings.EqualFold(path.Ext(name), ".json")
 	return transcode.Raw{Source: name, File: name, Data: data, IsJSON: strict || looksLikeJSON(data), StrictJSON: strict, Owned: true}, nil

@@ -21,7 +21,7 @@ type FileStamp struct {
 
 // Stamp returns the stamps of files now, read from fsys when it is not
 // nil, else from the OS.
-func (Loader) Stamp(fsys fs.FS, files []string) Stamps {
+func Stamp(fsys fs.FS, files []string) Stamps {
 	out := make(Stamps, len(files))
 	for _, name := range files {
 		var (

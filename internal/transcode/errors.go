@@ -5,14 +5,14 @@ import (
 	"fmt"
 )
 
-// ErrInvalidSpec is wrapped by every *Error, as the root package's
-// ErrInvalidSpec is by every SpecError.
+// ErrInvalidSpec is wrapped by every *Error. It is the root package's
+// ErrInvalidSpec.
 var ErrInvalidSpec = errors.New("viewer: invalid OpenAPI document")
 
 // Error is a problem with a document: where it is (Source, and Line when
-// known) and what it is (Err). Its text is the one the root package's
-// SpecError gives for the same problem, which the root package builds from
-// these fields.
+// known) and what it is (Err). It is the root package's SpecError: the
+// viewer has this one type for a problem with a document, from whichever
+// package finds it (transcode, bundle, specdoc).
 type Error struct {
 	// Source names the document: the file path, or the config field of a
 	// document given as bytes or as an object.

@@ -352,7 +352,7 @@ func TestJSONToYAMLMatchesReference(t *testing.T) {
 	require.NotEmpty(t, files)
 	checked := 0
 	for _, f := range files {
-		s, err := specdoc.Loader{}.Load(f, nil, "FilePathOrSpec", specdoc.UIVersion{5, 35, 0})
+		s, err := specdoc.Load(f, nil, "FilePathOrSpec", specdoc.UIVersion{5, 35, 0})
 		if err != nil {
 			continue // the refused documents of the tests
 		}

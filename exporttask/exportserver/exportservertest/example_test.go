@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/openapi-viewer/viewer/internal/exportservertest"
+	"github.com/openapi-viewer/viewer/exporttask/exportserver/exportservertest"
 )
 
 func TestStartServesHealth(t *testing.T) {

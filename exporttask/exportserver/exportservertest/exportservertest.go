@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/internal/exportserver"
+	"github.com/openapi-viewer/viewer/exporttask/exportserver"
 )
 
 // Start runs the server with the command-line arguments args (the
