@@ -111,20 +111,32 @@ func New(opts Options) *Exporter {
 
 // plan is what an export of a job reads and writes.
 type plan struct {
-	src    *source
+	src *source
+	// win is the source pixels read: the pixels exported, or, for a
+	// warped export, those its pixels are computed from.
 	win    window
 	img    cog.Image
 	noData [8]byte // img.NoData as one little-endian sample
 	read   *geotiff.Window
 	// writerBudget is what the COG writer may allocate: the budget less
-	// the reader's buffers.
+	// the reader's buffers (and the warp's).
 	writerBudget int64
+	// warp is set for a source in a projected CRS: the output grid and
+	// how its pixels are computed.
+	warp *warpPlan
 }
 
 func (e *Exporter) plan(j export.Job, scratch string) (*plan, error) {
+	method, err := resamplingOf(j.Request.Parameters)
+	if err != nil {
+		return nil, err
+	}
 	src, err := openSource(j.Record, e.open)
 	if err != nil {
 		return nil, err
+	}
+	if proj := src.projection(); proj != nil {
+		return e.planWarp(j, src, proj, method, scratch)
 	}
 	win, ok := src.windowOf(geom.BBox(j.Box))
 	if !ok {
@@ -284,7 +296,12 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 	}
 	var inside int64 // pixels with data
 	model, err := exportio.Write(ctx, out, base+".tif", exporttask.ArtifactModel, func(w io.Writer) error {
-		rows := p.rows(j, &inside)
+		var rows cog.Rows
+		if p.warp != nil {
+			rows = p.warp.stream(p, j, &inside).cogRows()
+		} else {
+			rows = p.rows(j, &inside)
+		}
 		_, err := cog.WriteWith(ctx, w, p.img, func(y int, buf []byte) error {
 			if y > 0 && y%progressRows == 0 {
 				if err := out.Progress(int64(y), total); err != nil {
@@ -359,16 +376,17 @@ func overviewFactor(w, h int) float64 {
 	}
 }
 
-// insideFraction estimates the share of the window's pixels whose centre is
-// in the job's area, from a grid of at most 64×64 samples.
+// insideFraction estimates the share of the output's pixels whose centre
+// is in the job's area, from a grid of at most 64×64 samples.
 func insideFraction(j export.Job, p *plan) float64 {
-	nx, ny := min(p.img.Width, 64), min(p.img.Height, 64)
+	img := p.img
+	nx, ny := min(img.Width, 64), min(img.Height, 64)
 	in := 0
 	for sy := range ny {
-		r := p.win.row + (2*sy+1)*p.win.height/(2*ny)
+		lat := img.North - (float64((2*sy+1)*img.Height/(2*ny))+0.5)*img.PixelHeight
 		for sx := range nx {
-			c := p.win.col + (2*sx+1)*p.win.width/(2*nx)
-			if j.Contains(p.src.lon(c), p.src.lat(r)) {
+			lon := img.West + (float64((2*sx+1)*img.Width/(2*nx))+0.5)*img.PixelWidth
+			if j.Contains(lon, lat) {
 				in++
 			}
 		}
