@@ -164,4 +164,3 @@ func split(n int, fn func(lo, hi int) error) error {
 	wg.Wait()
 	return errors.Join(errs...)
 }
-
