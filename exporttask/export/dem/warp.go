@@ -65,45 +65,125 @@ func (w *warp) edgeSpan(y0, y1, steps int) (span, bool) {
 	return s, got
 }
 
+// The chunks GDAL warps an output in when it writes a COG: `gdalwarp -of
+// COG` warps through a warped VRT, whose blocks of 512×128 pixels (from
+// the output's top-left corner) are warped one at a time, each with the
+// kernel scales of its own source window.
+const (
+	gdalChunkWidth  = 512
+	gdalChunkHeight = 128
+)
+
 // gdalScales returns the output pixels per source pixel along x and y that
-// GDAL's warper uses to choose and size its bilinear kernel, for an output
-// warped in one chunk: GDALWarpOperation::ComputeSourceWindow's span of
-// the chunk's edges in source pixels (21 steps along each edge), clamped
-// to the source, and GDALWarpKernel::PerformWarp's rules (a scale is 1
-// when the output's size lies between that span and the source window
-// read for it; one below 1 within 0.05 of the reciprocal of an integer is
-// snapped to it).
-func (w *warp) gdalScales() (float64, float64, error) {
-	s, ok := w.edgeSpan(0, w.height, 21)
-	if !ok {
+// GDAL's warper uses to choose and size its bilinear kernel for the chunk
+// of the output of w×h pixels at (x0, y0) (GDAL 3.6):
+// GDALWarpOperation::ComputeSourceWindow transforms 21 points along each
+// edge of the chunk (pixel corners, the
+// ratio stepping by 1/20) to source pixels, rounds a coordinate within
+// 1e-6 of an integer to it, and takes their range, clamped to the source,
+// as the span; the source window it reads is that range widened by the
+// kernel's radius (or the whole width or height when the range covers
+// more than 90% of it). GDALWarpKernel::PerformWarp's scale is the output's
+// size over the span, but 1 when the output's size lies between the span
+// and the window's size, and a scale below 1 within 0.05 of the reciprocal
+// of an integer is snapped to it.
+func (w *warp) gdalScales(x0, y0, cw, ch int) (float64, float64, error) {
+	minU, minV, maxU, maxV := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	got := 0
+	add := func(px, py float64) {
+		u, v, ok := w.sourcePoint(px, py)
+		if !ok {
+			return
+		}
+		got++
+		minU, maxU = math.Min(minU, u), math.Max(maxU, u)
+		minV, maxV = math.Min(minV, v), math.Max(maxV, v)
+	}
+	const step = 1.0 / (21 - 1)
+	fx, fy, fw, fh := float64(x0), float64(y0), float64(cw), float64(ch)
+	for r := 0.0; r <= 1.0+step*0.5; r += step {
+		add(r*fw+fx, fy)
+		add(r*fw+fx, fy+fh)
+		add(fx, r*fh+fy)
+		add(fx+fw, r*fh+fy)
+	}
+	if got == 0 {
 		return 0, 0, errors.New("no point of the area transforms to the source's CRS")
 	}
+	roundClose := func(v float64) float64 {
+		if r := math.Round(v); math.Abs(r-v) < 1e-6 {
+			return r
+		}
+		return v
+	}
+	minU, minV, maxU, maxV = roundClose(minU), roundClose(minV), roundClose(maxU), roundClose(maxV)
 	scale := func(dst int, lo, hi float64, size int) float64 {
-		clampedLo := int(math.Max(0, lo))
-		raw := math.Max(0, math.Min(float64(size-clampedLo), hi-lo))
-		if raw == 0 {
+		windowScale := math.Max(1e-3, float64(dst)/(hi-lo))
+		radius := 1
+		if windowScale < 0.95 {
+			radius = int(math.Ceil(1 / windowScale))
+		}
+		loClamped := int(math.Max(0, lo))
+		hiClamped := int(math.Min(math.Ceil(hi), float64(size)))
+		raw := math.Max(0, math.Min(float64(size-loClamped), hi-lo))
+		n := size
+		if float64(hiClamped-loClamped) <= 0.9*float64(size) {
+			off := max(0, min(loClamped-radius, size))
+			n = max(0, min(size-off, hiClamped-off+radius))
+		}
+		extra := float64(n) - raw
+		if n <= 0 {
 			return 1
 		}
-		sc := float64(dst) / raw
-		radius := 1
-		if sc < 0.95 {
-			radius = int(math.Ceil(1 / sc))
-		}
-		off := max(0, min(clampedLo-radius, size))
-		hiClamped := int(math.Min(math.Ceil(hi), float64(size)))
-		n := max(0, min(size-off, hiClamped-off+radius))
-		if n >= dst && float64(n) <= float64(dst)+(float64(n)-raw) {
+		sc := float64(dst) / (float64(n) - extra)
+		if n >= dst && float64(n) <= float64(dst)+extra {
 			return 1
 		}
 		if sc < 1 {
 			rec := 1 / sc
-			if n := math.Floor(rec + 0.5); math.Abs(rec-n) < 0.05 {
-				sc = 1 / n
+			if k := math.Floor(rec + 0.5); math.Abs(rec-k) < 0.05 {
+				sc = 1 / k
 			}
 		}
 		return sc
 	}
-	return scale(w.width, s.minU, s.maxU, w.srcW), scale(w.height, s.minV, s.maxV, w.srcH), nil
+	return scale(cw, minU, maxU, w.srcW), scale(ch, minV, maxV, w.srcH), nil
+}
+
+// chunkKernels returns the kernels of method for the chunks of the output's
+// rows of chunks that holds row y, one per chunk from left to right.
+func (w *warp) chunkKernels(method Resampling, y int) ([]kernel, error) {
+	y0 := y / gdalChunkHeight * gdalChunkHeight
+	ch := min(gdalChunkHeight, w.height-y0)
+	ks := make([]kernel, 0, (w.width+gdalChunkWidth-1)/gdalChunkWidth)
+	for x0 := 0; x0 < w.width; x0 += gdalChunkWidth {
+		xs, ys := 1.0, 1.0
+		if method != Nearest {
+			var err error
+			if xs, ys, err = w.gdalScales(x0, y0, min(gdalChunkWidth, w.width-x0), ch); err != nil {
+				return nil, err
+			}
+		}
+		ks = append(ks, newKernel(method, w.srcW, w.srcH, xs, ys))
+	}
+	return ks, nil
+}
+
+// maxReach returns the farthest the kernels of method reach, along x and
+// y, over the whole output.
+func (w *warp) maxReach(method Resampling) (int, int, error) {
+	rx, ry := 0, 0
+	for y := 0; y < w.height; y += gdalChunkHeight {
+		ks, err := w.chunkKernels(method, y)
+		if err != nil {
+			return 0, 0, err
+		}
+		for _, k := range ks {
+			x, y := k.reach()
+			rx, ry = max(rx, x), max(ry, y)
+		}
+	}
+	return rx, ry, nil
 }
 
 // sourceWindow returns the source pixels the output window can read with

@@ -91,12 +91,17 @@ func (k kernel) inside(u, v float64) bool {
 }
 
 // sample returns the value at (u, v), which must be inside, and false when
-// there is none.
+// there is none: when the source pixel the point falls in has no data (GDAL
+// skips the output pixel then, whatever its resampling), or when the
+// resampling finds none.
 func (k kernel) sample(b band, u, v float64) (float64, bool) {
+	// The pixel the point falls in must have data, whatever the method.
+	x := b.value(int(math.Floor(u+1e-10)), int(math.Floor(v+1e-10)))
 	switch {
+	case x != x:
+		return 0, false
 	case k.method == Nearest:
-		x := b.value(int(math.Floor(u+1e-10)), int(math.Floor(v+1e-10)))
-		return x, x == x
+		return x, true
 	case k.four:
 		return k.bilinear4(b, u, v)
 	}

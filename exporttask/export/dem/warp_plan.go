@@ -15,7 +15,7 @@ type warpPlan struct {
 	grid    warpGrid   // the grid gdalwarp suggests for the whole source
 	out     gridWindow // the part of it exported
 	w       *warp
-	k       kernel
+	method  Resampling
 	maxRows int // the most source rows held at once
 	memory  int64
 }
@@ -45,19 +45,17 @@ func (e *Exporter) planWarp(j export.Job, src *source, proj projection, method R
 	west, _, _, north := grid.bounds(out)
 	w := &warp{proj: proj, sgt: src.gt, srcW: f.Width, srcH: f.Height,
 		west: west, north: north, res: grid.res, width: out.width, height: out.height}
-	xs, ys, err := w.gdalScales()
+	rx, ry, err := w.maxReach(method)
 	if err != nil {
 		return fail(err.Error(), err)
 	}
-	k := newKernel(method, f.Width, f.Height, xs, ys)
-	rx, ry := k.reach()
 	sw, ok := w.sourceWindow(rx, ry)
 	if !ok {
 		src.Close()
 		return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
 			Message: "covers no pixel of the DEM's source where it meets the record"})
 	}
-	wp := &warpPlan{grid: grid, out: out, w: w, k: k, maxRows: min(sw.height, w.rowSpan(warpBlockRows, ry))}
+	wp := &warpPlan{grid: grid, out: out, w: w, method: method, maxRows: min(sw.height, w.rowSpan(warpBlockRows, ry))}
 	wp.memory = warpMemory(out.width, sw.width, wp.maxRows, f.SampleBytes())
 	if wp.memory > e.memoryBudget/4 {
 		src.Close()
@@ -107,7 +105,7 @@ func (wp *warpPlan) stream(p *plan, j export.Job, inside *int64) *warpStream {
 		}
 		return nil
 	})
-	return newWarpStream(wp.w, wp.k, sw, read, codec, p.noData[:size], j, wp.maxRows, inside)
+	return newWarpStream(wp.w, wp.method, sw, read, codec, p.noData[:size], j, wp.maxRows, inside)
 }
 
 // rowFunc is a sourceRows made of a function.

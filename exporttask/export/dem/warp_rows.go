@@ -24,7 +24,9 @@ type sourceRows interface {
 // pixels, each step on every core.
 type warpStream struct {
 	w      *warp
-	k      kernel
+	method Resampling
+	ks     []kernel // the kernels of the GDAL chunks of the block's rows
+	ry     int      // the farthest the kernels reach along y
 	src    gridWindow // the source pixels read
 	read   sourceRows
 	codec  sampleCodec
@@ -45,8 +47,8 @@ type warpStream struct {
 
 // newWarpStream returns the stream; maxRows bounds the source rows it
 // holds (see warp.rowSpan).
-func newWarpStream(w *warp, k kernel, src gridWindow, read sourceRows, codec sampleCodec, noData []byte, j export.Job, maxRows int, inside *int64) *warpStream {
-	return &warpStream{w: w, k: k, src: src, read: read, codec: codec, noData: noData, job: j,
+func newWarpStream(w *warp, method Resampling, src gridWindow, read sourceRows, codec sampleCodec, noData []byte, j export.Job, maxRows int, inside *int64) *warpStream {
+	return &warpStream{w: w, method: method, src: src, read: read, codec: codec, noData: noData, job: j,
 		blockRows: warpBlockRows, maxRows: maxRows, inside: inside,
 		uv:  make([]float64, 2*warpBlockRows*w.width),
 		out: make([]byte, warpBlockRows*w.width*codec.size),
@@ -88,6 +90,18 @@ func (s *warpStream) at(r int) []float64 {
 // block computes output rows [y0, y1).
 func (s *warpStream) block(y0, y1 int) error {
 	w, n := s.w.width, y1-y0
+	if y0%gdalChunkHeight == 0 || s.ks == nil {
+		ks, err := s.w.chunkKernels(s.method, y0)
+		if err != nil {
+			return exporttask.Permanent("the DEM record's source cannot be warped to EPSG:4326", fmt.Errorf("dem: %w", err))
+		}
+		s.ks, s.ry = ks, 0
+		for _, k := range ks {
+			_, ry := k.reach()
+			s.ry = max(s.ry, ry)
+		}
+	}
+	k0 := s.ks[0] // inside does not depend on the chunk
 	// The source point of every pixel centre.
 	err := split(n, func(lo, hi int) error {
 		for y := lo; y < hi; y++ {
@@ -108,14 +122,13 @@ func (s *warpStream) block(y0, y1 int) error {
 	// The source rows they reach.
 	minV, maxV := math.Inf(1), math.Inf(-1)
 	for i := 0; i < 2*n*w; i += 2 {
-		if u, v := s.uv[i], s.uv[i+1]; s.k.inside(u, v) {
+		if u, v := s.uv[i], s.uv[i+1]; k0.inside(u, v) {
 			minV, maxV = math.Min(minV, v), math.Max(maxV, v)
 		}
 	}
 	if minV <= maxV {
-		_, ry := s.k.reach()
-		first := int(math.Floor(minV-0.5)) - ry - s.src.row // window rows
-		last := int(math.Floor(maxV+0.5)) + ry - s.src.row
+		first := int(math.Floor(minV-0.5)) - s.ry - s.src.row // window rows
+		last := int(math.Floor(maxV+0.5)) + s.ry - s.src.row
 		if err := s.hold(max(first, 0), min(last, s.src.height-1)); err != nil {
 			return err
 		}
@@ -133,8 +146,8 @@ func (s *warpStream) block(y0, y1 int) error {
 			uv := s.uv[2*y*w : 2*(y+1)*w]
 			for x := range w {
 				u, v := uv[2*x], uv[2*x+1]
-				if in[x] && s.k.inside(u, v) {
-					if val, ok := s.k.sample(b, u, v); ok {
+				if k := &s.ks[x/gdalChunkWidth]; in[x] && k.inside(u, v) {
+					if val, ok := k.sample(b, u, v); ok {
 						s.codec.put(out, x, val)
 						counts[y]++
 						continue
