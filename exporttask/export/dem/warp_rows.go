@@ -25,8 +25,8 @@ type sourceRows interface {
 type warpStream struct {
 	w      *warp
 	method Resampling
-	ks     []kernel // the kernels of the GDAL chunks of the block's rows
-	ry     int      // the farthest the kernels reach along y
+	ks     []kernel   // the kernels of the GDAL chunks of the block's rows
+	ry     int        // the farthest the kernels reach along y
 	src    gridWindow // the source pixels read
 	read   sourceRows
 	codec  sampleCodec
