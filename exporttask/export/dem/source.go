@@ -239,7 +239,3 @@ func (s *source) windowOf(box geom.BBox) (window, bool) {
 // lon and lat return the centre of source column c and row r.
 func (s *source) lon(c int) float64 { return s.gt[0] + (float64(c)+0.5)*s.gt[1] }
 func (s *source) lat(r int) float64 { return s.gt[3] + (float64(r)+0.5)*s.gt[5] }
-
-// projection returns the source's CRS when it is projected, nil when the
-// source is in longitude/latitude.
-func (s *source) projection() projection { return nil }
