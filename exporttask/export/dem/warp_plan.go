@@ -113,3 +113,7 @@ type rowFunc func(y int, dst []byte) error
 
 // Row calls f.
 func (f rowFunc) Row(y int, dst []byte) error { return f(y, dst) }
+
+// projection returns the source's CRS when its pixels must be warped to
+// EPSG:4326, nil when they are exported as they are.
+func (s *source) projection() projection { return nil }
