@@ -31,20 +31,48 @@ type CRS struct {
 	tm     tmerc
 	lcc    lcc
 	a      float64 // sphere radius of Web Mercator, metres
-	// shifts are the datum shifts to WGS 84 PROJ chooses from, by area;
-	// none when the datum is WGS 84 or PROJ uses a null transformation.
+	// shifts are the datum shifts to WGS 84 PROJ chooses from, by area,
+	// in the order it lists them; none when the datum is WGS 84 or PROJ
+	// uses a null transformation everywhere.
 	shifts []areaShift
 	// toWGS84 names the operation PROJ uses to reach WGS 84.
 	toWGS84 string
 }
 
 // areaShift is a datum shift valid within a longitude/latitude box
-// (degrees), with its accuracy in metres, as PROJ selects among them.
+// (degrees; east < west when it crosses the antimeridian), with its
+// accuracy in metres, as PROJ selects among them. A nil shift is a null
+// transformation.
 type areaShift struct {
 	*shift
 	west, south, east, north float64
 	accuracy                 float64
+	offshore                 bool // the area's name says "- offshore"
+	everywhere               bool // the only shift PROJ lists: used at every point
 	name                     string
+	// minX..maxY is the box as PROJ tests a projected CRS's coordinates
+	// against it: the lon/lat box densified and projected (no shift).
+	minX, minY, maxX, maxY float64
+}
+
+// containsXY reports whether the projected box holds x, y (always, for
+// a shift used everywhere).
+func (a *areaShift) containsXY(x, y float64) bool {
+	return a.everywhere || x >= a.minX && x <= a.maxX && y >= a.minY && y <= a.maxY
+}
+
+// contains reports whether the box holds lon, lat.
+func (a *areaShift) contains(lon, lat float64) bool {
+	if a.everywhere {
+		return true
+	}
+	if lat < a.south || lat > a.north {
+		return false
+	}
+	if a.east < a.west {
+		return lon >= a.west || lon <= a.east
+	}
+	return lon >= a.west && lon <= a.east
 }
 
 // EPSG returns the CRS's EPSG code.
@@ -100,7 +128,13 @@ func (c *CRS) ToLonLat(x, y float64) (lon, lat float64, ok bool) {
 		return math.NaN(), math.NaN(), false
 	}
 	if len(c.shifts) != 0 {
-		if s := c.pick(lam/deg, phi/deg); s != nil {
+		var s *shift
+		if c.method == methodGeographic {
+			s = c.pick(adjlon(lam)/deg, phi/deg)
+		} else {
+			s = c.pickXY(x, y)
+		}
+		if s != nil {
 			lam, phi = s.toWGS84(lam, phi)
 		}
 	}
@@ -123,6 +157,12 @@ func (c *CRS) FromLonLat(lon, lat float64) (x, y float64, ok bool) {
 			lam, phi = s.fromWGS84(lam, phi)
 		}
 	}
+	return c.project(lam, phi)
+}
+
+// project projects lon lam, lat phi (radians, on the CRS's datum) to CRS
+// coordinates.
+func (c *CRS) project(lam, phi float64) (x, y float64, ok bool) {
 	var xm, ym float64
 	switch c.method {
 	case methodGeographic:
@@ -173,24 +213,46 @@ func (c *CRS) FromLonLatSlice(xs, ys []float64) (failed int) {
 	return failed
 }
 
-// pick returns the datum shift PROJ would use at lon, lat (degrees): the
-// most accurate one whose area's box holds the point, nil when none does
-// (PROJ then falls back to a ballpark transformation: no shift).
+// pick returns the datum shift PROJ 9.1's proj_trans uses at lon, lat
+// (degrees): among the shifts whose box holds the point, the first of the
+// most accurate ones, an offshore one only when it is the first found.
+// Where none holds the point, PROJ uses its ballpark transformation, the
+// null transformation here. nil is the null transformation.
 func (c *CRS) pick(lon, lat float64) *shift {
-	var best *areaShift
+	best := -1
 	for i := range c.shifts {
 		s := &c.shifts[i]
-		if lon < s.west || lon > s.east || lat < s.south || lat > s.north {
+		if !s.contains(lon, lat) {
 			continue
 		}
-		if best == nil || s.accuracy < best.accuracy {
-			best = s
+		if best < 0 || (s.accuracy < c.shifts[best].accuracy && !s.offshore) {
+			best = i
 		}
 	}
-	if best == nil {
+	if best < 0 {
 		return nil
 	}
-	return best.shift
+	return c.shifts[best].shift
+}
+
+// pickXY is pick for the projected coordinates of a projected CRS, tested
+// against the projected boxes of the shifts' areas, as PROJ does when the
+// source CRS is projected.
+func (c *CRS) pickXY(x, y float64) *shift {
+	best := -1
+	for i := range c.shifts {
+		s := &c.shifts[i]
+		if !s.containsXY(x, y) {
+			continue
+		}
+		if best < 0 || (s.accuracy < c.shifts[best].accuracy && !s.offshore) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return c.shifts[best].shift
 }
 
 // adjlon returns lam reduced to [-π, π].

@@ -28,13 +28,13 @@
 //
 // See [FromEPSG]; codes outside this list are an *[UnsupportedError].
 //
-//   - EPSG:4326 WGS 84; 4258 ETRS89, 4269 NAD83, 4674 SIRGAS 2000, 4167
-//     NZGD2000, 4171 RGF93 v1 (geographic);
+//   - EPSG:4326 WGS 84; 4258 ETRS89, 4269 NAD83, 4267 NAD27, 4674 SIRGAS
+//     2000, 4167 NZGD2000, 4171 RGF93 v1 (geographic);
 //   - EPSG:3857 WGS 84 / Pseudo-Mercator;
 //   - EPSG:32601–32660 and 32701–32760 WGS 84 / UTM zones 1N–60N, 1S–60S;
 //   - EPSG:25828–25838 ETRS89 / UTM zones 28N–38N;
-//   - EPSG:26907–26923 NAD83 / UTM zones 7N–23N (zones 1–6 are left out:
-//     PROJ uses Helmert shifts for Hawaii and the Aleutians there);
+//   - EPSG:26903–26923 NAD83 / UTM zones 3N–23N;
+//   - EPSG:26708–26720 NAD27 / UTM zones 8N–20N;
 //   - EPSG:31965–31976 SIRGAS 2000 / UTM zones 11N–22N and 31977–31985
 //     zones 17S–25S;
 //   - EPSG:2039 Israel 1993 / Israeli TM Grid; EPSG:2193 NZGD2000 / New
@@ -53,9 +53,22 @@
 // installed (as `projinfo -s EPSG:code -t EPSG:4326 --spatial-test
 // intersects` lists them); [CRS.DatumShift] names it:
 //
-//   - ETRS89, NAD83 (zones 7N–23N and California), SIRGAS 2000, NZGD2000,
-//     RGF93 v1: a null transformation (EPSG:1149, 1188, 15894, 1565,
-//     1671: the coordinates are taken as WGS 84, to about 1–4 m);
+//   - ETRS89, SIRGAS 2000, NZGD2000, RGF93 v1: a null transformation
+//     (EPSG:1149, 15894, 1565, 1671: the coordinates are taken as WGS 84,
+//     to about 1 m);
+//   - NAD83: "NAD83 to WGS 84 (1)", null (EPSG:1188, 4 m), except within
+//     the boxes of Hawaii ("(3)", EPSG:1252) and the Aleutians ("(2)",
+//     EPSG:1251), geocentric translations;
+//   - NAD27: PROJ picks, point by point, the most accurate of the 30
+//     NAD27 to WGS 84 geocentric translations and Helmert shifts that need
+//     no grid (EPSG:1170–1187, 1249, 1250, 1530, 7698, 15699, 15852–15856,
+//     15913, 15978; 7 to 44 m) whose area's bounding box holds the point,
+//     preferring onshore areas, and its ballpark (null) transformation
+//     where none does; this package does the same, testing a projected
+//     point against the area boxes projected into the CRS as PROJ does.
+//     NAD27 UTM zones west of 8N and east of 20N are left out: there the
+//     wide areas of Canada and Alaska project into the zone so that
+//     PROJ's choice differs from ours at some points (by up to 150 m);
 //   - Israel 1993: "Israel 1993 to WGS 84 (2)", a 7-parameter coordinate
 //     frame Helmert (0.5 m);
 //   - JAD69: "JAD69 to WGS 84 (3)", a 7-parameter coordinate frame

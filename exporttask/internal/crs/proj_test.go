@@ -124,6 +124,7 @@ func TestAgainstPROJ(t *testing.T) {
 	projinfo := gdaltest.Require(t, "projinfo")
 	for _, code := range crs.Codes() {
 		t.Run(strconv.Itoa(code), func(t *testing.T) {
+			t.Parallel()
 			c, err := crs.FromEPSG(code)
 			if err != nil {
 				t.Fatal(err)
