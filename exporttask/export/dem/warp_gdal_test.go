@@ -104,6 +104,10 @@ func TestWarpAgainstGDAL(t *testing.T) {
 		{name: "UTM36S-Float32-nearest", epsg: 32736, west: 34.1, north: -12.3, typ: "Float32", nodata: "-9999", resampling: Nearest},
 		{name: "WebMercator-Float32-nodata-free-bilinear", epsg: 3857, west: 5.1, north: 46.3, typ: "Float32", resampling: Bilinear},
 		{name: "WebMercator-Int16-nodata-free-nearest", epsg: 3857, west: 5.1, north: 46.3, typ: "Int16", resampling: Nearest},
+		{name: "IsraeliTM-Int16-bilinear", epsg: 2039, west: 34.9, north: 31.9, typ: "Int16", nodata: "-32768", resampling: Bilinear},
+		{name: "IsraeliTM-Float32-nearest", epsg: 2039, west: 34.9, north: 31.9, typ: "Float32", nodata: "-9999", resampling: Nearest},
+		{name: "Lambert93-Float32-bilinear", epsg: 2154, west: 2.5, north: 46.8, typ: "Float32", nodata: "-9999", resampling: Bilinear},
+		{name: "Lambert93-Int16-nearest", epsg: 2154, west: 2.5, north: 46.8, typ: "Int16", nodata: "-32768", resampling: Nearest},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
