@@ -33,9 +33,9 @@ func (e *UnsupportedError) Error() string {
 		s += "of the file"
 	}
 	if e.Reason != "" {
-		s += " is " + e.Reason
+		return s + " is " + e.Reason + ", which this engine cannot transform"
 	}
-	return s + ", which this engine cannot transform"
+	return s + " is not one this engine can transform"
 }
 
 // Unwrap returns ErrUnsupported.

@@ -34,7 +34,7 @@ func FromGeoKeys(g geotiff.Geo) (*CRS, error) {
 		}
 		c, err := FromEPSG(code)
 		if err != nil {
-			return nil, err
+			return nil, &UnsupportedError{Code: code, Name: citation(g, geotiff.KeyProjectedCitation, geotiff.KeyCitation)}
 		}
 		if u := g.Code(geotiff.KeyProjLinearUnits); u != 0 && u != geotiff.UserDefined && unitCode(c.unit) != u {
 			return nil, &UnsupportedError{Code: code, Name: c.name,
@@ -53,7 +53,11 @@ func FromGeoKeys(g geotiff.Geo) (*CRS, error) {
 		if u := g.Code(geotiff.KeyGeogAngularUnits); u != 0 && u != 9102 {
 			return nil, &UnsupportedError{Code: code, Reason: fmt.Sprintf("given in angular unit EPSG:%d, not degrees", u)}
 		}
-		return FromEPSG(code)
+		c, err := FromEPSG(code)
+		if err != nil {
+			return nil, &UnsupportedError{Code: code, Name: citation(g, geotiff.KeyGeodeticCitation, geotiff.KeyCitation)}
+		}
+		return c, nil
 	case geotiff.ModelTypeGeocentric:
 		return nil, &UnsupportedError{Name: citation(g, geotiff.KeyCitation), Reason: "geocentric"}
 	case 0:
