@@ -13,9 +13,9 @@ import (
 
 // NeedsWarp reports whether a DEM source in CRS c must be warped
 // (resampled onto an EPSG:4326 grid) to be exported: every CRS but
-// EPSG:4326 itself. Until the exporter warps, such a source registers
-// (its footprint transformed to longitude/latitude) but its exports fail
-// with a permanent error saying so.
+// EPSG:4326 itself. Such a source registers (its footprint transformed
+// to longitude/latitude) and its exports are warped (see Warping in the
+// package documentation).
 func NeedsWarp(c *crs.CRS) bool { return !c.IsLonLatWGS84() }
 
 // warpCommand returns the gdalwarp command that turns the source into an

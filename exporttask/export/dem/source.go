@@ -191,13 +191,6 @@ func openSource(rec catalog.Record, open func(string) (SourceFile, error)) (*sou
 		return nil, exporttask.Permanent("the source of catalog record "+rec.ID+" cannot be exported: "+err.Error(),
 			fmt.Errorf("dem: %w", err))
 	}
-	if NeedsWarp(s.crs) {
-		s.Close()
-		return nil, exporttask.Permanent("the source of catalog record "+rec.ID+" is in "+s.crs.String()+
-			"; exporting a DEM that must be warped to EPSG:4326 is not supported yet: reproject it with "+
-			warpCommand(s.tif, filepath.Base(path))+" and register that file instead",
-			fmt.Errorf("dem: record %s: source in %s needs warping", rec.ID, s.crs))
-	}
 	return s, nil
 }
 

@@ -116,4 +116,9 @@ func (f rowFunc) Row(y int, dst []byte) error { return f(y, dst) }
 
 // projection returns the source's CRS when its pixels must be warped to
 // EPSG:4326, nil when they are exported as they are.
-func (s *source) projection() projection { return nil }
+func (s *source) projection() projection {
+	if s.crs == nil || !NeedsWarp(s.crs) {
+		return nil
+	}
+	return s.crs
+}
