@@ -62,8 +62,8 @@
 //     "exporttask:width" and "exporttask:height" (the grid in pixels),
 //     "exporttask:resolution" and "exporttask:pixelHeight" (pixel width
 //     and height in degrees), "exporttask:gridBBox" (the GeoTIFF's extent,
-//     [west, south, east, north], snapped to the source's pixels, so a
-//     little beyond the exported box), "exporttask:sampleType",
+//     [west, south, east, north], snapped to the source's pixels, or to
+//     the warped grid's, so a little beyond the exported box), "exporttask:sampleType",
 //     "exporttask:noData" (see [NoDataValue]), "exporttask:dataPixels"
 //     (the pixels holding an elevation) and "exporttask:compression".
 //
@@ -76,7 +76,8 @@
 // colours, and GDAL and GIS tools derive their own colour scale from its
 // statistics.
 //
-// Progress is counted in rows read from the source.
+// Progress is counted in rows of the GeoTIFF written: rows read from the
+// source, or, for a warped export, rows warped.
 //
 // # Warping
 //
