@@ -55,3 +55,27 @@ func BenchmarkTransform(b *testing.B) {
 		_ = sink
 	}
 }
+
+// TestTransformDoesNotAllocate checks the per-point calls allocate
+// nothing, including a Helmert shift and NAD27's choice among shifts.
+func TestTransformDoesNotAllocate(t *testing.T) {
+	for _, code := range []int{32636, 3857, 2154, 2039, 26711, 4326} {
+		c, err := crs.FromEPSG(code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, y, ok := c.FromLonLat(-117.5, 35)
+		if code != 26711 && code != 4326 {
+			x, y, ok = c.FromLonLat(35, 32)
+		}
+		if !ok {
+			t.Fatalf("EPSG:%d: no point to transform", code)
+		}
+		if n := testing.AllocsPerRun(100, func() {
+			lon, lat, _ := c.ToLonLat(x, y)
+			c.FromLonLat(lon, lat)
+		}); n != 0 {
+			t.Errorf("EPSG:%d: %v allocations per point", code, n)
+		}
+	}
+}
