@@ -22,10 +22,13 @@
 //     Float64 (no complex or sub-byte types);
 //   - in EPSG:4326 (GeoKeys with GeographicType 4326, or a user-defined
 //     geographic CRS on the WGS 84 datum or ellipsoid, in degrees, on
-//     Greenwich), exported as it is; or in another CRS the
-//     exporttask/internal/crs package transforms, warped to EPSG:4326 at
-//     export (see Warping); any other CRS is refused, with a `gdalwarp
-//     -t_srs EPSG:4326` to run;
+//     Greenwich), exported as it is; or in another CRS the crs package
+//     transforms (given by its EPSG code: UTM zones, Web Mercator,
+//     national Transverse Mercator and Lambert grids, see crs.FromEPSG):
+//     such a source registers, its footprint transformed to
+//     longitude/latitude, and [NeedsWarp] says its exports are warped to
+//     EPSG:4326 (see Warping). Any other CRS is refused with the `gdalwarp
+//     -t_srs EPSG:4326 -dstnodata …` command to run;
 //   - georeferenced by ModelPixelScale and ModelTiepoint, or by a
 //     ModelTransformation without rotation, north-up. PixelIsPoint rasters
 //     are shifted half a pixel up and left, as GDAL reads them.

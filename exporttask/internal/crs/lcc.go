@@ -42,19 +42,29 @@ func tsfn(phi, sinPhi, e float64) float64 {
 	return math.Tan(math.Pi/4-phi/2) / math.Pow((1-es)/(1+es), e/2)
 }
 
-// phiOfT inverts tsfn by fixed-point iteration.
+// phiOfT inverts tsfn: it returns the latitude whose t(φ) is ts. It
+// solves for tan φ from the tangent of the conformal latitude, τ' =
+// sinh(−ln ts), by Newton's method (Karney 2011, eq. 19–21), which
+// converges in two or three steps.
 func phiOfT(ts, e float64) (float64, bool) {
-	half := e / 2
-	phi := math.Pi/2 - 2*math.Atan(ts)
-	for range 30 {
-		es := e * math.Sin(phi)
-		next := math.Pi/2 - 2*math.Atan(ts*math.Pow((1-es)/(1+es), half))
-		if math.Abs(next-phi) < 1e-14 {
-			return next, true
-		}
-		phi = next
+	if !(ts > 0) || math.IsInf(ts, 0) {
+		return math.NaN(), false
 	}
-	return phi, false
+	taup := (1/ts - ts) / 2
+	e2m := 1 - e*e
+	tau := taup / e2m
+	tol := 1e-15 * math.Max(1, math.Abs(taup))
+	for range 8 {
+		tau1 := math.Hypot(1, tau)
+		sig := math.Sinh(e * math.Atanh(e*tau/tau1))
+		taupa := math.Hypot(1, sig)*tau - sig*tau1
+		d := (taup - taupa) * (1 + e2m*tau*tau) / (e2m * tau1 * math.Hypot(1, taupa))
+		tau += d
+		if math.Abs(d) <= tol*math.Max(1, math.Abs(tau)) {
+			return math.Atan(tau), true
+		}
+	}
+	return math.Atan(tau), true
 }
 
 // forward projects lon lam (radians from the central meridian) and lat
