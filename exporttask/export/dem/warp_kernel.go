@@ -44,16 +44,22 @@ type kernel struct {
 	yRadius        int
 }
 
+// maxRadius bounds the tent's reach in source pixels either side: GDAL's
+// grows without bound as the scale falls (a scale below 1/31, an output 31
+// times coarser than its source along an axis, is not met on the grid
+// gdalwarp suggests); here the weights beyond it are left out.
+const maxRadius = 31
+
 // newKernel returns the kernel of method for a source of srcW×srcH pixels
 // and GDAL's scales.
 func newKernel(method Resampling, srcW, srcH int, xScale, yScale float64) kernel {
 	k := kernel{method: method, srcW: srcW, srcH: srcH, xScale: xScale, yScale: yScale, xRadius: 1, yRadius: 1}
 	k.four = xScale >= 0.95 && yScale >= 0.95
 	if xScale < 1 {
-		k.xRadius = int(math.Ceil(1 / xScale))
+		k.xRadius = min(maxRadius, int(math.Ceil(1/xScale)))
 	}
 	if yScale < 1 {
-		k.yRadius = int(math.Ceil(1 / yScale))
+		k.yRadius = min(maxRadius, int(math.Ceil(1/yScale)))
 	}
 	if method == Nearest {
 		k.xRadius, k.yRadius = 0, 0
@@ -178,8 +184,8 @@ func (k kernel) tent(b band, u, v float64) (float64, bool) {
 	if c+iMax >= k.srcW {
 		iMax = k.srcW - c - 1
 	}
-	var wx [64]float64
-	for i := iMin; i <= iMax && i-iMin < len(wx); i++ {
+	var wx [2*maxRadius + 1]float64
+	for i := iMin; i <= iMax; i++ {
 		if k.xScale < 1 {
 			wx[i-iMin] = tentWeight((float64(i) - dx) * k.xScale)
 		} else {
@@ -199,7 +205,7 @@ func (k kernel) tent(b band, u, v float64) (float64, bool) {
 			wy = tentWeight(float64(j) - dy)
 		}
 		var accRow, wRow float64
-		for i := iMin; i <= iMax && i-iMin < len(wx); i++ {
+		for i := iMin; i <= iMax; i++ {
 			cc := c + i - b.col0
 			if cc < 0 || cc >= b.width {
 				continue

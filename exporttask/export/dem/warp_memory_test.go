@@ -40,3 +40,9 @@ func TestWarpWithinMemoryBudget(t *testing.T) {
 	_, err = e.Export(context.Background(), j, testout.New(t.TempDir()))
 	require.NoError(t, err)
 }
+
+// A block of warped rows lies within one row of GDAL's chunks, whose
+// kernels it uses.
+func TestWarpBlocksWithinGDALChunks(t *testing.T) {
+	assert.Zero(t, gdalChunkHeight%warpBlockRows)
+}

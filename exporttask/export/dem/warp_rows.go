@@ -9,7 +9,9 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/cog"
 )
 
-// warpBlockRows is how many output rows a warped export computes at once.
+// warpBlockRows is how many output rows a warped export computes at once;
+// it divides gdalChunkHeight, so that a block lies in one row of GDAL's
+// chunks and takes its kernels.
 const warpBlockRows = 32
 
 // sourceRows hands out a source window's rows, top to bottom, one call
