@@ -138,6 +138,9 @@ func (c *CRS) ToLonLat(x, y float64) (lon, lat float64, ok bool) {
 			lam, phi = s.toWGS84(lam, phi)
 		}
 	}
+	if math.IsNaN(lam) || math.IsNaN(phi) || math.IsInf(lam, 0) {
+		return math.NaN(), math.NaN(), false
+	}
 	return adjlon(lam) / deg, phi / deg, true
 }
 
@@ -177,7 +180,7 @@ func (c *CRS) project(lam, phi float64) (x, y float64, ok bool) {
 		}
 		xm, ym, ok = c.a*adjlon(lam-c.lon0), c.a*math.Asinh(math.Tan(phi)), true
 	}
-	if !ok {
+	if !ok || math.IsNaN(xm) || math.IsNaN(ym) || math.IsInf(ym, 0) {
 		return math.NaN(), math.NaN(), false
 	}
 	return (xm + c.fe) / c.unit, (ym + c.fn) / c.unit, true

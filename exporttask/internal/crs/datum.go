@@ -10,7 +10,7 @@ import "math"
 // transpose standing in for the inverse of R as PROJ does. A shift with
 // rotations and scale zero is a geocentric translation (EPSG 9603).
 type shift struct {
-	from       ellipsoid
+	from, to   ellipsoid // to is WGS 84
 	tx, ty, tz float64
 	r          [3][3]float64
 	scale      float64 // 1 + s·1e-6
@@ -34,7 +34,7 @@ func newShift(from ellipsoid, tx, ty, tz, rx, ry, rz, ppm float64, coordinateFra
 		r[0][2], r[2][0] = r[2][0], r[0][2]
 		r[1][2], r[2][1] = r[2][1], r[1][2]
 	}
-	return &shift{from: from, tx: tx, ty: ty, tz: tz, r: r, scale: 1 + ppm*1e-6}
+	return &shift{from: from, to: wgs84Ellipsoid(), tx: tx, ty: ty, tz: tz, r: r, scale: 1 + ppm*1e-6}
 }
 
 // toWGS84 moves geodetic lon, lat (radians) on the shift's datum to WGS 84.
@@ -44,12 +44,12 @@ func (s *shift) toWGS84(lam, phi float64) (float64, float64) {
 	x, y, z = s.scale*(r[0][0]*x+r[0][1]*y+r[0][2]*z)+s.tx,
 		s.scale*(r[1][0]*x+r[1][1]*y+r[1][2]*z)+s.ty,
 		s.scale*(r[2][0]*x+r[2][1]*y+r[2][2]*z)+s.tz
-	return geodetic(wgs84Ellipsoid, x, y, z)
+	return geodetic(s.to, x, y, z)
 }
 
 // fromWGS84 is the inverse of toWGS84.
 func (s *shift) fromWGS84(lam, phi float64) (float64, float64) {
-	x, y, z := cartesian(wgs84Ellipsoid, lam, phi)
+	x, y, z := cartesian(s.to, lam, phi)
 	x, y, z = (x-s.tx)/s.scale, (y-s.ty)/s.scale, (z-s.tz)/s.scale
 	r := &s.r
 	x, y, z = r[0][0]*x+r[1][0]*y+r[2][0]*z,

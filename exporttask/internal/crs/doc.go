@@ -77,4 +77,14 @@
 // Helmert shifts are applied between geocentric coordinates as PROJ's
 // `+proj=helmert` does (small-angle rotation matrix, its transpose for the
 // inverse), with PROJ's closed-form geocentric to geodetic conversion.
+//
+// # Why our own code
+//
+// github.com/wroge/wgs84 v1.1.7 was measured against cs2cs and against
+// this package (bench/crs, figures in bench/README.md): its Transverse
+// Mercator is up to 0.95 m off from lon/lat and 9 m to lon/lat in UTM
+// zones, and it was 4–32× slower per point. This package follows PROJ's
+// algorithms and its choice of datum shift, within 1e-7 m of cs2cs over
+// every supported CRS's area of use, at about 0.1–1.6 µs per point
+// without allocating.
 package crs

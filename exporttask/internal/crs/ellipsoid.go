@@ -20,12 +20,14 @@ func fromAxes(a, b float64) ellipsoid {
 	return ellipsoid{a: a, es: 1 - (b*b)/(a*a)}
 }
 
-// The ellipsoids of the supported datums (EPSG 7030, 7019, 7008).
-var (
-	wgs84Ellipsoid = fromInvFlat(6378137, 298.257223563)
-	grs80Ellipsoid = fromInvFlat(6378137, 298.257222101)
-	clarke1866     = fromAxes(6378206.4, 6356583.8)
-)
+// wgs84Ellipsoid returns the WGS 84 ellipsoid (EPSG:7030).
+func wgs84Ellipsoid() ellipsoid { return fromInvFlat(6378137, 298.257223563) }
+
+// grs80Ellipsoid returns the GRS 1980 ellipsoid (EPSG:7019).
+func grs80Ellipsoid() ellipsoid { return fromInvFlat(6378137, 298.257222101) }
+
+// clarke1866 returns the Clarke 1866 ellipsoid (EPSG:7008).
+func clarke1866() ellipsoid { return fromAxes(6378206.4, 6356583.8) }
 
 // b returns the semi-minor axis.
 func (e ellipsoid) b() float64 { return e.a * math.Sqrt(1-e.es) }

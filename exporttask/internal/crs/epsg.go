@@ -81,41 +81,41 @@ func FromEPSG(code int) (*CRS, error) {
 		return &CRS{code: code, name: "RGF93 v1", method: methodGeographic, unit: 1, toWGS84: nullRGF93}, nil
 	case code == 3857:
 		return &CRS{code: code, name: "WGS 84 / Pseudo-Mercator", method: methodWebMercator,
-			a: wgs84Ellipsoid.a, unit: metre, toWGS84: noShift}, nil
+			a: wgs84Ellipsoid().a, unit: metre, toWGS84: noShift}, nil
 	case code >= 32601 && code <= 32660:
-		return utm(code, "WGS 84", wgs84Ellipsoid, code-32600, false, noShift), nil
+		return utm(code, "WGS 84", wgs84Ellipsoid(), code-32600, false, noShift), nil
 	case code >= 32701 && code <= 32760:
-		return utm(code, "WGS 84", wgs84Ellipsoid, code-32700, true, noShift), nil
+		return utm(code, "WGS 84", wgs84Ellipsoid(), code-32700, true, noShift), nil
 	case code >= 25828 && code <= 25838:
-		return utm(code, "ETRS89", grs80Ellipsoid, code-25800, false, nullETRS89), nil
+		return utm(code, "ETRS89", grs80Ellipsoid(), code-25800, false, nullETRS89), nil
 	case code >= 26903 && code <= 26923:
-		return utm(code, "NAD83", grs80Ellipsoid, code-26900, false, "").withShifts(nad83Shifts(), nad83Desc), nil
+		return utm(code, "NAD83", grs80Ellipsoid(), code-26900, false, "").withShifts(nad83Shifts(), nad83Desc), nil
 	case code >= 26708 && code <= 26720:
-		return utm(code, "NAD27", clarke1866, code-26700, false, "").withShifts(nad27Shifts(), nad27Desc), nil
+		return utm(code, "NAD27", clarke1866(), code-26700, false, "").withShifts(nad27Shifts(), nad27Desc), nil
 	case code >= 31965 && code <= 31976:
-		return utm(code, "SIRGAS 2000", grs80Ellipsoid, code-31965+11, false, nullSIRGAS), nil
+		return utm(code, "SIRGAS 2000", grs80Ellipsoid(), code-31965+11, false, nullSIRGAS), nil
 	case code >= 31977 && code <= 31985:
-		return utm(code, "SIRGAS 2000", grs80Ellipsoid, code-31977+17, true, nullSIRGAS), nil
+		return utm(code, "SIRGAS 2000", grs80Ellipsoid(), code-31977+17, true, nullSIRGAS), nil
 	case code == 2039:
-		c := transverseMercator(code, "Israel 1993 / Israeli TM Grid", grs80Ellipsoid,
+		c := transverseMercator(code, "Israel 1993 / Israeli TM Grid", grs80Ellipsoid(),
 			dms(31, 44, 3.817), dms(35, 12, 16.261), 1.0000067, 219529.584, 626907.39, metre)
-		return c.withShifts([]areaShift{{shift: newShift(grs80Ellipsoid, 23.772, 17.49, 17.859, 0.3132, 1.85274, -1.67299, -5.4262, true),
+		return c.withShifts([]areaShift{{shift: newShift(grs80Ellipsoid(), 23.772, 17.49, 17.859, 0.3132, 1.85274, -1.67299, -5.4262, true),
 			everywhere: true, accuracy: 0.5, name: "Israel 1993 to WGS 84 (2)"}},
 			"Israel 1993 to WGS 84 (2): coordinate frame Helmert (EPSG:9607) tx 23.772 ty 17.49 tz 17.859 m, rx 0.3132 ry 1.85274 rz -1.67299″, ds -5.4262 ppm"), nil
 	case code == 2193:
-		return transverseMercator(code, "NZGD2000 / New Zealand Transverse Mercator 2000", grs80Ellipsoid,
+		return transverseMercator(code, "NZGD2000 / New Zealand Transverse Mercator 2000", grs80Ellipsoid(),
 			0, 173, 0.9996, 1600000, 10000000, metre).withShift(nullNZGD2000), nil
 	case code == 2154:
-		return lambert(code, "RGF93 v1 / Lambert-93", grs80Ellipsoid, 46.5, 3, 49, 44, 1, 700000, 6600000, metre).withShift(nullRGF93), nil
+		return lambert(code, "RGF93 v1 / Lambert-93", grs80Ellipsoid(), 46.5, 3, 49, 44, 1, 700000, 6600000, metre).withShift(nullRGF93), nil
 	case code == 26943:
-		return lambert(code, "NAD83 / California zone 3", grs80Ellipsoid,
+		return lambert(code, "NAD83 / California zone 3", grs80Ellipsoid(),
 			36.5, -120.5, dms(38, 26, 0), dms(37, 4, 0), 1, 2000000, 500000, metre).withShifts(nad83Shifts(), nad83Desc), nil
 	case code == 2227:
-		return lambert(code, "NAD83 / California zone 3 (ftUS)", grs80Ellipsoid,
+		return lambert(code, "NAD83 / California zone 3 (ftUS)", grs80Ellipsoid(),
 			36.5, -120.5, dms(38, 26, 0), dms(37, 4, 0), 1, 6561666.667, 1640416.667, usSurveyFoot).withShifts(nad83Shifts(), nad83Desc), nil
 	case code == 24200:
-		c := lambert(code, "JAD69 / Jamaica National Grid", clarke1866, 18, -77, 18, 18, 1, 250000, 150000, metre)
-		return c.withShifts([]areaShift{{shift: newShift(clarke1866, -33.722, 153.789, 94.959, 8.581, 4.478, -4.54, 8.95, true),
+		c := lambert(code, "JAD69 / Jamaica National Grid", clarke1866(), 18, -77, 18, 18, 1, 250000, 150000, metre)
+		return c.withShifts([]areaShift{{shift: newShift(clarke1866(), -33.722, 153.789, 94.959, 8.581, 4.478, -4.54, 8.95, true),
 			everywhere: true, accuracy: 1, name: "JAD69 to WGS 84 (3)"}},
 			"JAD69 to WGS 84 (3): coordinate frame Helmert (EPSG:9607) tx -33.722 ty 153.789 tz 94.959 m, rx 8.581 ry 4.478 rz -4.54″, ds 8.95 ppm"), nil
 	}

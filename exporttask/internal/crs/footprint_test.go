@@ -71,3 +71,25 @@ func TestFootprintRefusesWhatItCannotTransform(t *testing.T) {
 		t.Error("a Web Mercator box across the antimeridian: no error")
 	}
 }
+
+// TestHostileCoordinates feeds NaN, infinities and absurd values to every
+// method: never a panic, never ok with a NaN result.
+func TestHostileCoordinates(t *testing.T) {
+	bad := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e308, -1e308, 0}
+	for _, code := range []int{32636, 3857, 2154, 2039, 26711, 4326, 4267, 24200} {
+		c, err := crs.FromEPSG(code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range bad {
+			for _, b := range bad {
+				if x, y, ok := c.ToLonLat(a, b); ok && (math.IsNaN(x) || math.IsNaN(y) || math.Abs(y) > 90) {
+					t.Errorf("EPSG:%d ToLonLat(%g, %g) = %g, %g, ok", code, a, b, x, y)
+				}
+				if x, y, ok := c.FromLonLat(a, b); ok && (math.IsNaN(x) || math.IsNaN(y)) {
+					t.Errorf("EPSG:%d FromLonLat(%g, %g) = %g, %g, ok", code, a, b, x, y)
+				}
+			}
+		}
+	}
+}

@@ -139,6 +139,7 @@ func TestAgainstPROJ(t *testing.T) {
 			fwd := cs2cs(t, bin, "EPSG:4326", epsg, latlon)
 			const tolM = 1e-3
 			bad := 0
+			var maxFwd, maxInv float64
 			for i, p := range lonlat {
 				want := fwd[i]
 				if d.northFirst {
@@ -154,6 +155,7 @@ func TestAgainstPROJ(t *testing.T) {
 				} else {
 					dist = math.Hypot(x-want[0], y-want[1]) * unitOf(code)
 				}
+				maxFwd = math.Max(maxFwd, dist)
 				if !ok || !(dist <= tolM) {
 					if bad++; bad <= 5 {
 						t.Errorf("FromLonLat(%.9f, %.9f) = %.6f, %.6f (%v), cs2cs %.6f, %.6f: %.3g m off", p[0], p[1], x, y, ok, want[0], want[1], dist)
@@ -171,12 +173,15 @@ func TestAgainstPROJ(t *testing.T) {
 				}
 				lon, lat, ok := c.ToLonLat(p[0], p[1])
 				want := [2]float64{back[i][1], back[i][0]}
-				if dist := degDist(lon, lat, want[0], want[1]); !ok || !(dist <= tolM) {
+				dist := degDist(lon, lat, want[0], want[1])
+				maxInv = math.Max(maxInv, dist)
+				if !ok || !(dist <= tolM) {
 					if bad++; bad <= 10 {
 						t.Errorf("ToLonLat(%.6f, %.6f) = %.10f, %.10f (%v), cs2cs %.10f, %.10f: %.3g m off", p[0], p[1], lon, lat, ok, want[0], want[1], dist)
 					}
 				}
 			}
+			t.Logf("EPSG:%d largest distance from cs2cs: FromLonLat %.2g m, ToLonLat %.2g m", code, maxFwd, maxInv)
 			if bad > 0 {
 				t.Errorf("%d of %d points off by more than %g m", bad, 2*len(lonlat), tolM)
 			}
