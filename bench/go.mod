@@ -10,6 +10,7 @@ require (
 	github.com/stretchr/testify v1.12.1
 	github.com/swaggo/files/v2 v2.0.2
 	github.com/swaggo/http-swagger/v2 v2.0.2
+	github.com/wroge/wgs84 v1.1.7
 	modernc.org/sqlite v1.46.1
 )
 

@@ -28,7 +28,7 @@ import (
 
 func main() {
 	rounds := flag.Int("rounds", 5, "alternating rounds of each contender")
-	name := flag.String("case", "window", "what to export: window (1,024² of a 20,000² source), window10k (10,000² of a 40,000×20,000 source) or whole (all of it)")
+	name := flag.String("case", "window", "what to export: window (1,024² of a 20,000² source), window10k (10,000² of a 40,000×20,000 source), whole (all of it) or warp (1,024² warped from a 20,000² UTM source)")
 	src := flag.String("src", "", "the source COG, built here when missing (default: the case's file in /tmp)")
 	child := flag.String("child", "", "internal: export the job described by this JSON and print the figures")
 	check := flag.Bool("check", true, "compare the first round's export with GDAL's cut, sample for sample")
@@ -51,7 +51,7 @@ func main() {
 	} else {
 		bc, ok := cases[*name]
 		if !ok {
-			fmt.Fprintf(os.Stderr, "demwindow: -case %q: want window, window10k or whole\n", *name)
+			fmt.Fprintf(os.Stderr, "demwindow: -case %q: want window, window10k, whole or warp\n", *name)
 			os.Exit(2)
 		}
 		if *src == "" {

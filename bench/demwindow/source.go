@@ -19,11 +19,21 @@ const (
 	upsample          = 10   // GDAL upsamples the seed grid ten times
 )
 
-// buildSource makes the source COG of width×height at path unless it
-// exists: a smooth seed grid of heights a tenth of the size written as raw
-// Int16 (ENVI), upsampled by GDAL with bilinear resampling and written as
-// a COG with 512×512 tiles.
-func buildSource(path string, width, height int) error {
+// The warp case's source is in UTM zone 36N (EPSG:32636) with pixels of
+// 10 m from easting 400,000, northing 3,500,000 (its north-west corner,
+// about lon 31.95, lat 31.63): 20,000×20,000 covers 200 km each way.
+const (
+	utmEPSG           = 32636
+	utmWest, utmNorth = 400000.0, 3500000.0
+	utmRes            = 10.0
+	geographicEPSG    = 4326
+)
+
+// buildSource makes the source COG of width×height in CRS epsg (4326 or
+// utmEPSG) at path unless it exists: a smooth seed grid of heights a tenth
+// of the size written as raw Int16 (ENVI), upsampled by GDAL with bilinear
+// resampling and written as a COG with 512×512 tiles.
+func buildSource(path string, width, height, epsg int) error {
 	if _, err := os.Stat(path); err == nil {
 		return nil
 	}
@@ -57,9 +67,13 @@ func buildSource(path string, width, height int) error {
 		return err
 	}
 	tmp := path + ".partial"
+	west, north, res := srcWest, srcNorth, srcRes
+	if epsg == utmEPSG {
+		west, north, res = utmWest, utmNorth, utmRes
+	}
 	cmd := exec.Command("gdal_translate", "-q", "-outsize", fmt.Sprint(width), fmt.Sprint(height), "-r", "bilinear",
-		"-ot", "Int16", "-a_srs", "EPSG:4326", "-a_ullr", fmt.Sprint(srcWest), fmt.Sprint(srcNorth),
-		fmt.Sprint(srcWest+float64(width)*srcRes), fmt.Sprint(srcNorth-float64(height)*srcRes), "-a_nodata", "-32768",
+		"-ot", "Int16", "-a_srs", fmt.Sprintf("EPSG:%d", epsg), "-a_ullr", fmt.Sprint(west), fmt.Sprint(north),
+		fmt.Sprint(west+float64(width)*res), fmt.Sprint(north-float64(height)*res), "-a_nodata", "-32768",
 		"-of", "COG", "-co", "COMPRESS=DEFLATE", "-co", "BLOCKSIZE=512", "-co", "NUM_THREADS=2", seed, tmp)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {

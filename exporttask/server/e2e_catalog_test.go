@@ -238,9 +238,10 @@ func TestCatalogAddThenExportOverHTTP(t *testing.T) {
 	require.NotNil(t, demRec.Source)
 	assert.Equal(t, "GTiff", demRec.Source.Format)
 
-	// A projected DEM is refused, naming the fix.
-	utm := filepath.Join(srcDir, "utm.tif")
-	gdaltest.Run(t, translate, "-q", "-of", "GTiff", "-a_srs", "EPSG:32636", "-a_ullr", "600000", "3500000", "601000", "3499000",
+	// A DEM in a CRS the engine does not transform is refused, naming
+	// the fix.
+	utm := filepath.Join(srcDir, "laea.tif")
+	gdaltest.Run(t, translate, "-q", "-of", "GTiff", "-a_srs", "EPSG:3035", "-a_ullr", "5700000", "3500000", "5701000", "3499000",
 		"-ot", "Int16", asc, utm)
 	before = catalogTree(t)
 	code, out, errOut = catalogAdd(t, "-domain", "DEM", utm)
@@ -248,7 +249,7 @@ func TestCatalogAddThenExportOverHTTP(t *testing.T) {
 	assert.Empty(t, out)
 	assert.True(t, strings.HasPrefix(errOut, utm+": "), errOut)
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %s", errOut)
-	assert.Contains(t, errOut, "gdalwarp -t_srs EPSG:4326")
+	assert.Contains(t, errOut, "gdalwarp -t_srs EPSG:4326 -dstnodata")
 	assert.Equal(t, before, catalogTree(t))
 
 	// 3D: a tileset directory (3D Tiles 1.1, region volumes, glb

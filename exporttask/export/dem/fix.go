@@ -38,27 +38,13 @@ func reprojectFix(name string, f *geotiff.File) string {
 }
 
 // warpNoData is the -dstnodata of reprojectFix: the source's nodata, or
-// the lowest value of its sample type (-9999 for floating point).
+// the one its export would declare ([DefaultNoData]).
 func warpNoData(f *geotiff.File) string {
 	if f.HasNoData && f.NoData != "" {
 		return f.NoData
 	}
 	t, _ := f.SampleType()
-	switch t {
-	case geotiff.Int8:
-		return "-128"
-	case geotiff.UInt8:
-		return "255"
-	case geotiff.Int16:
-		return "-32768"
-	case geotiff.UInt16:
-		return "65535"
-	case geotiff.Int32:
-		return "-2147483648"
-	case geotiff.UInt32:
-		return "4294967295"
-	}
-	return "-9999"
+	return DefaultNoData(t)
 }
 
 // assignCRSFix is the fix of a source without a CRS.

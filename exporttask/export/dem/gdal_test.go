@@ -333,9 +333,10 @@ func TestInspectRefusesWithAFix(t *testing.T) {
 		problem    string
 		fix        string
 	}{
-		{name: "projected", make: []string{"-ot", "Int16", "-a_srs", "EPSG:32636", "-a_ullr", "700000", "3500000", "730000", "3480000"},
-			problem: "EPSG:32636", fix: "gdalwarp -t_srs EPSG:4326"},
-		{name: "nad83", make: []string{"-ot", "Int16", "-a_srs", "EPSG:4269"}, problem: "EPSG:4269", fix: "gdalwarp -t_srs EPSG:4326"},
+		{name: "unsupported projected", make: []string{"-ot", "Int16", "-a_srs", "EPSG:3035", "-a_ullr", "5700000", "3500000", "5730000", "3480000"},
+			problem: "EPSG:3035 (ETRS89-extended / LAEA Europe) is not one this engine can transform", fix: "gdalwarp -t_srs EPSG:4326 -dstnodata -99"},
+		{name: "user-defined", make: []string{"-ot", "Int16", "-a_srs", "+proj=tmerc +lon_0=35 +k=1 +ellps=GRS80 +units=m +no_defs", "-a_ullr", "0", "3500000", "30000", "3480000"},
+			problem: "user-defined projected CRS", fix: "gdalwarp -t_srs EPSG:4326 -dstnodata -99"},
 		{name: "rgb", make: []string{"-ot", "Byte", "-b", "1", "-b", "1", "-b", "1", "-co", "PHOTOMETRIC=RGB", "-a_srs", "EPSG:4326"},
 			problem: "3 bands (RGB)", fix: "a DEM has one band"},
 		{name: "planar", make: []string{"-ot", "Int16", "-b", "1", "-b", "1", "-co", "INTERLEAVE=BAND", "-a_srs", "EPSG:4326"},

@@ -15,11 +15,14 @@ import (
 // Inspect reads the GeoTIFF src.Path names (resolved to an absolute path)
 // and returns what a DEM record of it holds: Domain DEM; Footprint, the
 // bounding box of its valid pixels (those that are not the GDAL_NODATA
-// value, nor NaN); Resolution, the pixel width in degrees (pixels need not
-// be square: the exporter keeps both sizes); and Source with the absolute
-// Path, Format "GTiff", Size and ModTime. The file must be a one-band
-// GeoTIFF or COG in EPSG:4326 that the package can decode; see the
-// package documentation. A source it cannot export, or one without a
+// value, nor NaN), in longitude/latitude: for a source in another CRS,
+// the box of the valid pixels' area transformed with densified edges (see
+// crs.Footprint); Resolution, the pixel width in degrees (pixels need not
+// be square: the exporter keeps both sizes), or for a source in another
+// CRS the pixel size `gdalwarp -t_srs EPSG:4326` would choose; and Source
+// with the absolute Path, Format "GTiff", Size and ModTime. The file must
+// be a one-band GeoTIFF or COG, in EPSG:4326 or a CRS the crs package
+// transforms, that the package can decode; see the package documentation. A source it cannot export, or one without a
 // valid pixel, is a *export.SourceError whose message names the file and
 // the fix.
 //
@@ -56,18 +59,36 @@ func Inspect(ctx context.Context, src catalog.Source) (catalog.Record, error) {
 			Problem: fmt.Sprintf("every pixel is nodata (GDAL_NODATA %q)", s.tif.NoData),
 			Fix:     allNoDataFix(filepath.Base(path))}
 	}
-	west := max(-180, s.gt[0]+float64(box.c0)*s.gt[1])
-	east := min(180, s.gt[0]+float64(box.c1+1)*s.gt[1])
-	north := min(90, s.gt[3]+float64(box.r0)*s.gt[5])
-	south := max(-90, s.gt[3]+float64(box.r1+1)*s.gt[5])
+	west, south, east, north, res, err := s.extent(box)
+	if err != nil {
+		return catalog.Record{}, &export.SourceError{File: path, Problem: "its valid area cannot be transformed to longitude/latitude (" + err.Error() + ")", Err: err}
+	}
 	return catalog.Record{
 		Domain:     exporttask.DomainDEM,
 		Footprint:  exporttask.NewPolygon([]exporttask.Position{{west, south}, {east, south}, {east, north}, {west, north}, {west, south}}),
-		Resolution: s.gt[1],
+		Resolution: res,
 		Source: &catalog.Source{
 			Path: path, Format: Format, Size: st.Size(), ModTime: st.ModTime(),
 		},
 	}, nil
+}
+
+// extent returns the longitude/latitude box of the pixels b and the
+// record's resolution in degrees.
+func (s *source) extent(b pixelBox) (west, south, east, north, res float64, err error) {
+	if !NeedsWarp(s.crs) {
+		west = max(-180, s.gt[0]+float64(b.c0)*s.gt[1])
+		east = min(180, s.gt[0]+float64(b.c1+1)*s.gt[1])
+		north = min(90, s.gt[3]+float64(b.r0)*s.gt[5])
+		south = max(-90, s.gt[3]+float64(b.r1+1)*s.gt[5])
+		return west, south, east, north, s.gt[1], nil
+	}
+	box, err := s.footprint(b)
+	if err != nil {
+		return 0, 0, 0, 0, 0, err
+	}
+	res, err = s.warpResolution()
+	return box.West, box.South, box.East, box.North, res, err
 }
 
 // pixelBox is an inclusive range of pixel columns and rows.

@@ -13,6 +13,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/internal/crs"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
@@ -46,6 +47,7 @@ type source struct {
 	file SourceFile
 	tif  *geotiff.File
 	gt   [6]float64 // GDAL's geotransform, north-up: gt[2] = gt[4] = 0, gt[5] < 0
+	crs  *crs.CRS   // the CRS of the GeoKeys; see NeedsWarp
 	typ  geotiff.SampleType
 }
 
@@ -149,14 +151,11 @@ func (s *source) check() *export.SourceError {
 		return bad(errText(err)+" (this reader takes none, LZW, Deflate and PackBits, predictors 1-3)", fix)
 	}
 	reproject := reprojectFix(name, f)
-	switch g := f.Geo; {
-	case g.Code(geotiff.KeyModelType) == geotiff.ModelTypeProjected:
-		return bad("the CRS is "+g.String()+", not EPSG:4326 longitude/latitude", reproject)
-	case g.Code(geotiff.KeyModelType) == 0 && g.Code(geotiff.KeyGeodeticCRS) == 0:
-		return bad("it has no CRS (no GeoKeys)", assignCRSFix(name))
-	case !g.IsWGS84():
-		return bad("the CRS is "+g.String()+", not EPSG:4326 (WGS 84)", reproject)
+	c, serr := s.checkCRS()
+	if serr != nil {
+		return serr
 	}
+	s.crs = c
 	gt, err := f.Geo.GeoTransform()
 	if err != nil {
 		return bad(errText(err), reproject)
@@ -167,12 +166,8 @@ func (s *source) check() *export.SourceError {
 	case !(gt[1] > 0) || !(gt[5] < 0):
 		return bad(fmt.Sprintf("the grid is not north-up (pixel size %g × %g)", gt[1], gt[5]), reproject+" to make it north-up")
 	}
-	west, north := gt[0], gt[3]
-	east, south := west+float64(f.Width)*gt[1], north+float64(f.Height)*gt[5]
-	const slack = 1e-6 // degrees: rounding in the georeferencing
-	if west < -180-slack-gt[1] || east > 180+slack+gt[1] || south < -90-slack+gt[5] || north > 90+slack-gt[5] {
-		return bad(fmt.Sprintf("its extent (west %g, south %g, east %g, north %g) is not within longitude ±180°, latitude ±90°",
-			west, south, east, north), "check its georeferencing; "+reproject)
+	if serr := s.checkExtent(gt); serr != nil {
+		return serr
 	}
 	s.gt = gt
 	s.typ, _ = f.SampleType()
