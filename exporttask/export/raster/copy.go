@@ -125,7 +125,7 @@ func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier,
 	// The level is checked again, and the count (see buildGeoPackage).
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile_data)
 		SELECT zoom_level, tile_column, tile_row, tile_data FROM src.`+quoteIdent(src.table)+`
-		WHERE rowid BETWEEN ? AND ? AND zoom_level = ?`)
+		`+idRangeWhere)
 	if err != nil {
 		tx.Rollback()
 		return tileCopier{}, err
