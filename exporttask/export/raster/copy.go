@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/writeback"
 )
 
 // progressSteps is about how many progress reports a copy makes.
@@ -24,12 +25,16 @@ var errCopyCount = errors.New("the tiles copied are not those selected")
 // src as stored (no decoding), in one transaction. Progress goes to out as
 // tiles written out of sel.Tiles(); an error from it, or ctx ending, stops
 // the copy.
+//
+// The disk writes the file while it is built (package writeback), so that
+// the store's sync of it at commit finds little left to write.
 func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, sel selection, out exporttask.Output) error {
 	db, err := openWrite(path)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	defer writeback.Follow(path)()
 	if err := createGeoPackage(ctx, db, ts); err != nil {
 		return err
 	}
