@@ -201,6 +201,9 @@ func fileCopier(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, e
 				var n int64
 				for row := r.Row0; row <= r.Row1; row++ {
 					for col := r.Col0; col <= r.Col1; col++ {
+						if err := ctx.Err(); err != nil { // a stop is seen at every tile
+							return err
+						}
 						b, err := src.read(ctx, l.Zoom, col, row)
 						if err != nil {
 							return err
