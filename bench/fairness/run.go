@@ -72,7 +72,8 @@ func (b bench) round(c config) ([]time.Duration, string, error) {
 	if err := os.Mkdir(scratch, 0o700); err != nil {
 		return nil, "", err
 	}
-	exp := export.New(oneRecord{rec}, map[exporttask.Domain]export.Domain{exporttask.DomainDEM: dem.New(dem.Options{})},
+	timed := &timedDomain{Domain: dem.New(dem.Options{}), spans: map[string][2]time.Time{}}
+	exp := export.New(oneRecord{rec}, map[exporttask.Domain]export.Domain{exporttask.DomainDEM: timed},
 		export.WithScratchDir(scratch))
 	wake := worker.NewWakeup()
 	runner := worker.NewRunner(worker.RunnerConfig{
@@ -102,19 +103,28 @@ func (b bench) round(c config) ([]time.Duration, string, error) {
 	}
 	var small []int64
 	var smallEst exporttask.Estimate
+	created := map[string]time.Time{}
 	for i := range b.small {
 		// 0.01° boxes along a diagonal of the record, each at its own place.
 		w := srcWest + 0.05 + 0.04*float64(i)
 		n := srcNorth - 0.05 - 0.04*float64(i)
-		t, est, err := create(ctx, exp, creator, "small", rec.ID, box(w, n-0.01, w+0.01, n), "small export")
+		desc := fmt.Sprintf("small export %d", i)
+		t, est, err := create(ctx, exp, creator, "small", rec.ID, box(w, n-0.01, w+0.01, n), desc)
 		if err != nil {
 			return nil, "", err
 		}
+		created[desc] = t.CreatedAt.Time
 		small, smallEst = append(small, t.ID), est
 	}
 	lat, err := waitFinished(ctx, st, "small", small, b.timeout)
-	info := fmt.Sprintf("estimates: whole extent %.0f MB %d s, small %.0f kB %d s; whole extent at the end: %s",
-		float64(largeEst.Size)/1e6, largeEst.Time, float64(smallEst.Size)/1e3, smallEst.Time, states(ctx, st, "big", large))
+	finished := map[string]time.Time{}
+	for _, id := range small {
+		if t, gerr := st.Get(ctx, "small", id); gerr == nil && !t.FinishedAt.IsZero() {
+			finished[t.Description] = t.FinishedAt.Time
+		}
+	}
+	info := fmt.Sprintf("small exports' phases: %s; estimates: whole extent %.0f MB %d s, small %.0f kB %d s; whole extent at the end: %s",
+		timed.phases(created, finished), float64(largeEst.Size)/1e6, largeEst.Time, float64(smallEst.Size)/1e3, smallEst.Time, states(ctx, st, "big", large))
 	return lat, info, err
 }
 

@@ -14,6 +14,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" driver
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
@@ -125,6 +126,17 @@ func copySQL(ctx context.Context, src, dir string) error {
 		}
 	}
 	return db.Close()
+}
+
+// storeOutput is an exporttask.Output on the file artifact store the
+// server uses (package filestore): its writers take a finished file by
+// moving it (a rename, hashed once) and sync every file at commit.
+type storeOutput struct{ store *filestore.Store }
+
+func (o storeOutput) Progress(done, total int64) error { return nil }
+
+func (o storeOutput) Create(ctx context.Context, name string) (exporttask.ArtifactWriter, error) {
+	return o.store.Create(ctx, "task/"+name)
 }
 
 // dirOutput is an exporttask.Output on a directory, or with discard one

@@ -10,8 +10,9 @@
 // runs interleaved rounds of the contenders, each in a fresh directory:
 //
 //   - export: raster.Exporter.Export of the whole record (selection,
-//     GeoPackage, thumbnails, metadata, every file streamed and hashed into
-//     a directory output), in a child process (this program, -child);
+//     GeoPackage, thumbnails, metadata) into the server's file artifact
+//     store (package filestore: the GeoPackage moved in and hashed, every
+//     file synced at commit), in a child process (this program, -child);
 //   - export-discard: the same export into an output that drops what it is
 //     given (the GeoPackage is still built, read back and hashed): the
 //     export without the cost of storing its files;
@@ -41,6 +42,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 )
@@ -162,7 +164,11 @@ func runChild(name string, args []string) error {
 		if err != nil {
 			return err
 		}
-		return runExport(ctx, rec, &dirOutput{dir: out}, out)
+		store, err := filestore.Open(ctx, filepath.Join(out, "store"))
+		if err != nil {
+			return err
+		}
+		return runExport(ctx, rec, storeOutput{store}, out)
 	case "export-discard":
 		rec, err := loadRecord(work, "export")
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,8 +17,9 @@ import (
 // result is one contender's rounds.
 type result struct {
 	times []time.Duration
-	rss   []int64 // peak RssAnon of each round, bytes
-	size  int64   // the size of the file it wrote
+	rss   []int64         // peak RssAnon of each round, bytes
+	cpu   []time.Duration // user and system CPU time of each round
+	size  int64           // the size of the file it wrote
 }
 
 // measure runs each contender once per round, in turn, each in a fresh
@@ -33,7 +35,7 @@ func measure(ctx context.Context, work string, cs []contender, rounds int) (map[
 			if err := os.Mkdir(dir, 0o755); err != nil {
 				return nil, err
 			}
-			d, rss, err := runSampled(ctx, c, dir)
+			d, cpu, rss, err := runSampled(ctx, c, dir)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", c.name, err)
 			}
@@ -47,8 +49,10 @@ func measure(ctx context.Context, work string, cs []contender, rounds int) (map[
 			x := res[c.name]
 			x.times = append(x.times, d)
 			x.rss = append(x.rss, rss)
+			x.cpu = append(x.cpu, cpu)
 			x.size = size
-			fmt.Fprintf(os.Stderr, "round %d: %-13s %7v  peak RssAnon %4.0f MB\n", r+1, c.name, d.Round(time.Millisecond), mb(rss))
+			fmt.Fprintf(os.Stderr, "round %d: %-13s %7v  CPU %7v  peak RssAnon %4.0f MB\n", r+1, c.name,
+				d.Round(time.Millisecond), cpu.Round(time.Millisecond), mb(rss))
 		}
 	}
 	return res, nil
@@ -58,14 +62,15 @@ func measure(ctx context.Context, work string, cs []contender, rounds int) (map[
 const sampleEvery = 20 * time.Millisecond
 
 // runSampled runs the contender's command into dir and returns how long
-// it took and the largest RssAnon sampled from /proc while it ran.
-func runSampled(ctx context.Context, c contender, dir string) (time.Duration, int64, error) {
+// it took, the CPU time it used (user and system) and the largest RssAnon
+// sampled from /proc while it ran.
+func runSampled(ctx context.Context, c contender, dir string) (time.Duration, time.Duration, int64, error) {
 	cmd := c.cmd(dir)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -78,16 +83,16 @@ func runSampled(ctx context.Context, c contender, dir string) (time.Duration, in
 		case err := <-done:
 			d := time.Since(start)
 			if err != nil {
-				return 0, 0, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
+				return 0, 0, 0, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
 			}
-			return d, peak, nil
+			return d, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), peak, nil
 		case <-tick.C:
 			if n, ok := rssAnon(status); ok && n > peak {
 				peak = n
 			}
 		case <-ctx.Done():
 			cmd.Process.Kill()
-			return 0, 0, ctx.Err()
+			return 0, 0, 0, ctx.Err()
 		}
 	}
 }
@@ -109,21 +114,21 @@ func rssAnon(path string) (int64, bool) {
 	return 0, false
 }
 
-// largestFile is the size of the largest file in dir: the copy.
+// largestFile is the size of the largest file under dir: the copy.
 func largestFile(dir string) (int64, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return 0, err
-	}
 	var n int64
-	for _, e := range entries {
-		info, err := e.Info()
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
 		if err != nil {
-			return 0, err
+			return err
 		}
 		n = max(n, info.Size())
-	}
-	return n, nil
+		return nil
+	})
+	return n, err
 }
 
 func median[T int64 | time.Duration](xs []T) T {
@@ -139,9 +144,9 @@ func report(res map[string]*result, cs []contender, tiles, srcBytes int64) {
 	for _, c := range cs {
 		r := res[c.name]
 		m := median(r.times)
-		fmt.Printf("%-13s median %7v  %7.0f tiles/s  %6.1f MB/s  export speed / this %.2f×  peak RssAnon %4.0f MB (max %4.0f)  file %6.1f MB  rounds %v\n",
+		fmt.Printf("%-13s median %7v  %7.0f tiles/s  %6.1f MB/s  export speed / this %.2f×  CPU %7v  peak RssAnon %4.0f MB (max %4.0f)  file %6.1f MB  rounds %v\n",
 			c.name, m.Round(time.Millisecond), float64(tiles)/m.Seconds(), mb(srcBytes)/m.Seconds(),
-			m.Seconds()/exp.Seconds(), mb(median(r.rss)), mb(slices.Max(r.rss)), mb(r.size), roundTimes(r.times))
+			m.Seconds()/exp.Seconds(), median(r.cpu).Round(time.Millisecond), mb(median(r.rss)), mb(slices.Max(r.rss)), mb(r.size), roundTimes(r.times))
 	}
 }
 

@@ -20,7 +20,9 @@ import (
 // after a crash or a transient failure) runs alone in its process: the
 // worker that claimed it waits, renewing its lease, until the tasks
 // already running in the process end, and no other worker of the process
-// claims anything until it is done. Before the lone attempt starts, the
+// claims anything until it is done, except that the workers reserved for
+// small tasks go on claiming while the general workers' tasks drain (see
+// gate). Before the lone attempt starts, the
 // runner writes a marker file, [aloneMarker], into the artifact store
 // under the task's prefix, and removes it when the attempt ends in any
 // way the runner sees (outcome, retry, lease lost, shutdown). A task
@@ -38,50 +40,109 @@ const aloneMarker = "attempt-running-alone"
 // with its process.
 const crashedReason = "the export stopped the server while it ran; it is not tried again"
 
-// gate lets a worker run a task alone in its process: shared runs hold
-// run for reading, a lone run holds it for writing. claim serialises
-// claims, so that no worker claims a task while another is waiting to run
-// one alone.
+// gate lets a worker run a task alone in its process while the other
+// workers go on claiming where that cannot hold it up. A task claimed
+// for a lone attempt waits until no other task runs; while it waits, the
+// general workers claim nothing (so the tasks they run drain), and the
+// workers reserved for small tasks go on claiming while a general worker
+// still runs a task: a small export of another customer is not held up
+// for as long as the large exports take to end, and once they have ended
+// the lone attempt waits at most for the small tasks then running. The
+// state is guarded by mu; claim serialises the store claims, so that a
+// claim and the count of what runs change together.
 type gate struct {
-	claim sync.Mutex
-	run   sync.RWMutex
+	claim   sync.Mutex
+	mu      sync.Mutex
+	general int           // tasks running on general workers, shared
+	small   int           // tasks running on small workers, shared
+	waiting int           // tasks claimed for a lone attempt, not yet started
+	alone   bool          // a lone attempt runs
+	changed chan struct{} // closed and replaced at every change of the counts
 }
 
-// claimTask claims a task of lane l for worker and takes its place in the gate: a
-// first attempt shares the process, an attempt after the first waits
-// (renewing its lease) until it is alone. ok is false when there is
+// mayClaim reports whether a worker of lane l may claim now.
+func (g *gate) mayClaim(l lane) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.alone:
+		return false
+	case g.waiting > 0:
+		return l.small && g.general > 0
+	}
+	return true
+}
+
+// update changes the counts under mu and wakes those waiting on them.
+func (g *gate) update(fn func()) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	fn()
+	if g.changed != nil {
+		close(g.changed)
+	}
+	g.changed = make(chan struct{})
+}
+
+// startAlone starts the lone attempt if nothing else runs; otherwise it
+// returns a channel closed at the next change.
+func (g *gate) startAlone() (started bool, next <-chan struct{}) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.changed == nil {
+		g.changed = make(chan struct{})
+	}
+	if g.alone || g.general > 0 || g.small > 0 {
+		return false, g.changed
+	}
+	g.alone = true
+	g.waiting--
+	return true, nil
+}
+
+// claimTask claims a task of lane l for worker and takes its place in the
+// gate: a first attempt shares the process, an attempt after the first
+// waits (renewing its lease) until it is alone. ok is false when there is
 // nothing to run (or ctx ended while waiting: the task keeps its lease
 // and is claimed again when it ends, as after any shutdown). release
 // gives the place back; it is nil unless ok.
 func (r *Runner) claimTask(ctx context.Context, worker string, l lane) (t exporttask.Task, alone bool, release func(), err error) {
-	r.gate.claim.Lock()
-	defer r.gate.claim.Unlock()
-	r.gate.run.RLock()
+	g := &r.gate
+	g.claim.Lock()
+	if !g.mayClaim(l) {
+		g.claim.Unlock()
+		return exporttask.Task{}, false, nil, nil
+	}
 	t, ok, err := r.claim(ctx, worker, l)
 	if err != nil || !ok {
-		r.gate.run.RUnlock()
+		g.claim.Unlock()
 		return exporttask.Task{}, false, nil, err
 	}
-	if t.Attempts <= 1 {
-		return t, false, r.gate.run.RUnlock, nil
+	count := &g.general
+	if l.small {
+		count = &g.small
 	}
-	r.gate.run.RUnlock()
-	locked := make(chan struct{})
-	go func() {
-		r.gate.run.Lock()
-		close(locked)
-	}()
+	if t.Attempts <= 1 {
+		g.update(func() { *count++ })
+		g.claim.Unlock()
+		return t, false, func() { g.update(func() { *count-- }) }, nil
+	}
+	g.update(func() { g.waiting++ })
+	g.claim.Unlock()
 	tick := time.NewTicker(max(r.lease/3, time.Millisecond))
 	defer tick.Stop()
 	for {
+		started, next := g.startAlone()
+		if started {
+			return t, true, func() {
+				g.update(func() { g.alone = false })
+				r.wakeup.Notify() // the workers that held back claim again
+			}, nil
+		}
 		select {
-		case <-locked:
-			return t, true, r.gate.run.Unlock, nil
+		case <-next:
 		case <-ctx.Done():
-			go func() {
-				<-locked
-				r.gate.run.Unlock()
-			}()
+			g.update(func() { g.waiting-- })
 			return exporttask.Task{}, false, nil, nil
 		case <-tick.C:
 			if _, err := r.store.Progress(ctx, t.ID, worker, t.Progress, r.now(), r.lease); err != nil && ctx.Err() == nil {

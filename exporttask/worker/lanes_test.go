@@ -131,3 +131,56 @@ func TestRestartedAttemptStartsAtZeroProgress(t *testing.T) {
 		assert.Equal(t, 0, got.Progress, "the second attempt starts from 0%")
 	})
 }
+
+// retryStore signals each claim of a task's later attempt (Attempts > 1):
+// a task the Runner then runs alone.
+type retryStore struct {
+	taskstore.Store
+	retried chan int64
+}
+
+func (s retryStore) Claim(ctx context.Context, worker string, now time.Time, lease time.Duration) (exporttask.Task, bool, error) {
+	t, ok, err := s.Store.Claim(ctx, worker, now, lease)
+	if ok && t.Attempts > 1 {
+		s.retried <- t.ID
+	}
+	return t, ok, err
+}
+
+// TestSmallWorkerClaimsWhileARetryWaitsToRunAlone: a task claimed again
+// (its first attempt's worker died) waits to run alone behind a large
+// export; meanwhile another customer's small task still runs at once on
+// the worker reserved for small tasks, while no general worker starts a
+// new large task before the lone attempt. Before, the waiting retry held
+// every worker's claim until the large export ended.
+func TestSmallWorkerClaimsWhileARetryWaitsToRunAlone(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
+		ctx := context.Background()
+		retry := createSized(t, s, "initech", 3600)
+		_, ok, err := s.Claim(ctx, "dead/1", time.Now().Add(-time.Hour), time.Millisecond) // its lease ended long ago
+		require.NoError(t, err)
+		require.True(t, ok)
+		large := createSized(t, s, "acme", 3600)
+
+		g := newGate()
+		rs := retryStore{Store: s, retried: make(chan int64, 4)}
+		wake := worker.NewWakeup()
+		testkit.Background(t, testkit.FastRunner(t, rs, g, func(c *worker.RunnerConfig) {
+			c.Workers, c.SmallWorkers, c.SmallTask = 2, 1, 10*time.Second
+			c.Wakeup = wake
+		}).Run)
+		assert.Equal(t, large.ID, testkit.Receive(t, g.started, "the large export").ID)
+		assert.Equal(t, retry.ID, testkit.Receive(t, rs.retried, "the retry's claim"))
+
+		later := createSized(t, wake.Store(s), "hooli", 3600)
+		small := createSized(t, wake.Store(s), "globex", 1)
+		assert.Equal(t, small.ID, testkit.Receive(t, g.started, "the small export, while the retry waits").ID)
+		testkit.WaitStatus(t, s, "globex", small.ID, exporttask.StatusCompleted)
+
+		close(g.release)
+		testkit.WaitStatus(t, s, "acme", large.ID, exporttask.StatusCompleted)
+		assert.Equal(t, retry.ID, testkit.Receive(t, g.started, "the lone attempt").ID, "before any new large task")
+		assert.Equal(t, later.ID, testkit.Receive(t, g.started, "the large task created meanwhile").ID)
+		testkit.WaitStatus(t, s, "initech", retry.ID, exporttask.StatusCompleted)
+	})
+}

@@ -14,10 +14,12 @@ import (
 
 var _ exporttask.FileTaker = (*writer)(nil)
 
-// TakeFile makes the regular file at path the writer's content: it reads
-// the file once for its SHA-256, then renames it over the writer's
-// temporary file, which Commit renames into place as it does a written
-// one. When the file is on another file system than the store (the rename
+// TakeFile makes the regular file at path the writer's content: it
+// renames it over the writer's temporary file, which Commit renames into
+// place as it does a written one, and reads it once for its SHA-256 while
+// the file is flushed to disk on another goroutine (so that Commit's
+// flush finds little left to do: the disk writes while the CPU hashes).
+// When the file is on another file system than the store (the rename
 // fails with EXDEV), it is copied instead. Nothing may have been written
 // before.
 func (w *writer) TakeFile(path string) (int64, string, error) {
@@ -27,23 +29,26 @@ func (w *writer) TakeFile(path string) (int64, string, error) {
 	if w.size > 0 || w.err != nil {
 		return 0, "", fmt.Errorf("filestore: take a file as %q: the writer was written to already", w.key)
 	}
-	size, sum, err := hashFile(path)
-	if err != nil {
-		return 0, "", fmt.Errorf("filestore: take a file as %q: %w", w.key, err)
-	}
 	moved, err := w.moveIn(path)
 	if err != nil {
 		return 0, "", fmt.Errorf("filestore: take a file as %q: %w", w.key, noSpace(err))
 	}
 	if !moved {
-		n, csum, err := exporttask.CopyFile(w, path)
+		n, sum, err := exporttask.CopyFile(w, path)
 		if err != nil {
 			return 0, "", fmt.Errorf("filestore: copy a file as %q: %w", w.key, noSpace(err))
 		}
-		if n != size || csum != sum {
-			return 0, "", fmt.Errorf("filestore: copy a file as %q: the file changed while it was stored", w.key)
-		}
 		return n, sum, nil
+	}
+	synced := make(chan error, 1)
+	go func() { synced <- w.f.Sync() }()
+	size, sum, err := exporttask.CopyFile(io.Discard, w.temp)
+	if serr := <-synced; err == nil && serr != nil {
+		err = noSpace(serr)
+	}
+	if err != nil {
+		w.err = fmt.Errorf("filestore: take a file as %q: %w", w.key, err)
+		return 0, "", w.err
 	}
 	w.size = size
 	w.hash = fixedSum(sum)
@@ -63,6 +68,17 @@ func (w *writer) moveIn(path string) (moved bool, err error) {
 	if err != nil || !os.SameFile(here, now) {
 		return false, fmt.Errorf("the write was cancelled (its files were deleted)")
 	}
+	st, err := os.Lstat(path)
+	if err != nil {
+		return false, err
+	}
+	if !st.Mode().IsRegular() {
+		return false, fmt.Errorf("%s is not a regular file", st.Name())
+	}
+	// Readable as a written file is (a scratch file is private).
+	if err := os.Chmod(path, 0o644); err != nil {
+		return false, err
+	}
 	if err := os.Rename(path, w.temp); err != nil {
 		if errors.Is(err, syscall.EXDEV) {
 			return false, nil
@@ -80,12 +96,6 @@ func (w *writer) moveIn(path string) (moved bool, err error) {
 	}
 	w.f = f
 	return true, nil
-}
-
-// hashFile reads the regular file at path and returns its size and
-// SHA-256 (hex).
-func hashFile(path string) (int64, string, error) {
-	return exporttask.CopyFile(io.Discard, path)
 }
 
 // fixedSum is a hash.Hash whose sum is known already: that of a file

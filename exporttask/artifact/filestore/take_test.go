@@ -68,6 +68,7 @@ func TestTakeFileMoves(t *testing.T) {
 	after, err := os.Stat(filepath.Join(root, "artifacts", "42", "export.gpkg"))
 	require.NoError(t, err)
 	assert.True(t, os.SameFile(before, after), "the stored file is the scratch file itself, not a copy")
+	assert.Equal(t, os.FileMode(0o644), after.Mode().Perm(), "readable as a written file is")
 
 	obj, err := s.Open(t.Context(), "42/export.gpkg")
 	require.NoError(t, err)

@@ -9,8 +9,23 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
+
+// copySource copies the source from to to (see copyTree) and, with wal,
+// the write-ahead log of the GeoPackage from beside it: the tiles written
+// to a GeoPackage since its last checkpoint are in its log, and a copy
+// without it would be the GeoPackage as it was before them.
+func copySource(ctx context.Context, from, to string, wal bool) error {
+	if err := copyTree(ctx, from, to); err != nil {
+		return err
+	}
+	if !wal {
+		return nil
+	}
+	return copyTree(ctx, from+catalog.WALSuffix, to+catalog.WALSuffix)
+}
 
 // copyTree copies the file or directory from to the path to, which must
 // not exist, keeping permission bits and modification times: the record's

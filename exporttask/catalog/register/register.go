@@ -170,7 +170,7 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 	if err := fingerprint(ctx, &src, r.index(src)); err != nil {
 		return catalog.Record{}, fmt.Errorf("register: %w", err)
 	}
-	if src.Format == "GPKG" && !opts.Copy { // a copy takes the file alone, without its log
+	if src.Format == "GPKG" { // a copy takes its log too (see copySource), with its size and time
 		if src.WALSize, src.WALModTime, err = catalog.StatWAL(src.Path); err != nil {
 			return catalog.Record{}, fmt.Errorf("register: %w", err)
 		}
@@ -186,7 +186,8 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 				Fix:     "rename it, or register it without -copy"})
 		}
 		src.Path = name
-		fill = func(dir string) error { return copyTree(ctx, from, filepath.Join(dir, name)) }
+		withWAL := src.WALSize > 0
+		fill = func(dir string) error { return copySource(ctx, from, filepath.Join(dir, name), withWAL) }
 	}
 	if exists {
 		cat, err := catalog.Open(absRoot)

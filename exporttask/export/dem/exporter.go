@@ -21,14 +21,18 @@ import (
 type Options struct {
 	// BytesPerSecond is the throughput the time estimate assumes, in bytes
 	// of the window's samples (decoded, at the source's sample size) plus
-	// the stored bytes read for them. Default 60 MB/s: bench/demwindow
+	// the stored bytes read for them. bench/demwindow
 	// measured the streaming writer with parallel Deflate at about 76 MB/s
 	// on the whole extent of a 40,000 × 20,000 Int16 COG (1.6 GB of
 	// samples and 308 MB read in 23.7 to 27.2 s) and 63 MB/s on a
 	// 10,000² window (3.77 s), on the shared 2-core development machine at
-	// a load average of 4 to 6 (see bench/README.md); the lower figure is
+	// a load average of 4 to 6 (see bench/README.md); a lower figure is
 	// taken, so that a loaded machine still finishes within twice the
-	// estimate.
+	// estimate: 40 MB/s: the figures above give 44 s for that
+	// whole extent (24 to 27 s measured), and bench/estimates exported the
+	// whole extent of bench/fairness's 8,000 × 8,000 Int16 COG (145 MB
+	// read and decoded) in 6.0 and 9.3 s at a load average of 11 to 13,
+	// where 60 MB/s estimated 3 s.
 	BytesPerSecond float64
 	// TempDir holds the COG writer's scratch files during an export
 	// (about the compressed size of the export) when the job has no
@@ -50,7 +54,7 @@ type Options struct {
 }
 
 // defaultBytesPerSecond is Options.BytesPerSecond's default.
-const defaultBytesPerSecond = 60e6
+const defaultBytesPerSecond = 40e6
 
 // DefaultMemoryBudget is an export's working memory when
 // Options.MemoryBudget is 0: enough to hold in memory the rows of tiles of
@@ -63,12 +67,18 @@ const DefaultMemoryBudget = 256 << 20
 // demo terrain in Float32).
 const uncompressedRatio = 0.5
 
-// predictorGain is how much smaller the COG's Deflate with a predictor
-// is than a source compressed without one (Predictor 1, GDAL's default
-// for COMPRESS=DEFLATE): bench/estimates measured 17.0 MB exported
-// against 21.9 MB estimated from the source's own ratio for the whole
-// extent of bench/fairness's 8,000 × 8,000 Int16 COG.
-const predictorGain = 0.78
+// The COG's compressed size against the source's own, for the same
+// samples: the writer compresses with Deflate at klauspost's fastest level
+// after a horizontal predictor, where GDAL's COMPRESS=DEFLATE uses level
+// 6, with or without a predictor. bench/estimates exported the whole
+// extent of bench/fairness's 8,000 × 8,000 Int16 COG: 24.0 MB, against
+// 21.9 MB at the source's own ratio (Predictor 1, GDAL's default) and
+// 15.3 MB at that of the same data written by gdal_translate with
+// PREDICTOR=2.
+const (
+	plainSourceFactor     = 1.10 // a source compressed without a predictor
+	predictorSourceFactor = 1.57 // a source compressed with one
+)
 
 // noDataRatio is the compressed/decoded size of nodata runs.
 const noDataRatio = 0.005
@@ -232,8 +242,8 @@ func (p *plan) close() {
 // Estimate forecasts the export from the grid window the job selects. Its
 // time counts the stored bytes of the source blocks the window meets and
 // the window's decoded samples; its size the COG (the window's samples at
-// the source's compression ratio, less predictorGain for a source
-// compressed without a predictor, inside the exported area, next to nothing
+// the source's compression ratio, times plainSourceFactor or
+// predictorSourceFactor, inside the exported area, next to nothing
 // for nodata, a third more for overviews) plus the ROI and METADATA files.
 func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimate, error) {
 	p, err := e.plan(j, e.tempDir)
@@ -254,10 +264,11 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 				pixels += int64(h) * int64(min((bx+1)*f.BlockWidth, f.Width)-bx*f.BlockWidth)
 			}
 		}
-		ratio = min(1, float64(stored)/float64(pixels*int64(f.SampleBytes())))
+		factor := predictorSourceFactor
 		if f.Predictor <= 1 {
-			ratio *= predictorGain
+			factor = plainSourceFactor
 		}
+		ratio = min(1, factor*float64(stored)/float64(pixels*int64(f.SampleBytes())))
 	}
 	in := insideFraction(j, p)
 	size := decoded*(in*ratio+(1-in)*noDataRatio)*overviewFactor(p.img.Width, p.img.Height) +

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/writeback"
 )
 
 // progressSteps is about how many progress reports a copy makes.
@@ -24,12 +25,16 @@ var errCopyCount = errors.New("the tiles copied are not those selected")
 // src as stored (no decoding), in one transaction. Progress goes to out as
 // tiles written out of sel.Tiles(); an error from it, or ctx ending, stops
 // the copy.
+//
+// The disk writes the file while it is built (package writeback), so that
+// the store's sync of it at commit finds little left to write.
 func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, sel selection, out exporttask.Output) error {
 	db, err := openWrite(path)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	defer writeback.Follow(path)()
 	if err := createGeoPackage(ctx, db, ts); err != nil {
 		return err
 	}
@@ -125,7 +130,7 @@ func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier,
 	// The level is checked again, and the count (see buildGeoPackage).
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile_data)
 		SELECT zoom_level, tile_column, tile_row, tile_data FROM src.`+quoteIdent(src.table)+`
-		WHERE rowid BETWEEN ? AND ? AND zoom_level = ?`)
+		`+idRangeWhere)
 	if err != nil {
 		tx.Rollback()
 		return tileCopier{}, err
@@ -196,6 +201,9 @@ func fileCopier(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, e
 				var n int64
 				for row := r.Row0; row <= r.Row1; row++ {
 					for col := r.Col0; col <= r.Col1; col++ {
+						if err := ctx.Err(); err != nil { // a stop is seen at every tile
+							return err
+						}
 						b, err := src.read(ctx, l.Zoom, col, row)
 						if err != nil {
 							return err

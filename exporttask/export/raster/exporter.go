@@ -10,11 +10,15 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
-// DefaultTilesPerSecond is the export speed Estimate assumes unless
-// [Options] say otherwise. bench/rasterexport measured about 7,000 tiles
-// per second on a quiet 2-core machine and 1,400 on the same machine under
-// heavy load; 2,000 sits between, nearer the slow end.
-const DefaultTilesPerSecond = 2000
+// DefaultTilesPerSecond is the export speed Estimate assumes for a
+// GeoPackage source unless [Options] say otherwise; a directory source (a
+// file opened and read per tile, then a row inserted from Go) is taken to
+// be half as fast. bench/rasterexport exported 205,166 tiles (2.6 GB) from
+// a GeoPackage, stored in the file store, in 44 to 66 s on the shared
+// 2-core machine at load averages of 4 to 18 (3,100 to 4,650 tiles/s);
+// bench/README.md has the figures, and those of directory sources, which
+// ran at about 0.6 times a GeoPackage's speed.
+const DefaultTilesPerSecond = 4000
 
 // Options configure an [Exporter].
 type Options struct {
@@ -23,7 +27,8 @@ type Options struct {
 	// [exporttask.StoreFile]), when the job has no ScratchDir of its own. Default:
 	// os.TempDir().
 	TempDir string
-	// TilesPerSecond is the speed Estimate's time assumes. Default:
+	// TilesPerSecond is the speed Estimate's time assumes for a
+	// GeoPackage source, half of it for a directory. Default:
 	// DefaultTilesPerSecond.
 	TilesPerSecond float64
 }
@@ -88,7 +93,11 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 		perPixel := float64(bytes) / float64(tiles*TileSize*TileSize)
 		size += int64(perPixel * thumbnailPixels(j))
 	}
-	secs := int64(math.Ceil(float64(tiles)/x.tilesPerSecond+j.MaskTime(tiles, int64(thumbnailPixels(j))).Seconds())) + 1
+	rate := x.tilesPerSecond
+	if src.db == nil {
+		rate /= 2 // a directory: see DefaultTilesPerSecond
+	}
+	secs := int64(math.Ceil(float64(tiles)/rate+j.MaskTime(tiles, int64(thumbnailPixels(j))).Seconds())) + 1
 	return exporttask.Estimate{Size: size, Time: secs, Artifacts: producedTypes()}, nil
 }
 

@@ -105,13 +105,20 @@ func selectLevel(ctx context.Context, src *source, j export.Job, z int) (level, 
 	return l, nil
 }
 
+// idRangeWhere selects the tiles of a run of row ids at one level: the
+// row ids first, last and the level are its parameters. The unary + keeps
+// SQLite from searching the (zoom_level, …) index for the level and then
+// looking up every row it finds there, the plan it prefers without
+// statistics: the row id range is the search, the table read in order.
+const idRangeWhere = `WHERE rowid BETWEEN ? AND ? AND +zoom_level = ?`
+
 // sizeLevel adds up the sizes of the tiles of l in a GeoPackage, a run of
 // row ids at a time: the table is read in its own order (the records'
 // headers only, not the tiles' overflow pages), where a size per tile
 // listed in the index's order would read the table's pages at random.
 func (s *source) sizeLevel(ctx context.Context, l *level) error {
 	stmt, err := s.db.PrepareContext(ctx, `SELECT coalesce(sum(length(tile_data)), 0), coalesce(max(length(tile_data)), 0)
-		FROM `+quoteIdent(s.table)+` WHERE rowid BETWEEN ? AND ? AND zoom_level = ?`)
+		FROM `+quoteIdent(s.table)+` `+idRangeWhere)
 	if err != nil {
 		return err
 	}

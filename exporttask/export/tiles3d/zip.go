@@ -50,7 +50,7 @@ func writeZip(ctx context.Context, w io.Writer, dir string, sel *selection, prog
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := copyEntry(zw, root, u, now); err != nil {
+		if err := copyEntry(ctx, zw, root, u, now); err != nil {
 			return err
 		}
 		done++
@@ -66,8 +66,9 @@ func writeZip(ctx context.Context, w io.Writer, dir string, sel *selection, prog
 
 // copyEntry stores the file u of the tileset directory as it is: a
 // regular file inside the directory (see sourcefs) of at most
-// MaxContentBytes, copied to the size it had when opened.
-func copyEntry(zw *zip.Writer, root *sourcefs.Root, u string, modified time.Time) error {
+// MaxContentBytes, copied to the size it had when opened. A stop (ctx
+// ending) is seen between any two reads, within a file of a gigabyte too.
+func copyEntry(ctx context.Context, zw *zip.Writer, root *sourcefs.Root, u string, modified time.Time) error {
 	f, st, err := root.Open(u)
 	if err != nil {
 		return contentFault(err)
@@ -81,11 +82,28 @@ func copyEntry(zw *zip.Writer, root *sourcefs.Root, u string, modified time.Time
 	if err != nil {
 		return fmt.Errorf("zip: %w", err)
 	}
-	if _, err := io.CopyN(w, f, st.Size()); err != nil {
+	if _, err := io.CopyN(w, ctxReader{ctx, f}, st.Size()); err != nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if errors.Is(err, io.EOF) {
 			return contentFault(&sourcefs.Error{Name: u, Err: errors.New("shrank while it was read")})
 		}
 		return fmt.Errorf("zip: %s: %w", u, err)
 	}
 	return nil
+}
+
+// ctxReader is a reader that fails with its context's error once the
+// context has ended.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

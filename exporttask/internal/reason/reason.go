@@ -29,6 +29,9 @@ var goInternal = regexp.MustCompile(`%!\w?|^(json|strconv|reflect|runtime)$|\bst
 func Clean(s string) string {
 	s = absPath.ReplaceAllStringFunc(s, func(m string) string {
 		i := strings.IndexByte(m, '/')
+		if isRequestPointer(m[i:]) {
+			return m
+		}
 		p := strings.TrimRight(m[i:], "/.")
 		base := path.Base(p)
 		if base == "/" || base == "." {
@@ -47,4 +50,23 @@ func Clean(s string) string {
 		return strings.Join(parts[:i], ": ")
 	}
 	return s
+}
+
+// requestFields are the members of a create request: a JSON pointer into
+// it (/ROI, /parameters/maxZoom, /webhook/0/url) starts with one of them.
+var requestFields = []string{"ROI", "catalogRecordID", "domain", "artifactCRS", "description", "keywords",
+	"parameters", "webhook"}
+
+// isRequestPointer reports whether p, a match of absPath, is a JSON
+// pointer into a create request rather than a server path: a problem's
+// place, which the client needs, not something to hide.
+func isRequestPointer(p string) bool {
+	first, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/")
+	first = strings.TrimRight(first, ".:")
+	for _, f := range requestFields {
+		if first == f {
+			return true
+		}
+	}
+	return false
 }

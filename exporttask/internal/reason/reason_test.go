@@ -18,6 +18,11 @@ func TestClean(t *testing.T) {
 		{"bad value %!d(string=x)", "bad value (string=x)"},
 		{"*fs.PathError happened", "happened"},
 		{"a ratio of 1.5 is fine, and tileset.json too", "a ratio of 1.5 is fine, and tileset.json too"},
+		// JSON pointers into the request are the problem's place, kept.
+		{"exporttask: invalid request: /ROI: the area is outside the record", "exporttask: invalid request: /ROI: the area is outside the record"},
+		{"invalid request (2 problems): /parameters/maxZoom: too deep; /webhook/0/url: not https",
+			"invalid request (2 problems): /parameters/maxZoom: too deep; /webhook/0/url: not https"},
+		{"cannot read /srv/ROI.tif", "cannot read ROI.tif"},
 	} {
 		assert.Equal(t, c.want, reason.Clean(c.in), "%q", c.in)
 	}
