@@ -249,7 +249,7 @@ func TestCatalogAddThenExportOverHTTP(t *testing.T) {
 	assert.Empty(t, out)
 	assert.True(t, strings.HasPrefix(errOut, utm+": "), errOut)
 	assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %s", errOut)
-	assert.Contains(t, errOut, "gdalwarp -t_srs EPSG:4326 -dstnodata")
+	assert.Contains(t, errOut, "gdalwarp -t_srs EPSG:4326 -r bilinear -dstnodata")
 	assert.Equal(t, before, catalogTree(t))
 
 	// 3D: a tileset directory (3D Tiles 1.1, region volumes, glb

@@ -334,9 +334,9 @@ func TestInspectRefusesWithAFix(t *testing.T) {
 		fix        string
 	}{
 		{name: "unsupported projected", make: []string{"-ot", "Int16", "-a_srs", "EPSG:3035", "-a_ullr", "5700000", "3500000", "5730000", "3480000"},
-			problem: "EPSG:3035 (ETRS89-extended / LAEA Europe) is not one this engine can transform", fix: "gdalwarp -t_srs EPSG:4326 -dstnodata -99"},
+			problem: "EPSG:3035 (ETRS89-extended / LAEA Europe) is not one this engine can transform", fix: "gdalwarp -t_srs EPSG:4326 -r bilinear -dstnodata -99"},
 		{name: "user-defined", make: []string{"-ot", "Int16", "-a_srs", "+proj=tmerc +lon_0=35 +k=1 +ellps=GRS80 +units=m +no_defs", "-a_ullr", "0", "3500000", "30000", "3480000"},
-			problem: "user-defined projected CRS", fix: "gdalwarp -t_srs EPSG:4326 -dstnodata -99"},
+			problem: "user-defined projected CRS", fix: "gdalwarp -t_srs EPSG:4326 -r bilinear -dstnodata -99"},
 		{name: "rgb", make: []string{"-ot", "Byte", "-b", "1", "-b", "1", "-b", "1", "-co", "PHOTOMETRIC=RGB", "-a_srs", "EPSG:4326"},
 			problem: "3 bands (RGB)", fix: "a DEM has one band"},
 		{name: "planar", make: []string{"-ot", "Int16", "-b", "1", "-b", "1", "-co", "INTERLEAVE=BAND", "-a_srs", "EPSG:4326"},
