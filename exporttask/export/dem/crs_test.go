@@ -106,7 +106,7 @@ func TestRefusedCRSFixWorks(t *testing.T) {
 			m := regexp.MustCompile("`(gdalwarp [^`]*)`").FindStringSubmatch(se.Fix)
 			require.NotNil(t, m, "a gdalwarp command in %q", se.Fix)
 			args := strings.Fields(m[1])[1:]
-			assert.Equal(t, []string{"-t_srs", "EPSG:4326", "-dstnodata", "-7", "src.tif", "dem.tif"}, args)
+			assert.Equal(t, []string{"-t_srs", "EPSG:4326", "-r", "bilinear", "-dstnodata", "-7", "src.tif", "src_dem.tif"}, args)
 			for i, a := range args {
 				args[i] = filepath.Join(dir, a)
 				if !strings.HasSuffix(a, ".tif") {
@@ -114,7 +114,7 @@ func TestRefusedCRSFixWorks(t *testing.T) {
 				}
 			}
 			gdalRun(t, "gdalwarp", append([]string{"-q"}, args...)...)
-			rec, err := Inspect(context.Background(), catalog.Source{Path: filepath.Join(dir, "dem.tif")})
+			rec, err := Inspect(context.Background(), catalog.Source{Path: filepath.Join(dir, "src_dem.tif")})
 			require.NoError(t, err)
 			assert.Equal(t, exporttask.DomainDEM, rec.Domain)
 		})
