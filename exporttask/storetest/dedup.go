@@ -131,7 +131,7 @@ func testDedupScope(t *testing.T, s taskstore.Store) {
 	assert.NotEqual(t, ours.ID, different.ID, "different parameters are a different export")
 
 	noKey := params(t, acme, request("rec-1"), at(0))
-	noKey.DedupKey = ""
+	noKey.Identity.Dedup = ""
 	unkeyed := create(t, s, noKey)
 	assert.NotEqual(t, ours.ID, unkeyed.ID, "an empty dedup key matches nothing")
 }

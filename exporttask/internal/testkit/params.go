@@ -36,7 +36,7 @@ func BenchParams(customer string, i int64) taskstore.CreateParams {
 		Webhook: []exporttask.Webhook{{URL: "https://hooks.example.com/x",
 			Events: []exporttask.Event{exporttask.EventStarted, exporttask.EventCompleted}}},
 	}
-	key, _ := taskstore.DedupKey(r)
-	return taskstore.CreateParams{Customer: customer, Request: r, DedupKey: key,
+	id, _ := taskstore.Identify(r, "")
+	return taskstore.CreateParams{Customer: customer, Request: r, Identity: id,
 		EstimatedSize: 1 << 20, EstimatedTime: 30, Quota: 1 << 50, Now: time.Now()}
 }
