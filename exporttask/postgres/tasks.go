@@ -30,6 +30,9 @@ const foldEvery = 64
 // for the same dedup key or Idempotency-Key fails on a unique index and
 // runs again, finding the winner.
 func (db *DB) Create(ctx context.Context, p taskstore.CreateParams) (exporttask.Task, bool, error) {
+	if err := storekit.CheckParams(p); err != nil {
+		return exporttask.Task{}, false, fmt.Errorf("postgres: create task: %w", err)
+	}
 	if p.Quota == 0 {
 		t, ok, err := db.createNew(ctx, p)
 		if err != nil {

@@ -154,8 +154,10 @@ func testIdempotencyKey(t *testing.T, s taskstore.Store) {
 	// key and the task; nothing stored.
 	q := params(t, acme, request("rec-2", hook(hookB, exporttask.EventUpdated)), at(time.Minute))
 	q.IdempotencyKey = "key-1"
-	described := p
-	described.Request.Description = "another description"
+	changed := p.Request
+	changed.Description = "another description"
+	described := params(t, acme, changed, at(time.Minute))
+	described.IdempotencyKey = "key-1"
 	w := params(t, acme, request("rec-1", hook(hookA, exporttask.EventUpdated), hook(hookB, exporttask.EventFailed)), at(time.Minute))
 	w.IdempotencyKey = "key-1"
 	for _, other := range []taskstore.CreateParams{q, described, w} {

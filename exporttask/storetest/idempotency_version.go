@@ -29,7 +29,7 @@ func versioned(t *testing.T, customer string, r exporttask.CreateRequest, versio
 // refused, with DataChanged set, and nothing is stored; the request
 // without a key over the new version is a new task. A key recorded
 // without a version replays for a retry without one and is refused for a
-// retry with one.
+// retry with one. A key without a fingerprint is refused.
 func testIdempotencyKeyDataVersion(t *testing.T, s taskstore.Store) {
 	req := request("rec-1", hook(hookA, exporttask.EventUpdated))
 	p := versioned(t, acme, req, "v1", at(0))
@@ -58,6 +58,13 @@ func testIdempotencyKeyDataVersion(t *testing.T, s taskstore.Store) {
 	list, _, err := s.List(ctx(t), taskstore.ListParams{Customer: acme, Limit: 10})
 	require.NoError(t, err)
 	assert.Len(t, list, 1, "a refused key stores nothing")
+
+	// The store takes the identity it is given, and needs the
+	// fingerprint to record a key with.
+	unidentified := changed
+	unidentified.IdempotencyKey, unidentified.Identity = "key-2", taskstore.Identity{}
+	_, _, err = s.Create(ctx(t), unidentified)
+	require.Error(t, err, "a key without a fingerprint")
 
 	changed.IdempotencyKey = ""
 	fresh := create(t, s, changed)

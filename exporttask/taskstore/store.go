@@ -41,7 +41,9 @@ type Store interface {
 	// p.Identity has a version. The key is checked in the same
 	// transaction as the insert, so that of creates racing with one key and
 	// different requests, one stores its task and the others fail; this
-	// is the only look-up of the key, so a replay is Create's answer.
+	// is the only look-up of the key, so a replay is Create's answer. A
+	// create with an Idempotency-Key but no p.Identity.Fingerprint is an
+	// error: the store does not compute the identity.
 	// Otherwise, when p.Identity.Dedup matches a task of the customer that is PENDING, IN_PROGRESS or COMPLETED and not expired
 	// at p.Now, p.Request's webhooks are merged into it (union of events
 	// per URL, for every URL; a TASK_UPDATED event is emitted when that

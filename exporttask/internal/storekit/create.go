@@ -2,6 +2,7 @@ package storekit
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -15,6 +16,9 @@ import (
 // request's webhooks into a live equivalent task, else checks the quota and
 // inserts a new PENDING task.
 func Create(ctx context.Context, write Write, p taskstore.CreateParams) (t exporttask.Task, replayed bool, err error) {
+	if err := CheckParams(p); err != nil {
+		return exporttask.Task{}, false, err
+	}
 	err = write(ctx, func(tx Tx) error {
 		var err error
 		t, replayed, err = create(ctx, tx, p)
@@ -24,6 +28,16 @@ func Create(ctx context.Context, write Write, p taskstore.CreateParams) (t expor
 		return exporttask.Task{}, false, err
 	}
 	return t, replayed, nil
+}
+
+// CheckParams refuses a create that a store cannot carry out as
+// [taskstore.Store.Create] says: one with an Idempotency-Key but no
+// fingerprint to record it with (p.Identity, see [taskstore.Identify]).
+func CheckParams(p taskstore.CreateParams) error {
+	if p.IdempotencyKey != "" && p.Identity.Fingerprint == "" {
+		return errors.New("an Idempotency-Key needs the request's fingerprint (taskstore.Identify)")
+	}
+	return nil
 }
 
 // create is Create's transaction.
