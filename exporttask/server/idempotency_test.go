@@ -120,11 +120,11 @@ func TestIdempotencyKeyReuse(t *testing.T) {
 // TestIdempotencyKeyRace: 100 creates at once reusing one Idempotency-Key
 // with different bodies get exactly one 201 (not replayed) and 99 422s
 // naming the key; one task is stored, the 201's. The key is checked in the
-// store's transaction, so the creates that pass the server's early look-up
-// together still cannot replay another body's task.
+// store's transaction, its only look-up, so creates that race cannot
+// replay another body's task.
 func TestIdempotencyKeyRace(t *testing.T) {
 	// A database file, whose commits wait for the disk, as in production:
-	// the creates that passed the early look-up meet in the store.
+	// the racing creates meet in the store.
 	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "tasks.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
