@@ -12,10 +12,10 @@ import (
 // may be answered with task t, the task key names, whose recorded
 // fingerprint is stored: it returns nil when it may, and an
 // *[taskstore.IdempotencyKeyReusedError] when the key was used with
-// another request, or with the same request over other data
-// (DataChanged; see [taskstore.SameRequestOtherData], which also decides
-// for keys recorded before fingerprints had a data version: such a key
-// is not replayed for a request that has one). A key recorded before
+// another request, or with the same request over other data (DataChanged,
+// see [taskstore.SameRequestOtherData]). A key recorded without a data
+// version is not replayed for a request that has one: the store cannot
+// tell which data its task was made from. A key recorded before
 // fingerprints were (stored is empty) is compared as [SameRequest] does,
 // and counts as other data when fp has a version.
 func CheckIdempotentRequest(key string, t exporttask.Task, stored, fp string, req exporttask.CreateRequest) error {
