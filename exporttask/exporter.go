@@ -34,8 +34,9 @@ type Estimate struct {
 	Time int64 // duration of the export, seconds
 	// SourceVersion identifies the version of the source data the export
 	// would read (catalog.Source.Version); a server makes it part of the
-	// request's dedup key, so the same request after the record's data
-	// was replaced is a new export. Empty when unknown.
+	// request's identity (its dedup key and the fingerprint recorded with
+	// an Idempotency-Key), so the same request after the record's data
+	// was replaced is a new export, not a replay. Empty when unknown.
 	SourceVersion string
 	// Artifacts are the types of the artifacts the export would write,
 	// in the order Export returns them; nil when the exporter does not

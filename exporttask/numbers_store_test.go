@@ -26,10 +26,10 @@ func TestNumbersSurviveTheStore(t *testing.T) {
 		t.Helper()
 		req, err := exporttask.DecodeCreateRequest(strings.NewReader(with(`"parameters": {"seed": ` + n + `}`)))
 		require.NoError(t, err)
-		key, err := taskstore.DedupKey(req)
+		id, err := taskstore.Identify(req, "")
 		require.NoError(t, err)
 		task, replayed, err := db.Create(t.Context(), taskstore.CreateParams{
-			Customer: "acme", Request: req, DedupKey: key, Now: time.Now(),
+			Customer: "acme", Request: req, Identity: id, Now: time.Now(),
 		})
 		require.NoError(t, err)
 		assert.False(t, replayed, "%s is a request of its own", n)

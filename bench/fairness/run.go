@@ -158,12 +158,12 @@ func create(ctx context.Context, exp *export.Exporter, st taskstore.Store, custo
 	if err != nil {
 		return exporttask.Task{}, est, err
 	}
-	key, err := taskstore.DedupKey(r)
+	id, err := taskstore.Identify(r, est.SourceVersion)
 	if err != nil {
 		return exporttask.Task{}, est, err
 	}
 	t, _, err := st.Create(ctx, taskstore.CreateParams{Customer: customer, Request: r, EstimatedSize: est.Size,
-		EstimatedTime: est.Time, DedupKey: key, Now: time.Now()})
+		EstimatedTime: est.Time, Identity: id, Now: time.Now()})
 	return t, est, err
 }
 

@@ -111,11 +111,11 @@ func taskDoc(ctx context.Context, dsn string) (string, error) {
 	}
 	defer db.Close()
 	r := createRequest(newRunID(), 0)
-	key, err := taskstore.DedupKey(r)
+	id, err := taskstore.Identify(r, "")
 	if err != nil {
 		return "", err
 	}
-	t, _, err := db.Create(ctx, taskstore.CreateParams{Customer: "pgbench", Request: r, DedupKey: key,
+	t, _, err := db.Create(ctx, taskstore.CreateParams{Customer: "pgbench", Request: r, Identity: id,
 		EstimatedSize: 1 << 20, EstimatedTime: 30, Now: time.Now()})
 	if err != nil {
 		return "", fmt.Errorf("creating the pgbench task: %w", err)

@@ -19,9 +19,9 @@ func TestOpenStoreMaxRunning(t *testing.T) {
 	defer st.Close()
 	for _, id := range []string{"rec-1", "rec-2"} {
 		r := exporttask.CreateRequest{CatalogRecordID: id, Domain: exporttask.DomainRaster, ArtifactCRS: exporttask.CRS4326}
-		key, err := taskstore.DedupKey(r)
+		id, err := taskstore.Identify(r, "")
 		require.NoError(t, err)
-		_, _, err = st.Create(t.Context(), taskstore.CreateParams{Customer: "acme", Request: r, DedupKey: key, Now: time.Now()})
+		_, _, err = st.Create(t.Context(), taskstore.CreateParams{Customer: "acme", Request: r, Identity: id, Now: time.Now()})
 		require.NoError(t, err)
 	}
 	now := time.Now()

@@ -82,9 +82,6 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		TaskRow: func(ctx context.Context, customer string, id int64) storekit.Scanner {
 			return db.pool.QueryRow(ctx, `SELECT id, doc FROM tasks WHERE id = $1 AND customer = $2`, id, customer)
 		},
-		KeyRow: func(ctx context.Context, customer, key string) storekit.Scanner {
-			return db.pool.QueryRow(ctx, `SELECT task_id, fingerprint FROM idempotency_keys WHERE customer = $1 AND key = $2`, customer, key)
-		},
 		NoRows: pgx.ErrNoRows,
 		Usage: func(ctx context.Context, customer string) (int64, error) {
 			var used, changes int64

@@ -43,14 +43,8 @@ func InsertTogether(db *DB, ctxs []context.Context, ps []taskstore.CreateParams)
 		if err != nil {
 			panic(err)
 		}
-		var fp string
-		if p.IdempotencyKey != "" {
-			if fp, err = storekit.RequestFingerprint(p.Request); err != nil {
-				panic(err)
-			}
-		}
 		calls[i] = storekit.NewCall(ctxs[i], &newTask{customer: p.Customer, status: string(t.Status),
-			dedupKey: p.DedupKey, idempotencyKey: p.IdempotencyKey, fingerprint: fp, estimatedSize: t.EstimatedSize, doc: doc})
+			dedupKey: p.Identity.Dedup, idempotencyKey: p.IdempotencyKey, fingerprint: p.Identity.Fingerprint, estimatedSize: t.EstimatedSize, doc: doc})
 	}
 	db.insertBatch(calls)
 	out := make([]Inserted, len(calls))

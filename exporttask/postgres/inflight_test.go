@@ -89,13 +89,13 @@ func TestCreateNotSerialisedWithoutQuota(t *testing.T) {
 	assert.Len(t, list, 3)
 }
 
-// deduped is a create of record by acme, without a quota, with its dedup
-// key.
+// deduped is a create of record by acme, without a quota, with its
+// identity (dedup key and fingerprint).
 func deduped(t *testing.T, record string) taskstore.CreateParams {
 	p := testkit.CreateParams("acme", record)
-	key, err := taskstore.DedupKey(p.Request)
+	id, err := taskstore.Identify(p.Request, "")
 	require.NoError(t, err)
-	p.DedupKey = key
+	p.Identity = id
 	return p
 }
 

@@ -30,6 +30,9 @@ const foldEvery = 64
 // for the same dedup key or Idempotency-Key fails on a unique index and
 // runs again, finding the winner.
 func (db *DB) Create(ctx context.Context, p taskstore.CreateParams) (exporttask.Task, bool, error) {
+	if err := storekit.CheckParams(p); err != nil {
+		return exporttask.Task{}, false, fmt.Errorf("postgres: create task: %w", err)
+	}
 	if p.Quota == 0 {
 		t, ok, err := db.createNew(ctx, p)
 		if err != nil {
@@ -70,17 +73,17 @@ func (w txn) LookUp(ctx context.Context, p taskstore.CreateParams) (storekit.Exi
 			return noRowsIsNil(row.Scan(&found.KeyTask, &found.KeyFingerprint))
 		})
 	}
-	if p.DedupKey != "" {
+	if p.Identity.Dedup != "" {
 		// A COMPLETED twin past its expiry is no duplicate, and must not
 		// hold the key in the unique index against the new task.
 		b.Queue(`UPDATE tasks SET dedup_key = ''
 			 WHERE customer = $1 AND dedup_key = $2 AND status = 'COMPLETED' AND expired_at <= $3`,
-			p.Customer, p.DedupKey, storekit.Millis(p.Now))
+			p.Customer, p.Identity.Dedup, storekit.Millis(p.Now))
 		b.Queue(`SELECT id, doc FROM tasks
 			 WHERE customer = $1 AND dedup_key = $2 AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED')
 			   AND (status <> 'COMPLETED' OR expired_at > $3)
 			 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
-			p.Customer, p.DedupKey, storekit.Millis(p.Now)).QueryRow(func(row pgx.Row) error {
+			p.Customer, p.Identity.Dedup, storekit.Millis(p.Now)).QueryRow(func(row pgx.Row) error {
 			t, err := storekit.ScanTask(row)
 			if err == nil {
 				found.Duplicate = &t
@@ -123,14 +126,8 @@ func (db *DB) createNew(ctx context.Context, p taskstore.CreateParams) (t export
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}
-	var fp string
-	if p.IdempotencyKey != "" {
-		if fp, err = storekit.RequestFingerprint(p.Request); err != nil {
-			return exporttask.Task{}, false, err
-		}
-	}
-	n := &newTask{customer: p.Customer, status: string(t.Status), dedupKey: p.DedupKey,
-		idempotencyKey: p.IdempotencyKey, fingerprint: fp, estimatedSize: t.EstimatedSize, doc: doc}
+	n := &newTask{customer: p.Customer, status: string(t.Status), dedupKey: p.Identity.Dedup,
+		idempotencyKey: p.IdempotencyKey, fingerprint: p.Identity.Fingerprint, estimatedSize: t.EstimatedSize, doc: doc}
 	if err := db.inserter.Do(ctx, n); err != nil {
 		return exporttask.Task{}, false, err
 	}
@@ -195,10 +192,10 @@ func noRowsIsNil(err error) error {
 
 // InsertTask stores the new task t, appends its size and its document's to
 // the customer's usage and records its Idempotency-Key, if any, with the
-// request's fingerprint fp, in one statement; a
+// request's fingerprint (p.Identity.Fingerprint), in one statement; a
 // concurrent create of the same export or key makes it fail on a unique
 // index. Every foldEvery-th task folds the customer's usage ledger.
-func (w txn) InsertTask(ctx context.Context, p taskstore.CreateParams, t exporttask.Task, doc []byte, fp string) (int64, error) {
+func (w txn) InsertTask(ctx context.Context, p taskstore.CreateParams, t exporttask.Task, doc []byte) (int64, error) {
 	var id int64
 	err := w.tx.QueryRow(ctx,
 		`WITH task AS (
@@ -210,7 +207,7 @@ func (w txn) InsertTask(ctx context.Context, p taskstore.CreateParams, t exportt
 		   INSERT INTO idempotency_keys (customer, key, fingerprint, task_id) SELECT $1, $6, $8, id FROM task WHERE $6 <> ''
 		 )
 		 SELECT id FROM task`,
-		p.Customer, string(t.Status), p.DedupKey, t.EstimatedSize, string(doc), p.IdempotencyKey, int64(len(doc)), fp).Scan(&id)
+		p.Customer, string(t.Status), p.Identity.Dedup, t.EstimatedSize, string(doc), p.IdempotencyKey, int64(len(doc)), p.Identity.Fingerprint).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("inserting: %w", err)
 	}

@@ -26,8 +26,11 @@
 // whose client goes away before the answer is logged at INFO, not as a
 // server error, and counted in the metrics with status 499. A 400 lists
 // its problems in errors, each located by a JSON Pointer into the body or
-// by a parameter's name. An Idempotency-Key is looked up before the
-// request is estimated (422 when reused with another body), and
+// by a parameter's name. An Idempotency-Key is looked up once, by the
+// store's Create, after the request is estimated: the estimate gives the
+// version of the record's data, which is part of the request's identity
+// (422 when the key is reused with another body, or with the same body
+// after the record was registered again with other data), and
 // [Config.CreateRate] limits each customer's creates (429 with
 // Retry-After), and its redeliveries in buckets of their own. A
 // redelivery is refused (409) while a delivery of the same event to the

@@ -32,26 +32,26 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	if s.replayIdempotent(w, r, idemKey, req) {
-		return
-	}
+	// The estimate comes first: it gives the version of the record's
+	// data, which is part of the request's identity, so a key used
+	// before the record was registered again with other data is not
+	// replayed. The key is looked up once, in the store's transaction.
 	est, err := s.exporter.Estimate(r.Context(), req)
 	if err != nil {
 		s.answerError(w, r, "estimating an export", err)
 		return
 	}
-	dedup, err := taskstore.DedupKey(req)
+	id, err := taskstore.Identify(req, est.SourceVersion)
 	if err != nil {
-		s.serverError(w, r, "computing the dedup key", err)
+		s.serverError(w, r, "identifying the request", err)
 		return
 	}
-	dedup = taskstore.VersionedDedupKey(dedup, est.SourceVersion)
 	t, replayed, err := s.store.Create(r.Context(), taskstore.CreateParams{
 		Customer:       customerOf(r),
 		Request:        req,
 		EstimatedSize:  est.Size,
 		EstimatedTime:  est.Time,
-		DedupKey:       dedup,
+		Identity:       id,
 		IdempotencyKey: idemKey,
 		Quota:          s.quota,
 		Now:            time.Now(),

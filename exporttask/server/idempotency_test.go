@@ -59,7 +59,10 @@ func TestIdempotencyKeyReuse(t *testing.T) {
 		status   int
 	}{
 		{"same body", base, false, http.StatusCreated},
-		{"same body while the estimator fails", base, true, http.StatusCreated},
+		// The estimate gives the version of the record's data, part of
+		// what the key was recorded with: without it the key cannot be
+		// checked, and the estimator's failure is the answer.
+		{"same body while the estimator fails", base, true, http.StatusInternalServerError},
 		{"one more webhook", other(func(r *exporttask.CreateRequest) {
 			r.Webhook = append(r.Webhook, exporttask.Webhook{URL: h.sink.URL + "/more", Events: []exporttask.Event{exporttask.EventFailed}})
 		}), false, http.StatusUnprocessableEntity},
@@ -68,13 +71,17 @@ func TestIdempotencyKeyReuse(t *testing.T) {
 		{"other keywords", other(func(r *exporttask.CreateRequest) { r.Keywords = map[string]any{"k": "v"} }), false, http.StatusUnprocessableEntity},
 		{"other parameters", other(func(r *exporttask.CreateRequest) { r.Parameters = map[string]any{"k": 1} }), false, http.StatusUnprocessableEntity},
 		{"another webhook", other(func(r *exporttask.CreateRequest) { r.Webhook[0].URL = h.sink.URL + "/other" }), false, http.StatusUnprocessableEntity},
-		{"another body while the estimator fails", h.sampleRequest(3), true, http.StatusUnprocessableEntity},
+		{"another body while the estimator fails", h.sampleRequest(3), true, http.StatusInternalServerError},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			exp.broken.Store(tc.brokenEx)
 			defer exp.broken.Store(false)
 			resp, body := post(t, tc.req, "k-1")
+			if tc.status == http.StatusInternalServerError {
+				assertProblem(t, resp, body, tc.status, exporttask.ProblemTypeBlank)
+				return
+			}
 			if tc.status == http.StatusCreated {
 				require.Equal(t, http.StatusCreated, resp.StatusCode, "body: %s", body)
 				assert.Equal(t, "true", resp.Header.Get(exporttask.ReplayedHeader))
@@ -113,11 +120,11 @@ func TestIdempotencyKeyReuse(t *testing.T) {
 // TestIdempotencyKeyRace: 100 creates at once reusing one Idempotency-Key
 // with different bodies get exactly one 201 (not replayed) and 99 422s
 // naming the key; one task is stored, the 201's. The key is checked in the
-// store's transaction, so the creates that pass the server's early look-up
-// together still cannot replay another body's task.
+// store's transaction, its only look-up, so creates that race cannot
+// replay another body's task.
 func TestIdempotencyKeyRace(t *testing.T) {
 	// A database file, whose commits wait for the disk, as in production:
-	// the creates that passed the early look-up meet in the store.
+	// the racing creates meet in the store.
 	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "tasks.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })

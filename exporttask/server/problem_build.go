@@ -61,7 +61,7 @@ func problemFor(err error) (p *exporttask.Problem, ok bool) {
 	case errors.Is(err, taskstore.ErrNotFound):
 		return newProblem(http.StatusNotFound, "No export task with this id."), true
 	case errors.As(err, &ke):
-		return idempotencyKeyReusedProblem(ke.Key, ke.TaskID), true
+		return idempotencyKeyReusedProblem(ke), true
 	case errors.As(err, &ve):
 		return ve.Problem(), true
 	case errors.As(err, &pe):
@@ -94,10 +94,16 @@ func transitionProblem(detail string) *exporttask.Problem {
 }
 
 // idempotencyKeyReusedProblem returns the 422 problem for a key that
-// named task id with another request body.
-func idempotencyKeyReusedProblem(key string, id int64) *exporttask.Problem {
+// named a task made from another request body, or from the same body over
+// data the catalog record no longer holds (ke.DataChanged).
+func idempotencyKeyReusedProblem(ke *taskstore.IdempotencyKeyReusedError) *exporttask.Problem {
 	detail := fmt.Sprintf("the Idempotency-Key %s was used for task %d with another request body; "+
-		"send a new key for a new request", quoted.Short(key), id)
+		"send a new key for a new request", quoted.Short(ke.Key), ke.TaskID)
+	if ke.DataChanged {
+		detail = fmt.Sprintf("the Idempotency-Key %s was used for task %d with this request body, "+
+			"but the catalog record's data has changed since (it was registered again), so that task "+
+			"is not an export of the data it holds now; send a new key to export it", quoted.Short(ke.Key), ke.TaskID)
+	}
 	return &exporttask.Problem{Type: exporttask.ProblemTypeIdempotencyKeyReused, Title: "Idempotency-Key reused",
 		Status: 422, Detail: detail, Message: detail}
 }

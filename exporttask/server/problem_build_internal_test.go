@@ -118,6 +118,18 @@ func TestIdempotencyKeyReusedProblem(t *testing.T) {
 	assert.Equal(t, exporttask.ProblemTypeIdempotencyKeyReused, p.Type)
 	assert.Contains(t, p.Detail, `"k-1"`)
 	assert.Contains(t, p.Detail, "task 7")
+	assert.Contains(t, p.Detail, "another request body")
+
+	// The same body over data the record no longer holds: the detail says
+	// the data changed, not the body.
+	p, ok = problemFor(&taskstore.IdempotencyKeyReusedError{Key: "k-1", TaskID: 7, DataChanged: true})
+	require.True(t, ok)
+	assert.Equal(t, 422, p.Status)
+	assert.Equal(t, exporttask.ProblemTypeIdempotencyKeyReused, p.Type)
+	assert.Contains(t, p.Detail, "with this request body")
+	assert.Contains(t, p.Detail, "the catalog record's data has changed since")
+	assert.Contains(t, p.Detail, "send a new key")
+	assert.NotContains(t, p.Detail, "another request body")
 
 	long := strings.Repeat("k", 255) // the longest key the server accepts
 	p, ok = problemFor(&taskstore.IdempotencyKeyReusedError{Key: long, TaskID: 7})

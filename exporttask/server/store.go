@@ -18,9 +18,6 @@ type Store interface {
 	// Create stores a new task or answers with an equivalent one; see
 	// [taskstore.Store.Create].
 	Create(ctx context.Context, p taskstore.CreateParams) (t exporttask.Task, replayed bool, err error)
-	// TaskByIdempotencyKey returns the task created with an
-	// Idempotency-Key; see [taskstore.Store.TaskByIdempotencyKey].
-	TaskByIdempotencyKey(ctx context.Context, customer, key string, req exporttask.CreateRequest) (exporttask.Task, error)
 	// Get returns a customer's task; see [taskstore.Store.Get].
 	Get(ctx context.Context, customer string, id int64) (exporttask.Task, error)
 	// List returns a page of a customer's tasks; see

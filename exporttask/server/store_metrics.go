@@ -34,11 +34,6 @@ func (s timedStore) Create(ctx context.Context, p taskstore.CreateParams) (t exp
 	return s.st.Create(ctx, p)
 }
 
-func (s timedStore) TaskByIdempotencyKey(ctx context.Context, customer, key string, req exporttask.CreateRequest) (t exporttask.Task, err error) {
-	defer s.time("task_by_idempotency_key")(&err)
-	return s.st.TaskByIdempotencyKey(ctx, customer, key, req)
-}
-
 func (s timedStore) Get(ctx context.Context, customer string, id int64) (t exporttask.Task, err error) {
 	defer s.time("get")(&err)
 	return s.st.Get(ctx, customer, id)

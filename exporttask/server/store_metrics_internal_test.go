@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
@@ -30,7 +29,6 @@ func TestTimedStoresTimeEveryMethod(t *testing.T) {
 
 	// Outcomes do not matter here (several calls fail: no such task).
 	_, _, _ = s.Create(ctx, taskstore.CreateParams{})
-	_, _ = s.TaskByIdempotencyKey(ctx, "c", "k", exporttask.CreateRequest{})
 	_, _ = s.Get(ctx, "c", 1)
 	_, _, _ = s.List(ctx, taskstore.ListParams{Customer: "c", Limit: 1})
 	_, _ = s.Abort(ctx, "c", 1, now)
@@ -81,6 +79,6 @@ func TestTimedStoresTimeEveryMethod(t *testing.T) {
 	assert.Equal(t, []string{
 		"abort", "claim", "claim_deliveries", "create", "delivery_done", "dismiss", "expire", "finish", "get",
 		"list", "list_deliveries", "ping", "progress", "prune_deliveries", "purge", "redeliver", "release_for_retry", "release_leases",
-		"stats", "task_by_idempotency_key", "usage",
+		"stats", "usage",
 	}, names)
 }

@@ -85,9 +85,6 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		TaskRow: func(ctx context.Context, customer string, id int64) storekit.Scanner {
 			return db.get.QueryRowContext(ctx, id, customer)
 		},
-		KeyRow: func(ctx context.Context, customer, key string) storekit.Scanner {
-			return db.r.QueryRowContext(ctx, qIdempotencyKey, customer, key)
-		},
 		NoRows: sql.ErrNoRows,
 		Usage: func(ctx context.Context, customer string) (int64, error) {
 			var used int64

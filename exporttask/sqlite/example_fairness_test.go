@@ -26,12 +26,12 @@ func ExampleWithMaxRunningPerCustomer() {
 		{"acme", "rec-1"}, {"acme", "rec-2"}, {"acme", "rec-3"}, {"globex", "rec-4"},
 	} {
 		r := exporttask.CreateRequest{CatalogRecordID: c.record, Domain: exporttask.DomainRaster, ArtifactCRS: exporttask.CRS4326}
-		key, err := taskstore.DedupKey(r)
+		id, err := taskstore.Identify(r, "")
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		if _, _, err := db.Create(ctx, taskstore.CreateParams{Customer: c.customer, Request: r, DedupKey: key, Now: now}); err != nil {
+		if _, _, err := db.Create(ctx, taskstore.CreateParams{Customer: c.customer, Request: r, Identity: id, Now: now}); err != nil {
 			fmt.Println(err)
 			return
 		}

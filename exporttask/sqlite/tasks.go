@@ -36,8 +36,8 @@ func (w wtx) LookUp(ctx context.Context, p taskstore.CreateParams) (storekit.Exi
 			return storekit.Existing{}, fmt.Errorf("reading idempotency key: %w", err)
 		}
 	}
-	if p.DedupKey != "" {
-		t, err := storekit.ScanTask(w.queryRow(ctx, qDuplicate, p.Customer, p.DedupKey, storekit.Millis(p.Now)))
+	if p.Identity.Dedup != "" {
+		t, err := storekit.ScanTask(w.queryRow(ctx, qDuplicate, p.Customer, p.Identity.Dedup, storekit.Millis(p.Now)))
 		if err == nil {
 			found.Duplicate = &t
 			return found, nil
@@ -57,9 +57,9 @@ func (w wtx) LookUp(ctx context.Context, p taskstore.CreateParams) (storekit.Exi
 
 // InsertTask stores the new task t, counts its size and its document's in
 // the customer's usage and records its Idempotency-Key, if any, with the
-// request's fingerprint fp.
-func (w wtx) InsertTask(ctx context.Context, p taskstore.CreateParams, t exporttask.Task, doc []byte, fp string) (int64, error) {
-	res, err := w.exec(ctx, qInsertTask, p.Customer, t.Status, p.DedupKey, t.EstimatedSize, doc, len(doc))
+// request's fingerprint (p.Identity.Fingerprint).
+func (w wtx) InsertTask(ctx context.Context, p taskstore.CreateParams, t exporttask.Task, doc []byte) (int64, error) {
+	res, err := w.exec(ctx, qInsertTask, p.Customer, t.Status, p.Identity.Dedup, t.EstimatedSize, doc, len(doc))
 	if err != nil {
 		return 0, fmt.Errorf("inserting: %w", err)
 	}
@@ -71,7 +71,7 @@ func (w wtx) InsertTask(ctx context.Context, p taskstore.CreateParams, t exportt
 		return 0, err
 	}
 	if p.IdempotencyKey != "" {
-		if err := w.RememberKey(ctx, p.Customer, p.IdempotencyKey, fp, id); err != nil {
+		if err := w.RememberKey(ctx, p.Customer, p.IdempotencyKey, p.Identity.Fingerprint, id); err != nil {
 			return 0, err
 		}
 	}

@@ -91,7 +91,7 @@ func testConcurrentSameIdempotencyKey(t *testing.T, s taskstore.Store) {
 	qs := make([]taskstore.CreateParams, racers)
 	for i := range qs {
 		qs[i] = params(t, globex, request("rec-1"), at(0))
-		qs[i].IdempotencyKey, qs[i].DedupKey = "key-2", ""
+		qs[i].IdempotencyKey, qs[i].Identity.Dedup = "key-2", ""
 	}
 	tasks, replayed = createAll(t, s, qs)
 	ids := map[int64]bool{}
@@ -182,7 +182,7 @@ func testConcurrentIdempotencyKeyReuse(t *testing.T, s taskstore.Store) {
 				ps[i] = params(t, tc.customer, req, at(0))
 				ps[i].IdempotencyKey, ps[i].Quota = "reused-key", tc.quota
 				if !tc.dedup {
-					ps[i].DedupKey = ""
+					ps[i].Identity.Dedup = ""
 				}
 			}
 			tasks := make([]exporttask.Task, len(ps))

@@ -131,7 +131,7 @@ func testDedupScope(t *testing.T, s taskstore.Store) {
 	assert.NotEqual(t, ours.ID, different.ID, "different parameters are a different export")
 
 	noKey := params(t, acme, request("rec-1"), at(0))
-	noKey.DedupKey = ""
+	noKey.Identity.Dedup = ""
 	unkeyed := create(t, s, noKey)
 	assert.NotEqual(t, ours.ID, unkeyed.ID, "an empty dedup key matches nothing")
 }
@@ -154,8 +154,10 @@ func testIdempotencyKey(t *testing.T, s taskstore.Store) {
 	// key and the task; nothing stored.
 	q := params(t, acme, request("rec-2", hook(hookB, exporttask.EventUpdated)), at(time.Minute))
 	q.IdempotencyKey = "key-1"
-	described := p
-	described.Request.Description = "another description"
+	changed := p.Request
+	changed.Description = "another description"
+	described := params(t, acme, changed, at(time.Minute))
+	described.IdempotencyKey = "key-1"
 	w := params(t, acme, request("rec-1", hook(hookA, exporttask.EventUpdated), hook(hookB, exporttask.EventFailed)), at(time.Minute))
 	w.IdempotencyKey = "key-1"
 	for _, other := range []taskstore.CreateParams{q, described, w} {

@@ -46,7 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) taskstore.Store) {
 		{"DedupLateSubscriberInProgress", testDedupLateSubscriberInProgress},
 		{"DedupMergeLimit", testDedupMergeLimit},
 		{"IdempotencyKey", testIdempotencyKey},
-		{"IdempotencyKeyFinder", testIdempotencyKeyFinder},
+		{"IdempotencyKeyDataVersion", testIdempotencyKeyDataVersion},
 		{"Stats", testStats},
 		{"Quota", testQuota},
 		{"QuotaStatuses", testQuotaStatuses},
@@ -135,14 +135,14 @@ func request(id string, hooks ...exporttask.Webhook) exporttask.CreateRequest {
 // estimated size of 100 bytes.
 func params(t *testing.T, customer string, r exporttask.CreateRequest, now time.Time) taskstore.CreateParams {
 	t.Helper()
-	key, err := taskstore.DedupKey(r)
+	id, err := taskstore.Identify(r, "")
 	require.NoError(t, err)
 	return taskstore.CreateParams{
 		Customer:      customer,
 		Request:       r,
 		EstimatedSize: 100,
 		EstimatedTime: 60,
-		DedupKey:      key,
+		Identity:      id,
 		Now:           now,
 	}
 }

@@ -1,8 +1,6 @@
 package taskstore
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -28,18 +26,5 @@ func DedupKey(r exporttask.CreateRequest) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("taskstore: computing the dedup key: %w", err)
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
-}
-
-// VersionedDedupKey returns the dedup key of a request whose export reads
-// source data of the given version (exporttask.Estimate.SourceVersion):
-// key itself (a [DedupKey]) when version is empty, else the hex SHA-256
-// of both, so that the same request over other data is another export.
-func VersionedDedupKey(key, version string) string {
-	if version == "" {
-		return key
-	}
-	sum := sha256.Sum256([]byte(key + "\x00" + version))
-	return hex.EncodeToString(sum[:])
+	return hexSum(string(b)), nil
 }

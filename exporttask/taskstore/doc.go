@@ -1,8 +1,10 @@
 // Package taskstore is the contract between the task stores and the parts
 // of the service that use them: [Store], with the inputs and outputs of its
 // methods ([CreateParams], [FinishParams], [Delivery], [DeliveryClaim],
-// [DeliveryRecord], ...), and [DedupKey], which says when two create
-// requests ask for the same export.
+// [DeliveryRecord], ...), [DedupKey], which says when two create
+// requests ask for the same export, and [Identify], which computes once per
+// create the [Identity] (dedup key and Idempotency-Key fingerprint, over
+// the version of the source's data) that Create is given.
 //
 // Packages sqlite and postgres implement Store; package storetest is the
 // conformance suite a Store must pass. The server, the worker and the

@@ -29,13 +29,21 @@ func (e *QuotaError) Error() string {
 }
 
 // IdempotencyKeyReusedError reports a create whose Idempotency-Key the
-// customer already used with another request: the server answers it with
-// 422.
+// customer already used with another request, or with the same request
+// over other data of the catalog record: the server answers it with 422.
 type IdempotencyKeyReusedError struct {
 	Key    string // the Idempotency-Key
 	TaskID int64  // the task the key names
+	// DataChanged is set when the request is the one the key was used
+	// with but the source's data is of another version than when it was
+	// (see [SameRequestOtherData]): the record was registered again with
+	// other data, so the key's task is not an export of the data there now.
+	DataChanged bool
 }
 
 func (e *IdempotencyKeyReusedError) Error() string {
+	if e.DataChanged {
+		return fmt.Sprintf("taskstore: the Idempotency-Key %s names task %d, made from other data of the catalog record", quoted.Short(e.Key), e.TaskID)
+	}
 	return fmt.Sprintf("taskstore: the Idempotency-Key %s names task %d, created with another request", quoted.Short(e.Key), e.TaskID)
 }

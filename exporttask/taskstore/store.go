@@ -31,13 +31,20 @@ type Store interface {
 	//
 	// When p.IdempotencyKey is not empty and the customer already created a
 	// task with that key, that task is returned with replayed = true and
-	// nothing else happens, if p.Request is the request the key was
-	// recorded with; if it is another, an
-	// *[IdempotencyKeyReusedError] is returned. A key is recorded with a
-	// fingerprint (a SHA-256) of the request that first used it, and checked
-	// in the same transaction, so that of creates racing with one key and
-	// different requests, one stores its task and the others fail.
-	// Otherwise, when p.DedupKey matches a task of the customer that is PENDING, IN_PROGRESS or COMPLETED and not expired
+	// nothing else happens, if p.Identity.Fingerprint is the one the key
+	// was recorded with (the same request over the same version of the
+	// source's data); otherwise an *[IdempotencyKeyReusedError] is
+	// returned, with DataChanged set when only the data's version differs
+	// (see [SameRequestOtherData]). A key recorded before fingerprints
+	// were counts as the same request when the key's task is the same
+	// export with every webhook of p.Request, and as other data when
+	// p.Identity has a version. The key is checked in the same
+	// transaction as the insert, so that of creates racing with one key and
+	// different requests, one stores its task and the others fail; this
+	// is the only look-up of the key, so a replay is Create's answer. A
+	// create with an Idempotency-Key but no p.Identity.Fingerprint is an
+	// error: the store does not compute the identity.
+	// Otherwise, when p.Identity.Dedup matches a task of the customer that is PENDING, IN_PROGRESS or COMPLETED and not expired
 	// at p.Now, p.Request's webhooks are merged into it (union of events
 	// per URL, for every URL; a TASK_UPDATED event is emitted when that
 	// changed anything, and the receivers that newly subscribed to an
@@ -61,17 +68,6 @@ type Store interface {
 	// written with the text they were created with; for a request from
 	// [exporttask.DecodeCreateRequest] the two are equal.
 	Create(ctx context.Context, p CreateParams) (t exporttask.Task, replayed bool, err error)
-
-	// TaskByIdempotencyKey returns the customer's task created with key
-	// when req is the request key was recorded with (see Create), an
-	// error wrapping an *[IdempotencyKeyReusedError] when it is
-	// another, or an error wrapping ErrNotFound when the key names no
-	// task. The server calls it to answer a retried create before
-	// estimating it (so a retry after the estimator failed still gets the
-	// stored task), and to refuse a key reused with another body early;
-	// Create makes the same check in its transaction, so a race between
-	// creates cannot get past it.
-	TaskByIdempotencyKey(ctx context.Context, customer, key string, req exporttask.CreateRequest) (exporttask.Task, error)
 
 	// Get returns the customer's task with that id, or ErrNotFound.
 	Get(ctx context.Context, customer string, id int64) (exporttask.Task, error)
@@ -231,9 +227,10 @@ type CreateParams struct {
 	// Exporter's estimate.
 	EstimatedSize int64
 	EstimatedTime int64
-	// DedupKey identifies equivalent requests: the same catalogRecordID,
-	// domain, artifactCRS, ROI and parameters give the same key.
-	DedupKey string
+	// Identity is the request's dedup key and fingerprint over the
+	// version of the source's data it reads (see [Identify]). An empty
+	// Identity.Dedup matches no task.
+	Identity Identity
 	// IdempotencyKey is the client's Idempotency-Key header, or empty.
 	IdempotencyKey string
 	// Quota is the customer's storage quota in bytes; 0 means unlimited.

@@ -2,7 +2,6 @@ package storekit
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -23,12 +22,10 @@ type CommonConfig struct {
 	// the store's SQL for the n-th query parameter (from 1).
 	Query       QueryFunc
 	Placeholder func(n int) string
-	// TaskRow reads the row (id, doc) of the customer's task id; KeyRow
-	// reads the row (task_id, fingerprint) of the customer's
-	// Idempotency-Key key. NoRows is the error the driver's Scan of such
-	// a row returns when the query matched none.
+	// TaskRow reads the row (id, doc) of the customer's task id. NoRows
+	// is the error the driver's Scan of such a row returns when the query
+	// matched none.
 	TaskRow func(ctx context.Context, customer string, id int64) Scanner
-	KeyRow  func(ctx context.Context, customer, key string) Scanner
 	NoRows  error
 	// Usage reads the customer's storage in use, in bytes, with the
 	// query the store's [Tx.LookUp] reads it with for a create's quota
@@ -38,7 +35,7 @@ type CommonConfig struct {
 
 // Common carries out the methods of [taskstore.Store] that every store
 // does the same way, with the functions of this package, and wraps their
-// errors with the store's name: Get, TaskByIdempotencyKey, List, Abort,
+// errors with the store's name: Get, List, Abort,
 // Dismiss, Claim, Progress, ReleaseForRetry, Finish, Expire, the outbox's
 // ClaimDeliveries, DeliveryDone, PruneDeliveries, ListDeliveries and
 // Redeliver, Usage and Stats. A store embeds it, so these are the store's
@@ -58,34 +55,6 @@ func (s Common) Get(ctx context.Context, customer string, id int64) (exporttask.
 	t, err := ScanFound(s.c.TaskRow(ctx, customer, id), s.c.NoRows)
 	if err != nil {
 		return exporttask.Task{}, fmt.Errorf("%s: get task %d: %w", s.c.Name, id, err)
-	}
-	return t, nil
-}
-
-// TaskByIdempotencyKey returns the customer's task created with key when
-// req is the request the key was recorded with; see [taskstore.Store].
-func (s Common) TaskByIdempotencyKey(ctx context.Context, customer, key string, req exporttask.CreateRequest) (exporttask.Task, error) {
-	var (
-		id     int64
-		stored string
-	)
-	err := s.c.KeyRow(ctx, customer, key).Scan(&id, &stored)
-	if errors.Is(err, s.c.NoRows) {
-		return exporttask.Task{}, fmt.Errorf("%s: idempotency key: %w", s.c.Name, taskstore.ErrNotFound)
-	}
-	if err != nil {
-		return exporttask.Task{}, fmt.Errorf("%s: reading idempotency key: %w", s.c.Name, err)
-	}
-	t, err := s.Get(ctx, customer, id)
-	if err != nil {
-		return exporttask.Task{}, err
-	}
-	fp, err := RequestFingerprint(req)
-	if err != nil {
-		return exporttask.Task{}, fmt.Errorf("%s: idempotency key: %w", s.c.Name, err)
-	}
-	if err := CheckIdempotentRequest(key, t, stored, fp, req, ""); err != nil {
-		return exporttask.Task{}, fmt.Errorf("%s: idempotency key: %w", s.c.Name, err)
 	}
 	return t, nil
 }

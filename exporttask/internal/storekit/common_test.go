@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
@@ -25,7 +24,6 @@ func TestCommonErrors(t *testing.T) {
 		Query:       func(context.Context, string, ...any) (storekit.Rows, func(), error) { return nil, nil, boom },
 		Placeholder: func(int) string { return "?" },
 		TaskRow:     func(context.Context, string, int64) storekit.Scanner { return row{boom} },
-		KeyRow:      func(context.Context, string, string) storekit.Scanner { return row{noRows} },
 		NoRows:      noRows,
 	})
 	ctx, now := t.Context(), time.Unix(0, 0)
@@ -36,7 +34,6 @@ func TestCommonErrors(t *testing.T) {
 		want string
 	}{
 		{errOf(s.Get(ctx, "acme", 7)), "mystore: get task 7: boom"},
-		{errOf(s.TaskByIdempotencyKey(ctx, "acme", "k", exporttask.CreateRequest{})), "mystore: idempotency key: " + taskstore.ErrNotFound.Error()},
 		{errOf2(s.List(ctx, taskstore.ListParams{Customer: "acme", Limit: 1})), "mystore: list tasks: boom"},
 		{errOf(s.Abort(ctx, "acme", 7, now)), "mystore: abort task 7: boom"},
 		{s.Dismiss(ctx, "acme", 7), "mystore: dismiss task 7: boom"},
@@ -54,9 +51,7 @@ func TestCommonErrors(t *testing.T) {
 	} {
 		assert.EqualError(t, c.err, c.want)
 	}
-	_, err := s.TaskByIdempotencyKey(ctx, "acme", "k", exporttask.CreateRequest{})
-	assert.ErrorIs(t, err, taskstore.ErrNotFound)
-	_, err = s.ReleaseForRetry(ctx, 7, "w", now, -time.Second)
+	_, err := s.ReleaseForRetry(ctx, 7, "w", now, -time.Second)
 	assert.EqualError(t, err, "mystore: release task 7 for a retry: the retry delay -1s is negative")
 }
 

@@ -2,6 +2,7 @@ package storekit
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -10,21 +11,17 @@ import (
 
 // Create carries out [taskstore.Store.Create] in one transaction of
 // write: it replays the task named by the Idempotency-Key (or refuses a
-// request other than the one the key was recorded with), else merges the
+// request other than the one the key was recorded with, or the same over
+// other data: see [CheckIdempotentRequest]), else merges the
 // request's webhooks into a live equivalent task, else checks the quota and
 // inserts a new PENDING task.
 func Create(ctx context.Context, write Write, p taskstore.CreateParams) (t exporttask.Task, replayed bool, err error) {
-	// The fingerprint is computed before the transaction, which may be
-	// the only one writing (SQLite).
-	var fp string
-	if p.IdempotencyKey != "" {
-		if fp, err = RequestFingerprint(p.Request); err != nil {
-			return exporttask.Task{}, false, err
-		}
+	if err := CheckParams(p); err != nil {
+		return exporttask.Task{}, false, err
 	}
 	err = write(ctx, func(tx Tx) error {
 		var err error
-		t, replayed, err = create(ctx, tx, p, fp)
+		t, replayed, err = create(ctx, tx, p)
 		return err
 	})
 	if err != nil {
@@ -33,9 +30,18 @@ func Create(ctx context.Context, write Write, p taskstore.CreateParams) (t expor
 	return t, replayed, nil
 }
 
-// create is Create's transaction; fp is the request's fingerprint (empty
-// without an Idempotency-Key).
-func create(ctx context.Context, tx Tx, p taskstore.CreateParams, fp string) (exporttask.Task, bool, error) {
+// CheckParams refuses a create that a store cannot carry out as
+// [taskstore.Store.Create] says: one with an Idempotency-Key but no
+// fingerprint to record it with (p.Identity, see [taskstore.Identify]).
+func CheckParams(p taskstore.CreateParams) error {
+	if p.IdempotencyKey != "" && p.Identity.Fingerprint == "" {
+		return errors.New("an Idempotency-Key needs the request's fingerprint (taskstore.Identify)")
+	}
+	return nil
+}
+
+// create is Create's transaction.
+func create(ctx context.Context, tx Tx, p taskstore.CreateParams) (exporttask.Task, bool, error) {
 	found, err := tx.LookUp(ctx, p)
 	if err != nil {
 		return exporttask.Task{}, false, err
@@ -46,7 +52,7 @@ func create(ctx context.Context, tx Tx, p taskstore.CreateParams, fp string) (ex
 		if err != nil {
 			return exporttask.Task{}, false, err
 		}
-		if err := CheckIdempotentRequest(p.IdempotencyKey, t, found.KeyFingerprint, fp, p.Request, p.DedupKey); err != nil {
+		if err := CheckIdempotentRequest(p.IdempotencyKey, t, found.KeyFingerprint, p.Identity.Fingerprint, p.Request); err != nil {
 			return exporttask.Task{}, false, err
 		}
 		return t, true, nil
@@ -58,7 +64,7 @@ func create(ctx context.Context, tx Tx, p taskstore.CreateParams, fp string) (ex
 			return exporttask.Task{}, false, err
 		}
 		if p.IdempotencyKey != "" {
-			if err := tx.RememberKey(ctx, p.Customer, p.IdempotencyKey, fp, t.ID); err != nil {
+			if err := tx.RememberKey(ctx, p.Customer, p.IdempotencyKey, p.Identity.Fingerprint, t.ID); err != nil {
 				return exporttask.Task{}, false, err
 			}
 		}
@@ -77,7 +83,7 @@ func create(ctx context.Context, tx Tx, p taskstore.CreateParams, fp string) (ex
 				Quota: p.Quota, Remaining: max(remaining, 0), Requested: needed}
 		}
 	}
-	id, err := tx.InsertTask(ctx, p, t, doc, fp)
+	id, err := tx.InsertTask(ctx, p, t, doc)
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}

@@ -28,8 +28,8 @@ type Leased struct {
 // [Tx.LookUp].
 type Existing struct {
 	KeyTask int64 // the task the Idempotency-Key names, or 0
-	// KeyFingerprint is the request fingerprint recorded with the
-	// Idempotency-Key (see [RequestFingerprint]); empty for a
+	// KeyFingerprint is the fingerprint recorded with the
+	// Idempotency-Key (a [taskstore.Identity.Fingerprint]); empty for a
 	// key recorded before fingerprints were.
 	KeyFingerprint string
 	Duplicate      *exporttask.Task // the live equivalent task, locked, or nil
@@ -61,7 +61,7 @@ type Tx interface {
 	// that create again. It reads:
 	// when p.IdempotencyKey is set, the task it names and the fingerprint
 	// recorded with it; otherwise, or when
-	// it names none, when p.DedupKey is set, the newest task of the
+	// it names none, when p.Identity.Dedup is set, the newest task of the
 	// customer with that key that is PENDING, IN_PROGRESS, or COMPLETED
 	// and not expired at p.Now; and when p.Quota > 0, the customer's
 	// storage in use. It may skip what the earlier findings make moot.
@@ -69,9 +69,9 @@ type Tx interface {
 	// InsertTask stores the new task t (document doc, whose length it
 	// records as the task's document bytes) for p, adds its estimated
 	// size plus len(doc) to the customer's usage, records
-	// p.IdempotencyKey (when not empty) with fingerprint fp as naming it,
-	// and returns its id.
-	InsertTask(ctx context.Context, p taskstore.CreateParams, t exporttask.Task, doc []byte, fp string) (int64, error)
+	// p.IdempotencyKey (when not empty) with p.Identity.Fingerprint as
+	// naming it, and returns its id.
+	InsertTask(ctx context.Context, p taskstore.CreateParams, t exporttask.Task, doc []byte) (int64, error)
 	// UpdateTask writes t's row (status, expiry, lease, document doc, and
 	// the time it became final, see [FinalAt]) and returns the task's
 	// customer.
@@ -89,7 +89,7 @@ type Tx interface {
 	// when delta is 0.
 	AddUsage(ctx context.Context, customer string, delta int64) error
 	// RememberKey records the customer's Idempotency-Key key, with
-	// request fingerprint fp, as naming task id.
+	// fingerprint fp (a [taskstore.Identity.Fingerprint]), as naming task id.
 	RememberKey(ctx context.Context, customer, key, fp string, id int64) error
 
 	// Claimable reads the next task to claim, among the tasks that are

@@ -185,11 +185,12 @@ func CreateTask(t *testing.T, s taskstore.Store, customer string, d exporttask.D
 	}
 	est, err := simulate.New(simulate.Config{}).Estimate(context.Background(), r)
 	require.NoError(t, err)
-	key, err := taskstore.DedupKey(r)
+	id, err := taskstore.Identify(r, "")
 	require.NoError(t, err)
+	id.Dedup += "-" + url
 	task, replayed, err := s.Create(context.Background(), taskstore.CreateParams{
 		Customer: customer, Request: r, EstimatedSize: est.Size, EstimatedTime: est.Time,
-		DedupKey: key + "-" + url, Now: time.Now(),
+		Identity: id, Now: time.Now(),
 	})
 	require.NoError(t, err)
 	require.False(t, replayed)

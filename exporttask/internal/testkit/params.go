@@ -9,16 +9,23 @@ import (
 )
 
 // CreateParams returns a small DEM request of customer for record, with an
-// estimated size of 10 bytes, made at a fixed time, without dedup key,
+// estimated size of 10 bytes, made at a fixed time, with the request's
+// fingerprint (see [taskstore.Identity]) but without dedup key,
 // Idempotency-Key or quota.
 func CreateParams(customer, record string) taskstore.CreateParams {
+	r := exporttask.CreateRequest{
+		CatalogRecordID: record,
+		Domain:          exporttask.DomainDEM,
+		ArtifactCRS:     exporttask.CRS4326,
+	}
+	fp, err := taskstore.RequestFingerprint(r)
+	if err != nil {
+		panic(err) // a request of plain values always encodes
+	}
 	return taskstore.CreateParams{
-		Customer: customer,
-		Request: exporttask.CreateRequest{
-			CatalogRecordID: record,
-			Domain:          exporttask.DomainDEM,
-			ArtifactCRS:     exporttask.CRS4326,
-		},
+		Customer:      customer,
+		Request:       r,
+		Identity:      taskstore.Identity{Fingerprint: fp},
 		EstimatedSize: 10,
 		Now:           time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC),
 	}
@@ -36,7 +43,7 @@ func BenchParams(customer string, i int64) taskstore.CreateParams {
 		Webhook: []exporttask.Webhook{{URL: "https://hooks.example.com/x",
 			Events: []exporttask.Event{exporttask.EventStarted, exporttask.EventCompleted}}},
 	}
-	key, _ := taskstore.DedupKey(r)
-	return taskstore.CreateParams{Customer: customer, Request: r, DedupKey: key,
+	id, _ := taskstore.Identify(r, "")
+	return taskstore.CreateParams{Customer: customer, Request: r, Identity: id,
 		EstimatedSize: 1 << 20, EstimatedTime: 30, Quota: 1 << 50, Now: time.Now()}
 }
