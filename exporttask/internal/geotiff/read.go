@@ -117,6 +117,15 @@ type File struct {
 	offsets, counts []uint64
 	blocksAcross    int
 	blocksDown      int
+	// ifds are every IFD's entries with its NewSubfileType, in file
+	// order, for [File.Imagery].
+	ifds []ifdEntries
+}
+
+// ifdEntries is one IFD as Open read it.
+type ifdEntries struct {
+	subfile uint64
+	entries map[uint16]entry
 }
 
 // entry is one IFD entry as stored: its value is either inline (the raw
@@ -206,6 +215,7 @@ func Open(r io.ReaderAt, size int64) (*File, error) {
 		if err != nil {
 			return nil, err
 		}
+		f.ifds = append(f.ifds, ifdEntries{subfile: sub, entries: entries})
 		switch {
 		case sub&subfileMask != 0:
 		case sub&subfileReduced != 0:
