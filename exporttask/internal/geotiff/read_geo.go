@@ -19,7 +19,9 @@ const (
 	KeyEllipsoid          = 2056 // EllipsoidGeoKey
 	KeyEllipsoidSemiMajor = 2057 // EllipsoidSemiMajorAxisGeoKey
 	KeyEllipsoidInvFlat   = 2059 // EllipsoidInvFlatteningGeoKey
-	KeyProjectedCRS       = 3072 // ProjectedCRSGeoKey
+	KeyProjectedCRS       = 3072 // ProjectedCRSGeoKey (ProjectedCSTypeGeoKey in 1.0)
+	KeyProjectedCitation  = 3073 // ProjectedCitationGeoKey (PCSCitationGeoKey in 1.0)
+	KeyProjLinearUnits    = 3076 // ProjLinearUnitsGeoKey
 	maxGeoKeys            = 1024
 )
 
