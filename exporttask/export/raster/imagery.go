@@ -34,9 +34,10 @@ type imagery struct {
 	// lonLat maps lon/lat to the source's CRS; nil when the source is in
 	// EPSG:4326 already.
 	lonLat func(lon, lat float64) (x, y float64, ok bool)
-	box    geom.BBox // the footprint's bounding box, lon/lat
-	res    float64   // the source's pixel size in degrees, as gdalwarp would choose it
-	format string    // the export's tile format: TilePNG, TileJPEG or TileAuto
+	box    geom.BBox    // the footprint's bounding box, lon/lat
+	res    float64      // the source's pixel size in degrees, as gdalwarp would choose it
+	format string       // the export's tile format: TilePNG, TileJPEG or TileAuto
+	ring   [][2]float64 // a projected source's outline in lon/lat, nil in EPSG:4326
 }
 
 // isTIFF reports whether the file path starts with a TIFF header.
@@ -212,10 +213,16 @@ func inspectImagery(ctx context.Context, path string) (catalog.Record, error) {
 		format = TileAuto
 	}
 	b := s.box
+	outline := []exporttask.Position{{b.West, b.South}, {b.East, b.South}, {b.East, b.North}, {b.West, b.North}, {b.West, b.South}}
+	if s.ring != nil {
+		outline = outline[:0]
+		for _, p := range s.ring {
+			outline = append(outline, exporttask.Position{min(max(p[0], -180), 180), min(max(p[1], -90), 90)})
+		}
+	}
 	return catalog.Record{Domain: exporttask.DomainRaster, MinZoom: minZoom, MaxZoom: maxZoom,
-		Footprint: exporttask.NewPolygon([]exporttask.Position{{b.West, b.South}, {b.East, b.South},
-			{b.East, b.North}, {b.West, b.North}, {b.West, b.South}}),
-		Source: &catalog.Source{Path: path, Format: FormatGTiff, TileFormat: format, Size: s.st.Size(), ModTime: s.st.ModTime()}}, nil
+		Footprint: exporttask.NewPolygon(outline),
+		Source:    &catalog.Source{Path: path, Format: FormatGTiff, TileFormat: format, Size: s.st.Size(), ModTime: s.st.ModTime()}}, nil
 }
 
 // openImagerySource opens rec's imagery source for an export.
