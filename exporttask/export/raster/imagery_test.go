@@ -2,6 +2,7 @@ package raster_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -20,7 +21,9 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/catalog/register"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
+	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
 )
 
 // imageryPNG writes a w×h PNG of the kind ("rgb", "rgba", "gray",
@@ -354,5 +357,48 @@ func TestImageryRefusals(t *testing.T) {
 		for _, w := range c.want {
 			assert.Contains(t, err.Error(), w, c.path)
 		}
+	}
+}
+
+// TestImageryRegisters adds a UTM COG of JPEG-compressed RGB imagery with
+// catalog add's Go API, as a RASTER record: the record names a GTiff
+// source with the AUTO tile format, the levels GDAL would make, and a
+// footprint within one source pixel of what gdalinfo reports as its
+// WGS 84 extent.
+func TestImageryRegisters(t *testing.T) {
+	dir := t.TempDir()
+	png := imageryPNG(t, dir, "rgb", 1200, 900)
+	src := filepath.Join(dir, "ortho.tif")
+	gdal(t, "gdal_translate", "-q", "-a_srs", "EPSG:32636", "-a_ullr", "640000", "3500000", "652000", "3491000",
+		"-of", "COG", "-co", "COMPRESS=JPEG", png, src)
+	rec, err := register.Add(t.Context(), filepath.Join(t.TempDir(), "catalog"), src, register.Options{Domain: exporttask.DomainRaster})
+	require.NoError(t, err)
+	require.NotNil(t, rec.Source)
+	assert.Equal(t, raster.FormatGTiff, rec.Source.Format)
+	assert.Equal(t, raster.TileAuto, rec.Source.TileFormat)
+	assert.Equal(t, [2]int{10, 13}, [2]int{rec.MinZoom, rec.MaxZoom}, "the levels GDAL makes of it (TestImageryAgainstGDALPipeline checks them with GDAL)")
+
+	var ext struct {
+		WGS84Extent struct {
+			Coordinates [][][2]float64 `json:"coordinates"`
+		} `json:"wgs84Extent"`
+	}
+	raw := gdaltest.Run(t, gdaltest.Require(t, "gdalinfo"), "-json", src)
+	require.NoError(t, json.Unmarshal([]byte(raw), &ext))
+	box := func(ring [][2]float64) [4]float64 {
+		b := [4]float64{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+		for _, p := range ring {
+			b = [4]float64{min(b[0], p[0]), min(b[1], p[1]), max(b[2], p[0]), max(b[3], p[1])}
+		}
+		return b
+	}
+	var ours [][2]float64
+	for _, p := range rec.Footprint.Polygons()[0][0] {
+		ours = append(ours, [2]float64{p[0], p[1]})
+	}
+	want, got := box(ext.WGS84Extent.Coordinates[0]), box(ours)
+	const pixel = 10.0 / 111000 // 10 m in degrees of latitude, less than in longitude
+	for i := range want {
+		assert.InDelta(t, want[i], got[i], pixel, "footprint %v, gdalinfo's wgs84Extent %v", got, want)
 	}
 }
