@@ -42,6 +42,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,14 +62,25 @@ func main() {
 	keep := flag.String("keep", "", "build the COG in this directory and keep it; reused when already there")
 	format := flag.String("format", "AUTO", "tile format of both contenders: AUTO, PNG or JPEG")
 	child := flag.String("child", "", "internal: run the export of the COG named by the arguments")
+	cpuprofile := flag.String("cpuprofile", "", "with -child: write a CPU profile of the export to this file")
 	flag.Parse()
 	var err error
 	if *child != "" {
+		if *cpuprofile != "" {
+			f, perr := os.Create(*cpuprofile)
+			if perr != nil {
+				fmt.Fprintln(os.Stderr, "rasterimagery:", perr)
+				os.Exit(1)
+			}
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
 		err = runChild(flag.Arg(0), flag.Arg(1), *format)
 	} else {
 		err = run(*pixels, *rounds, *keep, strings.ToUpper(*format))
 	}
 	if err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "rasterimagery:", err)
 		os.Exit(1)
 	}

@@ -8,10 +8,10 @@ import (
 )
 
 // blockCacheBytes is the memory of decoded source blocks an imagery
-// export keeps: about 100 blocks of 512×512 RGBA, more than the blocks a
-// row of output tiles meets in most sources. Blocks in use are kept
-// beyond it.
-const blockCacheBytes = 96 << 20
+// export keeps: 48 blocks of 512×512 RGBA, about three times the blocks a
+// row of a strip of output tiles (see stripTiles) meets at a source's
+// resolution. Blocks in use are kept beyond it.
+const blockCacheBytes = 48 << 20
 
 // blockKey names a block of one level of an imagery source.
 type blockKey struct {

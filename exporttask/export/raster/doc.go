@@ -20,7 +20,7 @@
 // (Format [FormatGTiff]). Its levels are those GDAL's GeoPackage writer
 // and gdaladdo make of it; an export renders each selected tile, nearest
 // neighbour, from the source overview of the level's resolution (blocks
-// decoded once into a cache of 96 MB), on every core, and
+// decoded once into a cache of 48 MB), on every core, and
 // encodes it as the [ParamTileFormat] parameter says (PNG, JPEG of
 // quality [JPEGQuality], or AUTO); a tile without data is not written.
 //

@@ -1,10 +1,12 @@
 package raster
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -54,6 +56,10 @@ func renderCopier(ctx context.Context, conn *sql.Conn, src *source) (tileCopier,
 	}, nil
 }
 
+// stripTiles is the width, in tiles, of the strips a level is rendered
+// in.
+const stripTiles = 16
+
 // rendered is one tile's encoded bytes (nil for a tile without data).
 type rendered struct {
 	i    int
@@ -62,7 +68,8 @@ type rendered struct {
 }
 
 // renderLevel renders the tiles of l on GOMAXPROCS goroutines and calls
-// emit for each, in the order of l's runs, from the calling goroutine. At
+// emit for each, strip by strip (see stripTiles), from the calling
+// goroutine. At
 // most a few tiles per goroutine wait to be emitted. An error from a tile
 // or from emit, or ctx ending, stops it.
 func (rd *renderer) renderLevel(ctx context.Context, l level, emit func(col, row int64, data []byte) error) error {
@@ -73,6 +80,12 @@ func (rd *renderer) renderLevel(ctx context.Context, l level, emit func(col, row
 			tiles = append(tiles, pos{c, r.row})
 		}
 	}
+	// In strips of stripTiles columns, each from top to bottom: the
+	// source blocks a strip's row of tiles meets stay few (and in the
+	// cache) however wide the source, and each is decoded about once.
+	slices.SortStableFunc(tiles, func(a, b pos) int {
+		return cmp.Or(cmp.Compare(a.col/stripTiles, b.col/stripTiles), cmp.Compare(a.row, b.row), cmp.Compare(a.col, b.col))
+	})
 	if len(tiles) == 0 {
 		return nil
 	}
