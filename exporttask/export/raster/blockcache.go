@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
+	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 )
 
 // blockCacheBytes is the memory of decoded source blocks an imagery
@@ -23,6 +24,10 @@ type blockKey struct {
 type cachedBlock struct {
 	key  blockKey
 	pix  []byte
+	// uniform is a sparse block (unwritten in the file), every pixel
+	// fill; it has no pix and is not kept.
+	uniform bool
+	fill    [4]byte
 	err  error
 	done chan struct{}
 	refs int
@@ -50,6 +55,9 @@ func newBlockCache(img *geotiff.Imagery, budget int64) *blockCache {
 // held; the caller releases it with put.
 func (c *blockCache) get(r *geotiff.ImageryReader, k, bx, by int) (*cachedBlock, error) {
 	key := blockKey{k, bx, by}
+	if lv := c.img.Levels[k]; lv.Sparse(bx, by) {
+		return &cachedBlock{key: key, uniform: true, fill: r.SparseColor(lv), refs: 1}, nil
+	}
 	c.mu.Lock()
 	if b := c.blocks[key]; b != nil {
 		b.refs++
@@ -79,8 +87,10 @@ func (c *blockCache) get(r *geotiff.ImageryReader, k, bx, by int) (*cachedBlock,
 	c.blocks[key] = b
 	c.used += int64(size)
 	c.mu.Unlock()
-	b.err = r.Block(lv, bx, by, b.pix)
-	close(b.done)
+	func() {
+		defer close(b.done) // also on a panic, so that no one waits for ever
+		b.err = guard.Run(func() error { return r.Block(lv, bx, by, b.pix) })
+	}()
 	if b.err != nil {
 		c.mu.Lock()
 		if c.blocks[key] == b {

@@ -268,11 +268,23 @@ func estimatedTileBytes(format string) int64 {
 	return 96 << 10
 }
 
+// MaxRenderedTiles is the most tiles an export of an imagery record
+// renders at one level: about a 250,000 × 250,000-pixel image at its finest
+// level. A request selecting more fails with a permanent error (a file
+// declaring a larger image is most likely hostile: a real one takes
+// hundreds of gigabytes).
+const MaxRenderedTiles = 1 << 20
+
 // listImagery returns the tiles of level z within r that meet the
-// source's footprint box, each with an estimated size.
-func (s *source) listImagery(z int, r tileRange) []tileEntry {
+// source's footprint box, each with an estimated size; more than
+// MaxRenderedTiles is an error, before anything is allocated for them.
+func (s *source) listImagery(z int, r tileRange) ([]tileEntry, error) {
 	f := rangeOf(s.imagery.box, z)
 	r = tileRange{Col0: max(r.Col0, f.Col0), Col1: min(r.Col1, f.Col1), Row0: max(r.Row0, f.Row0), Row1: min(r.Row1, f.Row1)}
+	if n := r.Count(); n > MaxRenderedTiles {
+		return nil, &badSource{fmt.Sprintf("level %d would render %d tiles, more than the %d an export renders at one level "+
+			"(MaxRenderedTiles); export a smaller region", z, n, MaxRenderedTiles)}
+	}
 	size := estimatedTileBytes(s.imagery.format)
 	var out []tileEntry
 	for row := r.Row0; row <= r.Row1 && r.Col0 <= r.Col1; row++ {
@@ -280,7 +292,7 @@ func (s *source) listImagery(z int, r tileRange) []tileEntry {
 			out = append(out, tileEntry{col: col, row: row, size: size})
 		}
 	}
-	return out
+	return out, nil
 }
 
 // renderOne renders one tile, encoded (for the thumbnails); a tile

@@ -7,6 +7,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math"
+	"slices"
 
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 )
@@ -41,6 +42,7 @@ type tileWork struct {
 	px, py []int32 // per output pixel, the source pixel; px -1 where outside the source
 	tile   *image.NRGBA
 	held   []*cachedBlock
+	order  []int64 // renderByBlock: block << 16 | pixel
 	buf    bytes.Buffer
 	png    png.Encoder
 }
@@ -143,24 +145,29 @@ func pixelOf(v float64, n int) int32 {
 	return int32(f)
 }
 
+// maxPinned is the most source blocks a tile holds at once when it reads
+// them all together; a tile meeting more (a coarse level of a source
+// without overviews) reads them one at a time, its pixels grouped by block.
+const maxPinned = 16
+
 // render draws tile (col, row) of level z into w.tile and reports whether
 // any pixel holds data.
 func (rd *renderer) render(w *tileWork, z int, col, row int64) (bool, error) {
 	k := rd.sourceLevel(z)
 	lv := rd.src.img.Levels[k]
 	bx0, bx1, by0, by1 := rd.sample(w, k, z, col, row)
-	pix := w.tile.Pix
-	clear(pix)
+	clear(w.tile.Pix)
 	if bx1 < bx0 {
 		return false, nil
+	}
+	if (bx1-bx0+1)*(by1-by0+1) > maxPinned {
+		return rd.renderByBlock(w, k, bx0, bx1, by0, by1)
 	}
 	nbx := bx1 - bx0 + 1
 	w.held = w.held[:0]
 	defer func() {
 		for _, b := range w.held {
-			if b != nil {
-				rd.cache.put(b)
-			}
+			rd.cache.put(b)
 		}
 	}()
 	for by := by0; by <= by1; by++ {
@@ -181,13 +188,59 @@ func (rd *renderer) render(w *tileWork, z int, col, row int64) (bool, error) {
 		}
 		y := int(w.py[i])
 		b := w.held[(y/bh-by0)*nbx+int(x)/bw-bx0]
-		o := ((y%bh)*bw + int(x)%bw) * 4
-		s := b.pix[o : o+4 : o+4]
-		if s[3] == 0 {
-			continue
+		any = setPixel(w.tile.Pix[4*i:4*i+4], b, ((y%bh)*bw+int(x)%bw)*4) || any
+	}
+	return any, nil
+}
+
+// setPixel copies the pixel at offset o of block b into dst unless it is
+// clear, and reports whether it copied.
+func setPixel(dst []byte, b *cachedBlock, o int) bool {
+	s := b.fill[:]
+	if !b.uniform {
+		s = b.pix[o : o+4 : o+4]
+	}
+	if s[3] == 0 {
+		return false
+	}
+	copy(dst, s)
+	return true
+}
+
+// renderByBlock draws a tile whose pixels meet many source blocks: its
+// pixels sorted by block, each block read (and held) once, one at a time.
+func (rd *renderer) renderByBlock(w *tileWork, k, bx0, bx1, by0, by1 int) (bool, error) {
+	lv := rd.src.img.Levels[k]
+	bw, bh := lv.BlockWidth, lv.BlockHeight
+	nbx := bx1 - bx0 + 1
+	w.order = w.order[:0]
+	for i := range tilePixels {
+		if x := w.px[i]; x >= 0 {
+			key := int64(int(w.py[i])/bh-by0)*int64(nbx) + int64(int(x)/bw-bx0)
+			w.order = append(w.order, key<<16|int64(i))
 		}
-		copy(pix[4*i:4*i+4], s)
-		any = true
+	}
+	slices.Sort(w.order) // by block, then by pixel
+	any := false
+	for start := 0; start < len(w.order); {
+		key := w.order[start] >> 16
+		end := start
+		for end < len(w.order) && w.order[end]>>16 == key {
+			end++
+		}
+		bx, by := bx0+int(key%int64(nbx)), by0+int(key/int64(nbx))
+		b, err := rd.cache.get(w.r, k, bx, by)
+		if err != nil {
+			rd.cache.put(b)
+			return false, err
+		}
+		for _, v := range w.order[start:end] {
+			i := int(v & 0xFFFF)
+			x, y := int(w.px[i]), int(w.py[i])
+			any = setPixel(w.tile.Pix[4*i:4*i+4], b, ((y%bh)*bw+x%bw)*4) || any
+		}
+		rd.cache.put(b)
+		start = end
 	}
 	return any, nil
 }

@@ -311,7 +311,7 @@ func (s *source) list(ctx context.Context, z int, r tileRange) ([]tileEntry, err
 		return nil, nil
 	}
 	if s.imagery != nil {
-		return s.listImagery(z, r), nil
+		return s.listImagery(z, r)
 	}
 	if s.db == nil {
 		return s.listDir(z, r)

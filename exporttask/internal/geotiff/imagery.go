@@ -2,6 +2,7 @@ package geotiff
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -240,7 +241,14 @@ func (f *File) Imagery() (*Imagery, error) {
 			}
 		}
 	}
-	sort.SliceStable(img.Levels, func(i, j int) bool { return img.Levels[i].Width > img.Levels[j].Width })
+	// Overviews from the finest to the coarsest; one not smaller than the
+	// image is no overview and is dropped.
+	ovr := img.Levels[1:]
+	ovr = slices.DeleteFunc(ovr, func(lv *Level) bool {
+		return lv.Width >= img.Levels[0].Width || lv.Height >= img.Levels[0].Height
+	})
+	sort.SliceStable(ovr, func(i, j int) bool { return ovr[i].Width > ovr[j].Width })
+	img.Levels = append(img.Levels[:1], ovr...)
 	if f.HasNoData && img.alphaBand < 0 && !img.Masked {
 		v, ok := ParseNoData(f.NoData)
 		if ok && v >= 0 && v <= 255 && v == float64(int(v)) {

@@ -217,3 +217,40 @@ func (r *ImageryReader) applyMask(lv *Level, bx, by, rows int, dst []byte) error
 	}
 	return nil
 }
+
+// Sparse reports whether block (bx, by) of lv is unwritten in every band
+// and in its mask (GDAL leaves blocks of nothing but nodata out of sparse
+// files): all its pixels are then [ImageryReader.SparseColor].
+func (lv *Level) Sparse(bx, by int) bool {
+	l := lv.lay
+	if bx < 0 || by < 0 || bx >= l.across || by >= l.down {
+		return false
+	}
+	i := by*l.across + bx
+	planes := 1
+	if l.planar == 2 {
+		planes = l.spp
+	}
+	for p := range planes {
+		if l.counts[p*l.across*l.down+i] != 0 {
+			return false
+		}
+	}
+	if m := lv.mask; m != nil && m.bw == l.bw && m.bh == l.bh && m.counts[i] != 0 {
+		return false
+	}
+	return true
+}
+
+// SparseColor returns the RGBA of every pixel of a sparse block of lv:
+// zero samples as [ImageryReader.Block] converts them, clear when the
+// level has a mask (whose unwritten blocks are zero: no data).
+func (r *ImageryReader) SparseColor(lv *Level) [4]byte {
+	var s [4]byte
+	var c [4]byte
+	r.toRGBA(s[:lv.lay.spp], 1, lv.lay.spp, c[:])
+	if lv.mask != nil {
+		c[3] = 0
+	}
+	return c
+}
