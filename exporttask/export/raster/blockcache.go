@@ -22,16 +22,16 @@ type blockKey struct {
 // cachedBlock is a decoded block (RGBA), shared by the tiles that read
 // it; done is closed once pix or err is set.
 type cachedBlock struct {
-	key  blockKey
-	pix  []byte
+	key blockKey
+	pix []byte
 	// uniform is a sparse block (unwritten in the file), every pixel
 	// fill; it has no pix and is not kept.
 	uniform bool
 	fill    [4]byte
-	err  error
-	done chan struct{}
-	refs int
-	elem *list.Element // in the LRU list while refs == 0
+	err     error
+	done    chan struct{}
+	refs    int
+	elem    *list.Element // in the LRU list while refs == 0
 }
 
 // blockCache keeps decoded blocks of an imagery source, least recently
