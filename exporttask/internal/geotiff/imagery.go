@@ -83,8 +83,9 @@ func (l *layout) blockRows(by int) int {
 	return min(l.bh, l.height-by*l.bh)
 }
 
-// parseLayout reads an IFD's image storage tags, checking each block lies
-// inside the file.
+// parseLayout reads an IFD's image storage tags (for [File] and for
+// every level and mask of an [Imagery]), checking each block lies inside
+// the file.
 func (f *File) parseLayout(entries map[uint16]entry) (*layout, error) {
 	one := func(tag uint16, def uint64, name string, lo, hi uint64) (int, error) {
 		v, err := f.uintValue(entries, tag, def)
@@ -157,31 +158,37 @@ func (f *File) parseLayout(entries map[uint16]entry) (*layout, error) {
 	if l.counts, err = f.uints(entries, countTag); err != nil {
 		return nil, err
 	}
+	kind := map[bool]string{false: "strip", true: "tile"}[l.tiled]
 	if uint64(len(l.offsets)) != want || uint64(len(l.counts)) != want {
-		return nil, errorf("%d block offsets and %d byte counts, want %d each for %dx%d pixels in %dx%d blocks",
-			len(l.offsets), len(l.counts), want, l.width, l.height, l.bw, l.bh)
+		return nil, errorf("%d %s offsets and %d byte counts, want %d each for %dx%d pixels in %dx%d %ss",
+			len(l.offsets), kind, len(l.counts), want, l.width, l.height, l.bw, l.bh, kind)
 	}
 	for i, off := range l.offsets {
 		if c := l.counts[i]; off > uint64(f.size) || c > uint64(f.size)-off {
-			return nil, errorf("block %d (%d bytes at offset %d) ends past the end of the file (%d bytes): the file is truncated",
-				i, c, off, f.size)
+			return nil, errorf("%s %d (%d bytes at offset %d) ends past the end of the file (%d bytes): the file is truncated",
+				kind, i, c, off, f.size)
 		}
 	}
+	return l, nil
+}
+
+// parseImageryTags reads the tags only imagery needs: JPEGTables,
+// ExtraSamples and ColorMap.
+func (f *File) parseImageryTags(l *layout, entries map[uint16]entry) error {
+	var err error
 	if e, ok := entries[tagJPEGTables]; ok {
 		if e.count > maxJPEGTablesBytes {
-			return nil, errorf("JPEGTables holds %d bytes, more than %d", e.count, maxJPEGTablesBytes)
+			return errorf("JPEGTables holds %d bytes, more than %d", e.count, maxJPEGTablesBytes)
 		}
 		if l.jpegTables, err = f.raw(e); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if l.extra, err = f.uints(entries, tagExtraSamples); err != nil {
-		return nil, err
+		return err
 	}
-	if l.colorMap, err = f.uints(entries, tagColorMap); err != nil {
-		return nil, err
-	}
-	return l, nil
+	l.colorMap, err = f.uints(entries, tagColorMap)
+	return err
 }
 
 // Imagery reads the file as 8-bit imagery: 1 to 4 bands of unsigned 8-bit
@@ -197,6 +204,9 @@ func (f *File) Imagery() (*Imagery, error) {
 	var masks []*layout
 	for _, ifd := range f.ifds {
 		lay, err := f.parseLayout(ifd.entries)
+		if err == nil {
+			err = f.parseImageryTags(lay, ifd.entries)
+		}
 		if err != nil {
 			return nil, err
 		}
