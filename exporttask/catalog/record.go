@@ -49,11 +49,16 @@ type Source struct {
 	// Path is the source's absolute path, or a path relative to the
 	// record's directory for a source copied into it.
 	Path string `json:"path"`
-	// Format names what Path holds: "GTiff" (DEM), "GPKG", "TMS" or "XYZ"
-	// (RASTER), "3DTILES" (3D).
+	// Format names what Path holds: "GTiff" (DEM, or RASTER imagery),
+	// "GPKG", "TMS" or "XYZ" (RASTER), "3DTILES" (3D).
 	Format string `json:"format"`
 	// Table is the tile table of a GPKG source.
 	Table string `json:"table,omitempty"`
+	// TileFormat is how tiles rendered from an imagery source ("GTiff"
+	// format of a RASTER record) are encoded unless a request says
+	// otherwise: "PNG", "JPEG" or "AUTO" (JPEG where a tile is opaque,
+	// PNG elsewhere). Empty for other sources.
+	TileFormat string `json:"tileFormat,omitempty"`
 	// Size is the byte size of the file Path names (or of the directory's
 	// index file) at registration.
 	Size int64 `json:"size"`

@@ -32,8 +32,9 @@ const (
 const catalogUsage = `usage:
   server catalog add [-catalog DIR] -domain RASTER|DEM|3D [-id UUID [-replace]] [-title TEXT]
                      [-footprint FILE.geojson] [-copy] [-table NAME] [-scheme tms|xyz] SOURCE
-      registers SOURCE (DEM: a GeoTIFF; RASTER: a GeoPackage or a tile directory;
-      3D: a 3D Tiles tileset directory) and prints the record as one line of JSON
+      registers SOURCE (DEM: a GeoTIFF; RASTER: a GeoPackage, a tile directory or
+      a GeoTIFF of 8-bit imagery; 3D: a 3D Tiles tileset directory) and prints the
+      record as one line of JSON
   server catalog list [-catalog DIR]
       prints each record as one line of JSON, sorted by id
   server catalog remove [-catalog DIR] ID

@@ -29,7 +29,8 @@ const (
 // Options say how to register a source. Only Domain is required.
 type Options struct {
 	// Domain is the record's domain: [exporttask.DomainDEM] for a GeoTIFF,
-	// [exporttask.DomainRaster] for a GeoPackage or a tile directory,
+	// [exporttask.DomainRaster] for a GeoPackage, a tile directory or a
+	// GeoTIFF of 8-bit imagery (told apart by its TIFF header),
 	// [exporttask.Domain3D] for a 3D Tiles tileset directory (or its
 	// tileset.json). Required.
 	Domain exporttask.Domain

@@ -60,6 +60,7 @@
 //
 //	go run ./examples/server catalog add -domain DEM /data/elevation.tif
 //	go run ./examples/server catalog add -domain RASTER /data/tiles.gpkg
+//	go run ./examples/server catalog add -domain RASTER /data/ortho-utm.tif
 //	go run ./examples/server catalog add -domain RASTER -scheme xyz /data/tiles/
 //	go run ./examples/server catalog add -domain 3D -title 'City mesh' /data/tileset/
 //	go run ./examples/server catalog list

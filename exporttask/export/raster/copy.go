@@ -44,7 +44,9 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 	}
 	defer conn.Close()
 	var c tileCopier
-	if src.db != nil {
+	if src.imagery != nil {
+		c, err = renderCopier(ctx, conn, src)
+	} else if src.db != nil {
 		c, err = attachSource(ctx, conn, src)
 	} else {
 		c, err = fileCopier(ctx, conn, src)

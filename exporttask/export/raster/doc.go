@@ -12,7 +12,19 @@
 //     z/x/y tiles with TMS rows (row 0 at the bottom) and a
 //     tilemapresource.xml, or with XYZ rows (--xyz).
 //
-// Tiles are PNG, JPEG or WebP images, and levels may have gaps. [Inspect]
+// Tiles are PNG, JPEG or WebP images, and levels may have gaps.
+//
+// A record's source may also be imagery to render: a GeoTIFF or COG of
+// 1, 3 or 4 bands of 8-bit samples (gray, RGB, RGBA, paletted; nodata, an
+// alpha band or a mask), in EPSG:4326 or a CRS package crs transforms
+// (Format [FormatGTiff]). Its levels are those GDAL's GeoPackage writer
+// and gdaladdo make of it; an export renders each selected tile, nearest
+// neighbour, from the source overview of the level's resolution (blocks
+// decoded once into a cache of 48 MB), on every core, and
+// encodes it as the [ParamTileFormat] parameter says (PNG, JPEG of
+// quality [JPEGQuality], or AUTO); a tile without data is not written.
+//
+// [Inspect]
 // checks a source and returns its record (footprint, levels, and
 // Record.Source: path, format, table, size and modification time); the
 // exporter reads the source in place, refusing one that changed since (see
@@ -28,7 +40,8 @@
 //   - <record id>.gpkg (GPKG): a GeoPackage 1.2 with the source tiles that
 //     meet the exported area (the request's ROI within the footprint), at
 //     every level or up to the maxZoom or maxResolutionDeg parameter,
-//     copied byte for byte, without decoding, into its table "tiles"; its
+//     copied byte for byte, without decoding (or rendered from imagery),
+//     into its table "tiles"; its
 //     extent (gpkg_contents) is the exported area's bounding box;
 //   - thumbnail-small.png, thumbnail-medium.png, thumbnail-large.png
 //     (THUMBNAILS_SMALL, _MEDIUM, _LARGE): the exported area drawn from the

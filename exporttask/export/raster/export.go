@@ -29,11 +29,16 @@ func (x *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 	if err != nil {
 		return nil, exporttask.Permanent(err.Error(), err)
 	}
+	format, err := tileFormatParam(j.Record, j.Request.Parameters)
+	if err != nil {
+		return nil, exporttask.Permanent(err.Error(), err)
+	}
 	src, err := openSource(ctx, j.Record)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
+	src.useTileFormat(format)
 	sel, err := selectTiles(ctx, src, j, minZoom, maxZoom)
 	if err != nil {
 		return nil, unreadable(j.Record, err)
@@ -54,6 +59,12 @@ func (x *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 	thumbs, err := build(ctx, tmpPath, src, j, sel, minZoom, maxZoom, out)
 	if err != nil {
 		return nil, err
+	}
+	if src.render != nil { // the tiles rendered, and their real sizes
+		for i, l := range sel.Levels {
+			w := src.render.written[l.Zoom]
+			sel.Levels[i].Tiles, sel.Levels[i].Bytes = w.tiles, w.bytes
+		}
 	}
 	return write(ctx, out, tmpPath, thumbs, j, sel, minZoom, maxZoom)
 }

@@ -78,11 +78,16 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 	if err != nil {
 		return exporttask.Estimate{}, err
 	}
+	format, err := tileFormatParam(j.Record, j.Request.Parameters)
+	if err != nil {
+		return exporttask.Estimate{}, err
+	}
 	src, err := openSource(ctx, j.Record)
 	if err != nil {
 		return exporttask.Estimate{}, err
 	}
 	defer src.Close()
+	src.useTileFormat(format)
 	sel, err := selectTiles(ctx, src, j, minZoom, maxZoom)
 	if err != nil {
 		return exporttask.Estimate{}, unreadable(j.Record, err)

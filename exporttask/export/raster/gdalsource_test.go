@@ -538,7 +538,7 @@ func TestInspectRefuses(t *testing.T) {
 		path := makeGPKG(t, dir, "kind", img)
 		refused(t, catalog.Source{Path: path, Format: "TMS"}, path, "not a tile directory")
 		refused(t, catalog.Source{Path: dir, Format: "GPKG"}, dir, "not a GeoPackage file")
-		refused(t, catalog.Source{Path: path, Format: "MBTiles"}, path, `"MBTiles"`, "GPKG, TMS or XYZ")
+		refused(t, catalog.Source{Path: path, Format: "MBTiles"}, path, `"MBTiles"`, "GPKG, TMS, XYZ or GTiff")
 		missing := filepath.Join(dir, "missing.gpkg")
 		refused(t, catalog.Source{Path: missing}, missing, "does not exist")
 		tms := makeTiles(t, dir, "kindtms", img, "-p", "geodetic", "--tmscompatible", "-z", "6")

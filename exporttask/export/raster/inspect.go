@@ -33,9 +33,19 @@ const (
 // Path, Format, Size, ModTime). A source this package cannot export is a
 // *export.SourceError.
 //
-// The source is a tile pyramid on the grid of this package (EPSG:4326, two
-// 256×256 tiles at level 0: GDAL's InspireCRS84Quad):
+// The source is imagery to render, or a tile pyramid on the grid of this
+// package (EPSG:4326, two 256×256 tiles at level 0: GDAL's
+// InspireCRS84Quad):
 //
+//   - Format "GTiff" (or a file starting with a TIFF header, whatever
+//     the format): a GeoTIFF or COG of 8-bit imagery, 1, 3 or 4 bands
+//     (gray, RGB, RGBA, paletted), with nodata, an alpha band or a mask
+//     (see geotiff.File.Imagery), north-up in EPSG:4326. Footprint is
+//     its extent; MaxZoom the level whose pixel size is nearest the
+//     source's, MinZoom the level at which the image is at most one tile
+//     wide and high (the levels `gdal_translate -of GPKG -co
+//     TILING_SCHEME=InspireCRS84Quad` and `gdaladdo` make);
+//     Source.TileFormat "AUTO" for a JPEG-compressed source, else "PNG".
 //   - Format "GPKG": a GeoPackage. src.Table names its tile table; when
 //     empty, the GeoPackage must hold one only. Its tile matrix set must be
 //     EPSG:4326 over -180,-90,180,90 and gpkg_tile_matrix must give each
@@ -96,8 +106,15 @@ func Inspect(ctx context.Context, src catalog.Source) (catalog.Record, error) {
 			format = FormatTMS
 		}
 	}
+	if !st.IsDir() && (format == FormatGPKG || format == strings.ToUpper(FormatGTiff)) && isTIFF(path) {
+		// A GeoTIFF given as RASTER is imagery, rendered at export.
+		return inspectImagery(ctx, path)
+	}
 	var p *pyramid
 	switch format {
+	case strings.ToUpper(FormatGTiff):
+		return catalog.Record{}, &export.SourceError{File: path, Problem: "is not a GeoTIFF file",
+			Fix: "give a GeoTIFF or COG of 8-bit imagery"}
 	case FormatGPKG:
 		if st.IsDir() {
 			return catalog.Record{}, &export.SourceError{File: path, Problem: "is a directory, not a GeoPackage file",
@@ -117,7 +134,7 @@ func Inspect(ctx context.Context, src catalog.Source) (catalog.Record, error) {
 		p, err = inspectDir(ctx, path, format)
 	default:
 		return catalog.Record{}, &export.SourceError{File: path,
-			Problem: fmt.Sprintf("the format %q is not one RASTER records read", src.Format), Fix: "give GPKG, TMS or XYZ"}
+			Problem: fmt.Sprintf("the format %q is not one RASTER records read", src.Format), Fix: "give GPKG, TMS, XYZ or GTiff"}
 	}
 	if err != nil {
 		return catalog.Record{}, err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
@@ -20,7 +21,37 @@ const (
 	// smaller (the record's deepest level when none is). A positive number;
 	// not together with maxZoom.
 	ParamMaxResolutionDeg = "maxResolutionDeg"
+	// ParamTileFormat is how tiles rendered from an imagery record (a
+	// GeoTIFF source) are encoded: "PNG" (transparent where there is no
+	// data), "JPEG" (quality 75, GDAL's default; black where there is no
+	// data) or "AUTO" (JPEG where a tile is opaque, PNG elsewhere, as
+	// GDAL's TILE_FORMAT=AUTO). Default: the record's (AUTO for a
+	// JPEG-compressed source, else PNG). Records of tile pyramids copy
+	// their tiles as they are and refuse it.
+	ParamTileFormat = "tileFormat"
 )
+
+// tileFormatParam returns the tile format of an export of rec.
+func tileFormatParam(rec catalog.Record, params map[string]any) (string, error) {
+	v, ok := params[ParamTileFormat]
+	imagery := rec.Source != nil && rec.Source.Format == FormatGTiff
+	if !ok {
+		if imagery && rec.Source.TileFormat != "" {
+			return rec.Source.TileFormat, nil
+		}
+		return TilePNG, nil
+	}
+	if !imagery {
+		return "", fieldError("/parameters/"+ParamTileFormat,
+			"applies to records rendered from imagery only; this record's tiles are copied as they are")
+	}
+	s, _ := v.(string)
+	switch f := strings.ToUpper(s); f {
+	case TilePNG, TileJPEG, TileAuto:
+		return f, nil
+	}
+	return "", fieldError("/parameters/"+ParamTileFormat, "must be PNG, JPEG or AUTO, got %v", v)
+}
 
 // exportLevels returns the levels to export for rec and the request's
 // parameters: rec.MinZoom up to the requested maximum. A bad parameter is

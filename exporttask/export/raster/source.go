@@ -51,6 +51,10 @@ type source struct {
 	file   os.FileInfo    // GPKG: the file when opened, see unchanged
 	root   *sourcefs.Root // TMS and XYZ: the directory, read inside itself only
 	ext    string         // TMS and XYZ: the tiles' file extension, without the dot
+	// imagery is a GTiff source, whose tiles are rendered: by render,
+	// made by the export for its tile format.
+	imagery *imagery
+	render  *renderer
 }
 
 // maxTileMapBytes is the largest tilemapresource.xml (or gdal2tiles viewer
@@ -101,9 +105,11 @@ func openSource(ctx context.Context, rec catalog.Record) (*source, error) {
 			return nil, unreadable(rec, err)
 		}
 		return s, nil
+	case FormatGTiff:
+		return openImagerySource(rec)
 	default:
 		return nil, exporttask.Permanent(fmt.Sprintf("the source of catalog record %s has format %q, "+
-			"which RASTER exports do not read (GPKG, TMS or XYZ)", rec.ID, f),
+			"which RASTER exports do not read (GPKG, TMS, XYZ or GTiff)", rec.ID, f),
 			fmt.Errorf("raster: record %s: source format %q", rec.ID, f))
 	}
 }
@@ -178,6 +184,9 @@ func openGPKG(ctx context.Context, path, table string) (*source, error) {
 // cut short in place during an export is caught here, even where SQLite
 // read the missing pages as zeros without an error.
 func (s *source) unchanged() error {
+	if s.imagery != nil {
+		return s.imagery.unchanged()
+	}
 	if s.file == nil {
 		return nil
 	}
@@ -301,6 +310,9 @@ func (s *source) list(ctx context.Context, z int, r tileRange) ([]tileEntry, err
 	if r.Count() == 0 {
 		return nil, nil
 	}
+	if s.imagery != nil {
+		return s.listImagery(z, r)
+	}
 	if s.db == nil {
 		return s.listDir(z, r)
 	}
@@ -324,6 +336,9 @@ func (s *source) list(ctx context.Context, z int, r tileRange) ([]tileEntry, err
 
 // read returns the encoded tile (col, row) of level z.
 func (s *source) read(ctx context.Context, z int, col, row int64) ([]byte, error) {
+	if s.imagery != nil {
+		return s.renderOne(z, col, row)
+	}
 	if s.db == nil {
 		return s.root.ReadFile(s.tileName(z, col, row), MaxTileBytes)
 	}
@@ -561,6 +576,9 @@ func isTileExtension(ext string) bool {
 
 // Close releases the source.
 func (s *source) Close() error {
+	if s.imagery != nil {
+		return s.imagery.Close()
+	}
 	if s.root != nil {
 		return s.root.Close()
 	}

@@ -25,6 +25,17 @@
 // decoded block is at most [MaxBlockBytes], and a stored block at most
 // about twice its decoded size.
 //
+// # Imagery
+//
+// [File.Imagery] reads the same file as 8-bit imagery of 1 to 4 bands
+// (gray, gray and alpha, RGB, RGBA, paletted), chunky or planar, with its
+// overviews and GDAL's internal transparency masks, compressed as above
+// or with JPEG (JPEGTables spliced in; YCbCr converted to RGB with
+// libjpeg's chroma upsampling and integer conversion, the inverse DCT
+// being Go's, so a few samples differ from libjpeg's by 2 or 3).
+// [ImageryReader.Block] decodes a block of any level as RGBA, alpha 0
+// where the alpha band, the mask or the GDAL_NODATA value says no data.
+//
 // # Writing
 //
 // [Encode] takes the image's geometry in an [Image] and pulls the pixel

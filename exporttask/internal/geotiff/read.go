@@ -117,6 +117,15 @@ type File struct {
 	offsets, counts []uint64
 	blocksAcross    int
 	blocksDown      int
+	// ifds are every IFD's entries with its NewSubfileType, in file
+	// order, for [File.Imagery].
+	ifds []ifdEntries
+}
+
+// ifdEntries is one IFD as Open read it.
+type ifdEntries struct {
+	subfile uint64
+	entries map[uint16]entry
 }
 
 // entry is one IFD entry as stored: its value is either inline (the raw
@@ -206,6 +215,7 @@ func Open(r io.ReaderAt, size int64) (*File, error) {
 		if err != nil {
 			return nil, err
 		}
+		f.ifds = append(f.ifds, ifdEntries{subfile: sub, entries: entries})
 		switch {
 		case sub&subfileMask != 0:
 		case sub&subfileReduced != 0:
@@ -398,98 +408,20 @@ func (f *File) text(entries map[uint16]entry, tag uint16) (string, bool, error) 
 
 // parseImage reads the full-resolution IFD's tags.
 func (f *File) parseImage(entries map[uint16]entry) error {
-	one := func(tag uint16, def uint64, name string, lo, hi uint64) (int, error) {
-		v, err := f.uintValue(entries, tag, def)
-		if err != nil {
-			return 0, err
-		}
-		if v < lo || v > hi {
-			return 0, errorf("%s is %d, out of range [%d, %d]", name, v, lo, hi)
-		}
-		return int(v), nil
-	}
-	var err error
 	if _, ok := entries[tagImageWidth]; !ok {
 		return errorf("the image has no ImageWidth tag")
 	}
 	if _, ok := entries[tagImageLength]; !ok {
 		return errorf("the image has no ImageLength tag")
 	}
-	if f.Width, err = one(tagImageWidth, 0, "ImageWidth", 1, maxDimension); err != nil {
+	l, err := f.parseLayout(entries)
+	if err != nil {
 		return err
 	}
-	if f.Height, err = one(tagImageLength, 0, "ImageLength", 1, maxDimension); err != nil {
-		return err
-	}
-	if f.SamplesPerPixel, err = one(tagSamplesPerPixel, 1, "SamplesPerPixel", 1, 1024); err != nil {
-		return err
-	}
-	if f.BitsPerSample, err = one(tagBitsPerSample, 1, "BitsPerSample", 1, 128); err != nil {
-		return err
-	}
-	if f.SampleFormat, err = one(tagSampleFormat, 1, "SampleFormat", 1, 6); err != nil {
-		return err
-	}
-	if f.PlanarConfig, err = one(tagPlanarConfig, 1, "PlanarConfiguration", 1, 2); err != nil {
-		return err
-	}
-	if f.Photometric, err = one(tagPhotometric, 1, "PhotometricInterpretation", 0, 65535); err != nil {
-		return err
-	}
-	if f.Compression, err = one(tagCompression, 1, "Compression", 1, 65535); err != nil {
-		return err
-	}
-	if f.Predictor, err = one(tagPredictor, 1, "Predictor", 1, 65535); err != nil {
-		return err
-	}
-	var offTag, countTag uint16
-	if _, ok := entries[tagTileWidth]; ok {
-		f.Tiled = true
-		if f.BlockWidth, err = one(tagTileWidth, 0, "TileWidth", 1, maxDimension); err != nil {
-			return err
-		}
-		if f.BlockHeight, err = one(tagTileLength, 0, "TileLength", 1, maxDimension); err != nil {
-			return err
-		}
-		offTag, countTag = tagTileOffsets, tagTileByteCounts
-	} else {
-		f.BlockWidth = f.Width
-		rps, err := f.uintValue(entries, tagRowsPerStrip, uint64(f.Height))
-		if err != nil {
-			return err
-		}
-		if rps == 0 {
-			return errorf("RowsPerStrip is 0")
-		}
-		f.BlockHeight = int(min(rps, uint64(f.Height)))
-		offTag, countTag = tagStripOffsets, tagStripByteCounts
-	}
-	f.blocksAcross = (f.Width + f.BlockWidth - 1) / f.BlockWidth
-	f.blocksDown = (f.Height + f.BlockHeight - 1) / f.BlockHeight
-	want := uint64(f.blocksAcross) * uint64(f.blocksDown)
-	if f.PlanarConfig == 2 {
-		want *= uint64(f.SamplesPerPixel)
-	}
-	if want > maxBlocks {
-		return errorf("%d blocks, more than %d", want, maxBlocks)
-	}
-	if f.offsets, err = f.uints(entries, offTag); err != nil {
-		return err
-	}
-	if f.counts, err = f.uints(entries, countTag); err != nil {
-		return err
-	}
-	kind := map[bool]string{false: "strip", true: "tile"}[f.Tiled]
-	if uint64(len(f.offsets)) != want || uint64(len(f.counts)) != want {
-		return errorf("%d %s offsets and %d byte counts, want %d each for %dx%d pixels in %dx%d %ss",
-			len(f.offsets), kind, len(f.counts), want, f.Width, f.Height, f.BlockWidth, f.BlockHeight, kind)
-	}
-	for i, off := range f.offsets {
-		if c := f.counts[i]; off > uint64(f.size) || c > uint64(f.size)-off {
-			return errorf("%s %d (%d bytes at offset %d) ends past the end of the file (%d bytes): the file is truncated",
-				kind, i, c, off, f.size)
-		}
-	}
+	f.Width, f.Height, f.SamplesPerPixel, f.BitsPerSample, f.SampleFormat = l.width, l.height, l.spp, l.bits, l.format
+	f.PlanarConfig, f.Photometric, f.Compression, f.Predictor = l.planar, l.photometric, l.compression, l.predictor
+	f.Tiled, f.BlockWidth, f.BlockHeight = l.tiled, l.bw, l.bh
+	f.offsets, f.counts, f.blocksAcross, f.blocksDown = l.offsets, l.counts, l.across, l.down
 	if s, ok, err := f.text(entries, tagGDALNoData); err != nil {
 		return err
 	} else if ok {

@@ -250,7 +250,14 @@ func (f *File) fillSparse(b []byte) []byte {
 
 // decompress decodes raw into exactly len(dst) bytes.
 func (d *blockDecoder) decompress(raw, dst []byte) error {
-	switch d.f.Compression {
+	return decompress(d.f.Compression, raw, dst, &d.br, &d.zr)
+}
+
+// decompress decodes raw, compressed with compression c (none, PackBits,
+// LZW or Deflate), into exactly len(dst) bytes, reusing br and the zlib
+// reader *zr (made at the first Deflate block).
+func decompress(c int, raw, dst []byte, br *bytes.Reader, zr *io.ReadCloser) error {
+	switch c {
 	case compressionNone:
 		if len(raw) < len(dst) {
 			return fmt.Errorf("holds %d bytes, want %d", len(raw), len(dst))
@@ -260,24 +267,24 @@ func (d *blockDecoder) decompress(raw, dst []byte) error {
 	case compressionPackBits:
 		return unpackBits(raw, dst)
 	case compressionLZW:
-		d.br.Reset(raw)
-		r := lzw.NewReader(&d.br, lzw.MSB, 8)
+		br.Reset(raw)
+		r := lzw.NewReader(br, lzw.MSB, 8)
 		defer r.Close()
 		return readFull(r, dst)
 	case compressionDeflate, compressionDeflateOld:
-		d.br.Reset(raw)
-		if d.zr == nil {
-			zr, err := zlib.NewReader(&d.br)
+		br.Reset(raw)
+		if *zr == nil {
+			z, err := zlib.NewReader(br)
 			if err != nil {
 				return fmt.Errorf("deflate: %w", err)
 			}
-			d.zr = zr
-		} else if err := d.zr.(zlib.Resetter).Reset(&d.br, nil); err != nil {
+			*zr = z
+		} else if err := (*zr).(zlib.Resetter).Reset(br, nil); err != nil {
 			return fmt.Errorf("deflate: %w", err)
 		}
-		return readFull(d.zr, dst)
+		return readFull(*zr, dst)
 	}
-	return fmt.Errorf("%s compression is not supported", CompressionName(d.f.Compression))
+	return fmt.Errorf("%s compression is not supported", CompressionName(c))
 }
 
 // readFull reads len(dst) bytes from r, naming a short stream.
