@@ -68,7 +68,7 @@ func TestDevCredentialsMalformedFileNamesIt(t *testing.T) {
 func startBanner(t *testing.T, args ...string) string {
 	t.Helper()
 	cfg, err := ParseConfig(append([]string{"-addr", "127.0.0.1:0", "-exporter", "simulate",
-		"-artifacts", t.TempDir()}, args...), envOf(nil), io.Discard)
+		"-artifacts", t.TempDir(), "-scratch", t.TempDir()}, args...), envOf(nil), io.Discard)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()

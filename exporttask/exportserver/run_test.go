@@ -21,7 +21,7 @@ import (
 // the URL, the generated key, the secret and a curl line, serves the API
 // with that key, and returns nil once its context is cancelled.
 func TestRunServesAndStops(t *testing.T) {
-	cfg, err := ParseConfig([]string{"-addr", "127.0.0.1:0", "-db", ":memory:", "-catalog", t.TempDir(),
+	cfg, err := ParseConfig([]string{"-addr", "127.0.0.1:0", "-db", ":memory:", "-catalog", t.TempDir(), "-scratch", t.TempDir(),
 		"-artifacts", t.TempDir()}, envOf(nil), io.Discard)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(t.Context())
