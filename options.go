@@ -43,7 +43,7 @@ type Config struct {
 	// copied in place of its $ref. $refs with a URL scheme (http:, https:)
 	// and those inside examples, defaults, enums and x- extensions are left
 	// as they are. A broken $ref is a Setup error naming the file and line
-	// of the $ref. See the README's "Specs split over files".
+	// of the $ref. See "Specs split over files" in docs/viewer.md.
 	// Required unless Specs is set.
 	FilePathOrSpec any
 

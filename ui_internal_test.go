@@ -62,7 +62,7 @@ func TestAffectedBy(t *testing.T) {
 // versions from the embedded bundle itself and fails when either is older
 // than the release that fixes an advisory of uiAdvisories (DOMPurify
 // 3.4.7, Swagger UI 5.32.7), so that a downgrade of the Swagger UI module
-// cannot slip in; and when the package doc or the README does not name the
+// cannot slip in; and when the package doc or docs/viewer.md does not name the
 // embedded versions and the versions this test checks.
 func TestEmbeddedUIHasNoKnownAdvisories(t *testing.T) {
 	bundle, gzipped, err := readDistFile(swguistatic.FS, "swagger-ui-bundle.js")
@@ -83,7 +83,7 @@ func TestEmbeddedUIHasNoKnownAdvisories(t *testing.T) {
 		"the embedded Swagger UI %s bundles DOMPurify %s: want DOMPurify 3.4.7 or newer and Swagger UI 5.32.7 or newer, free of the advisories listed", ui, purifyText)
 	assert.Equal(t, 5, ui[0], "Swagger UI major version")
 
-	for _, file := range []string{"doc.go", "README.md"} {
+	for _, file := range []string{"doc.go", "docs/viewer.md"} {
 		text, err := os.ReadFile(file)
 		require.NoError(t, err)
 		// Comment and Markdown line breaks are spaces here.

@@ -16,7 +16,7 @@ import (
 )
 
 // TestRunDownloadsEveryFile runs the example against a test server, as the
-// README's quick start does against the reference server.
+// quick start in docs/exporttask.md does against the reference server.
 func TestRunDownloadsEveryFile(t *testing.T) {
 	srv := exporttasktest.NewServer(t)
 	dir := t.TempDir()

@@ -1,7 +1,7 @@
 // Command webhook-receiver receives the export task server's webhooks on
 // this machine: it checks each delivery's signature, drops deliveries it
 // has already seen, and prints one line per event. It is the other half of
-// the README's quick start.
+// the quick start in docs/exporttask.md.
 //
 // With the reference server running in another terminal (allowed to reach
 // loopback, which its address guard refuses otherwise):

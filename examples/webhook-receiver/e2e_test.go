@@ -17,7 +17,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/exportserver"
 )
 
-// TestQuickStart runs what the README's quick start runs, in-process: the
+// TestQuickStart runs what docs/exporttask.md's quick start runs, in-process: the
 // example server with -webhook-allow 127.0.0.0/8 and the receiver with the
 // key the server printed. A task subscribed to the receiver gets its
 // TASK_STARTED and TASK_COMPLETED deliveries verified and printed, and a

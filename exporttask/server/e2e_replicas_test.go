@@ -51,7 +51,7 @@ func (r replica) get(t *testing.T, path string, header map[string]string) (*http
 
 // TestReplicasShareS3 runs two example servers, as a deployment runs its
 // replicas, on one PostgreSQL database and one S3 bucket (the commands of
-// the README's "Running several replicas"): a RASTER export of the demo
+// docs/exporttask.md's "Running several replicas"): a RASTER export of the demo
 // catalog created on the first is downloaded, whole and by Range, from
 // both with the same bytes, so the replica that did not run it serves it
 // from the bucket; once its retention is over both answer 410 and the
