@@ -73,13 +73,19 @@ func (b bench) round(c config) ([]time.Duration, string, error) {
 		return nil, "", err
 	}
 	timed := &timedDomain{Domain: dem.New(dem.Options{}), spans: map[string][2]time.Time{}}
-	exp := export.New(oneRecord{rec}, map[exporttask.Domain]export.Domain{exporttask.DomainDEM: timed},
+	exp, err := export.New(oneRecord{rec}, map[exporttask.Domain]export.Domain{exporttask.DomainDEM: timed},
 		export.WithScratchDir(scratch))
+	if err != nil {
+		return nil, "", err
+	}
 	wake := worker.NewWakeup()
-	runner := worker.NewRunner(worker.RunnerConfig{
+	runner, err := worker.NewRunner(worker.RunnerConfig{
 		Store: st, Exporter: exp, Artifacts: files, Workers: b.workers, SmallWorkers: c.smallWorkers, Wakeup: wake,
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
+	if err != nil {
+		return nil, "", err
+	}
 	runDone := make(chan error, 1)
 	go func() { runDone <- runner.Run(ctx) }()
 	defer func() { cancel(); <-runDone }()

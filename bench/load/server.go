@@ -61,10 +61,18 @@ func startServer(ctx context.Context, db string, o options) (*target, error) {
 		_ = closeStore()
 		return nil, err
 	}
-	runner := worker.NewRunner(worker.RunnerConfig{
+	runner, err := worker.NewRunner(worker.RunnerConfig{
 		Store: srv.TimeWorkerStore(st), Exporter: exp, Artifacts: files, Workers: o.workers, Logger: o.logger})
-	deliverer := webhook.NewDeliverer(webhook.DelivererConfig{
+	if err != nil {
+		_ = closeStore()
+		return nil, err
+	}
+	deliverer, err := webhook.NewDeliverer(webhook.DelivererConfig{
 		Store: srv.TimeDelivererStore(st), Secret: secret, Logger: o.logger})
+	if err != nil {
+		_ = closeStore()
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		_ = closeStore()

@@ -12,7 +12,11 @@ import (
 func ExampleExporter_Estimate() {
 	cat := mapCatalog{rasterID: {ID: rasterID, Domain: exporttask.DomainRaster,
 		Footprint: square(34, 31, 35, 32), MaxZoom: 5}}
-	x := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: &recorder{}})
+	x, err := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: &recorder{}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 
 	est, err := x.Estimate(context.Background(), exporttask.CreateRequest{
 		CatalogRecordID: rasterID, Domain: exporttask.DomainRaster, ROI: roi(square(34.2, 31.2, 34.4, 31.4))})

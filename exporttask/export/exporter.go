@@ -35,12 +35,11 @@ func WithScratchDir(dir string) Option {
 }
 
 // New returns an Exporter over cat that exports the records of each domain
-// in domains with its Domain. Records of a domain missing from the map
-// cannot be exported. New panics when cat is nil, as that is a programming
-// mistake.
-func New(cat Catalog, domains map[exporttask.Domain]Domain, opts ...Option) *Exporter {
+// in domains with its Domain, or an error when cat is nil. Records of a
+// domain missing from the map cannot be exported.
+func New(cat Catalog, domains map[exporttask.Domain]Domain, opts ...Option) (*Exporter, error) {
 	if cat == nil {
-		panic("export: New needs a catalog")
+		return nil, errors.New("export: New needs a catalog")
 	}
 	m := make(map[exporttask.Domain]Domain, len(domains))
 	for d, x := range domains {
@@ -50,7 +49,7 @@ func New(cat Catalog, domains map[exporttask.Domain]Domain, opts ...Option) *Exp
 	for _, o := range opts {
 		o(e)
 	}
-	return e
+	return e, nil
 }
 
 // Estimate checks r against its catalog record and forecasts the export.

@@ -60,7 +60,11 @@ func fixture() (*export.Exporter, *recorder) {
 		demID:    {ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32), Resolution: 0.01},
 	}
 	rec := &recorder{}
-	return export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: rec}), rec
+	x, err := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: rec})
+	if err != nil {
+		panic(err) // cat is not nil
+	}
+	return x, rec
 }
 
 func TestEstimateRefusals(t *testing.T) {
@@ -186,9 +190,10 @@ func (refuser) Export(context.Context, export.Job, exporttask.Output) ([]exportt
 // comes up only at export time.
 func TestDomainRefusalAtExportIsPermanent(t *testing.T) {
 	cat := mapCatalog{rasterID: {ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32)}}
-	x := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: refuser{}})
+	x, err := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: refuser{}})
+	require.NoError(t, err)
 	req := exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}
-	_, err := x.Estimate(context.Background(), req)
+	_, err = x.Estimate(context.Background(), req)
 	var ve *exporttask.ValidationError
 	require.ErrorAs(t, err, &ve)
 	assert.False(t, exporttask.IsPermanent(err))
@@ -223,13 +228,14 @@ func TestScratchDirPerTaskAndAttempt(t *testing.T) {
 	root := t.TempDir()
 	cat := mapCatalog{rasterID: {ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32)}}
 	d := &scratcher{}
-	x := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: d}, export.WithScratchDir(root))
+	x, err := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: d}, export.WithScratchDir(root))
+	require.NoError(t, err)
 	task := exporttask.Task{ID: 7, Attempts: 2, CreateRequest: exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}}
 
 	stale := filepath.Join(root, "task-7-attempt-2")
 	require.NoError(t, os.MkdirAll(stale, 0o700))
 	require.NoError(t, os.WriteFile(filepath.Join(stale, "old.gpkg"), []byte("x"), 0o600))
-	_, err := x.Export(context.Background(), task, nil)
+	_, err = x.Export(context.Background(), task, nil)
 	require.NoError(t, err)
 	assert.Equal(t, stale, d.dir)
 	assert.NoDirExists(t, stale, "removed after the export")

@@ -86,11 +86,15 @@ func newExporter(cfg Config, out io.Writer) (exp exporttask.Exporter, scratch st
 	if err != nil {
 		return nil, "", err
 	}
-	return export.New(cat, map[exporttask.Domain]export.Domain{
+	x, err := export.New(cat, map[exporttask.Domain]export.Domain{
 		exporttask.DomainRaster: raster.New(raster.Options{TempDir: scratch}),
 		exporttask.DomainDEM:    dem.New(dem.Options{TempDir: scratch, MemoryBudget: cfg.DEMMemory}),
 		exporttask.Domain3D:     tiles3d.New(tiles3d.Options{}),
-	}, export.WithScratchDir(scratch)), scratch, nil
+	}, export.WithScratchDir(scratch))
+	if err != nil {
+		return nil, "", err
+	}
+	return x, scratch, nil
 }
 
 // scratchDir is the name of the default scratch directory.

@@ -88,7 +88,10 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 	if err != nil {
 		return err
 	}
-	bg := newBackground(cfg, srv, st, wake, exp, arts, spaceDirs(scratch, arts), []byte(secret), logger)
+	bg, err := newBackground(cfg, srv, st, wake, exp, arts, spaceDirs(scratch, arts), []byte(secret), logger)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", cfg.Addr, err)

@@ -29,48 +29,53 @@ type background struct {
 // needs (see spaceDirs). Every option of each is set
 // here: from cfg where a flag sets it, else to its package's default.
 func newBackground(cfg Config, srv *server.Server, st taskstore.Store, wake *worker.Wakeup, exp exporttask.Exporter,
-	arts artifact.Store, space []string, secret []byte, logger *slog.Logger) background {
-	return background{
-		runner: worker.NewRunner(worker.RunnerConfig{
-			Store:        srv.TimeWorkerStore(st),
-			Exporter:     exp,
-			Artifacts:    arts,
-			Workers:      worker.DefaultWorkers,
-			SmallWorkers: worker.DefaultSmallWorkers,
-			SmallTask:    worker.DefaultSmallTask,
-			Wakeup:       wake,
-			SpaceDirs:    space,
-			// FreeSpace: the default, statfs(2).
-			Lease:          worker.DefaultLease,
-			PollInterval:   worker.DefaultPollInterval,
-			MaxAttempts:    worker.DefaultMaxAttempts,
-			RetryDelay:     worker.DefaultRetryDelay,
-			Retention:      cfg.Retention,
-			FinalRetention: cfg.FinalRetention,
-			SweepInterval:  cfg.SweepInterval,
-			Instance:       cfg.Instance,
-			// ID: the default, the instance and a random suffix.
-			Logger: logger,
-		}),
-		deliverer: webhook.NewDeliverer(webhook.DelivererConfig{
-			Store:         srv.TimeDelivererStore(st),
-			Secret:        secret,
-			Allow:         cfg.WebhookAllow,
-			RetryHorizon:  webhook.DefaultRetryHorizon,
-			Timeout:       webhook.DefaultTimeout,
-			BaseBackoff:   webhook.DefaultBaseBackoff,
-			MaxBackoff:    webhook.DefaultMaxBackoff,
-			Concurrency:   webhook.DefaultConcurrency,
-			PerHost:       webhook.DefaultPerHost,
-			Retention:     webhook.DefaultRetention,
-			PruneInterval: webhook.DefaultPruneInterval,
-			PollInterval:  webhook.DefaultPollInterval,
-			// MaxAttempts: none, RetryHorizon bounds the retries; Lease:
-			// the default, Timeout + 30s; UserAgent and HTTPClient: the
-			// defaults, whose dialer enforces Allow.
-			Logger: logger,
-		}),
+	arts artifact.Store, space []string, secret []byte, logger *slog.Logger) (background, error) {
+	runner, err := worker.NewRunner(worker.RunnerConfig{
+		Store:        srv.TimeWorkerStore(st),
+		Exporter:     exp,
+		Artifacts:    arts,
+		Workers:      worker.DefaultWorkers,
+		SmallWorkers: worker.DefaultSmallWorkers,
+		SmallTask:    worker.DefaultSmallTask,
+		Wakeup:       wake,
+		SpaceDirs:    space,
+		// FreeSpace: the default, statfs(2).
+		Lease:          worker.DefaultLease,
+		PollInterval:   worker.DefaultPollInterval,
+		MaxAttempts:    worker.DefaultMaxAttempts,
+		RetryDelay:     worker.DefaultRetryDelay,
+		Retention:      cfg.Retention,
+		FinalRetention: cfg.FinalRetention,
+		SweepInterval:  cfg.SweepInterval,
+		Instance:       cfg.Instance,
+		// ID: the default, the instance and a random suffix.
+		Logger: logger,
+	})
+	if err != nil {
+		return background{}, err
 	}
+	deliverer, err := webhook.NewDeliverer(webhook.DelivererConfig{
+		Store:         srv.TimeDelivererStore(st),
+		Secret:        secret,
+		Allow:         cfg.WebhookAllow,
+		RetryHorizon:  webhook.DefaultRetryHorizon,
+		Timeout:       webhook.DefaultTimeout,
+		BaseBackoff:   webhook.DefaultBaseBackoff,
+		MaxBackoff:    webhook.DefaultMaxBackoff,
+		Concurrency:   webhook.DefaultConcurrency,
+		PerHost:       webhook.DefaultPerHost,
+		Retention:     webhook.DefaultRetention,
+		PruneInterval: webhook.DefaultPruneInterval,
+		PollInterval:  webhook.DefaultPollInterval,
+		// MaxAttempts: none, RetryHorizon bounds the retries; Lease:
+		// the default, Timeout + 30s; UserAgent and HTTPClient: the
+		// defaults, whose dialer enforces Allow.
+		Logger: logger,
+	})
+	if err != nil {
+		return background{}, err
+	}
+	return background{runner: runner, deliverer: deliverer}, nil
 }
 
 // run runs the Runner and the Deliverer until ctx is done, then waits for

@@ -64,9 +64,13 @@ func realExporter(dir string) (exporttask.Exporter, func() error, error) {
 		return fail(fmt.Errorf("creating the scratch directory: %w", err))
 	}
 	temps = append(temps, scratch)
-	return export.New(cat, map[exporttask.Domain]export.Domain{
+	x, err := export.New(cat, map[exporttask.Domain]export.Domain{
 		exporttask.DomainRaster: raster.New(raster.Options{TempDir: scratch}),
 		exporttask.DomainDEM:    dem.New(dem.Options{TempDir: scratch}),
 		exporttask.Domain3D:     tiles3d.New(tiles3d.Options{}),
-	}, export.WithScratchDir(scratch)), cleanup, nil
+	}, export.WithScratchDir(scratch))
+	if err != nil {
+		return fail(err)
+	}
+	return x, cleanup, nil
 }

@@ -159,7 +159,14 @@ func Start(opts ...Option) (*Server, error) {
 	for _, f := range cfg.delivererTweaks {
 		f(&dcfg)
 	}
-	runner, deliverer := worker.NewRunner(rcfg), webhook.NewDeliverer(dcfg)
+	runner, err := worker.NewRunner(rcfg)
+	if err != nil {
+		return nil, errors.Join(err, closeAll())
+	}
+	deliverer, err := webhook.NewDeliverer(dcfg)
+	if err != nil {
+		return nil, errors.Join(err, closeAll())
+	}
 	hs := httptest.NewServer(api.Handler())
 	closers = append(closers, func() error { hs.Close(); return nil })
 

@@ -61,11 +61,13 @@ func realExporter(t *testing.T) exporttask.Exporter {
 	}
 	cat, err := catalog.Open(root)
 	require.NoError(t, err)
-	return export.New(cat, map[exporttask.Domain]export.Domain{
+	x, err := export.New(cat, map[exporttask.Domain]export.Domain{
 		exporttask.DomainRaster: raster.New(raster.Options{TempDir: t.TempDir()}),
 		exporttask.DomainDEM:    dem.New(dem.Options{}),
 		exporttask.Domain3D:     tiles3d.New(tiles3d.Options{}),
 	})
+	require.NoError(t, err)
+	return x
 }
 
 // roiBox is a region of interest of one lon/lat rectangle.

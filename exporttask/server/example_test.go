@@ -62,10 +62,18 @@ func ExampleNew() {
 		fmt.Println(err)
 		return
 	}
-	runner := worker.NewRunner(worker.RunnerConfig{
+	runner, err := worker.NewRunner(worker.RunnerConfig{
 		Store: srv.TimeWorkerStore(store), Exporter: exporter, Artifacts: files, Logger: logger})
-	deliverer := webhook.NewDeliverer(webhook.DelivererConfig{
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	deliverer, err := webhook.NewDeliverer(webhook.DelivererConfig{
 		Store: srv.TimeDelivererStore(store), Secret: secret, Logger: logger})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	done := make(chan error, 2)
 	go func() { done <- runner.Run(ctx) }()
 	go func() { done <- deliverer.Run(ctx) }()

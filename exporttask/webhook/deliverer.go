@@ -154,13 +154,14 @@ type Deliverer struct {
 }
 
 // NewDeliverer returns a Deliverer configured by cfg, with defaults for the
-// fields left zero. It panics when cfg.Store is nil or cfg.Secret is empty.
-func NewDeliverer(cfg DelivererConfig) *Deliverer {
+// fields left zero, or an error when cfg.Store is nil or cfg.Secret is
+// empty.
+func NewDeliverer(cfg DelivererConfig) (*Deliverer, error) {
 	if cfg.Store == nil {
-		panic("webhook: NewDeliverer needs a Store")
+		return nil, errors.New("webhook: DelivererConfig.Store is required")
 	}
 	if len(cfg.Secret) == 0 {
-		panic("webhook: NewDeliverer needs a Secret to sign webhooks")
+		return nil, errors.New("webhook: DelivererConfig.Secret is required to sign webhooks")
 	}
 	d := &Deliverer{
 		store:       cfg.Store,
@@ -228,7 +229,7 @@ func NewDeliverer(cfg DelivererConfig) *Deliverer {
 		d.client = &http.Client{Transport: webhookTransport(d.policy)}
 	}
 	d.client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return d
+	return d, nil
 }
 
 // webhookTransport is an HTTP transport whose dialer refuses the addresses

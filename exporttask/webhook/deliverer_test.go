@@ -325,12 +325,13 @@ func TestDelivererShutdownLeavesInterruptedAttemptUnrecorded(t *testing.T) {
 }
 
 func TestNewDelivererNeedsStoreAndSecret(t *testing.T) {
-	assert.PanicsWithValue(t, "webhook: NewDeliverer needs a Store", func() {
-		webhook.NewDeliverer(webhook.DelivererConfig{Secret: []byte("x")})
-	})
-	assert.PanicsWithValue(t, "webhook: NewDeliverer needs a Secret to sign webhooks", func() {
-		webhook.NewDeliverer(webhook.DelivererConfig{Store: testkit.OpenStore(t)})
-	})
+	_, err := webhook.NewDeliverer(webhook.DelivererConfig{Secret: []byte("x")})
+	assert.EqualError(t, err, "webhook: DelivererConfig.Store is required")
+	_, err = webhook.NewDeliverer(webhook.DelivererConfig{Store: testkit.OpenStore(t)})
+	assert.EqualError(t, err, "webhook: DelivererConfig.Secret is required to sign webhooks")
+	d, err := webhook.NewDeliverer(webhook.DelivererConfig{Store: testkit.OpenStore(t), Secret: []byte("x")})
+	assert.NoError(t, err)
+	assert.NotNil(t, d)
 }
 
 func TestDelivererRunTwice(t *testing.T) {

@@ -60,10 +60,15 @@ func ExampleRunner() {
 
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	runner := worker.NewRunner(worker.RunnerConfig{
+	runner, err := worker.NewRunner(worker.RunnerConfig{
 		Store: store, Exporter: sim, Artifacts: files, PollInterval: 10 * time.Millisecond,
 		Logger: slog.New(slog.DiscardHandler),
 	})
+	if err != nil {
+		fmt.Println(err)
+		stop()
+		return
+	}
 	go func() { done <- runner.Run(runCtx) }()
 
 	for deadline := time.Now().Add(10 * time.Second); task.Status != exporttask.StatusCompleted && time.Now().Before(deadline); {

@@ -37,10 +37,11 @@ func TestSweepRemovesFinalTasksAfterTheirRetention(t *testing.T) {
 		require.NoError(t, err)
 
 		var now time.Time
-		r := worker.NewRunner(worker.RunnerConfig{
+		r, err := worker.NewRunner(worker.RunnerConfig{
 			Store: s, Exporter: simulate.New(simulate.Config{}), Artifacts: arts,
 			FinalRetention: time.Hour, Logger: testkit.QuietLogger(t), Now: func() time.Time { return now },
 		})
+		require.NoError(t, err)
 
 		now = end.Add(time.Hour - time.Millisecond)
 		r.SweepOnce(ctx)

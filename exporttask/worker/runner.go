@@ -166,16 +166,17 @@ type Runner struct {
 }
 
 // NewRunner returns a Runner configured by cfg, with defaults for the fields
-// left zero. It panics when cfg.Store, cfg.Exporter or cfg.Artifacts is nil.
-func NewRunner(cfg RunnerConfig) *Runner {
+// left zero, or an error naming the missing dependency when cfg.Store,
+// cfg.Exporter or cfg.Artifacts is nil.
+func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	if cfg.Store == nil {
-		panic("worker: NewRunner needs a Store")
+		return nil, errors.New("worker: RunnerConfig.Store is required")
 	}
 	if cfg.Exporter == nil {
-		panic("worker: NewRunner needs an Exporter")
+		return nil, errors.New("worker: RunnerConfig.Exporter is required")
 	}
 	if cfg.Artifacts == nil {
-		panic("worker: NewRunner needs an artifact store")
+		return nil, errors.New("worker: RunnerConfig.Artifacts is required")
 	}
 	r := &Runner{
 		store:         cfg.Store,
@@ -256,7 +257,7 @@ func NewRunner(cfg RunnerConfig) *Runner {
 	if r.now == nil {
 		r.now = time.Now
 	}
-	return r
+	return r, nil
 }
 
 // defaultRunnerID is unique per process run: host, pid and 4 random bytes.

@@ -338,13 +338,17 @@ func TestRunnerRunTwice(t *testing.T) {
 	assert.NoError(t, r.Run(ctx), "runs again after it returned")
 }
 
-func TestNewRunnerNeedsStoreAndExporter(t *testing.T) {
-	assert.PanicsWithValue(t, "worker: NewRunner needs a Store", func() {
-		worker.NewRunner(worker.RunnerConfig{Exporter: simulate.New(simulate.Config{})})
-	})
-	assert.PanicsWithValue(t, "worker: NewRunner needs an Exporter", func() {
-		worker.NewRunner(worker.RunnerConfig{Store: testkit.OpenStore(t)})
-	})
+func TestNewRunnerNeedsItsDependencies(t *testing.T) {
+	exp, arts := simulate.New(simulate.Config{}), testkit.Artifacts(t)
+	_, err := worker.NewRunner(worker.RunnerConfig{Exporter: exp, Artifacts: arts})
+	assert.EqualError(t, err, "worker: RunnerConfig.Store is required")
+	_, err = worker.NewRunner(worker.RunnerConfig{Store: testkit.OpenStore(t), Artifacts: arts})
+	assert.EqualError(t, err, "worker: RunnerConfig.Exporter is required")
+	_, err = worker.NewRunner(worker.RunnerConfig{Store: testkit.OpenStore(t), Exporter: exp})
+	assert.EqualError(t, err, "worker: RunnerConfig.Artifacts is required")
+	r, err := worker.NewRunner(worker.RunnerConfig{Store: testkit.OpenStore(t), Exporter: exp, Artifacts: arts})
+	assert.NoError(t, err)
+	assert.NotNil(t, r)
 }
 
 // troubledStore fails some calls the way a store under trouble would: the

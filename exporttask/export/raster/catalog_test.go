@@ -24,7 +24,8 @@ func TestThroughTheCatalog(t *testing.T) {
 	require.NoError(t, catalog.WriteRecord(root, rec, func(dir string) error { return raster.WriteDemoSource(dir, rec) }))
 	cat, err := catalog.Open(root)
 	require.NoError(t, err)
-	x := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: raster.New(raster.Options{TempDir: t.TempDir()})})
+	x, err := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: raster.New(raster.Options{TempDir: t.TempDir()})})
+	require.NoError(t, err)
 
 	req := exporttask.CreateRequest{CatalogRecordID: recordID, Domain: exporttask.DomainRaster,
 		ROI: roiOf(square(34.5, 31.5, 36, 33)), Parameters: map[string]any{"maxZoom": float64(fixtureMax - 1)}}

@@ -265,7 +265,9 @@ func FastRunner(t *testing.T, s taskstore.Store, e exporttask.Exporter, mod func
 	if mod != nil {
 		mod(&cfg)
 	}
-	return worker.NewRunner(cfg)
+	r, err := worker.NewRunner(cfg)
+	require.NoError(t, err)
+	return r
 }
 
 // FastDeliverer is a Deliverer with test-sized durations that may reach
@@ -279,7 +281,9 @@ func FastDeliverer(t *testing.T, s taskstore.Store, mod func(*webhook.DelivererC
 	if mod != nil {
 		mod(&cfg)
 	}
-	return webhook.NewDeliverer(cfg)
+	d, err := webhook.NewDeliverer(cfg)
+	require.NoError(t, err)
+	return d
 }
 
 // NoLeftoverGoroutines checks, goleak-style, that no goroutine is left in
