@@ -185,12 +185,8 @@ func TestRefusalsCarryCommandsThatWork(t *testing.T) {
 			},
 			problem: "every pixel is nodata", fix: []string{"gdal_edit.py -unsetnodata flat.tif"}, out: "flat.tif", outAs: exporttask.DomainDEM},
 
-		{name: "GeoTIFF picture given as RASTER", domain: exporttask.DomainRaster, make: func(t *testing.T, dir string) string { return picture(t, dir) },
-			problem: "is a GeoTIFF", fix: []string{"gdal_translate -of GPKG -co TILING_SCHEME=InspireCRS84Quad picture.tif picture_tiles.gpkg",
-				"gdaladdo picture_tiles.gpkg"},
-			out: "picture_tiles.gpkg", outAs: exporttask.DomainRaster},
 		{name: "GeoTIFF heights given as RASTER", domain: exporttask.DomainRaster, make: dem("-ot", "Int16", "-a_srs", "EPSG:4326"),
-			problem: "is a GeoTIFF", fix: []string{"-domain DEM", "-ot Byte -scale"}, out: "elevation_tiles.gpkg", outAs: exporttask.DomainRaster},
+			problem: "is not imagery", fix: []string{"-domain DEM", "-ot Byte -scale"}, out: "elevation_image.tif", outAs: exporttask.DomainRaster},
 		{name: "vector GeoPackage", domain: exporttask.DomainRaster,
 			make: func(t *testing.T, dir string) string {
 				js := filepath.Join(dir, "parcels.geojson")

@@ -7,7 +7,6 @@ import (
 	"html"
 	"math"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 )
 
 // The commands that the refusals of a RASTER source suggest name the
@@ -68,28 +66,6 @@ func tiffMagic(h []byte) bool {
 		}
 	}
 	return false
-}
-
-// tiffSourceError is the refusal of a GeoTIFF given as a RASTER source:
-// GDAL tiles it into a GeoPackage, its samples scaled to bytes when they
-// are not bytes already (image tiles hold 8-bit samples).
-func tiffSourceError(path string, size int64) error {
-	name, out := filepath.Base(path), fixName(path, "_tiles.gpkg")
-	var extra []string
-	problem := "is a GeoTIFF, not a GeoPackage or a tile directory: a RASTER record is a pyramid of image tiles on the EPSG:4326 grid"
-	fix := "tile it with "
-	if f, err := os.Open(path); err == nil {
-		if tif, err := geotiff.Open(f, size); err == nil {
-			if t, err := tif.SampleType(); err != nil || t != geotiff.UInt8 {
-				extra = []string{"-ot", "Byte", "-scale"}
-				if tif.SamplesPerPixel == 1 {
-					fix = "if it holds heights, register it with -domain DEM; to show it as an image, scale and tile it with "
-				}
-			}
-		}
-		f.Close()
-	}
-	return &export.SourceError{File: path, Problem: problem, Fix: fix + tileFix(name, out, extra...)}
 }
 
 // vectorSourceError is the refusal of a GeoPackage of features: GDAL

@@ -1,7 +1,6 @@
 package raster
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -42,7 +41,7 @@ type imagery struct {
 
 // isTIFF reports whether the file path starts with a TIFF header.
 func isTIFF(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := sourcefs.OpenFile(path) // never blocks on a FIFO
 	if err != nil {
 		return false
 	}
@@ -51,8 +50,7 @@ func isTIFF(path string) bool {
 	if _, err := f.ReadAt(h[:], 0); err != nil {
 		return false
 	}
-	return bytes.Equal(h[:], []byte("II*\x00")) || bytes.Equal(h[:], []byte("MM\x00*")) ||
-		bytes.Equal(h[:], []byte("II+\x00")) || bytes.Equal(h[:], []byte("MM\x00+"))
+	return tiffMagic(h[:])
 }
 
 // openImagery opens path (through its directory: a link leading out of
@@ -82,7 +80,8 @@ func (s *imagery) check() error {
 	bad := func(problem, fix string, err error) error {
 		return &export.SourceError{File: s.path, Problem: problem, Fix: fix, Err: err}
 	}
-	rewrite := "rewrite it as 8-bit RGB with `gdal_translate -ot Byte -scale -of COG -co COMPRESS=JPEG " + name + " image.tif`"
+	out := fixName(s.path, "_image.tif")
+	rewrite := "rewrite it as 8-bit imagery with " + command("gdal_translate", "-ot", "Byte", "-scale", "-of", "COG", "-co", "COMPRESS=DEFLATE", name, out)
 	tif, err := geotiff.Open(s.file, s.st.Size())
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "geotiff: ")
@@ -96,11 +95,11 @@ func (s *imagery) check() error {
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "geotiff: ")
 		return bad("is not imagery a RASTER record renders ("+msg+"): it takes 1, 3 or 4 bands of 8-bit samples "+
-			"(gray, RGB, RGBA or paletted), compressed with none, LZW, Deflate, PackBits or JPEG", rewrite+
-			"; for elevation, register it as DEM", err)
+			"(gray, RGB, RGBA or paletted), compressed with none, LZW, Deflate, PackBits or JPEG",
+			"if it holds heights, register it with -domain DEM; to show it as an image, "+rewrite, err)
 	}
 	s.img = img
-	reproject := "reproject it with `gdalwarp -t_srs EPSG:4326 -dstalpha " + name + " image.tif`"
+	reproject := "reproject it with " + command("gdalwarp", "-t_srs", "EPSG:4326", "-dstalpha", name, out)
 	g := tif.Geo
 	gt, err := g.GeoTransform()
 	if err != nil {
@@ -116,7 +115,7 @@ func (s *imagery) check() error {
 	switch {
 	case g.Code(geotiff.KeyModelType) == 0 && g.Code(geotiff.KeyGeodeticCRS) == 0:
 		return bad("it has no CRS (no GeoKeys)", "if its coordinates are WGS 84 longitude/latitude, set it with "+
-			"`gdal_edit.py -a_srs EPSG:4326 "+name+"`; otherwise "+reproject, nil)
+			command("gdal_edit.py", "-a_srs", "EPSG:4326", name)+"; otherwise "+reproject, nil)
 	case g.IsWGS84():
 		return s.lonLatFootprint()
 	}

@@ -344,9 +344,9 @@ func TestImageryRefusals(t *testing.T) {
 		want []string
 	}{
 		{mk("float.tif", append([]string{"-a_srs", "EPSG:4326", "-ot", "Float32", "-b", "1"}, geo...)...),
-			[]string{"not imagery", "8-bit", "register it as DEM"}},
+			[]string{"not imagery", "8-bit", "register it with -domain DEM"}},
 		{mk("swiss.tif", "-a_srs", "EPSG:2056", "-a_ullr", "2600000", "1200000", "2601000", "1199000"),
-			[]string{"EPSG:2056", "cannot transform", "gdalwarp -t_srs EPSG:4326"}},
+			[]string{"EPSG:2056", "is not one this engine can transform", "gdalwarp -t_srs EPSG:4326"}},
 		{mk("nocrs.tif", geo...), []string{"no CRS", "gdal_edit.py -a_srs EPSG:4326"}},
 		{mk("zstd.tif", append([]string{"-a_srs", "EPSG:4326", "-co", "COMPRESS=ZSTD"}, geo...)...),
 			[]string{"ZSTD compression", "gdal_translate"}},

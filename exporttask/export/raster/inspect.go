@@ -221,8 +221,9 @@ func checkSQLite(path string, size int64) error {
 		return &export.SourceError{File: path, Problem: "cannot be read: " + errText(err), Err: err}
 	}
 	if n < len("SQLite format 3\x00") || !bytes.HasPrefix(h, []byte("SQLite format 3\x00")) {
-		if tiffMagic(h[:n]) {
-			return tiffSourceError(path, size)
+		if tiffMagic(h[:n]) { // Inspect reads a TIFF as imagery before this
+			return &export.SourceError{File: path, Problem: "is a GeoTIFF, not a GeoPackage",
+				Fix: "register it without -format: a GeoTIFF of 8-bit imagery is a RASTER source as it is"}
 		}
 		return &export.SourceError{File: path, Problem: "is not a GeoPackage (not an SQLite database)",
 			Fix: "give a GeoPackage, or the format of a tile directory"}
