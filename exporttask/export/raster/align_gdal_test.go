@@ -59,13 +59,19 @@ func onGrid(t testing.TB, v, origin, step float64, what string) {
 // TestExportOverlaysSource: GDAL reads a RASTER export where it reads
 // its source. The export's geotransform is on the grid of its finest level,
 // and a cut of export and source over the same box gives the same origin
-// and the same pixels, for a GeoPackage and a TMS directory source, over a
-// ROI whose edges are off the pixel grid.
+// and the same pixels, for a GeoPackage, a TMS directory and an imagery
+// GeoTIFF source (on the finest level's grid), over a ROI whose edges are
+// off the pixel grid.
 func TestExportOverlaysSource(t *testing.T) {
 	dir := t.TempDir()
 	img := makeImage(t, dir, 512)
 	gpkg := makeGPKG(t, dir, "align", img)
 	tms := makeTiles(t, dir, "tms", img, "-p", "geodetic", "--tmscompatible")
+	// An imagery GeoTIFF on the pixel grid of the GeoPackage's finest
+	// level (GDAL cuts it from the tiles): rendered at that level with
+	// nearest sampling, the export's pixels are the source's own.
+	aligned := filepath.Join(dir, "aligned.tif")
+	gdal(t, "gdal_translate", "-q", "-oo", "USE_TILE_EXTENT=YES", "-of", "GTiff", "-co", "COMPRESS=DEFLATE", "-co", "TILED=YES", gpkg, aligned)
 	roi := square(34.3137, 31.4213, 34.6071, 31.7029)
 	box := [4]float64{34.3519, 31.6543, 34.5482, 31.4611} // inside the ROI
 
@@ -78,6 +84,7 @@ func TestExportOverlaysSource(t *testing.T) {
 		// pixel off: the tiles where they are on the grid are the truth.
 		{"GPKG", gpkg, func(catalog.Record) []string { return []string{"-oo", "USE_TILE_EXTENT=YES", gpkg} }},
 		{"TMS", tms, func(rec catalog.Record) []string { return []string{tmsReader(t, tms, rec.MaxZoom)} }},
+		{"GeoTIFF imagery", aligned, func(catalog.Record) []string { return []string{aligned} }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rec := inspect(t, catalog.Source{Path: c.path})
