@@ -3,54 +3,22 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/openapi-viewer/viewer/bench/internal/procstat"
 )
 
-// runSampled runs cmd and returns the peak of its RssAnon (anonymous
-// resident memory, without the file pages it maps or caches), read from
-// /proc/PID/status every 10 ms until it exits.
+// runSampled runs cmd and returns the peak of its RssAnon, read every
+// 10 ms until it exits (see procstat).
 func runSampled(cmd *exec.Cmd) (int64, error) {
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	var peak int64
-	for {
-		if v, ok := rssAnon(status); ok {
-			peak = max(peak, v)
-		}
-		select {
-		case err := <-done:
-			return peak, err
-		case <-tick.C:
-		}
-	}
-}
-
-// rssAnon reads the RssAnon line of a /proc status file, in bytes.
-func rssAnon(path string) (int64, bool) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, false
-	}
-	for line := range strings.Lines(string(b)) {
-		if rest, ok := strings.CutPrefix(line, "RssAnon:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10, err == nil
-		}
-	}
-	return 0, false
+	r, err := procstat.Run(context.Background(), cmd, 10*time.Millisecond)
+	return r.PeakRssAnon, err
 }
 
 // sameFiles compares two files a megabyte at a time and returns their

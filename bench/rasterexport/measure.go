@@ -1,17 +1,15 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/openapi-viewer/viewer/bench/internal/procstat"
 )
 
 // result is one contender's rounds.
@@ -65,53 +63,11 @@ const sampleEvery = 20 * time.Millisecond
 // it took, the CPU time it used (user and system) and the largest RssAnon
 // sampled from /proc while it ran.
 func runSampled(ctx context.Context, c contender, dir string) (time.Duration, time.Duration, int64, error) {
-	cmd := c.cmd(dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	r, err := procstat.Run(ctx, c.cmd(dir), sampleEvery)
+	if err != nil {
 		return 0, 0, 0, err
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
-	var peak int64
-	tick := time.NewTicker(sampleEvery)
-	defer tick.Stop()
-	for {
-		select {
-		case err := <-done:
-			d := time.Since(start)
-			if err != nil {
-				return 0, 0, 0, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
-			}
-			return d, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), peak, nil
-		case <-tick.C:
-			if n, ok := rssAnon(status); ok && n > peak {
-				peak = n
-			}
-		case <-ctx.Done():
-			cmd.Process.Kill()
-			return 0, 0, 0, ctx.Err()
-		}
-	}
-}
-
-// rssAnon reads the RssAnon line of a /proc/PID/status file, in bytes.
-func rssAnon(path string) (int64, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "RssAnon:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb * 1024, err == nil
-		}
-	}
-	return 0, false
+	return r.Wall, r.CPU, r.PeakRssAnon, nil
 }
 
 // largestFile is the size of the largest file under dir: the copy.

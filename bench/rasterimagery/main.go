@@ -28,7 +28,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -47,6 +46,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/openapi-viewer/viewer/bench/internal/procstat"
 
 	_ "modernc.org/sqlite"
 
@@ -264,48 +265,8 @@ func countTiles(dir string) (int64, error) {
 // runSampled runs cmd and returns how long it took and the largest
 // RssAnon read from /proc every 20 ms while it ran.
 func runSampled(cmd *exec.Cmd) (time.Duration, int64, error) {
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return 0, 0, err
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
-	var peak int64
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case err := <-done:
-			if err != nil {
-				return 0, 0, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
-			}
-			return time.Since(start), peak, nil
-		case <-tick.C:
-			if n, ok := rssAnon(status); ok && n > peak {
-				peak = n
-			}
-		}
-	}
-}
-
-// rssAnon reads the RssAnon line of a /proc/PID/status file, in bytes.
-func rssAnon(path string) (int64, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "RssAnon:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb * 1024, err == nil
-		}
-	}
-	return 0, false
+	r, err := procstat.Run(context.Background(), cmd, 20*time.Millisecond)
+	return r.Wall, r.PeakRssAnon, err
 }
 
 func median[T int64 | time.Duration](xs []T) T {
