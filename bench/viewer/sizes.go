@@ -92,7 +92,9 @@ var ownDistFiles = []string{"swagger-ui-bundle.js", "swagger-ui-standalone-prese
 // this module, builds each with go build (default flags) and returns their
 // sizes.
 func measureBinarySizes(ctx context.Context) (*binarySizes, error) {
-	out, err := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}").Output()
+	// The bench module by name: in the repository's workspace "go list -m"
+	// alone lists every module of go.work.
+	out, err := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}", "github.com/openapi-viewer/viewer/bench").Output()
 	if err != nil {
 		return nil, fmt.Errorf("finding the bench module: %w", err)
 	}
