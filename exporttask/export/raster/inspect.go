@@ -210,7 +210,7 @@ const sqliteHeader = 100
 // than its header says (a truncated copy): SQLite itself would only fail
 // once a query reaches a missing page.
 func checkSQLite(path string, size int64) error {
-	f, err := os.Open(path)
+	f, _, err := sourcefs.OpenFile(path) // a FIFO or a device is refused, never blocks
 	if err != nil {
 		return &export.SourceError{File: path, Problem: "cannot be read: " + errText(err), Err: err}
 	}
