@@ -199,3 +199,28 @@ func TestHugeDeclaredTileFailsBeforeDecoding(t *testing.T) {
 		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<30))
 	}
 }
+
+// TestFIFOAsGeoPackageRefusedAtCatalogAdd names a FIFO as a GeoPackage
+// source: catalog add refuses it at once. Reading its SQLite header with a
+// plain open blocked until a writer came, so catalog add hung.
+func TestFIFOAsGeoPackageRefusedAtCatalogAdd(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "imagery.gpkg")
+	require.NoError(t, syscall.Mkfifo(path, 0o644))
+	for _, format := range []string{"", raster.FormatGPKG} {
+		t.Run("format "+strconv.Quote(format), func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() {
+				_, err := raster.Inspect(context.Background(), catalog.Source{Path: path, Format: format})
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				var se *export.SourceError
+				require.ErrorAs(t, err, &se)
+				assert.Contains(t, se.Error(), "is not a regular file (a FIFO)")
+			case <-time.After(time.Minute):
+				t.Fatal("catalog add of a FIFO did not end within a minute")
+			}
+		})
+	}
+}
