@@ -238,16 +238,15 @@ func (d *Decoder) allDone() bool {
 
 // zigzag[k] is the natural (row-major) index of the k-th coefficient in
 // zigzag order (T.81 figure A.6).
-var zigzag = [64]uint8{
-	0, 1, 8, 16, 9, 2, 3, 10,
-	17, 24, 32, 25, 18, 11, 4, 5,
-	12, 19, 26, 33, 40, 48, 41, 34,
-	27, 20, 13, 6, 7, 14, 21, 28,
-	35, 42, 49, 56, 57, 50, 43, 36,
-	29, 22, 15, 23, 30, 37, 44, 51,
-	58, 59, 52, 45, 38, 31, 39, 46,
-	53, 60, 61, 54, 47, 55, 62, 63,
-}
+const zigzag = "" +
+	"\x00\x01\x08\x10\x09\x02\x03\x0a" +
+	"\x11\x18\x20\x19\x12\x0b\x04\x05" +
+	"\x0c\x13\x1a\x21\x28\x30\x29\x22" +
+	"\x1b\x14\x0d\x06\x07\x0e\x15\x1c" +
+	"\x23\x2a\x31\x38\x39\x32\x2b\x24" +
+	"\x1d\x16\x0f\x17\x1e\x25\x2c\x33" +
+	"\x3a\x3b\x34\x2d\x26\x1f\x27\x2e" +
+	"\x35\x3c\x3d\x36\x2f\x37\x3e\x3f"
 
 func (d *Decoder) parseDQT(seg []byte) error {
 	for len(seg) > 0 {
@@ -337,7 +336,7 @@ func (d *Decoder) parseSOF(seg []byte, o Options) error {
 				return errorf("two components with id %d", c[0])
 			}
 		}
-		d.comps[i] = component{id: int(c[0]), h: hs, v: vs, tq: tq, plane: d.comps[i].plane}
+		d.comps[i] = component{id: int(c[0]), h: hs, v: vs, tq: tq}
 		d.hmax, d.vmax = max(d.hmax, hs), max(d.vmax, vs)
 	}
 	d.width, d.height = w, h

@@ -104,8 +104,8 @@ func TestNearGoDecoder(t *testing.T) {
 }
 
 // TestHostile: sizes beyond the bounds are refused before allocation,
-// every truncation of a valid stream is an error (never a panic), and so
-// are corrupt segments.
+// every truncation of a valid stream short of its EOI is an error (never a
+// panic), and so are corrupt segments.
 func TestHostile(t *testing.T) {
 	var d jpegdec.Decoder
 	s := goJPEG(t, 64, 48, false, 75)
@@ -127,7 +127,15 @@ func TestHostile(t *testing.T) {
 	require.ErrorContains(t, err, "65535x65535")
 	require.Less(t, allocs, 10.0)
 
-	for n := range len(s) - 2 { // every prefix without the EOI
+	// Without its EOI the stream decodes whole (libjpeg warns and goes on).
+	whole, err := d.Decode(s, jpegdec.Options{MaxWidth: 64, MaxHeight: 48})
+	require.NoError(t, err)
+	want := bytes.Clone(whole.Pix)
+	noEOI, err := d.Decode(s[:len(s)-2], jpegdec.Options{MaxWidth: 64, MaxHeight: 48})
+	require.NoError(t, err)
+	require.Equal(t, want, noEOI.Pix)
+
+	for n := range len(s) - 2 { // every shorter prefix
 		_, err := d.Decode(s[:n], jpegdec.Options{MaxWidth: 64, MaxHeight: 48})
 		require.Error(t, err, "a stream cut to %d of %d bytes", n, len(s))
 		require.True(t, errors.Is(err, jpegdec.ErrFormat), "%d bytes: %v", n, err)

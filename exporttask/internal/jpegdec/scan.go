@@ -71,7 +71,11 @@ func (d *Decoder) scan(hdr, s []byte, p int) (int, error) {
 	for i := range ns {
 		sc[i].c.done = true
 	}
-	return nextMarker(s, d.br.pos) - 1, nil
+	if m := nextMarker(s, d.br.pos); m < len(s) {
+		return m - 1, nil // the marker's 0xFF
+	}
+	return len(s), nil
+
 }
 
 // scanInterleaved decodes an interleaved scan: MCUs of h × v blocks of
