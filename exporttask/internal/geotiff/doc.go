@@ -30,9 +30,9 @@
 // [File.Imagery] reads the same file as 8-bit imagery of 1 to 4 bands
 // (gray, gray and alpha, RGB, RGBA, paletted), chunky or planar, with its
 // overviews and GDAL's internal transparency masks, compressed as above
-// or with JPEG (JPEGTables spliced in; YCbCr converted to RGB with
-// libjpeg's chroma upsampling and integer conversion, the inverse DCT
-// being Go's, so a few samples differ from libjpeg's by 2 or 3).
+// or with JPEG (the JPEGTables tag's tables and each block's stream
+// decoded by [jpegdec] to exactly the samples libjpeg-turbo gives GDAL;
+// YCbCr converted to RGB when the photometric interpretation says YCbCr).
 // [ImageryReader.Block] decodes a block of any level as RGBA, alpha 0
 // where the alpha band, the mask or the GDAL_NODATA value says no data.
 //

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/jpegdec"
 )
 
 // ImageryReader decodes blocks of an [Imagery] as RGBA, reusing its
@@ -15,8 +17,7 @@ type ImageryReader struct {
 	samples []byte // a decoded block, chunky
 	plane   []byte // one band of a planar block
 	mask    []byte // a decoded mask block
-	jpeg    []byte // a JPEG stream with its tables spliced in
-	ycc     yccBuffers
+	jpeg    jpegdec.Decoder
 	br      bytes.Reader
 	zr      io.ReadCloser
 	read    int64
