@@ -19,7 +19,9 @@
 // alpha band or a mask), in EPSG:4326 or a CRS package crs transforms
 // (Format [FormatGTiff]). Its levels are those GDAL's GeoPackage writer
 // and gdaladdo make of it; an export renders each selected tile, nearest
-// neighbour, from the source overview of the level's resolution (blocks
+// neighbour (each pixel takes the source pixel gdalwarp -et 0 gives it,
+// its centre transformed exactly), from the source overview of the
+// level's resolution (blocks
 // decoded once into a cache of 48 MB), on every core, and
 // encodes it as the [ParamTileFormat] parameter says (PNG, JPEG of
 // quality [JPEGQuality], or AUTO); a tile without data is not written.

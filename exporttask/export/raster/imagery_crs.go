@@ -42,30 +42,53 @@ func (s *imagery) projected(reproject string) error {
 
 // approxError is the largest error, in source pixels, of the linear
 // interpolation of a row's source coordinates between exactly transformed
-// points: a thousandth of gdalwarp's default (-et 0.125), so that a pixel
-// centre takes the source pixel an exact transform would give it but
-// where it lies within 1e-4 pixel of an edge (at 0.01 pixel, 0.16% of
-// the pixels of a UTM test image took the pixel beside).
+// points (gdalwarp's default is 0.125; -et 0 transforms every point).
 const approxError = 1e-4
 
+// edgeMargin is how near a source pixel's edge, in source pixels, an
+// interpolated coordinate must lie for its point to be transformed
+// exactly after all: ten times approxError, so that every pixel takes
+// the source pixel an exact transform gives it (as gdalwarp -et 0 does),
+// while only about 4 in 1,000 points pay for an exact transform.
+const edgeMargin = 10 * approxError
+
+// The states of a point of a row in rowApprox.
+const (
+	pointFailed       = iota // the transform failed
+	pointInterpolated        // interpolated, within approxError of exact
+	pointExact               // transformed exactly
+)
+
 // sampleProjected fills w.px and w.py for a source in another CRS: the
-// pixel centres of each output row are transformed to the source's CRS as
-// gdalwarp's approximate transformer does (the row's ends and middle
-// exactly, the rest interpolated linearly where the middle is within
-// approxError of exact, else each half again), with a tighter error.
+// pixel centres of each output row are transformed to the source's CRS
+// with the same result as transforming each exactly. The row's ends and
+// middle are transformed exactly, the rest interpolated linearly where
+// the middle is within approxError of exact, else each half again (as
+// gdalwarp's approximate transformer does, with a much tighter error);
+// an interpolated point within edgeMargin of a source pixel's edge, where
+// the interpolation's error could change the pixel it falls in, is then
+// transformed exactly.
 func (rd *renderer) sampleProjected(w *tileWork, lv *geotiff.Level, x0, dx, y0, dy, west, north, p float64) {
-	var fx, fy, ok [TileSize]float64
+	var fx, fy [TileSize]float64
+	var state [TileSize]uint8
 	at := func(i int, lat float64) (float64, float64, bool) {
 		x, y, good := rd.src.lonLat(west+(float64(i)+0.5)*p, lat)
 		return (x - x0) / dx, (y - y0) / dy, good
 	}
 	for j := range TileSize {
 		lat := north - (float64(j)+0.5)*p
-		rowApprox(at, lat, 0, TileSize-1, fx[:], fy[:], ok[:])
+		rowApprox(at, lat, 0, TileSize-1, fx[:], fy[:], state[:])
 		for i := range TileSize {
+			if state[i] == pointInterpolated && (nearEdge(fx[i]) || nearEdge(fy[i])) {
+				x, y, good := at(i, lat)
+				fx[i], fy[i], state[i] = x, y, pointExact
+				if !good {
+					state[i] = pointFailed
+				}
+			}
 			k := j*TileSize + i
 			w.px[k], w.py[k] = -1, -1
-			if ok[i] == 0 {
+			if state[i] == pointFailed {
 				continue
 			}
 			x, y := pixelOf(fx[i], lv.Width), pixelOf(fy[i], lv.Height)
@@ -76,15 +99,22 @@ func (rd *renderer) sampleProjected(w *tileWork, lv *geotiff.Level, x0, dx, y0, 
 	}
 }
 
-// rowApprox fills fx, fy (and ok, 1 where the transform succeeded) for
-// points a..b of a row.
-func rowApprox(at func(i int, lat float64) (float64, float64, bool), lat float64, a, b int, fx, fy, ok []float64) {
+// nearEdge reports whether the source coordinate v (in pixels) lies
+// within edgeMargin of a pixel's edge.
+func nearEdge(v float64) bool {
+	f := v - math.Floor(v)
+	return f < edgeMargin || f > 1-edgeMargin
+}
+
+// rowApprox fills fx, fy and state (pointFailed, pointInterpolated or
+// pointExact) for points a..b of a row.
+func rowApprox(at func(i int, lat float64) (float64, float64, bool), lat float64, a, b int, fx, fy []float64, state []uint8) {
 	xa, ya, oka := at(a, lat)
 	xb, yb, okb := at(b, lat)
 	set := func(i int, x, y float64, good bool) {
-		fx[i], fy[i], ok[i] = x, y, 0
+		fx[i], fy[i], state[i] = x, y, pointFailed
 		if good {
-			ok[i] = 1
+			state[i] = pointExact
 		}
 	}
 	set(a, xa, ya, oka)
@@ -104,7 +134,7 @@ func rowApprox(at func(i int, lat float64) (float64, float64, bool), lat float64
 					continue
 				}
 				u := float64(i-a) / float64(b-a)
-				set(i, xa+(xb-xa)*u, ya+(yb-ya)*u, true)
+				fx[i], fy[i], state[i] = xa+(xb-xa)*u, ya+(yb-ya)*u, pointInterpolated
 			}
 			return
 		}
