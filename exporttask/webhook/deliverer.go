@@ -24,8 +24,8 @@ import (
 // DelivererConfig configures a [Deliverer]. Store and Secret are required.
 type DelivererConfig struct {
 	// Store holds the webhook outbox: a [taskstore.Store], or anything
-	// with the methods the Deliverer uses. Required.
-	Store Store
+	// with its [taskstore.Outbox]. Required.
+	Store taskstore.Outbox
 	// Secret is the server's master secret: each delivery is signed with
 	// the secret of its task's customer, derived from it with
 	// [exporttask.CustomerWebhookSecret] (see [exporttask.SignWebhook]).
@@ -96,10 +96,10 @@ type DelivererConfig struct {
 // already running.
 var ErrRunning = errors.New("webhook: already running")
 
-// Deliverer sends the webhook deliveries of a [Store]'s outbox:
+// Deliverer sends the webhook deliveries of a [taskstore.Outbox]:
 // it claims due deliveries, POSTs each payload signed with
 // [exporttask.SignWebhook] under its customer's secret, and records the outcome with
-// [Store.DeliveryDone].
+// [taskstore.Outbox.DeliveryDone].
 //
 // Each request carries Content-Type application/json, User-Agent,
 // X-Export-Event (the event), X-Export-Delivery (the delivery id, the same
@@ -131,7 +131,7 @@ var ErrRunning = errors.New("webhook: already running")
 // URL, so a receiver gets a task's events in order, and a delivery that is
 // given up no longer holds back the ones after it.
 type Deliverer struct {
-	store       Store
+	store       taskstore.Outbox
 	secret      []byte
 	policy      *addressPolicy
 	allow       []netip.Prefix

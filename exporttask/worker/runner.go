@@ -24,8 +24,8 @@ import (
 // RunnerConfig configures a [Runner]. Store and Exporter are required.
 type RunnerConfig struct {
 	// Store holds the task queue: a [taskstore.Store], or anything with
-	// the methods the Runner uses. Required.
-	Store Store
+	// its [taskstore.Queue]. Required.
+	Store taskstore.Queue
 	// Exporter does the work of each task. Required.
 	Exporter exporttask.Exporter
 	// Artifacts keeps the files the exports write, each task's under the
@@ -36,7 +36,7 @@ type RunnerConfig struct {
 	Workers int
 	// SmallWorkers is how many more workers take only small tasks (those
 	// estimated to take at most SmallTask, see
-	// [taskstore.Store.ClaimSmall]), so that as many large exports as
+	// [taskstore.Queue.ClaimSmall]), so that as many large exports as
 	// there are Workers cannot hold a small one back. Default
 	// [DefaultSmallWorkers]; negative for none.
 	SmallWorkers int
@@ -85,7 +85,7 @@ type RunnerConfig struct {
 	// FinalRetention is how long an ABORTED, FAILED or EXPIRED task stays
 	// stored, from its finishedAt (ABORTED, FAILED) or expiredAt
 	// (EXPIRED), before the sweeper removes it with its deliveries and
-	// Idempotency-Keys (see [taskstore.Store.Purge]). Default
+	// Idempotency-Keys (see [taskstore.Queue.Purge]). Default
 	// [DefaultFinalRetention].
 	FinalRetention time.Duration
 	// SweepInterval is how often expired tasks are moved to EXPIRED, and
@@ -105,7 +105,7 @@ type RunnerConfig struct {
 	// Instance is this process's stable name: the same across its
 	// restarts, different from every other process that shares the store,
 	// without "/". When set, Run first releases the leases that an earlier
-	// run of the same instance left (see [taskstore.Store.ReleaseLeases]),
+	// run of the same instance left (see [taskstore.Queue.ReleaseLeases]),
 	// so a restarted process resumes its interrupted tasks at once instead
 	// of after their leases; other processes' tasks still wait for theirs.
 	// Default empty: no release.
@@ -116,7 +116,7 @@ type RunnerConfig struct {
 	Now func() time.Time
 }
 
-// Runner runs the export tasks of a [Store] with an
+// Runner runs the export tasks of a [taskstore.Queue] with an
 // [exporttask.Exporter]: a pool of workers claims tasks from the store's
 // queue, runs them, reports their progress and records their outcome, and a
 // sweeper expires completed tasks once their retention is over and removes
@@ -139,7 +139,7 @@ type RunnerConfig struct {
 // (in any goroutine that defers guard.Recover) fails its task at once,
 // without a retry.
 type Runner struct {
-	store         Store
+	store         taskstore.Queue
 	exporter      exporttask.Exporter
 	artifacts     artifact.Store
 	workers       int

@@ -29,7 +29,7 @@ func (r *Runner) sweep(ctx context.Context) {
 // returns when it is done: it moves the COMPLETED tasks past their
 // expiredAt to EXPIRED and deletes their files, then removes the ABORTED,
 // FAILED and EXPIRED tasks final for longer than FinalRetention (see
-// [taskstore.Store.Purge]) and deletes whatever files they have left.
+// [taskstore.Queue.Purge]) and deletes whatever files they have left.
 // Store failures are logged; the next sweep tries again.
 func (r *Runner) SweepOnce(ctx context.Context) {
 	r.expireDue(ctx)
