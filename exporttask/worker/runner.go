@@ -16,6 +16,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/clock"
 	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 	"github.com/openapi-viewer/viewer/exporttask/internal/reason"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
@@ -112,8 +113,9 @@ type RunnerConfig struct {
 	Instance string
 	// Logger receives the runner's logs. Default slog.Default().
 	Logger *slog.Logger
-	// Now is the clock. Default time.Now.
-	Now func() time.Time
+	// Clock is the time of leases, retries and sweeps, and the
+	// sweeper's timer. Default clock.Real().
+	Clock clock.Clock
 }
 
 // Runner runs the export tasks of a [taskstore.Queue] with an
@@ -160,7 +162,8 @@ type Runner struct {
 	id            string
 	instance      string
 	log           *slog.Logger
-	now           func() time.Time
+	clock         clock.Clock
+	now           func() time.Time // clock.Now
 	running       atomic.Bool
 	gate          gate // tasks claimed again run alone (see alone.go)
 }
@@ -199,7 +202,7 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		id:            cfg.ID,
 		instance:      cfg.Instance,
 		log:           cfg.Logger,
-		now:           cfg.Now,
+		clock:         cfg.Clock,
 	}
 	if r.workers <= 0 {
 		r.workers = DefaultWorkers
@@ -254,9 +257,10 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	if r.log == nil {
 		r.log = slog.Default()
 	}
-	if r.now == nil {
-		r.now = time.Now
+	if r.clock == nil {
+		r.clock = clock.Real()
 	}
+	r.now = r.clock.Now
 	return r, nil
 }
 

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"time"
 )
 
 // sweepBatch is how many tasks one Store.Expire or Store.Purge call may
@@ -13,14 +12,14 @@ const sweepBatch = 100
 // tasks whose final retention is over: once at start, then every
 // SweepInterval, until ctx is done.
 func (r *Runner) sweep(ctx context.Context) {
-	tick := time.NewTicker(r.sweepInterval)
-	defer tick.Stop()
 	for {
 		r.SweepOnce(ctx)
+		t := r.clock.NewTimer(r.sweepInterval)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return
-		case <-tick.C:
+		case <-t.C():
 		}
 	}
 }
