@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 
@@ -19,14 +20,20 @@ var _ storekit.Dialect = dialect{}
 
 func (dialect) Name() string { return "postgres" }
 
-func (dialect) Placeholder(n int) string { return placeholder(n) }
+// Placeholder is "$n".
+func (dialect) Placeholder(n int) string { return "$" + strconv.Itoa(n) }
 
 func (d dialect) Write(ctx context.Context, fn func(tx storekit.Tx) error) error {
 	return d.db.write(ctx, fn)
 }
 
+// Query runs a read query on the pool; done closes its rows.
 func (d dialect) Query(ctx context.Context, q string, args ...any) (storekit.Rows, func(), error) {
-	return d.db.query(ctx, q, args...)
+	rows, err := d.db.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, rows.Close, nil
 }
 
 func (d dialect) TaskRow(ctx context.Context, customer string, id int64) storekit.Scanner {
@@ -35,6 +42,7 @@ func (d dialect) TaskRow(ctx context.Context, customer string, id int64) storeki
 
 func (dialect) NoRows() error { return pgx.ErrNoRows }
 
+// Usage sums the customer's usage_changes rows (see qUsage).
 func (d dialect) Usage(ctx context.Context, customer string) (int64, error) {
 	var used, changes int64
 	err := d.db.pool.QueryRow(ctx, qUsage, customer).Scan(&used, &changes)
