@@ -13,7 +13,8 @@ import (
 
 // TestLightDependencies keeps the domain and the client light: a program
 // that only calls the API must not link the server, the viewer (and its
-// Swagger UI assets) or a database driver.
+// Swagger UI assets) or a database driver; and the HTTP server must not
+// link the worker or the webhook deliverer.
 func TestLightDependencies(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -34,7 +35,15 @@ func TestLightDependencies(t *testing.T) {
 		"github.com/jackc/pgx/v5",
 		"github.com/prometheus/client_golang/prometheus",
 	}
-	for _, pkg := range []string{mod + "/exporttask", mod + "/exporttask/client"} {
+	rules := map[string][]string{
+		mod + "/exporttask":        forbidden,
+		mod + "/exporttask/client": forbidden,
+		// The server takes the store's capabilities and times them with
+		// taskstore.Instrumented: it does not link the worker or the
+		// deliverer that run beside it.
+		mod + "/exporttask/server": {mod + "/exporttask/worker", mod + "/exporttask/webhook"},
+	}
+	for pkg, forbidden := range rules {
 		t.Run(pkg, func(t *testing.T) {
 			out, err := exec.Command(goBin, "list", "-deps", pkg).Output()
 			require.NoError(t, err, "go list -deps %s", pkg)

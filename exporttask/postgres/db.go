@@ -20,14 +20,19 @@ import (
 // DB is an [taskstore.Store] on a PostgreSQL database. It is safe for
 // concurrent use, also by several processes. Create it with [Open].
 //
-// Its methods are those of [taskstore.Store], which says what each does.
+// Its methods are those of [taskstore.Store], which says what each does:
+// Create, Purge, ReleaseLeases, Ping and Close are this package's, the
+// others those of the embedded SQL store.
 // Claim and ClaimDeliveries skip the rows another transaction is claiming
 // rather than wait for them (see the package doc); Expire, like Purge,
 // leaves the tasks another transaction holds for the next sweep.
 type DB struct {
-	// shared carries out the methods that both stores do alike (see
-	// storekit.Common); they are DB's.
-	shared
+	// SQLStore is the SQL store that packages sqlite and postgres
+	// share, over this package's dialect (see dialect.go): it carries
+	// out every method of the contract that this package does not write
+	// itself (go doc ./internal/storekit SQLStore lists them); they are
+	// DB's methods.
+	*storekit.SQLStore
 	pool *pgxpool.Pool
 	// inserter inserts the creates without a quota in batches (see
 	// insertBatch), on insertPool's connections.
@@ -41,10 +46,6 @@ type DB struct {
 }
 
 var _ taskstore.Store = (*DB)(nil)
-
-// shared is the type of DB's embedded storekit.Common, named so that the
-// field is not exported.
-type shared = storekit.Common
 
 // defaultMaxConns is the pool size when the dsn sets no pool_max_conns.
 const defaultMaxConns = 16
@@ -73,22 +74,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
 	db := &DB{pool: pool, fullDiskHold: o.fullDiskHold}
-	db.shared = storekit.NewCommon(storekit.CommonConfig{
-		Name:        "postgres",
-		Write:       db.write,
-		MaxRunning:  o.MaxRunning,
-		Query:       db.query,
-		Placeholder: placeholder,
-		TaskRow: func(ctx context.Context, customer string, id int64) storekit.Scanner {
-			return db.pool.QueryRow(ctx, `SELECT id, doc FROM tasks WHERE id = $1 AND customer = $2`, id, customer)
-		},
-		NoRows: pgx.ErrNoRows,
-		Usage: func(ctx context.Context, customer string) (int64, error) {
-			var used, changes int64
-			err := db.pool.QueryRow(ctx, qUsage, customer).Scan(&used, &changes)
-			return used, err
-		},
-	})
+	db.SQLStore = storekit.NewSQLStore(dialect{db}, o.MaxRunning)
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open: %w", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/jackc/pgx/v5"
 
@@ -168,18 +167,6 @@ func (w txn) foldUsage(ctx context.Context, customer string) error {
 	}
 	var used int64
 	return w.tx.QueryRow(ctx, qFoldUsage, customer).Scan(&used)
-}
-
-// placeholder is the SQL of the n-th query parameter.
-func placeholder(n int) string { return "$" + strconv.Itoa(n) }
-
-// query runs a read query on the pool; done closes its rows.
-func (db *DB) query(ctx context.Context, q string, args ...any) (storekit.Rows, func(), error) {
-	rows, err := db.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, nil, err
-	}
-	return rows, rows.Close, nil
 }
 
 // noRowsIsNil returns err, or nil when err is pgx.ErrNoRows.

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // statsTimeout bounds the store queries of one /metrics scrape.
@@ -27,7 +28,7 @@ type metrics struct {
 
 // newMetrics returns the server's metrics, with the counts of stats (see
 // statsCollector) read at each scrape.
-func newMetrics(stats Store) *metrics {
+func newMetrics(stats taskstore.Health) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -47,7 +48,7 @@ func newMetrics(stats Store) *metrics {
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.storeTime,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	m.reg.MustRegister(&statsCollector{store: timedStore{stats, storeTimer{m}}})
+	m.reg.MustRegister(&statsCollector{store: taskstore.Instrumented{Health: stats, Observe: m.observeStore}})
 	return m
 }
 
@@ -123,7 +124,7 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // up. Counting at scrape time keeps the numbers right across replicas and
 // restarts, at the cost of two counting queries per scrape.
 type statsCollector struct {
-	store Store
+	store taskstore.Health
 }
 
 var (

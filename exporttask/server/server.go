@@ -50,7 +50,7 @@ type Config struct {
 	// Quota is each customer's storage quota in bytes: a create whose
 	// estimated size plus its stored document does not fit in what the
 	// customer's stored tasks leave is refused with 509 (see
-	// [taskstore.Store.Create] for what a task holds). Default 0:
+	// [taskstore.Tasks.Create] for what a task holds). Default 0:
 	// unlimited.
 	Quota int64
 	// WebhookSecret is the master secret of webhook signatures, the
@@ -170,7 +170,7 @@ func New(cfg Config) (*Server, error) {
 	m := newMetrics(cfg.Store)
 	s := &Server{
 		metrics:      m,
-		store:        timedStore{cfg.Store, storeTimer{m}},
+		store:        instrument(cfg.Store, m),
 		exporter:     cfg.Exporter,
 		artifacts:    cfg.Artifacts,
 		urls:         urls,

@@ -13,8 +13,8 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
-// TestTimedStoresTimeEveryMethod calls every method of the three timed
-// wrappers once and checks that each call is recorded under its own op.
+// TestTimedStoresTimeEveryMethod calls every method of the server's timed
+// store and of those it times for the worker and the deliverer once, and checks that each call is recorded under its own op.
 func TestTimedStoresTimeEveryMethod(t *testing.T) {
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, sqlite.Memory)
@@ -22,7 +22,7 @@ func TestTimedStoresTimeEveryMethod(t *testing.T) {
 	t.Cleanup(func() { _ = st.Close() })
 	m := newMetrics(st)
 	srv := &Server{metrics: m}
-	s := timedStore{st, storeTimer{m}}
+	s := instrument(st, m)
 	w := srv.TimeWorkerStore(st)
 	d := srv.TimeDelivererStore(st)
 	now := time.Now()

@@ -24,11 +24,16 @@ import (
 // DB is an [taskstore.Store] on a SQLite database. It is safe for
 // concurrent use. Create it with [Open].
 //
-// Its methods are those of [taskstore.Store], which says what each does.
+// Its methods are those of [taskstore.Store], which says what each does:
+// Create, Purge, ReleaseLeases, Ping and Close are this package's, the
+// others those of the embedded SQL store.
 type DB struct {
-	// shared carries out the methods that both stores do alike (see
-	// storekit.Common); they are DB's.
-	shared
+	// SQLStore is the SQL store that packages sqlite and postgres
+	// share, over this package's dialect (see dialect.go): it carries
+	// out every method of the contract that this package does not write
+	// itself (go doc ./internal/storekit SQLStore lists them); they are
+	// DB's methods.
+	*storekit.SQLStore
 	w *sql.DB // writes: a single connection
 	r *sql.DB // reads; the same as w for an in-memory database
 	// wr runs the write transactions, one at a time and in arrival
@@ -48,10 +53,6 @@ type DB struct {
 }
 
 var _ taskstore.Store = (*DB)(nil)
-
-// shared is the type of DB's embedded storekit.Common, named so that the
-// field is not exported.
-type shared = storekit.Common
 
 // Memory is the dsn that asks [Open] for a private in-memory database.
 const Memory = ":memory:"
@@ -76,25 +77,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
 	}
-	db.shared = storekit.NewCommon(storekit.CommonConfig{
-		Name:        "sqlite",
-		Write:       db.write,
-		MaxRunning:  o.MaxRunning,
-		Query:       db.query,
-		Placeholder: placeholder,
-		TaskRow: func(ctx context.Context, customer string, id int64) storekit.Scanner {
-			return db.get.QueryRowContext(ctx, id, customer)
-		},
-		NoRows: sql.ErrNoRows,
-		Usage: func(ctx context.Context, customer string) (int64, error) {
-			var used int64
-			err := db.r.QueryRowContext(ctx, qUsage, customer).Scan(&used)
-			if errors.Is(err, sql.ErrNoRows) {
-				return 0, nil
-			}
-			return used, err
-		},
-	})
+	db.SQLStore = storekit.NewSQLStore(dialect{db}, o.MaxRunning)
 	if err := db.autoVacuumNew(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)

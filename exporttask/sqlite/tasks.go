@@ -86,15 +86,3 @@ func (w wtx) RememberKey(ctx context.Context, customer, key, fp string, id int64
 	}
 	return nil
 }
-
-// placeholder is the SQL of a query parameter.
-func placeholder(int) string { return "?" }
-
-// query runs a read query on the read pool; done closes its rows.
-func (db *DB) query(ctx context.Context, q string, args ...any) (storekit.Rows, func(), error) {
-	rows, err := db.r.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, nil, err
-	}
-	return rows, func() { rows.Close() }, nil
-}

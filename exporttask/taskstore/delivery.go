@@ -9,7 +9,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// DeliveryClaim is the input of [Store.ClaimDeliveries].
+// DeliveryClaim is the input of [Outbox.ClaimDeliveries].
 type DeliveryClaim struct {
 	Now   time.Time
 	Limit int           // at most this many deliveries
@@ -76,7 +76,7 @@ type DeliveryRecord struct {
 	LastAttemptAt exporttask.Time
 }
 
-// ErrDeliveryPending is returned by [Store.Redeliver] when a delivery of
+// ErrDeliveryPending is returned by [Outbox.Redeliver] when a delivery of
 // the same event to the same URL of that task is still pending: the
 // receiver gets that one first, so another would only add load. It wraps
 // [ErrConflict].

@@ -3,7 +3,7 @@ package taskstore
 import "github.com/openapi-viewer/viewer/exporttask"
 
 // Stats counts what a store holds, for monitoring (the server's
-// /metrics): see [Store.Stats].
+// /metrics): see [Health.Stats].
 type Stats struct {
 	// Tasks is the number of tasks in each status, of all customers.
 	// PENDING tasks are the work queue: created, not yet claimed.

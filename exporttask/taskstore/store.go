@@ -23,10 +23,25 @@ import (
 //
 // Tasks are scoped by customer: a task of another customer is ErrNotFound.
 //
-// The server, the worker and the webhook deliverer each declare the part of
-// Store they use (server.Store, worker.Store, webhook.Store); a Store has
-// them all.
+// A Store is made of the capabilities its users take: [Tasks] (the HTTP
+// server's requests), [Queue] (the export workers), [Outbox] (the webhook
+// deliverer, and the server's view of a task's deliveries) and [Health]
+// (monitoring). Each is declared here once; the server, the worker and
+// the deliverer take them as they are.
 type Store interface {
+	Tasks
+	Queue
+	Outbox
+	Health
+
+	// Close releases the store's resources.
+	Close() error
+}
+
+// Tasks creates, reads, lists, aborts and dismisses the customers' tasks,
+// and counts what they hold against the storage quota: what the HTTP
+// server does with a [Store]. See [Store] for the error contract.
+type Tasks interface {
 	// Create stores a new PENDING task, unless an equivalent one exists.
 	//
 	// When p.IdempotencyKey is not empty and the customer already created a
@@ -93,6 +108,18 @@ type Store interface {
 	// first (see package server).
 	Dismiss(ctx context.Context, customer string, id int64) error
 
+	// Usage returns the bytes the customer's tasks hold against the
+	// storage quota, counted as Create counts them when it checks the
+	// quota (see Create); 0 for a customer without tasks. The server's
+	// dry run of a create (POST /export-tasks/estimate) calls it to say
+	// what quota is left.
+	Usage(ctx context.Context, customer string) (int64, error)
+}
+
+// Queue is the work queue of the export workers: claims and leases of
+// tasks, their outcomes, and the sweeps of tasks past their retention.
+// See [Store] for the error contract.
+type Queue interface {
 	// Claim takes a task that is PENDING, or IN_PROGRESS with a lease that
 	// ended before now (its worker died). Customers take turns: the one
 	// whose last claim is the longest ago goes first (one never claimed
@@ -152,6 +179,18 @@ type Store interface {
 	// after.
 	Purge(ctx context.Context, before time.Time, limit int) (ids []int64, err error)
 
+	// ReleaseLeases ends at once the leases of the IN_PROGRESS tasks whose
+	// worker's name starts with prefix, so that the next Claim takes them,
+	// and returns how many it ended. A restarted process calls it with its
+	// own stable instance name (see worker.RunnerConfig.Instance): its
+	// earlier run is gone, so its tasks need not wait for their leases.
+	ReleaseLeases(ctx context.Context, prefix string) (int, error)
+}
+
+// Outbox is the webhook outbox that status changes write to: the
+// deliverer claims and records deliveries, and the HTTP server lists and
+// redelivers a task's. See [Store] for the error contract.
+type Outbox interface {
 	// ClaimDeliveries leases up to c.Limit webhook deliveries that are
 	// due (next attempt at or before c.Now, not delivered, not given up)
 	// until c.Now+c.Lease, none to a host in c.SkipHosts and, when
@@ -190,21 +229,10 @@ type Store interface {
 	// included, is pending, so that redeliveries to a receiver never pile
 	// up.
 	Redeliver(ctx context.Context, customer string, id, deliveryID int64, now time.Time) (DeliveryRecord, error)
+}
 
-	// ReleaseLeases ends at once the leases of the IN_PROGRESS tasks whose
-	// worker's name starts with prefix, so that the next Claim takes them,
-	// and returns how many it ended. A restarted process calls it with its
-	// own stable instance name (see worker.RunnerConfig.Instance): its
-	// earlier run is gone, so its tasks need not wait for their leases.
-	ReleaseLeases(ctx context.Context, prefix string) (int, error)
-
-	// Usage returns the bytes the customer's tasks hold against the
-	// storage quota, counted as Create counts them when it checks the
-	// quota (see Create); 0 for a customer without tasks. The server's
-	// dry run of a create (POST /export-tasks/estimate) calls it to say
-	// what quota is left.
-	Usage(ctx context.Context, customer string) (int64, error)
-
+// Health is what monitoring asks of a store.
+type Health interface {
 	// Stats counts what the store holds, for monitoring (the server's
 	// /metrics). Each call counts every task and delivery, so call it at
 	// scrape intervals, not per request.
@@ -214,12 +242,9 @@ type Store interface {
 	// rewrites a heartbeat row, so a read-only database or a full disk
 	// fails it.
 	Ping(ctx context.Context) error
-
-	// Close releases the store's resources.
-	Close() error
 }
 
-// CreateParams is the input of [Store.Create].
+// CreateParams is the input of [Tasks.Create].
 type CreateParams struct {
 	Customer string
 	Request  exporttask.CreateRequest
@@ -238,7 +263,7 @@ type CreateParams struct {
 	Now   time.Time
 }
 
-// ListParams is the input of [Store.List].
+// ListParams is the input of [Tasks.List].
 type ListParams struct {
 	Customer string
 	Status   exporttask.Status // empty: any status
@@ -246,7 +271,7 @@ type ListParams struct {
 	Limit    int
 }
 
-// FinishParams is the outcome of an export, for [Store.Finish].
+// FinishParams is the outcome of an export, for [Queue.Finish].
 type FinishParams struct {
 	Artifacts   []exporttask.Artifact
 	ErrorReason string        // empty: COMPLETED; else FAILED with this reason
@@ -269,7 +294,7 @@ type Delivery struct {
 	CreatedAt time.Time
 }
 
-// DeliveryResult is the outcome of one attempt, for [Store.DeliveryDone].
+// DeliveryResult is the outcome of one attempt, for [Outbox.DeliveryDone].
 // A failed attempt carries its [exporttask.DeliveryErrorClass], and the
 // receiver's HTTP status when it answered; a store keeps both as they are
 // and gives them back in [DeliveryRecord].

@@ -18,14 +18,15 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/clock"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
 // DelivererConfig configures a [Deliverer]. Store and Secret are required.
 type DelivererConfig struct {
 	// Store holds the webhook outbox: a [taskstore.Store], or anything
-	// with the methods the Deliverer uses. Required.
-	Store Store
+	// with its [taskstore.Outbox]. Required.
+	Store taskstore.Outbox
 	// Secret is the server's master secret: each delivery is signed with
 	// the secret of its task's customer, derived from it with
 	// [exporttask.CustomerWebhookSecret] (see [exporttask.SignWebhook]).
@@ -88,18 +89,19 @@ type DelivererConfig struct {
 	HTTPClient *http.Client
 	// Logger receives the Deliverer's logs. Default slog.Default().
 	Logger *slog.Logger
-	// Now is the clock, for signatures and retry times. Default time.Now.
-	Now func() time.Time
+	// Clock is the time of signatures, retries and leases, and the
+	// Deliverer's poll timer. Default clock.Real().
+	Clock clock.Clock
 }
 
 // ErrRunning is returned by [Deliverer.Run] when the same Deliverer is
 // already running.
 var ErrRunning = errors.New("webhook: already running")
 
-// Deliverer sends the webhook deliveries of a [Store]'s outbox:
+// Deliverer sends the webhook deliveries of a [taskstore.Outbox]:
 // it claims due deliveries, POSTs each payload signed with
 // [exporttask.SignWebhook] under its customer's secret, and records the outcome with
-// [Store.DeliveryDone].
+// [taskstore.Outbox.DeliveryDone].
 //
 // Each request carries Content-Type application/json, User-Agent,
 // X-Export-Event (the event), X-Export-Delivery (the delivery id, the same
@@ -131,7 +133,7 @@ var ErrRunning = errors.New("webhook: already running")
 // URL, so a receiver gets a task's events in order, and a delivery that is
 // given up no longer holds back the ones after it.
 type Deliverer struct {
-	store       Store
+	store       taskstore.Outbox
 	secret      []byte
 	policy      *addressPolicy
 	allow       []netip.Prefix
@@ -149,7 +151,7 @@ type Deliverer struct {
 	userAgent   string
 	client      *http.Client
 	log         *slog.Logger
-	now         func() time.Time
+	clock       clock.Clock
 	running     atomic.Bool
 }
 
@@ -181,7 +183,7 @@ func NewDeliverer(cfg DelivererConfig) (*Deliverer, error) {
 		lease:       cfg.Lease,
 		userAgent:   cfg.UserAgent,
 		log:         cfg.Logger,
-		now:         cfg.Now,
+		clock:       cfg.Clock,
 	}
 	if d.horizon <= 0 {
 		d.horizon = DefaultRetryHorizon
@@ -219,8 +221,8 @@ func NewDeliverer(cfg DelivererConfig) (*Deliverer, error) {
 	if d.log == nil {
 		d.log = slog.Default()
 	}
-	if d.now == nil {
-		d.now = time.Now
+	if d.clock == nil {
+		d.clock = clock.Real()
 	}
 	if cfg.HTTPClient != nil {
 		c := *cfg.HTTPClient
@@ -278,7 +280,7 @@ func (d *Deliverer) Run(ctx context.Context) error {
 	running := 0
 	var lastPrune time.Time
 	for ctx.Err() == nil {
-		if now := d.now(); now.Sub(lastPrune) >= d.pruneEvery {
+		if now := d.clock.Now(); now.Sub(lastPrune) >= d.pruneEvery {
 			d.prune(ctx, now)
 			lastPrune = now
 		}
@@ -288,7 +290,7 @@ func (d *Deliverer) Run(ctx context.Context) error {
 			// One per host per claim: a host with a free slot gets one
 			// more, and the loop claims again at once.
 			claimed, err = d.store.ClaimDeliveries(ctx, taskstore.DeliveryClaim{
-				Now: d.now(), Limit: free, Lease: d.lease, SkipHosts: d.saturated(inFlight), PerHost: 1})
+				Now: d.clock.Now(), Limit: free, Lease: d.lease, SkipHosts: d.saturated(inFlight), PerHost: 1})
 			if err != nil && ctx.Err() == nil {
 				d.log.ErrorContext(ctx, "webhook: claiming deliveries", "error", err)
 			}
@@ -306,11 +308,11 @@ func (d *Deliverer) Run(ctx context.Context) error {
 		if len(claimed) > 0 && running < d.concurrency {
 			continue // maybe more are due, to other hosts or this one
 		}
-		var t *time.Timer
+		var t clock.Timer
 		var tick <-chan time.Time
 		if running < d.concurrency {
-			t = time.NewTimer(d.poll)
-			tick = t.C
+			t = d.clock.NewTimer(d.poll)
+			tick = t.C()
 		}
 		select {
 		case <-ctx.Done():
@@ -389,7 +391,7 @@ func (d *Deliverer) deliver(ctx context.Context, dl taskstore.Delivery) {
 		log.InfoContext(ctx, "webhook: attempt interrupted by shutdown; it is retried when its lease ends")
 		return
 	}
-	now := d.now()
+	now := d.clock.Now()
 	res.At = now
 	switch {
 	case res.Delivered:
@@ -469,7 +471,7 @@ func (d *Deliverer) attempt(ctx context.Context, dl taskstore.Delivery) (res tas
 	id := strconv.FormatInt(dl.ID, 10)
 	req.Header.Set(exporttask.DeliveryHeader, id)
 	secret := exporttask.CustomerWebhookSecret(d.secret, dl.Customer)
-	req.Header.Set(exporttask.SignatureHeader, exporttask.SignWebhook(secret, id, d.now(), dl.Payload))
+	req.Header.Set(exporttask.SignatureHeader, exporttask.SignWebhook(secret, id, d.clock.Now(), dl.Payload))
 
 	backoffWait := backoff(dl.Attempts+1, d.baseBackoff, d.maxBackoff)
 	resp, err := d.client.Do(req)
@@ -491,7 +493,7 @@ func (d *Deliverer) attempt(ctx context.Context, dl taskstore.Delivery) (res tas
 		return fail(nil, code, exporttask.DeliveryErrorHTTPStatus, "HTTP %s: redirect to %q not followed", resp.Status, resp.Header.Get("Location"))
 	case retryable(code):
 		wait := backoffWait
-		if ra, ok := retryAfter(resp.Header, d.now()); ok {
+		if ra, ok := retryAfter(resp.Header, d.clock.Now()); ok {
 			wait = min(ra, d.maxBackoff)
 		}
 		return fail(&wait, code, exporttask.DeliveryErrorHTTPStatus, "HTTP %s", resp.Status)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/clock"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
@@ -36,20 +37,19 @@ func TestSweepRemovesFinalTasksAfterTheirRetention(t *testing.T) {
 		_, err = w.Commit()
 		require.NoError(t, err)
 
-		var now time.Time
+		clk := clock.NewManual(end.Add(time.Hour - time.Millisecond))
 		r, err := worker.NewRunner(worker.RunnerConfig{
 			Store: s, Exporter: simulate.New(simulate.Config{}), Artifacts: arts,
-			FinalRetention: time.Hour, Logger: testkit.QuietLogger(t), Now: func() time.Time { return now },
+			FinalRetention: time.Hour, Logger: testkit.QuietLogger(t), Clock: clk,
 		})
 		require.NoError(t, err)
 
-		now = end.Add(time.Hour - time.Millisecond)
 		r.SweepOnce(ctx)
 		got, err := s.Get(ctx, customer, aborted.ID)
 		require.NoError(t, err, "kept until its retention is over")
 		assert.Equal(t, exporttask.StatusAborted, got.Status)
 
-		now = end.Add(time.Hour)
+		clk.Advance(time.Millisecond)
 		r.SweepOnce(ctx)
 		_, err = s.Get(ctx, customer, aborted.ID)
 		assert.ErrorIs(t, err, taskstore.ErrNotFound, "removed once its retention is over")

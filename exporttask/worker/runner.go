@@ -16,6 +16,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/clock"
 	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 	"github.com/openapi-viewer/viewer/exporttask/internal/reason"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
@@ -24,8 +25,8 @@ import (
 // RunnerConfig configures a [Runner]. Store and Exporter are required.
 type RunnerConfig struct {
 	// Store holds the task queue: a [taskstore.Store], or anything with
-	// the methods the Runner uses. Required.
-	Store Store
+	// its [taskstore.Queue]. Required.
+	Store taskstore.Queue
 	// Exporter does the work of each task. Required.
 	Exporter exporttask.Exporter
 	// Artifacts keeps the files the exports write, each task's under the
@@ -36,7 +37,7 @@ type RunnerConfig struct {
 	Workers int
 	// SmallWorkers is how many more workers take only small tasks (those
 	// estimated to take at most SmallTask, see
-	// [taskstore.Store.ClaimSmall]), so that as many large exports as
+	// [taskstore.Queue.ClaimSmall]), so that as many large exports as
 	// there are Workers cannot hold a small one back. Default
 	// [DefaultSmallWorkers]; negative for none.
 	SmallWorkers int
@@ -85,7 +86,7 @@ type RunnerConfig struct {
 	// FinalRetention is how long an ABORTED, FAILED or EXPIRED task stays
 	// stored, from its finishedAt (ABORTED, FAILED) or expiredAt
 	// (EXPIRED), before the sweeper removes it with its deliveries and
-	// Idempotency-Keys (see [taskstore.Store.Purge]). Default
+	// Idempotency-Keys (see [taskstore.Queue.Purge]). Default
 	// [DefaultFinalRetention].
 	FinalRetention time.Duration
 	// SweepInterval is how often expired tasks are moved to EXPIRED, and
@@ -105,18 +106,19 @@ type RunnerConfig struct {
 	// Instance is this process's stable name: the same across its
 	// restarts, different from every other process that shares the store,
 	// without "/". When set, Run first releases the leases that an earlier
-	// run of the same instance left (see [taskstore.Store.ReleaseLeases]),
+	// run of the same instance left (see [taskstore.Queue.ReleaseLeases]),
 	// so a restarted process resumes its interrupted tasks at once instead
 	// of after their leases; other processes' tasks still wait for theirs.
 	// Default empty: no release.
 	Instance string
 	// Logger receives the runner's logs. Default slog.Default().
 	Logger *slog.Logger
-	// Now is the clock. Default time.Now.
-	Now func() time.Time
+	// Clock is the time of leases, retries and sweeps, and the
+	// sweeper's timer. Default clock.Real().
+	Clock clock.Clock
 }
 
-// Runner runs the export tasks of a [Store] with an
+// Runner runs the export tasks of a [taskstore.Queue] with an
 // [exporttask.Exporter]: a pool of workers claims tasks from the store's
 // queue, runs them, reports their progress and records their outcome, and a
 // sweeper expires completed tasks once their retention is over and removes
@@ -139,7 +141,7 @@ type RunnerConfig struct {
 // (in any goroutine that defers guard.Recover) fails its task at once,
 // without a retry.
 type Runner struct {
-	store         Store
+	store         taskstore.Queue
 	exporter      exporttask.Exporter
 	artifacts     artifact.Store
 	workers       int
@@ -160,7 +162,8 @@ type Runner struct {
 	id            string
 	instance      string
 	log           *slog.Logger
-	now           func() time.Time
+	clock         clock.Clock
+	now           func() time.Time // clock.Now
 	running       atomic.Bool
 	gate          gate // tasks claimed again run alone (see alone.go)
 }
@@ -199,7 +202,7 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		id:            cfg.ID,
 		instance:      cfg.Instance,
 		log:           cfg.Logger,
-		now:           cfg.Now,
+		clock:         cfg.Clock,
 	}
 	if r.workers <= 0 {
 		r.workers = DefaultWorkers
@@ -254,9 +257,10 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	if r.log == nil {
 		r.log = slog.Default()
 	}
-	if r.now == nil {
-		r.now = time.Now
+	if r.clock == nil {
+		r.clock = clock.Real()
 	}
+	r.now = r.clock.Now
 	return r, nil
 }
 

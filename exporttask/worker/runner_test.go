@@ -204,13 +204,17 @@ func TestRunnerAbortCancelsExport(t *testing.T) {
 		// Lease 300ms: renewed every 100ms, while the simulator reports only
 		// every 30s, so the renewal is what notices the abort. One worker:
 		// nothing else could claim the task if a renewal came late.
-		stopRunner := testkit.Background(t, testkit.FastRunner(t, s, w, func(c *worker.RunnerConfig) {
+		renewing := renewingStore{Store: s, renewed: make(chan struct{}, 16)}
+		stopRunner := testkit.Background(t, testkit.FastRunner(t, renewing, w, func(c *worker.RunnerConfig) {
 			c.Lease = 300 * time.Millisecond
 			c.Workers = 1
 		}).Run)
 
 		testkit.Receive(t, w.started, "the export to start")
-		time.Sleep(350 * time.Millisecond) // renewals keep the lease past its first term
+		// Four renewals, 100ms apart, keep the lease past its first term.
+		for range 4 {
+			testkit.Receive(t, renewing.renewed, "a renewal of the lease")
+		}
 		_, err := s.Abort(context.Background(), customer, task.ID, time.Now())
 		require.NoError(t, err)
 		aborted := time.Now()
@@ -500,4 +504,22 @@ func TestRunnerMaxAttempts(t *testing.T) {
 		assert.Equal(t, 1, got.Attempts)
 		assert.Equal(t, "source temporarily unreachable", got.ErrorReason)
 	})
+}
+
+// renewingStore signals each lease renewal (a Progress that succeeded) on
+// renewed, dropping the signals nobody waits for.
+type renewingStore struct {
+	taskstore.Store
+	renewed chan struct{}
+}
+
+func (s renewingStore) Progress(ctx context.Context, id int64, worker string, progress int, now time.Time, lease time.Duration) (exporttask.Task, error) {
+	t, err := s.Store.Progress(ctx, id, worker, progress, now, lease)
+	if err == nil {
+		select {
+		case s.renewed <- struct{}{}:
+		default:
+		}
+	}
+	return t, err
 }

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"time"
 )
 
 // sweepBatch is how many tasks one Store.Expire or Store.Purge call may
@@ -13,14 +12,14 @@ const sweepBatch = 100
 // tasks whose final retention is over: once at start, then every
 // SweepInterval, until ctx is done.
 func (r *Runner) sweep(ctx context.Context) {
-	tick := time.NewTicker(r.sweepInterval)
-	defer tick.Stop()
 	for {
 		r.SweepOnce(ctx)
+		t := r.clock.NewTimer(r.sweepInterval)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return
-		case <-tick.C:
+		case <-t.C():
 		}
 	}
 }
@@ -29,7 +28,7 @@ func (r *Runner) sweep(ctx context.Context) {
 // returns when it is done: it moves the COMPLETED tasks past their
 // expiredAt to EXPIRED and deletes their files, then removes the ABORTED,
 // FAILED and EXPIRED tasks final for longer than FinalRetention (see
-// [taskstore.Store.Purge]) and deletes whatever files they have left.
+// [taskstore.Queue.Purge]) and deletes whatever files they have left.
 // Store failures are logged; the next sweep tries again.
 func (r *Runner) SweepOnce(ctx context.Context) {
 	r.expireDue(ctx)

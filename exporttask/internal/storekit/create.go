@@ -9,7 +9,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
-// Create carries out [taskstore.Store.Create] in one transaction of
+// Create carries out [taskstore.Tasks.Create] in one transaction of
 // write: it replays the task named by the Idempotency-Key (or refuses a
 // request other than the one the key was recorded with, or the same over
 // other data: see [CheckIdempotentRequest]), else merges the
@@ -31,7 +31,7 @@ func Create(ctx context.Context, write Write, p taskstore.CreateParams) (t expor
 }
 
 // CheckParams refuses a create that a store cannot carry out as
-// [taskstore.Store.Create] says: one with an Idempotency-Key but no
+// [taskstore.Tasks.Create] says: one with an Idempotency-Key but no
 // fingerprint to record it with (p.Identity, see [taskstore.Identify]).
 func CheckParams(p taskstore.CreateParams) error {
 	if p.IdempotencyKey != "" && p.Identity.Fingerprint == "" {
@@ -90,7 +90,7 @@ func create(ctx context.Context, tx Tx, p taskstore.CreateParams) (exporttask.Ta
 	return WithID(t, id), false, nil
 }
 
-// Abort carries out [taskstore.Store.Abort] in one transaction of write:
+// Abort carries out [taskstore.Tasks.Abort] in one transaction of write:
 // the customer's task id moves to ABORTED, finished at now.
 func Abort(ctx context.Context, write Write, customer string, id int64, now time.Time) (t exporttask.Task, err error) {
 	err = write(ctx, func(tx Tx) error {

@@ -2,23 +2,25 @@
 // (exporttask/sqlite and exporttask/postgres) have in common, so that each
 // of them keeps only its SQL and its driver.
 //
-// A store implements [Tx], one write transaction speaking the store's SQL,
-// and a [Write] function that runs a transaction (retrying it when the
-// database asks for that). The functions of this package then carry out
-// each write of the [taskstore.Store] contract on top of them: the
-// decisions of Create (replay, dedup and webhook merge, quota), the status
-// changes through [exporttask.Transition] with their outbox deliveries, the
-// leases of Claim, Progress, ReleaseForRetry and Finish, Expire, and the
-// outbox's ClaimDeliveries and DeliveryDone. [Common] wraps them as the
-// methods of the contract, their errors starting with the store's name,
-// and a store embeds it:
+// A store implements a [Dialect] (its placeholders, how its write
+// transactions lock, retry and classify errors, its reads) and [Tx], one
+// write transaction speaking the store's SQL. The functions of this
+// package then carry out each write of the [taskstore.Store] contract on
+// top of them: the decisions of Create (replay, dedup and webhook merge,
+// quota), the status changes through [exporttask.Transition] with their
+// outbox deliveries, the leases of Claim, Progress, ReleaseForRetry and
+// Finish, Expire, and the outbox's ClaimDeliveries and DeliveryDone.
+// [SQLStore], the one SQL store, wraps them as the methods of the
+// contract over a Dialect, their errors starting with the dialect's
+// name, and a store embeds it as an exported field, so that go doc of
+// the store names it:
 //
 //	type DB struct {
-//		shared // = storekit.Common, so that the field is not exported
+//		*storekit.SQLStore
 //		...
 //	}
 //
-//	db.shared = storekit.NewCommon(storekit.CommonConfig{Name: "mystore", Write: db.write, ...})
+//	db.SQLStore = storekit.NewSQLStore(dialect{db}, maxRunning)
 //
 // The settings of Open that every store takes are [Options], applied with
 // [BuildOptions].

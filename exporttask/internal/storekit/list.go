@@ -13,7 +13,7 @@ import (
 // done closes rows.
 type QueryFunc func(ctx context.Context, q string, args ...any) (rows Rows, done func(), err error)
 
-// List carries out [taskstore.Store.List] with query. placeholder returns
+// List carries out [taskstore.Tasks.List] with query. placeholder returns
 // the store's SQL for the n-th query parameter (from 1).
 func List(ctx context.Context, p taskstore.ListParams, placeholder func(n int) string, query QueryFunc) (tasks []exporttask.Task, more bool, err error) {
 	if p.Limit <= 0 {

@@ -86,7 +86,7 @@ func EmitTo(ctx context.Context, tx Tx, t exporttask.Task, ev exporttask.Event, 
 	return nil
 }
 
-// ClaimDeliveries carries out [taskstore.Store.ClaimDeliveries] in one
+// ClaimDeliveries carries out [taskstore.Outbox.ClaimDeliveries] in one
 // transaction of write: up to c.Limit due deliveries are leased until
 // c.Now+c.Lease.
 func ClaimDeliveries(ctx context.Context, write Write, c taskstore.DeliveryClaim) (ds []taskstore.Delivery, err error) {
@@ -119,7 +119,7 @@ type Due struct {
 	PerHost   int // 0: no bound
 }
 
-// DeliveryDone carries out [taskstore.Store.DeliveryDone] in one
+// DeliveryDone carries out [taskstore.Outbox.DeliveryDone] in one
 // transaction of write: it records r as the outcome of an attempt at
 // delivery id, still pending (else taskstore.ErrConflict).
 func DeliveryDone(ctx context.Context, write Write, id int64, r taskstore.DeliveryResult) error {
@@ -135,7 +135,7 @@ func DeliveryDone(ctx context.Context, write Write, id int64, r taskstore.Delive
 	})
 }
 
-// PruneDeliveries carries out [taskstore.Store.PruneDeliveries] in one
+// PruneDeliveries carries out [taskstore.Outbox.PruneDeliveries] in one
 // transaction of write.
 func PruneDeliveries(ctx context.Context, write Write, before time.Time, limit int) (n int, err error) {
 	if limit <= 0 {
@@ -149,7 +149,7 @@ func PruneDeliveries(ctx context.Context, write Write, before time.Time, limit i
 	return n, err
 }
 
-// ListDeliveries carries out [taskstore.Store.ListDeliveries] in one
+// ListDeliveries carries out [taskstore.Outbox.ListDeliveries] in one
 // transaction of write.
 func ListDeliveries(ctx context.Context, write Write, customer string, id, after int64, limit int) (ds []taskstore.DeliveryRecord, err error) {
 	err = write(ctx, func(tx Tx) error {
@@ -163,7 +163,7 @@ func ListDeliveries(ctx context.Context, write Write, customer string, id, after
 	return ds, err
 }
 
-// Redeliver carries out [taskstore.Store.Redeliver] in one transaction of
+// Redeliver carries out [taskstore.Outbox.Redeliver] in one transaction of
 // write.
 func Redeliver(ctx context.Context, write Write, customer string, id, deliveryID int64, now time.Time) (d taskstore.DeliveryRecord, err error) {
 	err = write(ctx, func(tx Tx) error {

@@ -23,7 +23,7 @@ func FinalAt(t exporttask.Task) int64 {
 	return 0
 }
 
-// Dismiss carries out [taskstore.Store.Dismiss] in one transaction of
+// Dismiss carries out [taskstore.Tasks.Dismiss] in one transaction of
 // write: the customer's final task id is deleted with its deliveries and
 // keys, and what it held against the quota is freed.
 func Dismiss(ctx context.Context, write Write, customer string, id int64) error {
@@ -43,7 +43,7 @@ func Dismiss(ctx context.Context, write Write, customer string, id int64) error 
 	})
 }
 
-// Purge carries out [taskstore.Store.Purge] in one transaction of write:
+// Purge carries out [taskstore.Queue.Purge] in one transaction of write:
 // up to limit ABORTED, FAILED or EXPIRED tasks final at or before before
 // are deleted with their deliveries and keys, and their document bytes
 // (all they hold against the quota: none of these statuses counts an

@@ -9,7 +9,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
-// Claim carries out [taskstore.Store.Claim] in one transaction of write:
+// Claim carries out [taskstore.Queue.Claim] in one transaction of write:
 // the next claimable task ([Tx.Claimable] with maxRunning, the most tasks
 // of one customer running at once, 0 for no limit; maxTime, when
 // positive, the most estimated seconds of a task it takes) is leased to
@@ -56,7 +56,7 @@ func claim(ctx context.Context, tx Tx, now time.Time, l Lease, maxRunning int, m
 	return t, true, Emit(ctx, tx, t, ev, now)
 }
 
-// Progress carries out [taskstore.Store.Progress] in one transaction of
+// Progress carries out [taskstore.Queue.Progress] in one transaction of
 // write: it records progress of a task leased to worker, extends the lease
 // to now+lease and emits TASK_IN_PROGRESS when progress changed.
 func Progress(ctx context.Context, write Write, id int64, worker string, progress int, now time.Time, lease time.Duration) (t exporttask.Task, err error) {
@@ -85,7 +85,7 @@ func Progress(ctx context.Context, write Write, id int64, worker string, progres
 	return t, nil
 }
 
-// ReleaseForRetry carries out [taskstore.Store.ReleaseForRetry] in one
+// ReleaseForRetry carries out [taskstore.Queue.ReleaseForRetry] in one
 // transaction of write: a task leased to worker keeps its status, progress
 // and lease owner, and its lease ends at now+delay, so that the next Claim
 // after that takes it again. It emits nothing. A negative delay is an
@@ -108,7 +108,7 @@ func ReleaseForRetry(ctx context.Context, write Write, id int64, worker string, 
 	return t, nil
 }
 
-// Finish carries out [taskstore.Store.Finish] in one transaction of
+// Finish carries out [taskstore.Queue.Finish] in one transaction of
 // write: a task leased to worker becomes COMPLETED (with r.Artifacts,
 // progress 100 and an expiry r.Retention after now) or, with
 // r.ErrorReason, FAILED; it is finished at now and its lease released.
@@ -154,7 +154,7 @@ func holding(ctx context.Context, tx Tx, id int64, worker string) (Leased, error
 	return l, nil
 }
 
-// Expire carries out [taskstore.Store.Expire] in one transaction of
+// Expire carries out [taskstore.Queue.Expire] in one transaction of
 // write: up to limit COMPLETED tasks past their expiry move to EXPIRED,
 // their artifacts' URLs removed. It returns the ids of those moved.
 func Expire(ctx context.Context, write Write, now time.Time, limit int) (ids []int64, err error) {

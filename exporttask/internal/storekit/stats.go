@@ -9,7 +9,7 @@ import (
 )
 
 // Stats counts the tasks by status and the pending and given-up webhook
-// deliveries, for [taskstore.Store.Stats]; the queries are the same SQL in
+// deliveries, for [taskstore.Health.Stats]; the queries are the same SQL in
 // both stores.
 func Stats(ctx context.Context, query QueryFunc) (taskstore.Stats, error) {
 	st := taskstore.Stats{Tasks: map[exporttask.Status]int64{}}

@@ -99,7 +99,7 @@ type Tx interface {
 	// the customers that have maxRunning tasks IN_PROGRESS under a live
 	// lease (maxRunning 0: no limit). When maxTime > 0, only tasks whose
 	// estimated time (Task.EstimatedTime, seconds) is at most maxTime
-	// count as claimable (see [taskstore.Store.ClaimSmall]). It moves that
+	// count as claimable (see [taskstore.Queue.ClaimSmall]). It moves that
 	// customer to the back of the round. ok is false when there is no such
 	// task.
 	Claimable(ctx context.Context, now int64, maxRunning int, maxTime int64) (t exporttask.Task, ok bool, err error)

@@ -12,20 +12,11 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
-// TestCommonErrors: every method's error starts with the store's name and
+// TestSQLStoreErrors: every method's error starts with the store's name and
 // says what failed, wrapping the cause.
-func TestCommonErrors(t *testing.T) {
+func TestSQLStoreErrors(t *testing.T) {
 	boom := errors.New("boom")
-	noRows := errors.New("no rows")
-	failing := func(context.Context, func(storekit.Tx) error) error { return boom }
-	s := storekit.NewCommon(storekit.CommonConfig{
-		Name:        "mystore",
-		Write:       failing,
-		Query:       func(context.Context, string, ...any) (storekit.Rows, func(), error) { return nil, nil, boom },
-		Placeholder: func(int) string { return "?" },
-		TaskRow:     func(context.Context, string, int64) storekit.Scanner { return row{boom} },
-		NoRows:      noRows,
-	})
+	s := storekit.NewSQLStore(failingDialect{boom}, 0)
 	ctx, now := t.Context(), time.Unix(0, 0)
 	errOf := func(_ any, err error) error { return err }
 	errOf2 := func(_ any, _ bool, err error) error { return err }
@@ -59,3 +50,19 @@ func TestCommonErrors(t *testing.T) {
 type row struct{ err error }
 
 func (r row) Scan(...any) error { return r.err }
+
+// failingDialect is a dialect named "mystore" whose every call fails with
+// err.
+type failingDialect struct{ err error }
+
+func (failingDialect) Name() string           { return "mystore" }
+func (failingDialect) Placeholder(int) string { return "?" }
+func (d failingDialect) Write(context.Context, func(storekit.Tx) error) error {
+	return d.err
+}
+func (d failingDialect) Query(context.Context, string, ...any) (storekit.Rows, func(), error) {
+	return nil, nil, d.err
+}
+func (d failingDialect) TaskRow(context.Context, string, int64) storekit.Scanner { return row{d.err} }
+func (failingDialect) NoRows() error                                             { return errors.New("no rows") }
+func (d failingDialect) Usage(context.Context, string) (int64, error)            { return 0, d.err }
