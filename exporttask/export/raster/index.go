@@ -24,7 +24,7 @@ const maxIndexCells = 1 << 17
 // the exported area one by one; above it, every s-th candidate is tested
 // and stands for s tiles (systematic sampling), so that an estimate costs
 // at most about this many tests per level whatever the area's size.
-const exactTests = 1 << 14
+const exactTests = 1 << 12
 
 // indexCell is the tiles of one row of one level in the columns
 // block·64 .. block·64+63: which are present, their bytes in all, the
