@@ -78,6 +78,9 @@ func BenchmarkCreateEstimate(b *testing.B) {
 		}{{"small", jobtest.Rect(34.4, 31.4, 34.5, 31.5)}, {"whole", nil}} {
 			j := jobtest.Job(b, rec, roi.roi)
 			name := fmt.Sprintf("tiles=%d/roi=%s", n, roi.name)
+			if n < 0 {
+				name = "tiles=" + benchSourceEnv + "/roi=" + roi.name
+			}
 			x := New(Options{})
 			start := time.Now()
 			first, err := x.Estimate(b.Context(), j) // builds the index and writes its file
