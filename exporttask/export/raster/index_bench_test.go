@@ -54,7 +54,7 @@ func benchRecord(b *testing.B, size float64, minZoom, maxZoom int, useEnv bool) 
 }
 
 // BenchmarkCreateEstimate is the source work of a create (the estimate)
-// of a RASTER record, for a pyramid of 10 tiles and one of 205,166
+// of a RASTER record, for a pyramid of 7 tiles and one of 205,166
 // (levels 10..13 over 8.6°×8.6°; with VIEWER_BENCH_RASTER_GPKG naming
 // bench/rasterexport's source, that file), for a small region (0.1°×0.1°)
 // and the whole record:
