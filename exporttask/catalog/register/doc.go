@@ -12,6 +12,11 @@
 // the source (a file or a whole directory) is copied into the record's
 // directory instead, and the record holds a path relative to it.
 //
+// For a RASTER tile pyramid (GeoPackage, TMS, XYZ), the record's directory
+// also gets its selection index ([raster.IndexName], see
+// [raster.WriteIndex]), read once here so that a create reads none of the
+// source's tiles.
+//
 // A source its domain cannot export is refused before anything is written
 // to the catalog, with a *[export.SourceError] whose one-line message names
 // the file, what is wrong and what to do. A record is written whole or not

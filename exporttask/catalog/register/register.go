@@ -76,7 +76,14 @@ type inspectFunc func(context.Context, catalog.Source) (catalog.Record, error)
 type registrar struct {
 	inspect map[exporttask.Domain]inspectFunc
 	index   func(catalog.Source) string // the file a source's fingerprints are of
+	// prepare writes what a domain derives from a source once (RASTER: its
+	// selection index) into the record's directory being filled.
+	prepare map[exporttask.Domain]prepareFunc
 }
+
+// prepareFunc writes derived data of rec's source into dir, the record's
+// directory being filled; it is the signature of raster.WriteIndex.
+type prepareFunc func(ctx context.Context, rec catalog.Record, dir string) error
 
 // domainRegistrar reads sources with the domains' own Inspect.
 func domainRegistrar() registrar {
@@ -84,7 +91,8 @@ func domainRegistrar() registrar {
 		exporttask.DomainDEM:    dem.Inspect,
 		exporttask.DomainRaster: raster.Inspect,
 		exporttask.Domain3D:     tiles3d.Inspect,
-	}, index: func(s catalog.Source) string { return IndexFile(s, "") }}
+	}, index: func(s catalog.Source) string { return IndexFile(s, "") },
+		prepare: map[exporttask.Domain]prepareFunc{exporttask.DomainRaster: raster.WriteIndex}}
 }
 
 // Add registers source (a path, relative to the working directory or
@@ -189,6 +197,17 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 		src.Path = name
 		withWAL := src.WALSize > 0
 		fill = func(dir string) error { return copySource(ctx, from, filepath.Join(dir, name), withWAL) }
+	}
+	if prepare := r.prepare[opts.Domain]; prepare != nil {
+		copyData := fill
+		fill = func(dir string) error {
+			if copyData != nil {
+				if err := copyData(dir); err != nil {
+					return err
+				}
+			}
+			return prepare(ctx, rec, dir)
+		}
 	}
 	if exists {
 		cat, err := catalog.Open(absRoot)

@@ -141,4 +141,12 @@
 // block's source points (16 bytes a pixel); a window that needs more (a
 // very wide one, or one much rotated against the source's rows) is
 // refused the same way.
+//
+// # Stopping
+//
+// An export stops once its context is done: every read of the source
+// file looks at the context first (so the row of blocks being read ends
+// at the next block), and the COG writer looks at it at every row and
+// every tile it writes out. The export then returns the context's error
+// and leaves nothing in the output.
 package dem

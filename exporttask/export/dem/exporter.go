@@ -305,6 +305,7 @@ func (e *Exporter) SourceBytes(_ context.Context, j export.Job) (int64, error) {
 
 // Export writes the COG, the ROI and the METADATA.
 func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
+	e = e.stoppingAt(ctx) // a stop reaches the next block read
 	scratch := e.tempDir
 	if j.ScratchDir != "" {
 		scratch = j.ScratchDir

@@ -75,7 +75,30 @@
 // No LEGEND artifact is written: a record's tiles are an image, and the
 // source holds no classes or colour scale a legend could be drawn from.
 //
+// # Selection index
+//
+// A create's estimate reads no tile of the source: [Exporter.Estimate]
+// counts the tiles a job selects, and their bytes, from the record's
+// selection index ([IndexName] in its directory): per level, row and 64
+// columns, which tiles are present, their bytes and each tile's size to
+// about 7%, some 96 bytes per 64 tiles. [WriteIndex] writes it at catalog
+// add; an estimate that finds none of the source's identity (see
+// catalog.Source.Version) builds and writes it once, and an [Exporter]
+// keeps the indexes it read in memory (up to 24 MiB, least recently used
+// dropped). Below 4,096 candidate tiles a level the count is the
+// export's; above, every n-th candidate is tested against the area and
+// stands for n. A source whose tiles fill more than 131,072 cells (a
+// scattered pyramid), and GeoTIFF imagery, have no index: their estimates
+// select the tiles as the export does.
+//
+// # Stopping
+//
+// An export stops at the next tile once its context is done: the copy
+// looks at it at every tile, the imagery renderer's workers between
+// tiles, and the thumbnails at every tile they decode; it then returns
+// the context's error and leaves nothing in the output.
+//
 // Start with [Inspect], [New] and [Exporter.Export]; [Exporter.Estimate]
-// counts the same tiles and their bytes without copying them (for a
-// directory, sizes come from the file system).
+// counts the same tiles and their bytes without copying them (see
+// Selection index above).
 package raster

@@ -2,6 +2,7 @@ package raster
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 
@@ -38,13 +39,14 @@ type Options struct {
 type Exporter struct {
 	tempDir        string
 	tilesPerSecond float64
+	indexes        *indexCache
 }
 
 var _ export.Domain = (*Exporter)(nil)
 
 // New returns an Exporter with opts, defaults filled in.
 func New(opts Options) *Exporter {
-	x := &Exporter{tempDir: opts.TempDir, tilesPerSecond: opts.TilesPerSecond}
+	x := &Exporter{tempDir: opts.TempDir, tilesPerSecond: opts.TilesPerSecond, indexes: &indexCache{}}
 	if x.tempDir == "" {
 		x.tempDir = os.TempDir()
 	}
@@ -73,6 +75,12 @@ const (
 // tiles' own bytes per pixel) and the metadata; Time assumes the
 // Exporter's tiles per second. A bad maxZoom or maxResolutionDeg
 // parameter is a *exporttask.ValidationError naming it.
+//
+// For a tile pyramid (GeoPackage, TMS, XYZ) the count comes from the
+// record's selection index (see IndexName), kept in memory once read, not
+// from the source: a create costs about the same on a source of a million
+// tiles as on one of ten. A source with too many scattered tiles for an
+// index, and GeoTIFF imagery, are counted as an export selects them.
 func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estimate, error) {
 	minZoom, maxZoom, err := exportLevels(j.Record, j.Request.Parameters)
 	if err != nil {
@@ -88,11 +96,10 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 	}
 	defer src.Close()
 	src.useTileFormat(format)
-	sel, err := selectTiles(ctx, src, j, minZoom, maxZoom)
+	tiles, bytes, err := x.count(ctx, src, j, minZoom, maxZoom)
 	if err != nil {
 		return exporttask.Estimate{}, unreadable(j.Record, err)
 	}
-	tiles, bytes := sel.Tiles(), sel.Bytes()
 	size := gpkgBaseBytes + bytes + tiles*gpkgBytesPerTile + metadataBytes
 	if tiles > 0 {
 		perPixel := float64(bytes) / float64(tiles*TileSize*TileSize)
@@ -104,6 +111,26 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 	}
 	secs := int64(math.Ceil(float64(tiles)/rate+j.MaskTime(tiles, int64(thumbnailPixels(j))).Seconds())) + 1
 	return exporttask.Estimate{Size: size, Time: secs, Artifacts: producedTypes()}, nil
+}
+
+// count returns the tiles of levels minZoom..maxZoom the job selects and
+// their bytes: from the source's selection index when it has one, else
+// from the source.
+func (x *Exporter) count(ctx context.Context, src *source, j export.Job, minZoom, maxZoom int) (tiles, bytes int64, err error) {
+	if src.imagery == nil {
+		ix, err := x.indexes.load(ctx, j.Record, src)
+		switch {
+		case err == nil:
+			return ix.estimate(j, minZoom, maxZoom)
+		case !errors.Is(err, errIndexTooLarge):
+			return 0, 0, err
+		}
+	}
+	sel, err := selectTiles(ctx, src, j, minZoom, maxZoom)
+	if err != nil {
+		return 0, 0, err
+	}
+	return sel.Tiles(), sel.Bytes(), nil
 }
 
 // producedTypes are the types of the artifacts Export writes, in its
