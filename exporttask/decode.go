@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask/internal/jsonscan"
+	"github.com/openapi-viewer/viewer/exporttask/internal/recordid"
 )
 
 // DecodeCreateRequest reads the JSON body of POST /export-tasks from r,
@@ -110,8 +111,8 @@ func decodeSound(body []byte) (CreateRequest, error) {
 			jsonscan.ExactNumbers(f.Properties)
 		}
 	}
-	if isUUID(req.CatalogRecordID) {
-		req.CatalogRecordID = strings.ToLower(req.CatalogRecordID)
+	if id, ok := recordid.Canonical(req.CatalogRecordID); ok {
+		req.CatalogRecordID = id
 	}
 	return req, nil
 }

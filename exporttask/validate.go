@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openapi-viewer/viewer/exporttask/internal/quoted"
+	"github.com/openapi-viewer/viewer/exporttask/internal/recordid"
 )
 
 // Validate checks every rule of a create request and returns nil or a
@@ -45,7 +46,7 @@ func (r *CreateRequest) validate(p *problems) {
 	switch {
 	case r.CatalogRecordID == "":
 		p.add("/catalogRecordID", "is required")
-	case !isUUID(r.CatalogRecordID):
+	case !validRecordID(r.CatalogRecordID):
 		p.add("/catalogRecordID", "must be a UUID such as 0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05, got %s",
 			quoted.Short(r.CatalogRecordID))
 	}
@@ -70,28 +71,6 @@ func (r *CreateRequest) validate(p *problems) {
 		validateROI(p, "/ROI", r.ROI)
 	}
 	validateWebhooks(p, "/"+r.Shape.WebhookMember(), r.Webhook)
-}
-
-// isUUID reports whether s is a UUID in the 8-4-4-4-12 hexadecimal form of
-// RFC 9562, in either case. Version and variant are not checked.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // validateMap checks a free-form object (keywords, parameters, feature
@@ -121,4 +100,11 @@ func validateMap(p *problems, ptr string, m map[string]any) {
 			p.add(at, "the value is %d bytes of JSON; at most %d are allowed", len(b), MaxValueBytes)
 		}
 	}
+}
+
+// validRecordID reports whether id is a catalog record id: a UUID in
+// either case.
+func validRecordID(id string) bool {
+	_, ok := recordid.Canonical(id)
+	return ok
 }
