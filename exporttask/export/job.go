@@ -11,7 +11,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
-// Job is one export as a domain exporter sees it: the catalog record, the
+// Job is one export as an [Engine] sees it: the catalog record, the
 // request (or the stored task), and the area to export, which is the
 // request's region of interest intersected with the record's footprint.
 //
@@ -34,9 +34,9 @@ type Job struct {
 	// intersected with the footprint's.
 	Box Box
 	// ScratchDir is an empty directory of this export's own (this task and
-	// attempt) where a domain writes its scratch files during Export; the
+	// attempt) where an engine writes its scratch files during Export; the
 	// [Exporter] removes it afterwards. Empty when the Exporter has no
-	// scratch directory: the domain then uses its own default.
+	// scratch directory: the engine then uses its own default.
 	ScratchDir string
 
 	area *area // set by NewJob
@@ -85,9 +85,9 @@ func (j Job) IntersectsBox(b Box) bool {
 	return fp.IntersectsBox(box) && (roi == nil || roi.IntersectsBox(box))
 }
 
-// Domain exports the records of one domain. The raster, dem and tiles3d
+// Engine exports the records of one domain. The raster, dem and tiles3d
 // packages implement it; [Exporter] picks one by the record's domain.
-type Domain interface {
+type Engine interface {
 	// Estimate forecasts the export's size and duration from the source
 	// data the job selects.
 	Estimate(ctx context.Context, j Job) (exporttask.Estimate, error)

@@ -55,7 +55,7 @@ func exportEveryDomain(t *testing.T) []domainExport {
 	for _, d := range []struct {
 		rec   catalog.Record
 		write func(dir string, rec catalog.Record) error
-		x     export.Domain
+		x     export.Engine
 	}{
 		{catalog.Record{ID: rasterID, Domain: exporttask.DomainRaster, Title: "Demo relief", MinZoom: 5, MaxZoom: 9},
 			raster.WriteDemoSource, raster.New(raster.Options{TempDir: t.TempDir()})},
