@@ -8,11 +8,8 @@ import (
 	"os"
 )
 
-// FileTaker is implemented by an [ArtifactWriter] that can take a
-// finished file as its whole content by moving it (a rename, where the
-// file and the store share a file system) instead of copying its bytes:
-// a large export built in a scratch directory is then stored without a
-// second copy on disk.
+// FileTaker is an [ArtifactWriter] that can take a finished file as its
+// content by moving it instead of copying its bytes.
 type FileTaker interface {
 	// TakeFile makes the regular file at path the writer's content, to be
 	// made visible by Commit as written content is; nothing may have been
@@ -22,10 +19,9 @@ type FileTaker interface {
 	TakeFile(path string) (size int64, sha256 string, err error)
 }
 
-// StoreFile makes the regular file at path w's content: through w's
-// TakeFile when w is a [FileTaker] (moving it where it can), else by
-// copying it into w. It returns the size and SHA-256 (hex) of what was
-// stored. After it, path may no longer name the file.
+// StoreFile makes the regular file at path w's content, moved by a
+// [FileTaker] or else copied, and returns its size and SHA-256 (hex); path
+// may be gone afterwards.
 func StoreFile(w ArtifactWriter, path string) (size int64, sum string, err error) {
 	if t, ok := w.(FileTaker); ok {
 		return t.TakeFile(path)
@@ -33,9 +29,8 @@ func StoreFile(w ArtifactWriter, path string) (size int64, sum string, err error
 	return CopyFile(w, path)
 }
 
-// CopyFile copies the regular file at path into w and returns its size
-// and SHA-256 (hex): what an [ArtifactWriter] that cannot move a file does
-// in [FileTaker.TakeFile].
+// CopyFile copies the regular file at path into w and returns its size and
+// SHA-256 (hex).
 func CopyFile(w io.Writer, path string) (size int64, sum string, err error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// ArtifactWriter writes one artifact file (see [Output]); it is not safe for
-// concurrent use. Commit or Abort must be called; Abort after a successful
-// Commit does nothing, so `defer w.Abort()` is the safe way to write.
+// ArtifactWriter writes one artifact file; it is not safe for concurrent
+// use. Call Commit or Abort; `defer w.Abort()` is safe, as Abort after Commit
+// does nothing.
 type ArtifactWriter interface {
 	io.Writer
 	// Commit makes the file visible and returns what was stored, with

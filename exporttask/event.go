@@ -11,10 +11,9 @@ type EventPayload struct {
 	Data      EventTask `json:"data"`
 }
 
-// EventTask is the task as a webhook delivery shows it: a small view whose
-// size does not grow with the request (no ROI, keywords, parameters or
-// description), carrying only the receiver's own subscription. Read the
-// whole task with GET on links' "self".
+// EventTask is the task as a webhook delivery shows it: without ROI,
+// keywords, parameters or description, and with only the receiver's own
+// subscription. GET links' "self" for the whole task.
 type EventTask struct {
 	ID          int64      `json:"id"`
 	Status      Status     `json:"status"`

@@ -15,8 +15,7 @@ const (
 	DeliveryStatusFailed DeliveryStatus = "FAILED"
 )
 
-// DeliveryErrorClass says, without the server's internal error text, why
-// the last attempt at a delivery failed.
+// DeliveryErrorClass says why the last attempt at a delivery failed.
 type DeliveryErrorClass string
 
 // The classes of failed attempts.
@@ -39,28 +38,19 @@ const (
 	DeliveryErrorConnection DeliveryErrorClass = "CONNECTION"
 )
 
-// WebhookDelivery is one webhook delivery of a task as its customer sees
-// it (GET /export-tasks/{id}/deliveries): where it goes and how it went.
-// It carries neither the payload nor the server's internal error text.
+// WebhookDelivery is one webhook delivery of a task, as GET
+// /export-tasks/{id}/deliveries shows it, without payload or internal errors.
 type WebhookDelivery struct {
-	ID    int64  `json:"id"`
-	Event Event  `json:"event"`
-	URL   string `json:"url"`
-	// Status is PENDING, DELIVERED or FAILED (given up).
+	ID       int64          `json:"id"`
+	Event    Event          `json:"event"`
+	URL      string         `json:"url"`
 	Status   DeliveryStatus `json:"status"`
 	Attempts int            `json:"attempts"`
-	// CreatedAt is when the event happened, or for a redelivery when it
-	// was asked for (its retry horizon starts then).
-	CreatedAt Time `json:"createdAt"`
-	// LastAttemptAt is when the last attempt ended (for a delivered or
-	// failed delivery, when it ended); absent before the first attempt.
-	LastAttemptAt Time `json:"lastAttemptAt,omitzero"`
-	// LastStatusCode is the HTTP status of the last failed attempt, when
-	// the receiver answered.
-	LastStatusCode int `json:"lastStatusCode,omitempty"`
-	// LastError classifies the last failed attempt; absent when no
-	// attempt failed last.
-	LastError DeliveryErrorClass `json:"lastError,omitempty"`
-	// NextAttemptAt is when a pending delivery is tried next.
-	NextAttemptAt Time `json:"nextAttemptAt,omitzero"`
+	// CreatedAt is when the event happened, or when a redelivery was
+	// asked for (its retry horizon starts then).
+	CreatedAt      Time               `json:"createdAt"`
+	LastAttemptAt  Time               `json:"lastAttemptAt,omitzero"`   // when the last attempt ended
+	LastStatusCode int                `json:"lastStatusCode,omitempty"` // of the last failed attempt, if answered
+	LastError      DeliveryErrorClass `json:"lastError,omitempty"`      // why the last attempt failed, if it did
+	NextAttemptAt  Time               `json:"nextAttemptAt,omitzero"`   // when a pending delivery is tried next
 }
