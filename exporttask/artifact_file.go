@@ -11,11 +11,9 @@ import (
 // FileTaker is an [ArtifactWriter] that can take a finished file as its
 // content by moving it instead of copying its bytes.
 type FileTaker interface {
-	// TakeFile makes the regular file at path the writer's content, to be
-	// made visible by Commit as written content is; nothing may have been
-	// written before. It returns the file's size and SHA-256 (hex). After
-	// it succeeds the file may be gone from path (moved); after an error,
-	// path still names it or the error says it cannot be read.
+	// TakeFile makes the regular file at path the content of the writer,
+	// to which nothing was written, and returns its size and SHA-256
+	// (hex). Once it succeeds the file may be gone from path.
 	TakeFile(path string) (size int64, sha256 string, err error)
 }
 

@@ -10,12 +10,8 @@ import (
 // does nothing.
 type ArtifactWriter interface {
 	io.Writer
-	// Commit makes the file visible and returns what was stored, with
-	// its SHA-256 (computed while writing). A failed Commit leaves
-	// nothing behind.
-	Commit() (ArtifactInfo, error)
-	// Abort discards what was written.
-	Abort() error
+	Commit() (ArtifactInfo, error) // makes the file visible, or leaves nothing
+	Abort() error                  // discards what was written
 }
 
 // ArtifactInfo describes a committed file.

@@ -20,10 +20,8 @@ type EventTask struct {
 	Progress    int        `json:"progress"`
 	ErrorReason string     `json:"errorReason,omitempty"`
 	Artifacts   []Artifact `json:"artifacts"`
-	// Webhook is the receiver's subscription (its URL and events).
-	Webhook Webhook `json:"webhook"`
-	// Links holds "self": the task's path, relative to the API's base URL.
-	Links []Link `json:"links"`
+	Webhook     Webhook    `json:"webhook"` // the receiver's subscription
+	Links       []Link     `json:"links"`   // "self": the task's path, relative to the API's base URL
 }
 
 // Link is a hyperlink in a webhook payload.

@@ -36,16 +36,11 @@ type CreateRequest struct {
 
 // Artifact is one file a completed task produced.
 type Artifact struct {
-	// Name is the file name.
-	Name string `json:"name"`
-	// Type says what the file holds; see [ArtifactTypes].
-	Type ArtifactType `json:"type"`
-	// Size is in bytes.
-	Size int64 `json:"size,omitempty"`
-	// URL is where to download the file; removed when the task expires.
-	URL string `json:"url,omitempty"`
-	// SHA256 is the hex-encoded SHA-256 digest of the file.
-	SHA256 string `json:"sha256,omitempty"`
+	Name   string       `json:"name"`             // the file name
+	Type   ArtifactType `json:"type"`             // see [ArtifactTypes]
+	Size   int64        `json:"size,omitempty"`   // bytes
+	URL    string       `json:"url,omitempty"`    // where to download it, until the task expires
+	SHA256 string       `json:"sha256,omitempty"` // hex digest
 }
 
 // Task is an export task as the API returns it: the request as stored (its

@@ -5,14 +5,9 @@ type DeliveryStatus string
 
 // The statuses of a delivery in the API.
 const (
-	// DeliveryStatusPending: to be attempted, maybe again, at
-	// nextAttemptAt.
-	DeliveryStatusPending DeliveryStatus = "PENDING"
-	// DeliveryStatusDelivered: the receiver answered 2xx.
-	DeliveryStatusDelivered DeliveryStatus = "DELIVERED"
-	// DeliveryStatusFailed: given up; it is never attempted again (ask
-	// for a redelivery instead).
-	DeliveryStatusFailed DeliveryStatus = "FAILED"
+	DeliveryStatusPending   DeliveryStatus = "PENDING"   // to be attempted (again) at nextAttemptAt
+	DeliveryStatusDelivered DeliveryStatus = "DELIVERED" // the receiver answered 2xx
+	DeliveryStatusFailed    DeliveryStatus = "FAILED"    // given up: ask for a redelivery
 )
 
 // DeliveryErrorClass says why the last attempt at a delivery failed.
@@ -20,22 +15,15 @@ type DeliveryErrorClass string
 
 // The classes of failed attempts.
 const (
-	// DeliveryErrorHTTPStatus: the receiver answered with a status other
-	// than 2xx (lastStatusCode has it; a 3xx is not followed).
-	DeliveryErrorHTTPStatus DeliveryErrorClass = "HTTP_STATUS"
-	// DeliveryErrorTimeout: no answer within the attempt's time limit.
-	DeliveryErrorTimeout DeliveryErrorClass = "TIMEOUT"
-	// DeliveryErrorDNS: the receiver's host name did not resolve.
-	DeliveryErrorDNS DeliveryErrorClass = "DNS"
-	// DeliveryErrorTLS: the TLS handshake failed (certificate, say).
-	DeliveryErrorTLS DeliveryErrorClass = "TLS"
-	// DeliveryErrorAddressNotAllowed: the URL or the address it resolved
-	// to is refused by the server's address policy (loopback, private
-	// and other special-purpose networks); never retried.
+	DeliveryErrorHTTPStatus DeliveryErrorClass = "HTTP_STATUS" // not 2xx (lastStatusCode; 3xx not followed)
+	DeliveryErrorTimeout    DeliveryErrorClass = "TIMEOUT"     // no answer in time
+	DeliveryErrorDNS        DeliveryErrorClass = "DNS"         // the host name did not resolve
+	DeliveryErrorTLS        DeliveryErrorClass = "TLS"         // the TLS handshake failed
+	// DeliveryErrorAddressNotAllowed: the URL or its address is refused
+	// by the server's address policy (loopback, private networks...);
+	// never retried.
 	DeliveryErrorAddressNotAllowed DeliveryErrorClass = "ADDRESS_NOT_ALLOWED"
-	// DeliveryErrorConnection: any other failure to connect or to
-	// exchange the request (refused, reset, closed early).
-	DeliveryErrorConnection DeliveryErrorClass = "CONNECTION"
+	DeliveryErrorConnection        DeliveryErrorClass = "CONNECTION" // any other failure to connect or exchange
 )
 
 // WebhookDelivery is one webhook delivery of a task, as GET
