@@ -8,12 +8,11 @@ import (
 // Output is where an export writes: the task's artifact files, which land
 // in the artifact store under the task's prefix, and its progress.
 type Output interface {
-	// Create starts the artifact file name (a plain file name, no
-	// slashes). It is part of the task only once committed.
+	// Create starts the artifact file name (no slashes), part of the task
+	// once committed.
 	Create(ctx context.Context, name string) (ArtifactWriter, error)
-	// Progress reports done units of work out of total (tiles, rows...).
-	// A non-nil error means stop now and return it: the task was aborted
-	// or its lease lost.
+	// Progress reports done units of work out of total; an error means
+	// stop and return it (the task was aborted or its lease lost).
 	Progress(done, total int64) error
 }
 

@@ -49,12 +49,9 @@ type Position []float64
 // decodes with its coordinates dropped, for validation to name the accepted
 // types, and cannot be encoded.
 type Geometry struct {
-	Type string // TypePolygon or TypeMultiPolygon
-	// Polygon holds a Polygon's linear rings: the exterior ring first, then
-	// any holes. Each ring is closed (its last position equals its first).
-	Polygon [][]Position
-	// MultiPolygon holds a MultiPolygon's polygons, each as Polygon above.
-	MultiPolygon [][][]Position
+	Type         string         // TypePolygon or TypeMultiPolygon
+	Polygon      [][]Position   // closed rings: the exterior, then any holes
+	MultiPolygon [][][]Position // polygons, each as Polygon
 }
 
 // NewPolygon returns a Polygon geometry with the given rings.
@@ -235,9 +232,8 @@ func appendNumber(b []byte, v float64) ([]byte, error) {
 	return b, nil
 }
 
-// UnmarshalJSON reads a geometry object. The coordinates of a Polygon or
-// MultiPolygon must have that type's nesting; those of another type are
-// ignored (Type keeps the name, for validation to report).
+// UnmarshalJSON reads a geometry object; a Polygon's or MultiPolygon's
+// coordinates must have its nesting, another type's are ignored.
 func (g *Geometry) UnmarshalJSON(b []byte) error {
 	var raw geometryJSON
 	if err := json.Unmarshal(b, &raw); err != nil {

@@ -5,8 +5,7 @@ import (
 	"fmt"
 )
 
-// Status is where a task is in its life. See [Transition] for the legal
-// moves between statuses.
+// Status is where a task is in its life; see [Transition].
 type Status string
 
 // The statuses.
@@ -37,9 +36,8 @@ func (s Status) Valid() bool {
 	return false
 }
 
-// Final reports whether the export work of a task in status s is over:
-// COMPLETED, FAILED, ABORTED, EXPIRED and ARCHIVED. A final task cannot be
-// aborted; it can still expire or be archived.
+// Final reports whether the export work of a task in status s is over; a
+// final task cannot be aborted, only expire or be archived.
 func (s Status) Final() bool {
 	switch s {
 	case StatusCompleted, StatusFailed, StatusAborted, StatusExpired, StatusArchived:
