@@ -147,10 +147,9 @@ func NewJob(rec catalog.Record, r exporttask.CreateRequest) (Job, error) {
 		return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: err.Error()})
 	}
 	box := fp.BBox()
-	a := &area{footprint: fp, regionOfInterest: roi, record: rec.Footprint, request: r.ROI}
+	a := newArea(fp, roi)
 	if roi != nil {
-		ix := Job{Record: rec, Request: r, area: a}.index()
-		if !ix.roi.Intersects(ix.fp) {
+		if !a.roi.Intersects(a.fp) {
 			msg := fmt.Sprintf("does not intersect the footprint of catalog record %s (%s)", rec.ID, boxString(box))
 			if swapped(roi).Intersects(fp) {
 				msg += "; with longitude and latitude swapped it would: GeoJSON positions are [longitude, latitude]"
@@ -164,7 +163,7 @@ func NewJob(rec catalog.Record, r exporttask.CreateRequest) (Job, error) {
 					"the area to export has no width or no height", rec.ID, boxString(fp.BBox()))})
 		}
 	}
-	return Job{Record: rec, Request: r, Box: Box(box), area: a}, nil
+	return Job{Record: rec, Request: r, Box: box, area: a}, nil
 }
 
 // boxString writes b as west,south,east,north.
