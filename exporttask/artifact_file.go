@@ -8,24 +8,18 @@ import (
 	"os"
 )
 
-// FileTaker is implemented by an [ArtifactWriter] that can take a
-// finished file as its whole content by moving it (a rename, where the
-// file and the store share a file system) instead of copying its bytes:
-// a large export built in a scratch directory is then stored without a
-// second copy on disk.
+// FileTaker is an [ArtifactWriter] that can take a finished file as its
+// content by moving it instead of copying its bytes.
 type FileTaker interface {
-	// TakeFile makes the regular file at path the writer's content, to be
-	// made visible by Commit as written content is; nothing may have been
-	// written before. It returns the file's size and SHA-256 (hex). After
-	// it succeeds the file may be gone from path (moved); after an error,
-	// path still names it or the error says it cannot be read.
+	// TakeFile makes the regular file at path the content of the writer,
+	// to which nothing was written, and returns its size and SHA-256
+	// (hex). Once it succeeds the file may be gone from path.
 	TakeFile(path string) (size int64, sha256 string, err error)
 }
 
-// StoreFile makes the regular file at path w's content: through w's
-// TakeFile when w is a [FileTaker] (moving it where it can), else by
-// copying it into w. It returns the size and SHA-256 (hex) of what was
-// stored. After it, path may no longer name the file.
+// StoreFile makes the regular file at path w's content, moved by a
+// [FileTaker] or else copied, and returns its size and SHA-256 (hex); path
+// may be gone afterwards.
 func StoreFile(w ArtifactWriter, path string) (size int64, sum string, err error) {
 	if t, ok := w.(FileTaker); ok {
 		return t.TakeFile(path)
@@ -33,9 +27,8 @@ func StoreFile(w ArtifactWriter, path string) (size int64, sum string, err error
 	return CopyFile(w, path)
 }
 
-// CopyFile copies the regular file at path into w and returns its size
-// and SHA-256 (hex): what an [ArtifactWriter] that cannot move a file does
-// in [FileTaker.TakeFile].
+// CopyFile copies the regular file at path into w and returns its size and
+// SHA-256 (hex).
 func CopyFile(w io.Writer, path string) (size int64, sum string, err error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -5,17 +5,13 @@ import (
 	"time"
 )
 
-// ArtifactWriter writes one artifact file (see [Output]); it is not safe for
-// concurrent use. Commit or Abort must be called; Abort after a successful
-// Commit does nothing, so `defer w.Abort()` is the safe way to write.
+// ArtifactWriter writes one artifact file; it is not safe for concurrent
+// use. Call Commit or Abort; `defer w.Abort()` is safe, as Abort after Commit
+// does nothing.
 type ArtifactWriter interface {
 	io.Writer
-	// Commit makes the file visible and returns what was stored, with
-	// its SHA-256 (computed while writing). A failed Commit leaves
-	// nothing behind.
-	Commit() (ArtifactInfo, error)
-	// Abort discards what was written.
-	Abort() error
+	Commit() (ArtifactInfo, error) // makes the file visible, or leaves nothing
+	Abort() error                  // discards what was written
 }
 
 // ArtifactInfo describes a committed file.

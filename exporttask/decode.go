@@ -9,49 +9,46 @@ import (
 	"strings"
 
 	"github.com/openapi-viewer/viewer/exporttask/internal/jsonscan"
+	"github.com/openapi-viewer/viewer/exporttask/internal/recordid"
 )
 
 // DecodeCreateRequest reads the JSON body of POST /export-tasks from r,
-// strictly, and validates it.
-//
-// It reads at most [MaxBodyBytes]; a longer body is an error wrapping an
-// *http.MaxBytesError, as is the error of an http.MaxBytesReader. An error
-// from r is returned wrapped (errors.As and errors.Is see it). Everything
-// else that is wrong with the body is a *[ValidationError] listing every
-// problem found, in the order of the body, each with the JSON Pointer of
-// the member it is about:
-//
-//   - the JSON itself: syntax, nesting deeper than [MaxDepth], a duplicate
-//     member name in any object, a member the schema does not define (with
-//     a "did you mean" hint when a defined name is close), a value of the
-//     wrong JSON type, a number too large for a float64, a feature without
-//     "properties", a string or member name that is not valid UTF-8
-//     (invalid bytes, overlong forms, encoded surrogates, or an unpaired
-//     surrogate escape such as \ud800), and anything after the closing
-//     brace;
-//   - the rules of [CreateRequest.Validate].
-//
-// Both published shapes of the body are read (see [RequestShape]): the
-// webhook array named "webhook" (v1.6.5) or "webhooks" (v1.7.0), which
-// sets the request's Shape; a body with both is refused. description and
-// keywords may be null (v1.7.0 declares them nullable), which means the
-// same as absent.
-//
-// A syntax error ends the reading: the problems found before it are
-// listed, and validation does not run; nor does it when there are more
-// than [MaxProblems] problems of the first kind. Otherwise validation runs on what
-// could be read, with a value of the wrong type taken as absent and an
-// unknown member ignored; it says nothing more about such a value (a
-// number given for catalogRecordID is reported as the wrong type, not also
-// as missing).
-//
-// What is decoded is normalised: catalogRecordID is in lower case (UUIDs
-// are compared so when telling duplicates apart), empty keywords and parameters are nil,
-// and the numbers in keywords, parameters and feature properties keep
-// their text: one that a float64 would write back differently
-// (9007199254740993, 1.0, 1e2) stays a [json.Number], the others become
-// float64, and either way encodes to the text it was written with.
+// strictly, and validates it. It reads at most [MaxBodyBytes]: a longer
+// body is an error wrapping *http.MaxBytesError. Every problem with the
+// body (JSON syntax, nesting past [MaxDepth], duplicate or unknown members,
+// wrong types, invalid UTF-8, the rules of [CreateRequest.Validate]) comes
+// back at once in a *[ValidationError], in the order of the body. Both
+// [RequestShape]s are read. The request is normalised: catalogRecordID in
+// lower case, empty keywords and parameters nil, and numbers in keywords,
+// parameters and properties kept as written ([json.Number] where a float64
+// would write them back differently).
 func DecodeCreateRequest(r io.Reader) (CreateRequest, error) {
+	// What the doc comment sums up, in detail. The problems, each with the
+	// JSON Pointer of the member it is about, are:
+	//
+	//   - the JSON itself: syntax, nesting deeper than MaxDepth, a duplicate
+	//     member name in any object, a member the schema does not define (with
+	//     a "did you mean" hint when a defined name is close), a value of the
+	//     wrong JSON type, a number too large for a float64, a feature without
+	//     "properties", a string or member name that is not valid UTF-8
+	//     (invalid bytes, overlong forms, encoded surrogates, or an unpaired
+	//     surrogate escape such as \ud800), and anything after the closing
+	//     brace;
+	//   - the rules of CreateRequest.Validate.
+	//
+	// Both published shapes of the body are read (see RequestShape): the
+	// webhook array named "webhook" (v1.6.5) or "webhooks" (v1.7.0), which
+	// sets the request's Shape; a body with both is refused. description and
+	// keywords may be null (v1.7.0 declares them nullable), which means the
+	// same as absent.
+	//
+	// A syntax error ends the reading: the problems found before it are
+	// listed, and validation does not run; nor does it when there are more
+	// than MaxProblems problems of the first kind. Otherwise validation runs on what
+	// could be read, with a value of the wrong type taken as absent and an
+	// unknown member ignored; it says nothing more about such a value (a
+	// number given for catalogRecordID is reported as the wrong type, not also
+	// as missing).
 	body, err := io.ReadAll(io.LimitReader(r, MaxBodyBytes+1))
 	if err != nil {
 		return CreateRequest{}, fmt.Errorf("exporttask: reading the request body: %w", err)
@@ -110,8 +107,8 @@ func decodeSound(body []byte) (CreateRequest, error) {
 			jsonscan.ExactNumbers(f.Properties)
 		}
 	}
-	if isUUID(req.CatalogRecordID) {
-		req.CatalogRecordID = strings.ToLower(req.CatalogRecordID)
+	if id, ok := recordid.Canonical(req.CatalogRecordID); ok {
+		req.CatalogRecordID = id
 	}
 	return req, nil
 }

@@ -11,20 +11,17 @@ type EventPayload struct {
 	Data      EventTask `json:"data"`
 }
 
-// EventTask is the task as a webhook delivery shows it: a small view whose
-// size does not grow with the request (no ROI, keywords, parameters or
-// description), carrying only the receiver's own subscription. Read the
-// whole task with GET on links' "self".
+// EventTask is the task as a webhook delivery shows it: without ROI,
+// keywords, parameters or description, and with only the receiver's own
+// subscription. GET links' "self" for the whole task.
 type EventTask struct {
 	ID          int64      `json:"id"`
 	Status      Status     `json:"status"`
 	Progress    int        `json:"progress"`
 	ErrorReason string     `json:"errorReason,omitempty"`
 	Artifacts   []Artifact `json:"artifacts"`
-	// Webhook is the receiver's subscription (its URL and events).
-	Webhook Webhook `json:"webhook"`
-	// Links holds "self": the task's path, relative to the API's base URL.
-	Links []Link `json:"links"`
+	Webhook     Webhook    `json:"webhook"` // the receiver's subscription
+	Links       []Link     `json:"links"`   // "self": the task's path, relative to the API's base URL
 }
 
 // Link is a hyperlink in a webhook payload.

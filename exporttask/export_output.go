@@ -5,27 +5,20 @@ import (
 	"errors"
 )
 
-// Output is where a real export writes: the task's artifact files and its
-// progress. A worker hands one to the exporter; files created through it
-// land in the artifact store (package artifact) under the task's prefix.
-//
-// This is the contract the file-writing exporters (RASTER GeoPackage, DEM
-// GeoTIFF, 3D Tiles) are written against; see [Exporter].
+// Output is where an export writes: the task's artifact files, which land
+// in the artifact store under the task's prefix, and its progress.
 type Output interface {
-	// Create starts the artifact file name (a plain file name, no
-	// slashes). It is part of the task only once committed.
+	// Create starts the artifact file name (no slashes), part of the task
+	// once committed.
 	Create(ctx context.Context, name string) (ArtifactWriter, error)
-	// Progress reports done units of work out of total (tiles, rows...).
-	// A non-nil error means stop now and return it: the task was aborted
-	// or its lease lost.
+	// Progress reports done units of work out of total; an error means
+	// stop and return it (the task was aborted or its lease lost).
 	Progress(done, total int64) error
 }
 
-// PermanentError marks an export failure that retrying cannot fix (the
-// record's data is unreadable, the request cannot be served): the task ends
-// FAILED at once with Reason as its errorReason. Any other error from an
-// export is taken as transient and the task is tried again, up to the
-// worker's maximum attempts.
+// PermanentError marks an export failure that retrying cannot fix: the task
+// ends FAILED at once with Reason as its errorReason. Any other export error
+// is transient, and the task is tried again up to the worker's limit.
 type PermanentError struct {
 	Reason string // what the client is told, without internals
 	Err    error  // the cause, for the logs; may be nil

@@ -1,10 +1,8 @@
 package exporttask
 
-// NewValidationError returns a [ValidationError] listing problems, for code
-// outside this package (a catalog lookup, an exporter checking its
-// parameters) that refuses a request: the server answers it with 400 and
-// each problem's pointer, as it does for the checks of
-// [CreateRequest.Validate].
+// NewValidationError returns a ValidationError listing problems, for code
+// that refuses a request outside Validate (a catalog lookup, an exporter's
+// parameters): the server answers it as it does Validate's.
 func NewValidationError(problems ...FieldError) *ValidationError {
 	return &ValidationError{Problems: append([]FieldError(nil), problems...)}
 }

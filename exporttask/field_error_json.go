@@ -2,9 +2,7 @@ package exporttask
 
 import "encoding/json"
 
-// MarshalJSON writes {"parameter", "message"} when e names a parameter and
-// {"pointer", "message"} otherwise, so that a client reads exactly one of
-// the two locations.
+// MarshalJSON writes {"parameter", "message"} or {"pointer", "message"}.
 func (e FieldError) MarshalJSON() ([]byte, error) {
 	if e.Parameter != "" {
 		return json.Marshal(struct {
@@ -18,8 +16,7 @@ func (e FieldError) MarshalJSON() ([]byte, error) {
 	}{e.Pointer, e.Message})
 }
 
-// ParameterError returns the problem with the parameter named name (a path,
-// query or header parameter), as a FieldError.
+// ParameterError returns the problem with the parameter named name.
 func ParameterError(name, message string) FieldError {
 	return FieldError{Parameter: name, Message: message}
 }

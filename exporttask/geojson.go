@@ -16,44 +16,23 @@ const (
 	TypeMultiPolygon      = "MultiPolygon"
 )
 
-// FeatureCollection is a GeoJSON FeatureCollection (RFC 7946, section 3.3):
-// the region of interest of a task, checked by [CreateRequest.Validate].
-//
-// ROI is optional: without it the whole record is exported. When present it
-// is a GeoJSON FeatureCollection (RFC 7946) that must
-//
-//   - have "type": "FeatureCollection" and 1 to [MaxFeatures] features: an
-//     empty features array is rejected, as a region without area is a
-//     client mistake; leave ROI out to export the whole record;
-//   - hold only Features ("type": "Feature") with a "properties" member
-//     (an object whose values may be anything, null included, within the
-//     limits of keywords; or null itself) and a geometry of type Polygon or MultiPolygon (a null
-//     geometry or any other type is rejected, naming the accepted types);
-//   - have, in each polygon, at least one linear ring, and in each ring 4
-//     to [MaxRingPositions] positions, the last equal to the first;
-//   - have rings that enclose an area and neither cross nor touch
-//     themselves or each other, each hole inside its exterior ring and
-//     outside the other holes;
-//   - have positions of 2 or 3 finite numbers, longitude in [-180, 180]
-//     and latitude in [-90, 90] degrees (the optional third is an
-//     altitude in meters);
-//   - have at most [MaxPositions] positions in all.
-//
-// Members other than those named (such as "bbox", "id" or foreign members)
-// are rejected like any unknown field. Ring orientation (the right-hand
-// rule) is not checked: RFC 7946 asks parsers not to reject on it.
+// FeatureCollection is a GeoJSON FeatureCollection (RFC 7946): the region
+// of interest of a task. Without one the whole record is exported. It has 1
+// to [MaxFeatures] Features, each with a "properties" member and a Polygon
+// or MultiPolygon geometry whose rings are closed, hold 4 to
+// [MaxRingPositions] positions of [lon, lat(, alt)] in range, enclose an area
+// and neither cross nor touch; holes lie inside their exterior ring and
+// outside each other; at most [MaxPositions] positions in all. Other members
+// ("bbox", "id", foreign members) are refused; ring orientation is not
+// checked (RFC 7946 asks parsers not to).
 type FeatureCollection struct {
 	Type     string    `json:"type"` // always "FeatureCollection"
 	Features []Feature `json:"features"`
 }
 
 // Feature is a GeoJSON Feature whose geometry is a Polygon or MultiPolygon.
-//
-// Properties is the feature's "properties" member: an object whose values
-// may be any JSON value, null included. RFC 7946 lets the member itself be
-// null, and so do we: a nil map is written as null, an empty one as {}, so
-// a feature reads back exactly as the client sent it. The member must be
-// present in a request (RFC 7946, section 3.2).
+// Its "properties" member is required; a nil Properties is written as null,
+// an empty one as {}, so a feature reads back as the client sent it.
 type Feature struct {
 	Type       string         `json:"type"` // always "Feature"
 	Properties map[string]any `json:"properties"`
@@ -65,21 +44,14 @@ type Feature struct {
 // finite numbers.
 type Position []float64
 
-// Geometry is a GeoJSON Polygon or MultiPolygon (RFC 7946, sections 3.1.6
-// and 3.1.7). Its JSON form is {"type": ..., "coordinates": ...}; the
-// coordinates are read into and written from Polygon or MultiPolygon,
-// according to Type. The other field stays nil.
-//
-// A geometry of another type decodes without error, with its coordinates
-// dropped, so that validation can say which types are accepted; it cannot be
-// encoded.
+// Geometry is a GeoJSON Polygon or MultiPolygon: its coordinates are in
+// Polygon or MultiPolygon, according to Type. A geometry of another type
+// decodes with its coordinates dropped, for validation to name the accepted
+// types, and cannot be encoded.
 type Geometry struct {
-	Type string // TypePolygon or TypeMultiPolygon
-	// Polygon holds a Polygon's linear rings: the exterior ring first, then
-	// any holes. Each ring is closed (its last position equals its first).
-	Polygon [][]Position
-	// MultiPolygon holds a MultiPolygon's polygons, each as Polygon above.
-	MultiPolygon [][][]Position
+	Type         string         // TypePolygon or TypeMultiPolygon
+	Polygon      [][]Position   // closed rings: the exterior, then any holes
+	MultiPolygon [][][]Position // polygons, each as Polygon
 }
 
 // NewPolygon returns a Polygon geometry with the given rings.
@@ -92,9 +64,8 @@ func NewMultiPolygon(polygons ...[][]Position) *Geometry {
 	return &Geometry{Type: TypeMultiPolygon, MultiPolygon: polygons}
 }
 
-// Polygons returns the geometry's polygons, each as its rings: the one
-// polygon of a Polygon, or those of a MultiPolygon; nil for another type.
-// The slices are g's own, not copies.
+// Polygons returns the geometry's polygons (g's own slices): the one of a
+// Polygon, those of a MultiPolygon; nil for another type.
 func (g *Geometry) Polygons() [][][]Position {
 	switch g.Type {
 	case TypePolygon:
@@ -115,11 +86,8 @@ type geometryJSON struct {
 	Coordinates json.RawMessage `json:"coordinates"`
 }
 
-// MarshalJSON writes {"type", "coordinates"}, taking the coordinates from
-// Polygon or MultiPolygon according to Type. Any other type is an error, and
-// so is a coordinate that is not finite. The bytes are those encoding/json
-// writes for the coordinates' slices, written without reflection: a region
-// of interest holds up to MaxPositions positions.
+// MarshalJSON writes {"type", "coordinates"}, as encoding/json would, without
+// reflection; another type or a coordinate that is not finite is an error.
 func (g Geometry) MarshalJSON() ([]byte, error) {
 	var b []byte
 	var err error
@@ -264,9 +232,8 @@ func appendNumber(b []byte, v float64) ([]byte, error) {
 	return b, nil
 }
 
-// UnmarshalJSON reads a geometry object. The coordinates of a Polygon or
-// MultiPolygon must have that type's nesting; those of another type are
-// ignored (Type keeps the name, for validation to report).
+// UnmarshalJSON reads a geometry object; a Polygon's or MultiPolygon's
+// coordinates must have its nesting, another type's are ignored.
 func (g *Geometry) UnmarshalJSON(b []byte) error {
 	var raw geometryJSON
 	if err := json.Unmarshal(b, &raw); err != nil {

@@ -1,14 +1,9 @@
 package exporttask
 
-// Limits on a create request. [DecodeCreateRequest] and
-// [CreateRequest.Validate] enforce them and the OpenAPI description
-// documents them. Lengths in characters count Unicode code points, like
-// JSON Schema's maxLength. A body over MaxBodyBytes is answered 413. A
-// MultiPolygon's numbers sit at depth 9 of MaxDepth (the body itself is
-// depth 1); the rest is for keywords, parameters and feature properties.
-// A "map" is keywords, parameters or one feature's properties; a value's
-// size is that of its compact JSON. A [ValidationError] lists MaxProblems
-// problems one by one and sums up any more in one last entry.
+// Limits on a create request, enforced by [DecodeCreateRequest] and
+// [CreateRequest.Validate] and documented in the OpenAPI description.
+// Lengths in characters count code points; a "map" is keywords, parameters
+// or one feature's properties, a value's size that of its compact JSON.
 const (
 	MaxBodyBytes            = 1 << 20 // request body, bytes (1 MiB)
 	MaxDepth                = 32      // nesting of JSON objects and arrays

@@ -118,35 +118,17 @@ func TestOpenAPIExamplesMatchTheTypes(t *testing.T) {
 				out = req
 				raw = asV165(t, raw, req.Shape)
 			case "Task":
-				var task exporttask.Task
-				strictDecode(t, raw, &task)
-				assertNoNull(t, "", ex.value)
-				out = task
+				out = decodeExample[exporttask.Task](t, raw, ex.value)
 			case "[]Task":
-				var tasks []exporttask.Task
-				strictDecode(t, raw, &tasks)
-				assertNoNull(t, "", ex.value)
-				out = tasks
+				out = decodeExample[[]exporttask.Task](t, raw, ex.value)
 			case "DryRun":
-				var d exporttask.DryRun
-				strictDecode(t, raw, &d)
-				assertNoNull(t, "", ex.value)
-				out = d
+				out = decodeExample[exporttask.DryRun](t, raw, ex.value)
 			case "WebhookDelivery":
-				var d exporttask.WebhookDelivery
-				strictDecode(t, raw, &d)
-				assertNoNull(t, "", ex.value)
-				out = d
+				out = decodeExample[exporttask.WebhookDelivery](t, raw, ex.value)
 			case "[]WebhookDelivery":
-				var ds []exporttask.WebhookDelivery
-				strictDecode(t, raw, &ds)
-				assertNoNull(t, "", ex.value)
-				out = ds
+				out = decodeExample[[]exporttask.WebhookDelivery](t, raw, ex.value)
 			case "EventPayload":
-				var ev exporttask.EventPayload
-				strictDecode(t, raw, &ev)
-				assertNoNull(t, "", ex.value)
-				out = ev
+				out = decodeExample[exporttask.EventPayload](t, raw, ex.value)
 			case "Problem":
 				var p exporttask.Problem
 				strictDecode(t, raw, &p)
@@ -377,4 +359,14 @@ func mapKeys(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// decodeExample decodes an example strictly as a T and checks that its
+// value has no null.
+func decodeExample[T any](t *testing.T, raw []byte, value any) T {
+	t.Helper()
+	var v T
+	strictDecode(t, raw, &v)
+	assertNoNull(t, "", value)
+	return v
 }

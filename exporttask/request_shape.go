@@ -6,11 +6,9 @@ import (
 	"fmt"
 )
 
-// RequestShape is the published version of the API a create request was
-// written for. The versions differ in one member name: v1.6.5 lists a
-// task's subscriptions under "webhook", v1.7.0 under "webhooks". A task
-// remembers the shape of the request that created it and is answered in
-// that shape, so that a client reads back the member it wrote.
+// RequestShape is the published API version a create request was written
+// for: v1.6.5 names the webhook array "webhook", v1.7.0 "webhooks". A task
+// is answered in the shape of the request that created it.
 type RequestShape uint8
 
 const (

@@ -5,8 +5,7 @@ import (
 	"fmt"
 )
 
-// Status is where a task is in its life. See [Transition] for the legal
-// moves between statuses.
+// Status is where a task is in its life; see [Transition].
 type Status string
 
 // The statuses.
@@ -37,9 +36,8 @@ func (s Status) Valid() bool {
 	return false
 }
 
-// Final reports whether the export work of a task in status s is over:
-// COMPLETED, FAILED, ABORTED, EXPIRED and ARCHIVED. A final task cannot be
-// aborted; it can still expire or be archived.
+// Final reports whether the export work of a task in status s is over; a
+// final task cannot be aborted, only expire or be archived.
 func (s Status) Final() bool {
 	switch s {
 	case StatusCompleted, StatusFailed, StatusAborted, StatusExpired, StatusArchived:
@@ -147,11 +145,8 @@ func (e *TransitionError) Error() string {
 func (e *TransitionError) Unwrap() error { return ErrInvalidTransition }
 
 // Transition checks a status change against the state machine and returns
-// the event it emits. Every status change goes through it; an illegal one
-// returns a *[TransitionError].
-//
-// A task starts PENDING. The moves allowed, each with the event it emits
-// (a test checks this table against the code):
+// the event it emits, or a *[TransitionError]. A task starts PENDING; the
+// moves (a test checks this table against the code):
 //
 //	from         to           event
 //	PENDING      IN_PROGRESS  TASK_STARTED
@@ -172,11 +167,8 @@ func (e *TransitionError) Unwrap() error { return ErrInvalidTransition }
 //	EXPIRED      ARCHIVED     TASK_ARCHIVED
 //
 // COMPLETED, FAILED, ABORTED, EXPIRED and ARCHIVED are final
-// ([Status.Final]): the export work is over and the task can no longer be
-// aborted, only expire (COMPLETED) or be archived. ARCHIVED is terminal: no
-// move leaves it. Two events come without a status change: TASK_IN_PROGRESS
-// when an IN_PROGRESS task reports progress, and TASK_UPDATED when a
-// duplicate create adds webhooks to an existing task.
+// ([Status.Final]); ARCHIVED is terminal. TASK_IN_PROGRESS also comes with progress and TASK_UPDATED when
+// a duplicate create adds webhooks, without a status change.
 func Transition(from, to Status) (Event, error) {
 	ev, ok := transition(from, to)
 	if !ok {

@@ -8,11 +8,8 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/jsonscan"
 )
 
-// UnmarshalJSON reads a task as [Task.MarshalJSON] writes it, with the
-// numbers in keywords, parameters and feature properties kept exact as
-// [DecodeCreateRequest] keeps them, so that a stored or fetched task has
-// the numbers its request had. A task written with "webhooks" (the v1.7.0
-// shape) is read with that Shape.
+// UnmarshalJSON reads a task as MarshalJSON writes it, in either shape,
+// keeping numbers exact as DecodeCreateRequest does.
 func (t *Task) UnmarshalJSON(b []byte) error {
 	type plain Task // without this method
 	dec := json.NewDecoder(bytes.NewReader(b))

@@ -9,12 +9,11 @@ import (
 // millisecond precision, e.g. 2026-11-21T09:30:00.000Z.
 const TimeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-// Time is a timestamp that encodes as [TimeLayout]. The zero Time means
-// "unknown": fields of this type are tagged omitzero, so an unknown time is
-// left out of the JSON instead of being written as null.
+// Time is a timestamp that encodes as [TimeLayout]; the zero Time, unknown,
+// is left out of the JSON (fields are tagged omitzero).
 type Time struct{ time.Time }
 
-// NewTime returns t in UTC, truncated to the millisecond, as the API stores it.
+// NewTime returns t in UTC to the millisecond, as the API stores it.
 func NewTime(t time.Time) Time {
 	if t.IsZero() {
 		return Time{}
@@ -30,8 +29,7 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	return append(b, '"'), nil
 }
 
-// UnmarshalJSON reads any RFC 3339 time and keeps it in UTC, to the
-// millisecond.
+// UnmarshalJSON reads any RFC 3339 time, in UTC to the millisecond.
 func (t *Time) UnmarshalJSON(b []byte) error {
 	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
 		return fmt.Errorf("exporttask: time must be an RFC 3339 string, got %s", b)

@@ -7,11 +7,22 @@ import (
 	"unicode/utf8"
 
 	"github.com/openapi-viewer/viewer/exporttask/internal/quoted"
+	"github.com/openapi-viewer/viewer/exporttask/internal/recordid"
 )
 
-// Validate checks every rule of a create request and returns nil or a
-// *[ValidationError] listing all the problems at once, each with the JSON
-// Pointer of the field it is about:
+// Validate checks every rule of a create request (required members,
+// [Domains], [CRS4326], the limits, a valid GeoJSON region of interest,
+// webhooks with http or https URLs and known events) and returns nil or a
+// *[ValidationError] listing all the problems at once. An empty string,
+// map or slice counts as missing.
+func (r *CreateRequest) Validate() error {
+	var p problems
+	r.validate(&p)
+	return p.err()
+}
+
+// validate adds to p the problems of r, each with the JSON Pointer of the
+// field it is about. The rules:
 //
 //   - catalogRecordID is required and is a UUID in its textual form
 //     (8-4-4-4-12 hexadecimal digits, either case; [DecodeCreateRequest]
@@ -22,30 +33,24 @@ import (
 //   - keywords and parameters have at most [MaxMapEntries] keys, each
 //     non-empty and at most [MaxKeyLength] characters, each value at most
 //     [MaxValueBytes] bytes of JSON;
-//   - ROI, when present, follows the GeoJSON rules listed in the package
-//     documentation under "Regions of interest", and its polygons are
+//   - ROI, when present, follows the GeoJSON rules listed at
+//     [FeatureCollection], and its polygons are
 //     valid: each ring encloses an area and neither crosses nor touches
 //     itself, the rings of a polygon neither cross nor touch each other
 //     (stricter than OGC Simple Features, which lets rings touch at a
 //     point), each hole lies inside the exterior ring and outside the
 //     other holes; a region so intricate that this check would compare
-//     more than 10,000,000 pairs of edges is refused;
+//     more than ringPairBudget pairs of edges is refused;
 //   - webhook (webhooks in the v1.7.0 Shape) has 1 to [MaxWebhooks] entries, each with an absolute http or
 //     https URL with a host, at most [MaxURLLength] bytes, and 1 to
 //     [MaxWebhookEvents] distinct known events.
 //
 // An empty string, map or slice counts as missing.
-func (r *CreateRequest) Validate() error {
-	var p problems
-	r.validate(&p)
-	return p.err()
-}
-
 func (r *CreateRequest) validate(p *problems) {
 	switch {
 	case r.CatalogRecordID == "":
 		p.add("/catalogRecordID", "is required")
-	case !isUUID(r.CatalogRecordID):
+	case !validRecordID(r.CatalogRecordID):
 		p.add("/catalogRecordID", "must be a UUID such as 0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05, got %s",
 			quoted.Short(r.CatalogRecordID))
 	}
@@ -70,28 +75,6 @@ func (r *CreateRequest) validate(p *problems) {
 		validateROI(p, "/ROI", r.ROI)
 	}
 	validateWebhooks(p, "/"+r.Shape.WebhookMember(), r.Webhook)
-}
-
-// isUUID reports whether s is a UUID in the 8-4-4-4-12 hexadecimal form of
-// RFC 9562, in either case. Version and variant are not checked.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // validateMap checks a free-form object (keywords, parameters, feature
@@ -121,4 +104,11 @@ func validateMap(p *problems, ptr string, m map[string]any) {
 			p.add(at, "the value is %d bytes of JSON; at most %d are allowed", len(b), MaxValueBytes)
 		}
 	}
+}
+
+// validRecordID reports whether id is a catalog record id: a UUID in
+// either case.
+func validRecordID(id string) bool {
+	_, ok := recordid.Canonical(id)
+	return ok
 }

@@ -35,14 +35,7 @@ func (c *ringChecker) polygon(p *problems, ptr string, rings [][]Position) {
 	if cap(c.points) < total {
 		c.points = make([]geom.Point, 0, total)
 	}
-	pts, poly := c.points[:0], c.rings[:0]
-	for _, ring := range rings {
-		start := len(pts)
-		for _, q := range ring {
-			pts = append(pts, geom.Point{X: q[0], Y: q[1]})
-		}
-		poly = append(poly, pts[start:len(pts):len(pts)])
-	}
+	pts, poly := geom.AppendRings(c.points[:0], c.rings[:0], rings)
 	c.points, c.rings = pts, poly
 	f := c.geom.Check(poly)
 	switch f.Kind {

@@ -6,24 +6,19 @@ import (
 	"strings"
 )
 
-// FieldError is one problem with a request: where, and what, in plain
-// words. Where is either Pointer, a JSON Pointer (RFC 6901) into the
-// request body (empty for the body as a whole), or, when Parameter is set,
-// the name of the path, query or header parameter concerned ("id",
-// "limit", "Idempotency-Key"). In JSON, a FieldError has either a pointer
-// or a parameter member (see [FieldError.MarshalJSON]).
+// FieldError is one problem with a request: what, in plain words, and
+// where: Pointer, a JSON Pointer (RFC 6901) into the body ("" for all of
+// it), or, when set, Parameter, the name of a path, query or header
+// parameter. Its JSON has exactly one of pointer and parameter.
 type FieldError struct {
 	Pointer   string `json:"pointer"`
 	Parameter string `json:"parameter,omitempty"`
 	Message   string `json:"message"`
 }
 
-// ValidationError lists everything wrong with a request, in the order found
-// in the body. Find it with errors.As; the server answers it with 400 and
-// a problem body whose errors are Problems (see [ValidationError.Problem]).
-//
-// At most [MaxProblems] problems are listed one by one; when there were
-// more, a last entry with an empty pointer says how many were left out.
+// ValidationError lists everything wrong with a request, in body order,
+// at most [MaxProblems] one by one (a last entry counts the rest). The
+// server answers it 400 with [ValidationError.Problem].
 type ValidationError struct {
 	Problems []FieldError
 }

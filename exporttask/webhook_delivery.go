@@ -5,62 +5,40 @@ type DeliveryStatus string
 
 // The statuses of a delivery in the API.
 const (
-	// DeliveryStatusPending: to be attempted, maybe again, at
-	// nextAttemptAt.
-	DeliveryStatusPending DeliveryStatus = "PENDING"
-	// DeliveryStatusDelivered: the receiver answered 2xx.
-	DeliveryStatusDelivered DeliveryStatus = "DELIVERED"
-	// DeliveryStatusFailed: given up; it is never attempted again (ask
-	// for a redelivery instead).
-	DeliveryStatusFailed DeliveryStatus = "FAILED"
+	DeliveryStatusPending   DeliveryStatus = "PENDING"   // to be attempted (again) at nextAttemptAt
+	DeliveryStatusDelivered DeliveryStatus = "DELIVERED" // the receiver answered 2xx
+	DeliveryStatusFailed    DeliveryStatus = "FAILED"    // given up: ask for a redelivery
 )
 
-// DeliveryErrorClass says, without the server's internal error text, why
-// the last attempt at a delivery failed.
+// DeliveryErrorClass says why the last attempt at a delivery failed.
 type DeliveryErrorClass string
 
 // The classes of failed attempts.
 const (
-	// DeliveryErrorHTTPStatus: the receiver answered with a status other
-	// than 2xx (lastStatusCode has it; a 3xx is not followed).
-	DeliveryErrorHTTPStatus DeliveryErrorClass = "HTTP_STATUS"
-	// DeliveryErrorTimeout: no answer within the attempt's time limit.
-	DeliveryErrorTimeout DeliveryErrorClass = "TIMEOUT"
-	// DeliveryErrorDNS: the receiver's host name did not resolve.
-	DeliveryErrorDNS DeliveryErrorClass = "DNS"
-	// DeliveryErrorTLS: the TLS handshake failed (certificate, say).
-	DeliveryErrorTLS DeliveryErrorClass = "TLS"
-	// DeliveryErrorAddressNotAllowed: the URL or the address it resolved
-	// to is refused by the server's address policy (loopback, private
-	// and other special-purpose networks); never retried.
+	DeliveryErrorHTTPStatus DeliveryErrorClass = "HTTP_STATUS" // not 2xx (lastStatusCode; 3xx not followed)
+	DeliveryErrorTimeout    DeliveryErrorClass = "TIMEOUT"     // no answer in time
+	DeliveryErrorDNS        DeliveryErrorClass = "DNS"         // the host name did not resolve
+	DeliveryErrorTLS        DeliveryErrorClass = "TLS"         // the TLS handshake failed
+	// DeliveryErrorAddressNotAllowed: the URL or its address is refused
+	// by the server's address policy (loopback, private networks...);
+	// never retried.
 	DeliveryErrorAddressNotAllowed DeliveryErrorClass = "ADDRESS_NOT_ALLOWED"
-	// DeliveryErrorConnection: any other failure to connect or to
-	// exchange the request (refused, reset, closed early).
-	DeliveryErrorConnection DeliveryErrorClass = "CONNECTION"
+	DeliveryErrorConnection        DeliveryErrorClass = "CONNECTION" // any other failure to connect or exchange
 )
 
-// WebhookDelivery is one webhook delivery of a task as its customer sees
-// it (GET /export-tasks/{id}/deliveries): where it goes and how it went.
-// It carries neither the payload nor the server's internal error text.
+// WebhookDelivery is one webhook delivery of a task, as GET
+// /export-tasks/{id}/deliveries shows it, without payload or internal errors.
 type WebhookDelivery struct {
-	ID    int64  `json:"id"`
-	Event Event  `json:"event"`
-	URL   string `json:"url"`
-	// Status is PENDING, DELIVERED or FAILED (given up).
+	ID       int64          `json:"id"`
+	Event    Event          `json:"event"`
+	URL      string         `json:"url"`
 	Status   DeliveryStatus `json:"status"`
 	Attempts int            `json:"attempts"`
-	// CreatedAt is when the event happened, or for a redelivery when it
-	// was asked for (its retry horizon starts then).
-	CreatedAt Time `json:"createdAt"`
-	// LastAttemptAt is when the last attempt ended (for a delivered or
-	// failed delivery, when it ended); absent before the first attempt.
-	LastAttemptAt Time `json:"lastAttemptAt,omitzero"`
-	// LastStatusCode is the HTTP status of the last failed attempt, when
-	// the receiver answered.
-	LastStatusCode int `json:"lastStatusCode,omitempty"`
-	// LastError classifies the last failed attempt; absent when no
-	// attempt failed last.
-	LastError DeliveryErrorClass `json:"lastError,omitempty"`
-	// NextAttemptAt is when a pending delivery is tried next.
-	NextAttemptAt Time `json:"nextAttemptAt,omitzero"`
+	// CreatedAt is when the event happened, or when a redelivery was
+	// asked for (its retry horizon starts then).
+	CreatedAt      Time               `json:"createdAt"`
+	LastAttemptAt  Time               `json:"lastAttemptAt,omitzero"`   // when the last attempt ended
+	LastStatusCode int                `json:"lastStatusCode,omitempty"` // of the last failed attempt, if answered
+	LastError      DeliveryErrorClass `json:"lastError,omitempty"`      // why the last attempt failed, if it did
+	NextAttemptAt  Time               `json:"nextAttemptAt,omitzero"`   // when a pending delivery is tried next
 }

@@ -11,13 +11,6 @@ import (
 	"time"
 )
 
-// SignatureHeader is the request header that carries a webhook's signature.
-const SignatureHeader = "X-Export-Signature"
-
-// DeliveryHeader is the request header that carries a webhook's delivery
-// id: the same on every attempt at one delivery, covered by the signature.
-const DeliveryHeader = "X-Export-Delivery"
-
 // DefaultSignatureTolerance is how far a signature's timestamp may be from
 // the receiver's clock when [VerifyWebhook] is given no tolerance.
 const DefaultSignatureTolerance = 5 * time.Minute
@@ -39,14 +32,10 @@ var (
 // use of the master secret.
 const secretLabel = "exporttask webhook secret v2\x00"
 
-// CustomerWebhookSecret returns the secret that signs the webhooks of
-// customer: "whsec_" followed by the hex HMAC-SHA256, keyed with the
-// server's master secret, of a fixed label and the customer id. It is
-// derived, not stored: the same master secret and customer always give the
-// same secret, no customer's secret tells anything about another's or
-// about the master, and changing the master secret changes every
-// customer's. A customer reads its own with GET /webhook-secret; receivers
-// pass it, as text, to [VerifyWebhook].
+// CustomerWebhookSecret returns the secret that signs customer's webhooks:
+// "whsec_" and the hex HMAC-SHA256, keyed with the server's master secret,
+// of a fixed label and the customer id. It is derived, not stored; a
+// customer reads its own with GET /webhook-secret.
 func CustomerWebhookSecret(master []byte, customer string) string {
 	m := hmac.New(sha256.New, master)
 	m.Write([]byte(secretLabel))
@@ -54,16 +43,9 @@ func CustomerWebhookSecret(master []byte, customer string) string {
 	return "whsec_" + hex.EncodeToString(m.Sum(nil))
 }
 
-// SignWebhook returns the X-Export-Signature header value of delivery
-// deliveryID (the X-Export-Delivery header) with body, sent at time t:
-// "t=<unix seconds>,v2=<hex HMAC-SHA256>", the HMAC keyed with the bytes of
-// secret (a [CustomerWebhookSecret]) and computed over
-// "<deliveryID>.<unix seconds>.<body>". Binding the delivery id keeps a
-// receiver's deduplication key from being altered; binding the timestamp
-// lets receivers refuse replays of old deliveries.
-//
-// Scheme v2 replaces v1, which signed only "<unix seconds>.<body>" with one
-// secret shared by every customer; v1 signatures are no longer sent.
+// SignWebhook returns the X-Export-Signature value of delivery deliveryID
+// with body, sent at t: "t=<unix seconds>,v2=<hex HMAC-SHA256>", keyed with
+// secret, over "<deliveryID>.<unix seconds>.<body>".
 func SignWebhook(secret, deliveryID string, t time.Time, body []byte) string {
 	ts := strconv.FormatInt(t.Unix(), 10)
 	return "t=" + ts + ",v2=" + hex.EncodeToString(webhookMAC(secret, deliveryID, ts, body))
@@ -80,14 +62,10 @@ func webhookMAC(secret, deliveryID, ts string, body []byte) []byte {
 }
 
 // VerifyWebhook checks a webhook's X-Export-Signature header against its
-// X-Export-Delivery header (deliveryID), the raw request body (exactly the
-// bytes received) and the customer's secret. It succeeds when one of the
-// header's v2 signatures matches (several may be present; unknown keys,
-// v1 included, are ignored) and the timestamp is within tolerance of now,
-// in either direction. A tolerance of zero or less means
-// [DefaultSignatureTolerance]. Signatures are compared in constant time.
-//
-// Errors wrap [ErrSignatureMalformed], [ErrSignatureMismatch] or
+// delivery id (X-Export-Delivery), the raw body and the customer's secret:
+// one v2 signature must match (others and unknown keys are ignored) and the
+// timestamp be within tolerance of now ([DefaultSignatureTolerance] for 0 or
+// less). Errors wrap [ErrSignatureMalformed], [ErrSignatureMismatch] or
 // [ErrSignatureStale], checked in that order.
 func VerifyWebhook(secret, header, deliveryID string, body []byte, now time.Time, tolerance time.Duration) error {
 	if deliveryID == "" {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/recordid"
 )
 
 // ManifestName is the name of a record's manifest file in its directory.
@@ -49,7 +50,7 @@ func (c *Catalog) Record(ctx context.Context, id string) (Record, error) {
 	if err := ctx.Err(); err != nil {
 		return Record{}, err
 	}
-	canon, ok := canonicalID(id)
+	canon, ok := recordid.Canonical(id)
 	if !ok {
 		return Record{}, fmt.Errorf("catalog: %q is not a UUID: %w", id, ErrNotFound)
 	}
@@ -89,7 +90,7 @@ func decodeManifest(b []byte) (Record, error) {
 
 // checkRecord reports what is wrong with a record, naming the field.
 func checkRecord(rec Record) error {
-	if canon, ok := canonicalID(rec.ID); !ok || canon != rec.ID {
+	if canon, ok := recordid.Canonical(rec.ID); !ok || canon != rec.ID {
 		return fmt.Errorf("id: %q is not a UUID in lower case", rec.ID)
 	}
 	if !rec.Domain.Valid() {

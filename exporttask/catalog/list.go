@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"sort"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/recordid"
 )
 
 // List returns every record of the catalog, sorted by id, each with its
@@ -23,7 +25,7 @@ func (c *Catalog) List(ctx context.Context) ([]Record, error) {
 	var recs []Record
 	var errs []error
 	for _, e := range entries {
-		if canon, ok := canonicalID(e.Name()); !ok || canon != e.Name() || !e.IsDir() {
+		if canon, ok := recordid.Canonical(e.Name()); !ok || canon != e.Name() || !e.IsDir() {
 			continue
 		}
 		if err := ctx.Err(); err != nil {

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/recordid"
 )
 
 // Remove deletes the record with the given id and everything in its
@@ -20,7 +22,7 @@ func (c *Catalog) Remove(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	canon, ok := canonicalID(id)
+	canon, ok := recordid.Canonical(id)
 	if !ok {
 		return fmt.Errorf("catalog: %q is not a UUID: %w", id, ErrNotFound)
 	}

@@ -3,14 +3,15 @@ package catalog
 import (
 	"crypto/rand"
 	"fmt"
-	"strings"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/recordid"
 )
 
 // ParseID returns id in canonical lower case when it is a UUID in the
 // 8-4-4-4-12 hexadecimal form (either case), else an error naming it.
 // Version and variant are not checked.
 func ParseID(id string) (string, error) {
-	canon, ok := canonicalID(id)
+	canon, ok := recordid.Canonical(id)
 	if !ok {
 		return "", fmt.Errorf("catalog: %q is not a UUID such as 0b3c7f1e-5d2a-4c8e-9f61-2a7d4e9b1c05", id)
 	}
@@ -24,26 +25,4 @@ func NewID() string {
 	b[6] = b[6]&0x0f | 0x40 // version 4
 	b[8] = b[8]&0x3f | 0x80 // RFC 9562 variant
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
-// canonicalID returns id in canonical lower case and true when it is a UUID
-// in the 8-4-4-4-12 hexadecimal form, else "" and false.
-func canonicalID(id string) (string, bool) {
-	if len(id) != 36 {
-		return "", false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return "", false
-			}
-		default:
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return "", false
-			}
-		}
-	}
-	return strings.ToLower(id), true
 }

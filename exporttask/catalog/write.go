@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/openapi-viewer/viewer/exporttask/internal/recordid"
 )
 
 // WriteRecord adds rec to the catalog in root (created if missing): fill
@@ -16,7 +18,7 @@ import (
 // visible. rec.Location is ignored; a record with the same id already in
 // the catalog is an error wrapping fs.ErrExist.
 func WriteRecord(root string, rec Record, fill func(dir string) error) (err error) {
-	canon, ok := canonicalID(rec.ID)
+	canon, ok := recordid.Canonical(rec.ID)
 	if !ok {
 		return fmt.Errorf("catalog: record id %q is not a UUID", rec.ID)
 	}

@@ -10,16 +10,19 @@ import (
 // clipped to the job's box (the ROI's box within the footprint's). A ROI
 // that reaches past a footprint that is not a rectangle is clipped to its
 // box only, so the geometry may then cover a little more than the data.
+// A Job not made by [NewJob] with an ROI has no area: nil.
 func (j Job) Area() *exporttask.Geometry {
 	if j.Request.ROI == nil {
 		return j.Record.Footprint
 	}
-	_, roi := j.geometry()
+	if j.area == nil {
+		return nil // not made by NewJob: no area
+	}
 	var polys [][][]exporttask.Position
-	for _, p := range roi {
+	for _, p := range j.area.regionOfInterest {
 		var rings [][]exporttask.Position
 		for i, r := range p {
-			c := clipRing(r, geom.BBox(j.Box))
+			c := clipRing(r, j.Box)
 			if len(c) < 4 {
 				if i == 0 {
 					break // the exterior is outside: so are its holes

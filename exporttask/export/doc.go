@@ -1,11 +1,11 @@
 // Package export runs real exports over a catalog: [Exporter] looks the
 // requested record up, checks the request against it (domain, region of
-// interest) and hands a [Job] to the [Domain] exporter of the record's
+// interest) and hands a [Job] to the [Engine] of the record's
 // domain: the raster (GeoPackage), dem (GeoTIFF) and tiles3d (3D Tiles)
 // subpackages.
 //
 // Start with [New], giving it a [Catalog] (the catalog package
-// has one on a directory) and a Domain per domain; [Exporter.Estimate] is
+// has one on a directory) and an Engine per domain; [Exporter.Estimate] is
 // called when a task is created, [Exporter.Export] when a worker runs it.
-// [NewJob] builds a Job without a catalog, for a domain's own tests.
+// [NewJob] builds a Job without a catalog, for an engine's own tests.
 package export

@@ -12,7 +12,7 @@ import (
 func ExampleExporter_Estimate() {
 	cat := mapCatalog{rasterID: {ID: rasterID, Domain: exporttask.DomainRaster,
 		Footprint: square(34, 31, 35, 32), MaxZoom: 5}}
-	x, err := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: &recorder{}})
+	x, err := export.New(cat, map[exporttask.Domain]export.Engine{exporttask.DomainRaster: &recorder{}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -14,12 +14,12 @@ import (
 )
 
 // Exporter runs exports over a catalog: it looks the requested record up,
-// checks the request against it and hands a [Job] to the [Domain] of the
+// checks the request against it and hands a [Job] to the [Engine] of the
 // record's domain. It is safe for concurrent use when its catalog and
 // domains are.
 type Exporter struct {
 	cat     Catalog
-	domains map[exporttask.Domain]Domain
+	domains map[exporttask.Domain]Engine
 	scratch string
 }
 
@@ -29,19 +29,19 @@ type Option func(*Exporter)
 // WithScratchDir gives each export a scratch directory of its own under
 // dir, named task-ID-attempt-N (see [Job.ScratchDir]), and removes it when
 // the export returns, whatever the outcome. dir must exist. Default: none,
-// each domain writes its scratch files where its options say.
+// each engine writes its scratch files where its options say.
 func WithScratchDir(dir string) Option {
 	return func(e *Exporter) { e.scratch = dir }
 }
 
 // New returns an Exporter over cat that exports the records of each domain
-// in domains with its Domain, or an error when cat is nil. Records of a
+// in domains with its Engine, or an error when cat is nil. Records of a
 // domain missing from the map cannot be exported.
-func New(cat Catalog, domains map[exporttask.Domain]Domain, opts ...Option) (*Exporter, error) {
+func New(cat Catalog, domains map[exporttask.Domain]Engine, opts ...Option) (*Exporter, error) {
 	if cat == nil {
 		return nil, errors.New("export: New needs a catalog")
 	}
-	m := make(map[exporttask.Domain]Domain, len(domains))
+	m := make(map[exporttask.Domain]Engine, len(domains))
 	for d, x := range domains {
 		m[d] = x
 	}
@@ -56,7 +56,7 @@ func New(cat Catalog, domains map[exporttask.Domain]Domain, opts ...Option) (*Ex
 // An unknown record is an error wrapping [catalog.ErrNotFound]; a
 // request whose domain is not the record's, or whose ROI misses the
 // record's footprint, is a *[exporttask.ValidationError] naming /domain or
-// /ROI; so is anything the domain refuses (its parameters).
+// /ROI; so is anything the engine refuses (its parameters).
 func (e *Exporter) Estimate(ctx context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
 	j, d, err := e.job(ctx, r)
 	if err != nil {
@@ -101,7 +101,7 @@ func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask
 	arts, err := d.Export(ctx, j, out)
 	var ve *exporttask.ValidationError
 	if err != nil && !exporttask.IsPermanent(err) && errors.As(err, &ve) {
-		// What a domain refuses of the request at export time (a region
+		// What an engine refuses of the request at export time (a region
 		// that meets none of its data) stays refused: retrying cannot
 		// change it.
 		return nil, exporttask.Permanent(ve.Error(), err)
@@ -110,7 +110,7 @@ func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask
 }
 
 // job looks r's record up and builds its Job.
-func (e *Exporter) job(ctx context.Context, r exporttask.CreateRequest) (Job, Domain, error) {
+func (e *Exporter) job(ctx context.Context, r exporttask.CreateRequest) (Job, Engine, error) {
 	rec, err := e.cat.Record(ctx, r.CatalogRecordID)
 	if err != nil {
 		return Job{}, nil, fmt.Errorf("export: %w", err)
@@ -147,10 +147,9 @@ func NewJob(rec catalog.Record, r exporttask.CreateRequest) (Job, error) {
 		return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: err.Error()})
 	}
 	box := fp.BBox()
-	a := &area{footprint: fp, regionOfInterest: roi, record: rec.Footprint, request: r.ROI}
+	a := newArea(fp, roi)
 	if roi != nil {
-		ix := Job{Record: rec, Request: r, area: a}.index()
-		if !ix.roi.Intersects(ix.fp) {
+		if !a.roi.Intersects(a.fp) {
 			msg := fmt.Sprintf("does not intersect the footprint of catalog record %s (%s)", rec.ID, boxString(box))
 			if swapped(roi).Intersects(fp) {
 				msg += "; with longitude and latitude swapped it would: GeoJSON positions are [longitude, latitude]"
@@ -164,7 +163,7 @@ func NewJob(rec catalog.Record, r exporttask.CreateRequest) (Job, error) {
 					"the area to export has no width or no height", rec.ID, boxString(fp.BBox()))})
 		}
 	}
-	return Job{Record: rec, Request: r, Box: Box(box), area: a}, nil
+	return Job{Record: rec, Request: r, Box: box, area: a}, nil
 }
 
 // boxString writes b as west,south,east,north.

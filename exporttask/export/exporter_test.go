@@ -32,7 +32,7 @@ func (m mapCatalog) Record(_ context.Context, id string) (catalog.Record, error)
 	return rec, nil
 }
 
-// recorder is a Domain that remembers its last job.
+// recorder is an Engine that remembers its last job.
 type recorder struct{ job export.Job }
 
 func (r *recorder) Estimate(_ context.Context, j export.Job) (exporttask.Estimate, error) {
@@ -60,7 +60,7 @@ func fixture() (*export.Exporter, *recorder) {
 		demID:    {ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32), Resolution: 0.01},
 	}
 	rec := &recorder{}
-	x, err := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: rec})
+	x, err := export.New(cat, map[exporttask.Domain]export.Engine{exporttask.DomainRaster: rec})
 	if err != nil {
 		panic(err) // cat is not nil
 	}
@@ -174,7 +174,7 @@ func TestROIOnTheFootprintsEdge(t *testing.T) {
 	assert.Greater(t, j.Box.Width(), 0.0)
 }
 
-// refuser is a Domain that refuses every request's region.
+// refuser is an Engine that refuses every request's region.
 type refuser struct{}
 
 func (refuser) Estimate(context.Context, export.Job) (exporttask.Estimate, error) {
@@ -190,7 +190,7 @@ func (refuser) Export(context.Context, export.Job, exporttask.Output) ([]exportt
 // comes up only at export time.
 func TestDomainRefusalAtExportIsPermanent(t *testing.T) {
 	cat := mapCatalog{rasterID: {ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32)}}
-	x, err := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: refuser{}})
+	x, err := export.New(cat, map[exporttask.Domain]export.Engine{exporttask.DomainRaster: refuser{}})
 	require.NoError(t, err)
 	req := exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}
 	_, err = x.Estimate(context.Background(), req)
@@ -202,7 +202,7 @@ func TestDomainRefusalAtExportIsPermanent(t *testing.T) {
 	assert.ErrorContains(t, err, "meets no data")
 }
 
-// scratcher is a Domain that writes a file into its job's scratch
+// scratcher is an Engine that writes a file into its job's scratch
 // directory and reports where, then fails when told to.
 type scratcher struct {
 	dir  string
@@ -228,7 +228,7 @@ func TestScratchDirPerTaskAndAttempt(t *testing.T) {
 	root := t.TempDir()
 	cat := mapCatalog{rasterID: {ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32)}}
 	d := &scratcher{}
-	x, err := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: d}, export.WithScratchDir(root))
+	x, err := export.New(cat, map[exporttask.Domain]export.Engine{exporttask.DomainRaster: d}, export.WithScratchDir(root))
 	require.NoError(t, err)
 	task := exporttask.Task{ID: 7, Attempts: 2, CreateRequest: exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}}
 

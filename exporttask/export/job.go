@@ -2,26 +2,23 @@ package export
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
-// Job is one export as a domain exporter sees it: the catalog record, the
+// Job is one export as an [Engine] sees it: the catalog record, the
 // request (or the stored task), and the area to export, which is the
 // request's region of interest intersected with the record's footprint.
 //
-// A Job made by [NewJob] holds the footprint and ROI as planar polygons
-// and indexes them on first use (NewJob itself uses the index when there
-// is an ROI; copies share it), so that [Job.InsideRow], [Job.Contains] and
-// [Job.IntersectsBox] read only the edges near each query. Replacing
-// Record.Footprint or Request.ROI makes a Job answer without the index,
-// converting them at each call, as does building one as a literal;
-// changing their positions in place is not allowed.
+// A Job is made by [NewJob], which converts the footprint and ROI to planar
+// polygons once and indexes them, so that [Job.InsideRow],
+// [Job.Contains] and [Job.IntersectsBox] read only the edges near each
+// query; copies share the index. The area is fixed then: changing
+// Record.Footprint or Request.ROI afterwards does not change it, and a Job
+// built as a literal has no area (it contains no point).
 type Job struct {
 	// Record is the catalog record being exported; its footprint bounds
 	// the exported area.
@@ -34,9 +31,9 @@ type Job struct {
 	// intersected with the footprint's.
 	Box Box
 	// ScratchDir is an empty directory of this export's own (this task and
-	// attempt) where a domain writes its scratch files during Export; the
+	// attempt) where an engine writes its scratch files during Export; the
 	// [Exporter] removes it afterwards. Empty when the Exporter has no
-	// scratch directory: the domain then uses its own default.
+	// scratch directory: the engine then uses its own default.
 	ScratchDir string
 
 	area *area // set by NewJob
@@ -44,50 +41,29 @@ type Job struct {
 
 // Box is an axis-aligned box in degrees of longitude (West, East) and
 // latitude (South, North); West ≤ East and South ≤ North unless it is
-// empty.
-type Box struct {
-	West, South, East, North float64
-}
-
-// Empty reports whether b contains no point.
-func (b Box) Empty() bool { return geom.BBox(b).Empty() }
-
-// Width is the box's extent in degrees of longitude.
-func (b Box) Width() float64 { return geom.BBox(b).Width() }
-
-// Height is the box's extent in degrees of latitude.
-func (b Box) Height() float64 { return geom.BBox(b).Height() }
+// empty. It is the planar geometry's box, with its methods (Empty, Width,
+// Height, Intersect, Intersects, ContainsPoint).
+type Box = geom.BBox
 
 // Contains reports whether the point (lon, lat) is in the exported area:
 // inside the footprint and, when there is one, inside the ROI.
 func (j Job) Contains(lon, lat float64) bool {
-	if !geom.BBox(j.Box).ContainsPoint(lon, lat) {
-		return false
-	}
-	if a := j.index(); a != nil {
-		return a.fp.ContainsPoint(lon, lat) && (a.roi == nil || a.roi.ContainsPoint(lon, lat))
-	}
-	fp, roi := j.geometry()
-	return fp.ContainsPoint(lon, lat) && (roi == nil || roi.ContainsPoint(lon, lat))
+	a := j.area
+	return a != nil && j.Box.ContainsPoint(lon, lat) &&
+		a.fp.ContainsPoint(lon, lat) && (a.roi == nil || a.roi.ContainsPoint(lon, lat))
 }
 
 // IntersectsBox reports whether the box b (a tile's extent, say) meets the
 // exported area: it meets the footprint and, when there is one, the ROI.
 func (j Job) IntersectsBox(b Box) bool {
-	box := geom.BBox(b)
-	if !geom.BBox(j.Box).Intersects(box) {
-		return false
-	}
-	if a := j.index(); a != nil {
-		return a.fp.IntersectsBox(box) && (a.roi == nil || a.roi.IntersectsBox(box))
-	}
-	fp, roi := j.geometry()
-	return fp.IntersectsBox(box) && (roi == nil || roi.IntersectsBox(box))
+	a := j.area
+	return a != nil && j.Box.Intersects(b) &&
+		a.fp.IntersectsBox(b) && (a.roi == nil || a.roi.IntersectsBox(b))
 }
 
-// Domain exports the records of one domain. The raster, dem and tiles3d
+// Engine exports the records of one domain. The raster, dem and tiles3d
 // packages implement it; [Exporter] picks one by the record's domain.
-type Domain interface {
+type Engine interface {
 	// Estimate forecasts the export's size and duration from the source
 	// data the job selects.
 	Estimate(ctx context.Context, j Job) (exporttask.Estimate, error)
@@ -103,23 +79,12 @@ type Domain interface {
 // 0..len(inside)-1: one row of pixel centres at a time. Exporters that
 // mask a grid call it once per row instead of Contains once per pixel.
 // The longitude is computed as lon0 + float64(float64(x)*step), rounding
-// the product first, on every platform.
-//
-// On a Job made by [NewJob], a row costs the edges of the footprint and
-// ROI that cross it (found in an index by latitude, built on first use)
-// plus its pixels, not pixels × edges.
+// the product first, on every platform. A row costs the edges of the
+// footprint and ROI that cross it (found in the index by latitude) plus
+// its pixels, not pixels × edges.
 func (j Job) InsideRow(lat, lon0, step float64, inside []bool) {
-	a := j.index()
-	if a == nil {
-		fp, roi := j.geometry() // once for the row
-		box := geom.BBox(j.Box)
-		for x := range inside {
-			lon := lon0 + float64(float64(x)*step)
-			inside[x] = box.ContainsPoint(lon, lat) && fp.ContainsPoint(lon, lat) && (roi == nil || roi.ContainsPoint(lon, lat))
-		}
-		return
-	}
-	if !(lat >= j.Box.South && lat <= j.Box.North) {
+	a := j.area
+	if a == nil || !(lat >= j.Box.South && lat <= j.Box.North) {
 		for x := range inside {
 			inside[x] = false
 		}
@@ -136,18 +101,16 @@ func (j Job) InsideRow(lat, lon0, step float64, inside []bool) {
 }
 
 // The costs [Job.MaskTime] assumes: a row (or box) costs maskRowNs plus
-// maskCrossingNs per edge crossing it, a pixel maskPixelNs; without the
-// index, a pixel or box costs maskNaiveEdgeNs per edge. They are twice the
-// CPU time BenchmarkInsideRow measured (go test -run XXX -bench InsideRow
-// -benchtime 5x -count 2 ./exporttask/export, the lower count) on the
-// shared 2-core development machine: 1.36 µs a row of 960 pixels for the
-// plain ROI (4.5 edges crossing a row), 6.0 µs with 12,000 holes (186),
-// and 1.24 ns per pixel and edge for the test over every edge.
+// maskCrossingNs per edge crossing it, a pixel maskPixelNs. They are twice
+// the CPU time BenchmarkInsideRow measured (go test -run XXX -bench
+// InsideRow -benchtime 5x -count 2 ./exporttask/export, the lower count)
+// on the shared 2-core development machine: 1.36 µs a row of 960 pixels
+// for the plain ROI (4.5 edges crossing a row), 6.0 µs with 12,000 holes
+// (186).
 const (
-	maskRowNs       = 500
-	maskCrossingNs  = 50
-	maskPixelNs     = 2
-	maskNaiveEdgeNs = 2.5
+	maskRowNs      = 500
+	maskCrossingNs = 50
+	maskPixelNs    = 2
 )
 
 // MaskTime is how long masking takes for an export that calls InsideRow
@@ -157,75 +120,29 @@ const (
 // the edges of the footprint and ROI crossing it, on average over the
 // job's box.
 func (j Job) MaskTime(rows, pixels int64) time.Duration {
-	a := j.index()
+	a := j.area
 	if a == nil {
-		// Without an index, every pixel and box reads every edge.
-		fp, roi := j.geometry()
-		return time.Duration(float64(rows+pixels) * float64(edges(fp)+edges(roi)) * maskNaiveEdgeNs)
+		return 0
 	}
-	crossings := a.fp.MeanCrossings(geom.BBox(j.Box))
+	crossings := a.fp.MeanCrossings(j.Box)
 	if a.roi != nil {
-		crossings += a.roi.MeanCrossings(geom.BBox(j.Box))
+		crossings += a.roi.MeanCrossings(j.Box)
 	}
 	return time.Duration(float64(rows)*(maskRowNs+maskCrossingNs*crossings) + float64(pixels)*maskPixelNs)
 }
 
-// edges counts the edges of m's rings.
-func edges(m geom.MultiPolygon) (n int) {
-	for _, p := range m {
-		for _, r := range p {
-			n += len(r)
-		}
-	}
-	return n
-}
-
-// area is a Job's footprint and ROI as NewJob converted them, and their
-// index, built on first use and shared by the copies of the Job.
+// area is a Job's footprint and ROI as NewJob converted them once (roi is
+// nil without an ROI), and their indexes.
 type area struct {
-	// The geometry converted, and what it was converted from: a Job
-	// whose fields were changed since is answered without it.
 	footprint, regionOfInterest geom.MultiPolygon
-	record                      *exporttask.Geometry
-	request                     *exporttask.FeatureCollection
-
-	once    sync.Once
-	fp, roi *geom.Index
+	fp, roi                     *geom.Index
 }
 
-// current reports whether a was made from j's footprint and ROI.
-func (a *area) current(j Job) bool {
-	return a != nil && a.record == j.Record.Footprint && a.request == j.Request.ROI
-}
-
-// geometry returns the footprint and ROI (nil for none) j answers for:
-// those NewJob converted, or, for a Job built otherwise or changed since,
-// converted now. A footprint or ROI that does not convert contains no
-// point.
-func (j Job) geometry() (fp, roi geom.MultiPolygon) {
-	if a := j.area; a.current(j) {
-		return a.footprint, a.regionOfInterest
+// newArea converts and indexes a footprint and an ROI (nil for none).
+func newArea(fp, roi geom.MultiPolygon) *area {
+	a := &area{footprint: fp, regionOfInterest: roi, fp: geom.NewIndex(fp)}
+	if roi != nil {
+		a.roi = geom.NewIndex(roi)
 	}
-	fp, _ = exportio.FromGeometry(j.Record.Footprint)
-	roi, err := exportio.FromROI(j.Request.ROI)
-	if err != nil {
-		roi = geom.MultiPolygon{}
-	}
-	return fp, roi
-}
-
-// index returns j's index, building it on first use; nil when j was not
-// made by NewJob or its geometry has changed since.
-func (j Job) index() *area {
-	a := j.area
-	if !a.current(j) {
-		return nil
-	}
-	a.once.Do(func() {
-		a.fp = geom.NewIndex(a.footprint)
-		if a.regionOfInterest != nil {
-			a.roi = geom.NewIndex(a.regionOfInterest)
-		}
-	})
 	return a
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 	"github.com/openapi-viewer/viewer/exporttask/export/tiles3d"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/nodetest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/stactest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -54,7 +55,7 @@ func exportEveryDomain(t *testing.T) []domainExport {
 	for _, d := range []struct {
 		rec   catalog.Record
 		write func(dir string, rec catalog.Record) error
-		x     export.Domain
+		x     export.Engine
 	}{
 		{catalog.Record{ID: rasterID, Domain: exporttask.DomainRaster, Title: "Demo relief", MinZoom: 5, MaxZoom: 9},
 			raster.WriteDemoSource, raster.New(raster.Options{TempDir: t.TempDir()})},
@@ -178,26 +179,8 @@ type stacReport struct {
 // stac-js, or skips the test (fails it when requireNodeEnv=1).
 func requireStacJS(t *testing.T) (node, modules string) {
 	t.Helper()
-	missing := func(why string) {
-		if os.Getenv(requireNodeEnv) == "1" {
-			t.Fatalf("%s and %s=1", why, requireNodeEnv)
-		}
-		t.Skipf("%s (set %s=1 to fail instead)", why, requireNodeEnv)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node not found")
-	}
-	modules = os.Getenv(stacModulesEnv)
-	if modules == "" {
-		modules = filepath.Join(stacReaderDir, "node_modules")
-	}
-	modules, err = filepath.Abs(modules)
-	require.NoError(t, err)
-	if _, err := os.Stat(filepath.Join(modules, "stac-js", "package.json")); err != nil {
-		missing("stac-js is not in " + modules + " (npm ci --prefix exporttask/export/" + stacReaderDir + ")")
-	}
-	return node, modules
+	return nodetest.Setup{RequireEnv: requireNodeEnv, ModulesEnv: stacModulesEnv, Dir: stacReaderDir,
+		Prefix: "exporttask/export/" + stacReaderDir, Packages: []string{"stac-js"}}.Require(t)
 }
 
 // TestSTACReaderReadsTheMetadata reads the METADATA of a real export of

@@ -86,7 +86,7 @@ func newExporter(cfg Config, out io.Writer) (exp exporttask.Exporter, scratch st
 	if err != nil {
 		return nil, "", err
 	}
-	x, err := export.New(cat, map[exporttask.Domain]export.Domain{
+	x, err := export.New(cat, map[exporttask.Domain]export.Engine{
 		exporttask.DomainRaster: raster.New(raster.Options{TempDir: scratch}),
 		exporttask.DomainDEM:    dem.New(dem.Options{TempDir: scratch, MemoryBudget: cfg.DEMMemory}),
 		exporttask.Domain3D:     tiles3d.New(tiles3d.Options{}),

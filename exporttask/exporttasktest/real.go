@@ -64,7 +64,7 @@ func realExporter(dir string) (exporttask.Exporter, func() error, error) {
 		return fail(fmt.Errorf("creating the scratch directory: %w", err))
 	}
 	temps = append(temps, scratch)
-	x, err := export.New(cat, map[exporttask.Domain]export.Domain{
+	x, err := export.New(cat, map[exporttask.Domain]export.Engine{
 		exporttask.DomainRaster: raster.New(raster.Options{TempDir: scratch}),
 		exporttask.DomainDEM:    dem.New(dem.Options{TempDir: scratch}),
 		exporttask.Domain3D:     tiles3d.New(tiles3d.Options{}),

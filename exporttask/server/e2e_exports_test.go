@@ -61,7 +61,7 @@ func realExporter(t *testing.T) exporttask.Exporter {
 	}
 	cat, err := catalog.Open(root)
 	require.NoError(t, err)
-	x, err := export.New(cat, map[exporttask.Domain]export.Domain{
+	x, err := export.New(cat, map[exporttask.Domain]export.Engine{
 		exporttask.DomainRaster: raster.New(raster.Options{TempDir: t.TempDir()}),
 		exporttask.DomainDEM:    dem.New(dem.Options{}),
 		exporttask.Domain3D:     tiles3d.New(tiles3d.Options{}),

@@ -70,10 +70,12 @@ func TestGeneratedClients(t *testing.T) {
 				t.Skip("the reference descriptions were not found; set VIEWER_REFERENCE_DIR")
 			}
 			dir := t.TempDir()
-			main, err := os.ReadFile(filepath.Join("testdata", "genclients", name, "main.go"))
-			require.NoError(t, err)
 			require.NoError(t, os.MkdirAll(filepath.Join(dir, "api"), 0o755))
-			require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), main, 0o644))
+			for _, f := range []string{filepath.Join("common", "main.go"), filepath.Join(name, "run.go")} {
+				src, err := os.ReadFile(filepath.Join("testdata", "genclients", f))
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(f)), src, 0o644))
+			}
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "spec.yaml"), spec, 0o644))
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"),
 				[]byte("module gentest\n\ngo 1.24\n\nrequire "+oapiRuntime+"\n"), 0o644))

@@ -1,7 +1,7 @@
 // Package dem exports DEM records as Cloud Optimized GeoTIFFs cut from the
 // GeoTIFF or COG the record was registered with. [Inspect] reads a source
 // file and returns what its record holds; [New] returns an [Exporter]
-// implementing the export.Domain contract; [WriteDemoSource] writes the
+// implementing the export.Engine contract; [WriteDemoSource] writes the
 // demo landscape as a GeoTIFF to register.
 //
 // # Sources

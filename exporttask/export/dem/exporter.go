@@ -106,7 +106,7 @@ type Exporter struct {
 	memoryBudget   int64
 }
 
-var _ export.Domain = (*Exporter)(nil)
+var _ export.Engine = (*Exporter)(nil)
 
 // New returns an Exporter with the options' defaults filled in.
 func New(opts Options) *Exporter {

@@ -24,7 +24,7 @@ func TestThroughTheCatalog(t *testing.T) {
 	require.NoError(t, catalog.WriteRecord(root, rec, func(dir string) error { return raster.WriteDemoSource(dir, rec) }))
 	cat, err := catalog.Open(root)
 	require.NoError(t, err)
-	x, err := export.New(cat, map[exporttask.Domain]export.Domain{exporttask.DomainRaster: raster.New(raster.Options{TempDir: t.TempDir()})})
+	x, err := export.New(cat, map[exporttask.Domain]export.Engine{exporttask.DomainRaster: raster.New(raster.Options{TempDir: t.TempDir()})})
 	require.NoError(t, err)
 
 	req := exporttask.CreateRequest{CatalogRecordID: recordID, Domain: exporttask.DomainRaster,

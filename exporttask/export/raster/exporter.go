@@ -34,7 +34,7 @@ type Options struct {
 	TilesPerSecond float64
 }
 
-// Exporter exports RASTER records: it implements [export.Domain]. It is
+// Exporter exports RASTER records: it implements [export.Engine]. It is
 // safe for concurrent use.
 type Exporter struct {
 	tempDir        string
@@ -42,7 +42,7 @@ type Exporter struct {
 	indexes        *indexCache
 }
 
-var _ export.Domain = (*Exporter)(nil)
+var _ export.Engine = (*Exporter)(nil)
 
 // New returns an Exporter with opts, defaults filled in.
 func New(opts Options) *Exporter {

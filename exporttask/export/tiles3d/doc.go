@@ -1,5 +1,5 @@
 // Package tiles3d exports 3D records as a zipped 3D Tiles subset. Start with
-// [New], which returns an [Exporter] implementing the export.Domain
+// [New], which returns an [Exporter] implementing the export.Engine
 // contract; [Inspect] describes a tileset to register as a record, and
 // [WriteDemoSource] writes the demo record's tileset.
 //

@@ -48,7 +48,7 @@ type Exporter struct {
 	sources *sourceCache // the tilesets loaded, by identity
 }
 
-var _ export.Domain = (*Exporter)(nil)
+var _ export.Engine = (*Exporter)(nil)
 
 // New returns an Exporter with the options' defaults filled in.
 func New(opts Options) *Exporter {

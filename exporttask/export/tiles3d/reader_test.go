@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
+	"github.com/openapi-viewer/viewer/exporttask/internal/nodetest"
 )
 
 // Environment of the independent 3D Tiles reader test.
@@ -32,30 +33,9 @@ const (
 // skips (fails when require3DTilesEnv=1) the test.
 func requireReader(t *testing.T) (node, modules string) {
 	t.Helper()
-	missing := func(why string) {
-		if os.Getenv(require3DTilesEnv) == "1" {
-			t.Fatalf("%s and %s=1", why, require3DTilesEnv)
-		}
-		t.Skipf("%s (set %s=1 to fail instead)", why, require3DTilesEnv)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node not found")
-	}
-	modules = os.Getenv(nodeModulesEnv)
-	if modules == "" {
-		modules = filepath.Join(readerDir, "node_modules")
-	}
-	modules, err = filepath.Abs(modules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, pkg := range []string{"gltf-validator", "@loaders.gl/core", "@loaders.gl/zip", "@loaders.gl/3d-tiles"} {
-		if _, err := os.Stat(filepath.Join(modules, pkg, "package.json")); err != nil {
-			missing(pkg + " is not in " + modules + " (npm ci --prefix exporttask/export/tiles3d/" + readerDir + ")")
-		}
-	}
-	return node, modules
+	return nodetest.Setup{RequireEnv: require3DTilesEnv, ModulesEnv: nodeModulesEnv, Dir: readerDir,
+		Prefix:   "exporttask/export/tiles3d/" + readerDir,
+		Packages: []string{"gltf-validator", "@loaders.gl/core", "@loaders.gl/zip", "@loaders.gl/3d-tiles"}}.Require(t)
 }
 
 // readerReport is what testdata/check3dtiles.mjs prints.

@@ -18,19 +18,22 @@ func FromGeometry(g *exporttask.Geometry) (geom.MultiPolygon, error) {
 	if polys == nil {
 		return nil, errors.New("geometry is not a Polygon or MultiPolygon")
 	}
-	out := make(geom.MultiPolygon, 0, len(polys))
+	n := 0
 	for _, p := range polys {
-		poly := make(geom.Polygon, 0, len(p))
 		for _, r := range p {
-			ring := make(geom.Ring, len(r))
-			for i, pos := range r {
+			for _, pos := range r {
 				if len(pos) < 2 {
 					return nil, errors.New("position with fewer than 2 coordinates")
 				}
-				ring[i] = geom.Point{X: pos[0], Y: pos[1]}
 			}
-			poly = append(poly, ring)
+			n += len(r)
 		}
+	}
+	out := make(geom.MultiPolygon, 0, len(polys))
+	pts := make([]geom.Point, 0, n)
+	for _, p := range polys {
+		var poly geom.Polygon
+		pts, poly = geom.AppendRings(pts, make(geom.Polygon, 0, len(p)), p)
 		out = append(out, poly)
 	}
 	return out, nil

@@ -10,7 +10,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -30,28 +29,15 @@ func Triangle() *exporttask.FeatureCollection {
 }
 
 // Job builds the job of exporting rec with the region of interest roi (nil
-// for the whole record), failing the test on a bad geometry. It is
-// export.NewJob's job (with its index) unless roi misses the footprint,
-// which NewJob refuses; then the job has the geometry as given.
+// for the whole record) with export.NewJob, failing the test when NewJob
+// refuses it.
 func Job(t testing.TB, rec catalog.Record, roi *exporttask.FeatureCollection) export.Job {
 	t.Helper()
-	req := exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi}
-	if j, err := export.NewJob(rec, req); err == nil {
-		return j
-	}
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi})
 	if err != nil {
-		t.Fatalf("jobtest: footprint: %v", err)
+		t.Fatalf("jobtest: %v", err)
 	}
-	r, err := exportio.FromROI(roi)
-	if err != nil {
-		t.Fatalf("jobtest: ROI: %v", err)
-	}
-	box := fp.BBox()
-	if r != nil {
-		box = box.Intersect(r.BBox())
-	}
-	return export.Job{Record: rec, Request: req, Box: export.Box(box)}
+	return j
 }
 
 // Files lists the names in dir.

@@ -5,30 +5,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"os"
 
 	"gentest/api"
-
-	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
-func main() {
-	if err := run(os.Args[1], os.Args[2]); err != nil {
-		fmt.Fprintln(os.Stderr, "ours:", err)
-		os.Exit(1)
-	}
-}
+// name prefixes the program's errors.
+const name = "ours"
 
-func run(url, key string) error {
-	ctx := context.Background()
-	c, err := api.NewClientWithResponses(url, api.WithRequestEditorFn(func(_ context.Context, r *http.Request) error {
-		r.Header.Set("x-api-key", key)
-		return nil
-	}))
-	if err != nil {
-		return err
-	}
+// run calls the API through c and checks its answers.
+func run(ctx context.Context, c *api.ClientWithResponses) error {
 	var ids []int64
 	for i, v170 := range []bool{false, true} {
 		x := 34.70 + 0.02*float64(i)
@@ -39,7 +24,7 @@ func run(url, key string) error {
 		}
 		hooks := &[]api.Webhook{{Url: "https://hooks.example.org/ours", Events: []api.Event{"TASK_COMPLETED"}}}
 		body := api.CreateRequest{
-			CatalogRecordID: openapi_types.UUID{0x8b, 0x86, 0x75, 0x44, 0x2d, 0xab, 0x43, 0xa1, 0xbe, 0x6e, 0xf2, 0x3e, 0xc8, 0x3c, 0x19, 0xb4},
+			CatalogRecordID: recordID,
 			Domain:          "RASTER",
 			ArtifactCRS:     "4326",
 			ROI:             &api.FeatureCollection{Type: "FeatureCollection", Features: []api.Feature{{Type: "Feature", Geometry: g}}},

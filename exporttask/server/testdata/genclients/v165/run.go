@@ -5,30 +5,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"os"
 
 	"gentest/api"
-
-	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
-func main() {
-	if err := run(os.Args[1], os.Args[2]); err != nil {
-		fmt.Fprintln(os.Stderr, "v165:", err)
-		os.Exit(1)
-	}
-}
+// name prefixes the program's errors.
+const name = "v165"
 
-func run(url, key string) error {
-	ctx := context.Background()
-	c, err := api.NewClientWithResponses(url, api.WithRequestEditorFn(func(_ context.Context, r *http.Request) error {
-		r.Header.Set("x-api-key", key)
-		return nil
-	}))
-	if err != nil {
-		return err
-	}
+// run calls the API through c and checks its answers.
+func run(ctx context.Context, c *api.ClientWithResponses) error {
 	var g api.Geometry
 	if err := g.FromPolygon(api.Polygon{Type: "Polygon", Coordinates: &[][]api.Point2D{{
 		{34.60, 31.60}, {34.62, 31.60}, {34.62, 31.62}, {34.60, 31.62}, {34.60, 31.60}}}}); err != nil {
@@ -36,7 +21,7 @@ func run(url, key string) error {
 	}
 	desc := "v1.6.5 client"
 	body := api.TaskCreate{
-		CatalogRecordID: openapi_types.UUID{0x8b, 0x86, 0x75, 0x44, 0x2d, 0xab, 0x43, 0xa1, 0xbe, 0x6e, 0xf2, 0x3e, 0xc8, 0x3c, 0x19, 0xb4},
+		CatalogRecordID: recordID,
 		Domain:          "RASTER",
 		ArtifactCRS:     "4326",
 		Description:     &desc,
