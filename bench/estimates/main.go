@@ -42,7 +42,7 @@ func main() {
 func run(rasterDir, box, zoom, demPath, work string) error {
 	ctx := context.Background()
 	var rec catalog.Record
-	var domain export.Domain
+	var domain export.Engine
 	switch {
 	case rasterDir != "":
 		var w, s, e, n float64

@@ -12,20 +12,20 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
-// timedDomain is a domain that records when each small export's Export
+// timedEngine is an engine that records when each small export's Export
 // started and returned, keyed by its description: the phases of a small
 // export are then its wait (create to start), its run (start to return)
 // and its end (return to finishedAt: the artifacts committed, the task
 // stored COMPLETED).
-type timedDomain struct {
-	export.Domain
+type timedEngine struct {
+	export.Engine
 	mu    sync.Mutex
 	spans map[string][2]time.Time
 }
 
-func (d *timedDomain) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (d *timedEngine) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
 	start := time.Now()
-	arts, err := d.Domain.Export(ctx, j, out)
+	arts, err := d.Engine.Export(ctx, j, out)
 	d.mu.Lock()
 	d.spans[j.Request.Description] = [2]time.Time{start, time.Now()}
 	d.mu.Unlock()
@@ -34,7 +34,7 @@ func (d *timedDomain) Export(ctx context.Context, j export.Job, out exporttask.O
 
 // phases describes the wait, run and end of the small tasks (by the
 // description each was created with) that finished.
-func (d *timedDomain) phases(created, finished map[string]time.Time) string {
+func (d *timedEngine) phases(created, finished map[string]time.Time) string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var wait, run, end []time.Duration

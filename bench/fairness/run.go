@@ -72,8 +72,8 @@ func (b bench) round(c config) ([]time.Duration, string, error) {
 	if err := os.Mkdir(scratch, 0o700); err != nil {
 		return nil, "", err
 	}
-	timed := &timedDomain{Domain: dem.New(dem.Options{}), spans: map[string][2]time.Time{}}
-	exp, err := export.New(oneRecord{rec}, map[exporttask.Domain]export.Domain{exporttask.DomainDEM: timed},
+	timed := &timedEngine{Engine: dem.New(dem.Options{}), spans: map[string][2]time.Time{}}
+	exp, err := export.New(oneRecord{rec}, map[exporttask.Domain]export.Engine{exporttask.DomainDEM: timed},
 		export.WithScratchDir(scratch))
 	if err != nil {
 		return nil, "", err
