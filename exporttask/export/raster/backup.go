@@ -1,0 +1,232 @@
+package raster
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"modernc.org/sqlite"
+)
+
+// A GeoPackage source whose tile table is the whole export and that holds
+// little else is copied page by page with SQLite's online backup, then its
+// metadata tables are replaced by the export's: a copy of pages, where
+// INSERT … SELECT copies, and indexes, row by row.
+const (
+	// maxBackupExtraBytes is the most a source may hold besides its tile
+	// table (other GeoPackage tables, free pages) to be copied whole: what
+	// the export would carry for nothing.
+	maxBackupExtraBytes = 16 << 20
+	// backupStepPages is how many pages one backup step copies: progress,
+	// and a stop, come between steps.
+	backupStepPages = 1024
+)
+
+// exportTableSQL is the export's tile table definition (tilesSchema) with
+// its name left out, as normalized by normalizeSQL.
+const exportTableSQL = "(idintegerprimarykeyautoincrement,zoom_levelintegernotnull,tile_columnintegernotnull," +
+	"tile_rowintegernotnull,tile_datablobnotnull,unique(zoom_level,tile_column,tile_row))"
+
+// normalizeSQL lowercases a table definition and drops its white space
+// and quotes, so that the same table written by GDAL and by this package
+// compares equal.
+func normalizeSQL(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '\t', '\n', '\r', '"', '`', '[', ']':
+			return -1
+		}
+		return r
+	}, strings.ToLower(s))
+}
+
+// backupable reports whether the whole GeoPackage source s (every tile
+// selected, see wholeSelected) can be copied page by page: its tile table
+// is defined as the export's, every other table is a GeoPackage metadata
+// table (gpkg_*) or sqlite_sequence, and they and the free pages take at
+// most maxBackupExtraBytes.
+func (s *source) backupable(ctx context.Context) (bool, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema`)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	var others []string // objects whose pages count as extra
+	ok := true
+	for rows.Next() {
+		var typ, name, tbl, def string
+		if err := rows.Scan(&typ, &name, &tbl, &def); err != nil {
+			return false, err
+		}
+		switch {
+		case typ == "table" && name == s.table:
+			want := "createtable" + normalizeSQL(name) + exportTableSQL
+			ok = ok && normalizeSQL(def) == want
+		case typ == "index" && tbl == s.table:
+			ok = ok && def == "" // only the UNIQUE constraint's own index
+		case typ == "table" && (name == "sqlite_sequence" || strings.HasPrefix(name, "gpkg_")),
+			typ == "index" && (tbl == "sqlite_sequence" || strings.HasPrefix(tbl, "gpkg_")):
+			others = append(others, name)
+		case typ == "trigger" || typ == "view": // no pages; dropped from the copy
+		default:
+			ok = false
+		}
+	}
+	if err := rows.Err(); err != nil || !ok {
+		return false, err
+	}
+	var pageSize, free int64
+	if err := s.db.QueryRowContext(ctx, `SELECT page_size, freelist_count FROM pragma_page_size, pragma_freelist_count`).
+		Scan(&pageSize, &free); err != nil {
+		return false, err
+	}
+	extra := free * pageSize
+	for _, name := range others {
+		var n sql.NullInt64
+		if err := s.db.QueryRowContext(ctx, `SELECT sum(pgsize) FROM dbstat('main', 1) WHERE name = ?`, name).Scan(&n); err != nil {
+			return false, err
+		}
+		if extra += n.Int64; extra > maxBackupExtraBytes {
+			return false, nil
+		}
+	}
+	return extra <= maxBackupExtraBytes, nil
+}
+
+// backupConn is the modernc.org/sqlite connection's backup method.
+type backupConn interface {
+	NewBackup(dstURI string) (*sqlite.Backup, error)
+}
+
+// backupGeoPackage writes the export GeoPackage to path (a new, empty
+// file) as a page-by-page copy of the source s (see backupable), then
+// replaces its metadata tables by those of ts and names its tile table
+// tiles. The source is read in one read transaction (one snapshot, its
+// -wal honoured, as a copy statement reads it). tally is called with the
+// tiles copied, in proportion to the pages, and the copy must hold total
+// tiles.
+func backupGeoPackage(ctx context.Context, path string, s *source, ts tileSet, total int64, tally func(int64) error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN`); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `ROLLBACK`)
+	var pages int64
+	if err := conn.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil { // takes the read lock
+		return err
+	}
+	q := url.Values{}
+	q.Add("_pragma", "locking_mode(EXCLUSIVE)")
+	q.Add("_pragma", "journal_mode(OFF)")
+	q.Add("_pragma", "synchronous(OFF)")
+	var done int64
+	err = conn.Raw(func(dc any) error {
+		bc, ok := dc.(backupConn)
+		if !ok {
+			return errors.New("the SQLite driver has no backup")
+		}
+		b, err := bc.NewBackup(fileURI(path, q.Encode()))
+		if err != nil {
+			return fmt.Errorf("starting the copy into %s: %w", path, err)
+		}
+		var copied int64
+		for more := true; more; {
+			if err := ctx.Err(); err != nil {
+				b.Finish()
+				return err
+			}
+			if more, err = b.Step(backupStepPages); err != nil {
+				b.Finish()
+				return err
+			}
+			copied = min(copied+backupStepPages, pages)
+			if n := total*copied/max(pages, 1) - done; n > 0 && more {
+				done += n
+				if err := tally(n); err != nil {
+					b.Finish()
+					return err
+				}
+			}
+		}
+		return b.Finish()
+	})
+	if err != nil {
+		return fmt.Errorf("copying the source's pages: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, `ROLLBACK`); err != nil {
+		return err
+	}
+	if err := conn.Close(); err != nil {
+		return err
+	}
+	if err := rewriteMetadata(ctx, path, s.table, ts, total); err != nil {
+		return err
+	}
+	return tally(total - done)
+}
+
+// rewriteMetadata turns the copy of a source at path into the export:
+// its triggers, views and tables other than the tile table (table) and
+// sqlite_sequence dropped, the tile table renamed tiles, the export's
+// metadata tables written for ts; it checks that the tile table holds
+// total tiles.
+func rewriteMetadata(ctx context.Context, path, table string, ts tileSet, total int64) error {
+	db, err := openWrite(ctx, path) // the application id and version are set here
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var drops []string
+	rows, err := tx.QueryContext(ctx, `SELECT type, name FROM sqlite_schema
+		WHERE type IN ('trigger', 'view') OR (type = 'table' AND name NOT IN (?, 'sqlite_sequence'))
+		ORDER BY type = 'table'`, table)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var typ, name string
+		if err := rows.Scan(&typ, &name); err != nil {
+			rows.Close()
+			return err
+		}
+		drops = append(drops, `DROP `+strings.ToUpper(typ)+` `+quoteIdent(name))
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if table != TilesTable {
+		drops = append(drops, `ALTER TABLE `+quoteIdent(table)+` RENAME TO `+TilesTable)
+	}
+	for _, d := range append(drops, metadataSchema) {
+		if _, err := tx.ExecContext(ctx, d); err != nil {
+			return fmt.Errorf("rewriting the metadata of the copy: %w", err)
+		}
+	}
+	if err := writeMetadata(ctx, tx, ts); err != nil {
+		return err
+	}
+	var n int64
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+TilesTable).Scan(&n); err != nil {
+		return err
+	}
+	if n != total {
+		return fmt.Errorf("copied %d tiles of the %d selected: %w", n, total, errCopyCount)
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	return db.Close()
+}
