@@ -33,12 +33,12 @@ func sqlExec(t testing.TB, path string, stmts ...string) {
 	require.NoError(t, db.Close())
 }
 
-// repage rewrites the GeoPackage at path with 4 KiB pages, SQLite's
-// default and GDAL's (the sources this package writes have 64 KiB pages,
-// as its exports do when they copy rows).
+// repage rewrites the GeoPackage at path with 2 KiB pages, not the 4 KiB
+// of the exports this package builds by rows: an export with 2 KiB pages
+// is a copy of the source's pages.
 func repage(t testing.TB, path string) {
 	t.Helper()
-	sqlExec(t, path, `PRAGMA page_size = 4096`, `VACUUM`)
+	sqlExec(t, path, `PRAGMA page_size = 2048`, `VACUUM`)
 }
 
 // exportFacts are what TestWholeGeoPackageIsCopiedByPages checks of an
@@ -85,8 +85,8 @@ var exportObjects = []string{
 
 // checkWholeExport exports all of rec and checks the GeoPackage: the
 // source's tiles, a sound file with the export's tables only, and the
-// page size it was built with (4 KiB when the source's pages were copied,
-// 64 KiB when its rows were).
+// page size it was built with (the source's, 2 KiB, when its pages were
+// copied, 4 KiB when its rows were).
 func checkWholeExport(t *testing.T, rec catalog.Record, want map[tileKey][]byte, pageSize int64) {
 	t.Helper()
 	out, arts := exportTo(t, job(t, rec, exporttask.CreateRequest{}))
@@ -126,7 +126,7 @@ func TestWholeGeoPackageIsCopiedByPages(t *testing.T) {
 			BEGIN SELECT RAISE(ABORT, 'zoom'); END`)
 	repage(t, path)
 	want := readTiles(t, path)
-	checkWholeExport(t, rec, want, 4096)
+	checkWholeExport(t, rec, want, 2048)
 }
 
 // TestGeoPackageWithOtherDataIsCopiedByRows: a source that holds a table
@@ -137,7 +137,7 @@ func TestGeoPackageWithOtherDataIsCopiedByRows(t *testing.T) {
 	path := filepath.Join(rec.Location, raster.SourceName)
 	sqlExec(t, path, `CREATE TABLE notes (note TEXT)`, `INSERT INTO notes VALUES ('private')`)
 	repage(t, path)
-	checkWholeExport(t, rec, readTiles(t, path), 65536)
+	checkWholeExport(t, rec, readTiles(t, path), 4096)
 }
 
 // TestGDALGeoPackageIsCopiedByPages: a GeoPackage made by GDAL (table
@@ -145,7 +145,8 @@ func TestGeoPackageWithOtherDataIsCopiedByRows(t *testing.T) {
 func TestGDALGeoPackageIsCopiedByPages(t *testing.T) {
 	dir := t.TempDir()
 	path := makeGPKG(t, dir, "relief", makeImage(t, dir, 1024))
+	repage(t, path)
 	want := readTable(t, path, "relief")
 	rec := inspect(t, catalog.Source{Path: path, Format: "GPKG", Table: "relief"})
-	checkWholeExport(t, rec, want, 4096)
+	checkWholeExport(t, rec, want, 2048)
 }

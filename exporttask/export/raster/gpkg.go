@@ -69,11 +69,12 @@ CREATE TABLE tiles (
 
 // The settings of a GeoPackage being built (see openWrite).
 const (
-	// writePageSize is SQLite's largest page: a tile of up to about 64 kB
-	// (most 256×256 PNG and JPEG tiles) fits in one page instead of a chain
-	// of 4 kB overflow pages, and the file has a sixteenth of the pages to
-	// allocate and write.
-	writePageSize = 65536
+	// writePageSize is SQLite's default page, and GDAL's. Larger pages
+	// would hold most tiles in one page, but modernc.org/sqlite's allocator
+	// maps and unmaps every allocation over 16 KiB, and the page cache
+	// allocates each page apart: its INSERT … SELECT of 205,166 tiles into
+	// 64 KiB pages took 5m23s where the sqlite3 shell took 22s (bench/README.md).
+	writePageSize = 4096
 	// writeCacheKiB is the page cache of the file being built: enough for
 	// the tile table's index (about 20 bytes a tile: 64 MiB holds millions
 	// of tiles), which grows out of order as rows are copied row by row.

@@ -98,7 +98,7 @@ func exportChangedSource(t *testing.T, c string) {
 	change, whole := strings.CutSuffix(c, " whole")
 	// An area inside the footprint, so that the tiles are copied a block
 	// at a time, with progress reports between blocks; or all of it, with
-	// 4 KiB pages, so that its pages are copied (see
+	// 2 KiB pages, so that its pages are copied (see
 	// TestWholeGeoPackageIsCopiedByPages) a step at a time.
 	area := exporttask.CreateRequest{ROI: roiOf(square(34.2, 31.2, 35.8, 32.8))}
 	if whole {
