@@ -5,7 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"net/url"
+	"os"
 	"strings"
 
 	"modernc.org/sqlite"
@@ -102,7 +105,9 @@ type backupConn interface {
 }
 
 // backupGeoPackage writes the export GeoPackage to path (a new, empty
-// file) as a page-by-page copy of the source s (see backupable), then
+// file) as a copy of the pages of the source s (see backupable): the file
+// itself (copyPlainFile), or else page by page by SQLite's online backup;
+// then
 // replaces its metadata tables by those of ts and names its tile table
 // tiles. The source is read in one read transaction (one snapshot, its
 // -wal honoured, as a copy statement reads it). tally is called with the
@@ -118,15 +123,40 @@ func backupGeoPackage(ctx context.Context, path string, s *source, ts tileSet, t
 		return err
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), `ROLLBACK`)
-	var pages int64
-	if err := conn.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil { // takes the read lock
+	var pages, pageSize int64
+	if err := conn.QueryRowContext(ctx, `SELECT page_count, page_size FROM pragma_page_count, pragma_page_size`).
+		Scan(&pages, &pageSize); err != nil { // takes the read lock
 		return err
+	}
+	var done int64
+	progress := func(part, whole int64) error {
+		n := total*part/max(whole, 1) - done
+		if n <= 0 || part == whole {
+			return nil
+		}
+		done += n
+		return tally(n)
+	}
+	plain, err := s.copyPlainFile(ctx, path, pages*pageSize, progress)
+	if err != nil {
+		return fmt.Errorf("copying the source's pages: %w", err)
+	}
+	if plain {
+		if _, err := conn.ExecContext(ctx, `ROLLBACK`); err != nil {
+			return err
+		}
+		if err := conn.Close(); err != nil {
+			return err
+		}
+		if err := rewriteMetadata(ctx, path, s.table, ts, total); err != nil {
+			return err
+		}
+		return tally(total - done)
 	}
 	q := url.Values{}
 	q.Add("_pragma", "locking_mode(EXCLUSIVE)")
 	q.Add("_pragma", "journal_mode(OFF)")
 	q.Add("_pragma", "synchronous(OFF)")
-	var done int64
 	err = conn.Raw(func(dc any) error {
 		bc, ok := dc.(backupConn)
 		if !ok {
@@ -147,12 +177,9 @@ func backupGeoPackage(ctx context.Context, path string, s *source, ts tileSet, t
 				return err
 			}
 			copied = min(copied+backupStepPages, pages)
-			if n := total*copied/max(pages, 1) - done; n > 0 && more {
-				done += n
-				if err := tally(n); err != nil {
-					b.Finish()
-					return err
-				}
+			if err := progress(copied, pages); err != nil {
+				b.Finish()
+				return err
 			}
 		}
 		return b.Finish()
@@ -170,6 +197,65 @@ func backupGeoPackage(ctx context.Context, path string, s *source, ts tileSet, t
 		return err
 	}
 	return tally(total - done)
+}
+
+// plainCopyChunk is how many bytes of the source file one copy call
+// copies: progress, and a stop, come between them.
+const plainCopyChunk = 64 << 20
+
+// copyPlainFile copies the first size bytes of the GeoPackage file s (its
+// pages, as its header counts them) to path, when s is a database with a
+// rollback journal and no -wal file: then the read transaction the caller
+// holds keeps SQLite's writers out and the file is that transaction's
+// snapshot. The bytes are copied by the kernel (copy_file_range), never
+// mapped. It reports false, having copied nothing, for any other source
+// (a -wal file to honour: see backupGeoPackage). progress is called with
+// the bytes copied out of size.
+func (s *source) copyPlainFile(ctx context.Context, path string, size int64, progress func(done, size int64) error) (bool, error) {
+	if _, err := os.Lstat(s.path + "-wal"); !errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	f, err := os.Open(s.path)
+	if err != nil {
+		return false, err
+	}
+	s.held = append(s.held, f) // closed after SQLite's connections (see source.held)
+	st, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if !os.SameFile(st, s.file) {
+		return false, fmt.Errorf("the source %s is no longer the file opened", s.path)
+	}
+	var hdr [100]byte
+	if _, err := f.ReadAt(hdr[:], 0); err != nil {
+		return false, fmt.Errorf("reading the header of the source %s: %w", s.path, err)
+	}
+	if hdr[18] != 1 || hdr[19] != 1 { // not the rollback journal's file format
+		return false, nil
+	}
+	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return false, err
+	}
+	defer dst.Close()
+	for done := int64(0); done < size; {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		n, err := io.CopyN(dst, f, min(plainCopyChunk, size-done))
+		done += n
+		if errors.Is(err, io.EOF) {
+			return false, fmt.Errorf("the source %s ended after %d bytes of %d", s.path, done, size)
+		}
+		if err != nil {
+			return false, err
+		}
+		if err := progress(done, size); err != nil {
+			return false, err
+		}
+	}
+	return true, dst.Close()
 }
 
 // rewriteMetadata turns the copy of a source at path into the export:

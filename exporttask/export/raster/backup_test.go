@@ -150,3 +150,25 @@ func TestGDALGeoPackageIsCopiedByPages(t *testing.T) {
 	rec := inspect(t, catalog.Source{Path: path, Format: "GPKG", Table: "relief"})
 	checkWholeExport(t, rec, want, 2048)
 }
+
+// TestWholeGeoPackageInWALModeIsCopiedWithItsWAL: a source whose latest
+// tiles are still in its -wal file (a writer holds it open) is copied
+// page by page with them.
+func TestWholeGeoPackageInWALModeIsCopiedWithItsWAL(t *testing.T) {
+	rec := fixture(t)
+	path := filepath.Join(rec.Location, raster.SourceName)
+	repage(t, path)
+	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=wal_autocheckpoint(0)")
+	require.NoError(t, err)
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	before := readTiles(t, path)
+	_, err = w.Exec(`UPDATE tiles SET tile_data = tile_data || x'00' WHERE id = (SELECT min(id) FROM tiles)`)
+	require.NoError(t, err)
+	st, err := os.Stat(path + "-wal")
+	require.NoError(t, err)
+	require.Positive(t, st.Size(), "the change is in the -wal file")
+	want := readTiles(t, path)
+	require.NotEqual(t, before, want)
+	checkWholeExport(t, rec, want, 2048)
+}

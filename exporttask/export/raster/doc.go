@@ -66,9 +66,15 @@
 // not views (whose query could run without end), not virtual tables, and
 // the tile table's columns not computed on read; a tile may hold at most
 // [MaxTileBytes]. The copy reads the tile table by runs of row ids, in the
-// file's own order, into a scratch GeoPackage built with 64 KiB pages, no
-// journal and no fsync (it is streamed into the output, hashed on the
-// way, then removed), in one transaction.
+// file's own order, into a scratch GeoPackage built with 4 KiB pages, no
+// journal and no fsync (moved or streamed into the output, hashed on the
+// way), in one transaction. An export of every tile of a GeoPackage whose
+// tile table is defined as the export's (GDAL's and this package's are)
+// and that holds nothing else of size (only gpkg_* tables and free pages,
+// at most 16 MiB) is instead a copy of the source's pages (SQLite's online
+// backup, in one read transaction of the source, its -wal honoured), then
+// the copy's triggers, views and metadata tables are replaced by the
+// export's and its tile table is renamed "tiles".
 //
 // No LEGEND artifact is written: a record's tiles are an image, and the
 // source holds no classes or colour scale a legend could be drawn from.
