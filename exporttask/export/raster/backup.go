@@ -20,8 +20,8 @@ import (
 // INSERT … SELECT copies, and indexes, row by row.
 const (
 	// maxBackupExtraBytes is the most a source may hold besides its tile
-	// table (other GeoPackage tables, free pages) to be copied whole: what
-	// the export would carry for nothing.
+	// table (other GeoPackage tables) to be copied whole: what
+	// the copy would carry for nothing (they are dropped from it).
 	maxBackupExtraBytes = 16 << 20
 	// backupStepPages is how many pages one backup step copies: progress,
 	// and a stop, come between steps.
@@ -49,8 +49,11 @@ func normalizeSQL(s string) string {
 // backupable reports whether the whole GeoPackage source s (every tile
 // selected, see wholeSelected) can be copied page by page: its tile table
 // is defined as the export's, every other table is a GeoPackage metadata
-// table (gpkg_*) or sqlite_sequence, and they and the free pages take at
-// most maxBackupExtraBytes.
+// table (gpkg_*) or sqlite_sequence, taking at most maxBackupExtraBytes,
+// and it has no free pages (which may hold deleted rows). The metadata
+// tables are dropped from the copy with their pages zeroed; what the copy
+// carries as it is is the free space inside the tile table's own pages,
+// which may hold bytes of rows deleted earlier from the source.
 func (s *source) backupable(ctx context.Context) (bool, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema`)
 	if err != nil {
@@ -81,12 +84,14 @@ func (s *source) backupable(ctx context.Context) (bool, error) {
 	if err := rows.Err(); err != nil || !ok {
 		return false, err
 	}
-	var pageSize, free int64
-	if err := s.db.QueryRowContext(ctx, `SELECT page_size, freelist_count FROM pragma_page_size, pragma_freelist_count`).
-		Scan(&pageSize, &free); err != nil {
+	var free int64
+	if err := s.db.QueryRowContext(ctx, `SELECT freelist_count FROM pragma_freelist_count`).Scan(&free); err != nil {
 		return false, err
 	}
-	extra := free * pageSize
+	if free > 0 { // free pages may hold what was deleted: not the tiles
+		return false, nil
+	}
+	var extra int64
 	for _, name := range others {
 		var n sql.NullInt64
 		if err := s.db.QueryRowContext(ctx, `SELECT sum(pgsize) FROM dbstat('main', 1) WHERE name = ?`, name).Scan(&n); err != nil {
@@ -274,6 +279,10 @@ func rewriteMetadata(ctx context.Context, path, table string, ts tileSet, total 
 		return err
 	}
 	defer tx.Rollback()
+	// The dropped tables' pages are zeroed, not left in the file.
+	if _, err := tx.ExecContext(ctx, `PRAGMA secure_delete = ON`); err != nil {
+		return err
+	}
 	var drops []string
 	rows, err := tx.QueryContext(ctx, `SELECT type, name FROM sqlite_schema
 		WHERE type IN ('trigger', 'view') OR (type = 'table' AND name NOT IN (?, 'sqlite_sequence'))

@@ -130,14 +130,22 @@ func TestWholeGeoPackageIsCopiedByPages(t *testing.T) {
 }
 
 // TestGeoPackageWithOtherDataIsCopiedByRows: a source that holds a table
-// of its own besides the tiles is not copied whole: the export has the
-// tiles only.
+// of its own besides the tiles, or free pages (which may hold deleted
+// rows), is not copied whole: the export has the tiles only.
 func TestGeoPackageWithOtherDataIsCopiedByRows(t *testing.T) {
-	rec := fixture(t)
-	path := filepath.Join(rec.Location, raster.SourceName)
-	sqlExec(t, path, `CREATE TABLE notes (note TEXT)`, `INSERT INTO notes VALUES ('private')`)
-	repage(t, path)
-	checkWholeExport(t, rec, readTiles(t, path), 4096)
+	for name, stmts := range map[string][]string{
+		"a table": {`CREATE TABLE notes (note TEXT)`, `INSERT INTO notes VALUES ('private')`},
+		"free pages": {`CREATE TABLE notes (note TEXT)`, `INSERT INTO notes SELECT hex(tile_data) FROM tiles`,
+			`DROP TABLE notes`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rec := fixture(t)
+			path := filepath.Join(rec.Location, raster.SourceName)
+			repage(t, path)
+			sqlExec(t, path, stmts...)
+			checkWholeExport(t, rec, readTiles(t, path), 4096)
+		})
+	}
 }
 
 // TestGDALGeoPackageIsCopiedByPages: a GeoPackage made by GDAL (table
@@ -152,8 +160,8 @@ func TestGDALGeoPackageIsCopiedByPages(t *testing.T) {
 }
 
 // TestWholeGeoPackageInWALModeIsCopiedWithItsWAL: a source whose latest
-// tiles are still in its -wal file (a writer holds it open) is copied
-// page by page with them.
+// tiles are still in its -wal file (a writer holds it open, and has not
+// written them into the file) is copied page by page with them.
 func TestWholeGeoPackageInWALModeIsCopiedWithItsWAL(t *testing.T) {
 	rec := fixture(t)
 	path := filepath.Join(rec.Location, raster.SourceName)
@@ -163,8 +171,13 @@ func TestWholeGeoPackageInWALModeIsCopiedWithItsWAL(t *testing.T) {
 	defer w.Close()
 	w.SetMaxOpenConns(1)
 	before := readTiles(t, path)
-	_, err = w.Exec(`UPDATE tiles SET tile_data = tile_data || x'00' WHERE id = (SELECT min(id) FROM tiles)`)
-	require.NoError(t, err)
+	for _, q := range []string{
+		`UPDATE tiles SET tile_data = tile_data || x'00' WHERE id = (SELECT min(id) FROM tiles)`,
+		`VACUUM`, // no free pages left, in the -wal file only
+	} {
+		_, err = w.Exec(q)
+		require.NoError(t, err, q)
+	}
 	st, err := os.Stat(path + "-wal")
 	require.NoError(t, err)
 	require.Positive(t, st.Size(), "the change is in the -wal file")
