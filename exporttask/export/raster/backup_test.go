@@ -185,3 +185,24 @@ func TestWholeGeoPackageInWALModeIsCopiedWithItsWAL(t *testing.T) {
 	require.NotEqual(t, before, want)
 	checkWholeExport(t, rec, want, 2048)
 }
+
+// TestPartOfAGeoPackageInWALModeIsCopiedWithItsWAL: the same source, an
+// area of it (copied by rows, from the attached source).
+func TestPartOfAGeoPackageInWALModeIsCopiedWithItsWAL(t *testing.T) {
+	rec := fixture(t)
+	path := filepath.Join(rec.Location, raster.SourceName)
+	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=wal_autocheckpoint(0)")
+	require.NoError(t, err)
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	_, err = w.Exec(`UPDATE tiles SET tile_data = tile_data || x'00'`)
+	require.NoError(t, err)
+	want := readTiles(t, path)
+	roi := square(34.3, 31.2, 34.7, 31.6)
+	out, arts := exportTo(t, job(t, rec, exporttask.CreateRequest{ROI: roiOf(roi)}))
+	got := readTiles(t, artifactPath(t, out, arts, exporttask.ArtifactGPKG))
+	require.NotEmpty(t, got)
+	for k, b := range got {
+		assert.Equal(t, want[k], b, "tile %v", k)
+	}
+}

@@ -129,6 +129,15 @@ type tileCopier struct {
 // attachSource copies from a GeoPackage source: SQLite copies the rows of
 // the attached source's tile table, a block per statement.
 func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, error) {
+	// The source is attached in the normal locking mode, not the
+	// exclusive one of the file being built (which an attached database
+	// takes by default): a source in WAL mode that a writer holds open
+	// cannot be read in exclusive mode (SQLITE_BUSY).
+	for _, p := range []string{`PRAGMA locking_mode = NORMAL`, `PRAGMA main.locking_mode = EXCLUSIVE`} {
+		if _, err := conn.ExecContext(ctx, p); err != nil {
+			return tileCopier{}, err
+		}
+	}
 	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, fileURI(src.path, "mode=ro")); err != nil {
 		return tileCopier{}, fmt.Errorf("attaching the source %s: %w", src.path, err)
 	}
