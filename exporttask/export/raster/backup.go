@@ -111,13 +111,12 @@ type backupConn interface {
 
 // backupGeoPackage writes the export GeoPackage to path (a new, empty
 // file) as a copy of the pages of the source s (see backupable): the file
-// itself (copyPlainFile), or else page by page by SQLite's online backup;
-// then
-// replaces its metadata tables by those of ts and names its tile table
-// tiles. The source is read in one read transaction (one snapshot, its
-// -wal honoured, as a copy statement reads it). tally is called with the
-// tiles copied, in proportion to the pages, and the copy must hold total
-// tiles.
+// itself (copyPlainFile), or else page by page by SQLite's online backup
+// (backupPages); then replaces its metadata tables by those of ts and
+// names its tile table tiles (rewriteMetadata). The source is read in one
+// read transaction (one snapshot, its -wal honoured, as a copy statement
+// reads it). tally is called with the tiles copied, in proportion to the
+// pages, and the copy must hold total tiles.
 func backupGeoPackage(ctx context.Context, path string, s *source, ts tileSet, total int64, tally func(int64) error) error {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
@@ -143,26 +142,33 @@ func backupGeoPackage(ctx context.Context, path string, s *source, ts tileSet, t
 		return tally(n)
 	}
 	plain, err := s.copyPlainFile(ctx, path, pages*pageSize, progress)
+	if err == nil && !plain {
+		err = backupPages(ctx, conn, path, pages, progress)
+	}
 	if err != nil {
 		return fmt.Errorf("copying the source's pages: %w", err)
 	}
-	if plain {
-		if _, err := conn.ExecContext(ctx, `ROLLBACK`); err != nil {
-			return err
-		}
-		if err := conn.Close(); err != nil {
-			return err
-		}
-		if err := rewriteMetadata(ctx, path, s.table, ts, total); err != nil {
-			return err
-		}
-		return tally(total - done)
+	if _, err := conn.ExecContext(ctx, `ROLLBACK`); err != nil {
+		return err
 	}
+	if err := conn.Close(); err != nil {
+		return err
+	}
+	if err := rewriteMetadata(ctx, path, s.table, ts, total); err != nil {
+		return err
+	}
+	return tally(total - done)
+}
+
+// backupPages copies the pages of the database conn reads (pages of them)
+// into the file path by SQLite's online backup, backupStepPages a step,
+// calling progress with the pages copied out of pages between steps.
+func backupPages(ctx context.Context, conn *sql.Conn, path string, pages int64, progress func(done, pages int64) error) error {
 	q := url.Values{}
 	q.Add("_pragma", "locking_mode(EXCLUSIVE)")
 	q.Add("_pragma", "journal_mode(OFF)")
 	q.Add("_pragma", "synchronous(OFF)")
-	err = conn.Raw(func(dc any) error {
+	return conn.Raw(func(dc any) error {
 		bc, ok := dc.(backupConn)
 		if !ok {
 			return errors.New("the SQLite driver has no backup")
@@ -189,19 +195,6 @@ func backupGeoPackage(ctx context.Context, path string, s *source, ts tileSet, t
 		}
 		return b.Finish()
 	})
-	if err != nil {
-		return fmt.Errorf("copying the source's pages: %w", err)
-	}
-	if _, err := conn.ExecContext(ctx, `ROLLBACK`); err != nil {
-		return err
-	}
-	if err := conn.Close(); err != nil {
-		return err
-	}
-	if err := rewriteMetadata(ctx, path, s.table, ts, total); err != nil {
-		return err
-	}
-	return tally(total - done)
 }
 
 // plainCopyChunk is how many bytes of the source file one copy call
