@@ -27,13 +27,19 @@ type contender struct {
 	cmd  func(out string) *exec.Cmd
 }
 
-// childCmd runs this program as the child contender name.
-func childCmd(self, name, work string) func(string) *exec.Cmd {
-	return func(out string) *exec.Cmd { return exec.Command(self, "-child", name, work, out) }
+// childCmd runs this program as the child contender name, exporting roi
+// ("" for the whole record).
+func childCmd(self, name, work, roi string) func(string) *exec.Cmd {
+	return func(out string) *exec.Cmd {
+		cmd := exec.Command(self, "-child", name, work, out)
+		cmd.Env = append(os.Environ(), roiEnv+"="+roi)
+		return cmd
+	}
 }
 
-// tunedPragmas are the settings of the export's scratch GeoPackage.
-const tunedPragmas = "PRAGMA page_size = 65536; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;\n"
+// tunedPragmas are the settings of the export's scratch GeoPackage (its
+// pages are SQLite's default, 4 KiB).
+const tunedPragmas = "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;\n"
 
 // tilesDDL is the tile table of an export.
 const tilesDDL = `CREATE TABLE tiles (id INTEGER PRIMARY KEY AUTOINCREMENT, zoom_level INTEGER NOT NULL,
@@ -46,12 +52,13 @@ const copyAll = `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile
 	SELECT zoom_level, tile_column, tile_row, tile_data FROM src.tiles`
 
 // sqlite3Cmd runs the sqlite3 shell on a new file in out: pragmas, the
-// tile table, and one INSERT … SELECT of every row of src.
-func sqlite3Cmd(sqlite3, src, pragmas string) func(string) *exec.Cmd {
+// tile table, and one INSERT … SELECT of the rows of src that where
+// selects ("": every row).
+func sqlite3Cmd(sqlite3, src, pragmas, where string) func(string) *exec.Cmd {
 	return func(out string) *exec.Cmd {
 		cmd := exec.Command(sqlite3, "-bail", filepath.Join(out, "copy.sqlite"))
 		cmd.Stdin = strings.NewReader(pragmas + tilesDDL + ";\n" +
-			"ATTACH DATABASE '" + strings.ReplaceAll(src, "'", "''") + "' AS src;\n" + copyAll + ";\n")
+			"ATTACH DATABASE '" + strings.ReplaceAll(src, "'", "''") + "' AS src;\n" + copyAll + where + ";\n")
 		return cmd
 	}
 }
@@ -96,7 +103,11 @@ func loadRecord(work, name string) (catalog.Record, error) {
 // runExport exports the whole record into out, building the GeoPackage in
 // scratch.
 func runExport(ctx context.Context, rec catalog.Record, out exporttask.Output, scratch string) error {
-	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain})
+	roi, err := roiFromEnv()
+	if err != nil {
+		return err
+	}
+	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi})
 	if err != nil {
 		return err
 	}

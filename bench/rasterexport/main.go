@@ -52,6 +52,7 @@ func main() {
 	size := flag.Float64("size", 8.6, "footprint side in degrees (8.6 makes about 220,000 tiles at levels 10..13)")
 	keep := flag.String("keep", "", "build the source in this directory and keep it; reused when already there")
 	tms := flag.Bool("tms", false, "also export the same tiles from a TMS directory")
+	roi := flag.String("roi", "", "export this box (west,south,east,north degrees) instead of the whole record; the sqlite3 contenders copy the same tiles")
 	only := flag.String("contenders", "", "comma-separated names of the contenders to run besides export (default: all)")
 	child := flag.String("child", "", "internal: run one contender (export, export-discard, export-tms or copy-sql) in this process")
 	cpuprofile := flag.String("cpuprofile", "", "with -child: write a CPU profile of the contender to this file")
@@ -63,13 +64,20 @@ func main() {
 		}
 		return
 	}
-	if err := run(*rounds, *size, *keep, *tms, *only); err != nil {
+	if err := run(*rounds, *size, *keep, *tms, *only, *roi); err != nil {
 		fmt.Fprintln(os.Stderr, "rasterexport:", err)
 		os.Exit(1)
 	}
 }
 
-func run(rounds int, size float64, keep string, withTMS bool, only string) error {
+func run(rounds int, size float64, keep string, withTMS bool, only, roi string) error {
+	area, err := parseBox(roi)
+	if err != nil {
+		return err
+	}
+	if area != nil && strings.Contains(only, "copy-sql") {
+		return fmt.Errorf("copy-sql copies every tile; -roi leaves it out")
+	}
 	work, err := os.MkdirTemp("", "rasterexport-")
 	if err != nil {
 		return err
@@ -109,15 +117,20 @@ func run(rounds int, size float64, keep string, withTMS bool, only string) error
 	if err != nil {
 		return err
 	}
+	where := ""
+	if area != nil {
+		where = area.where(rec.MinZoom, rec.MaxZoom)
+		fmt.Printf("rasterexport: the ROI %s, the tiles%s\n", roi, where)
+	}
 	if err := saveRecord(srcDir, "export", gpkg); err != nil {
 		return err
 	}
 	contenders := []contender{
-		{name: "export", cmd: childCmd(self, "export", srcDir)},
-		{name: "export-discard", cmd: childCmd(self, "export-discard", srcDir)},
-		{name: "sqlite3", cmd: sqlite3Cmd(sqlite3, sourcePath(rec), "")},
-		{name: "sqlite3-tuned", cmd: sqlite3Cmd(sqlite3, sourcePath(rec), tunedPragmas)},
-		{name: "copy-sql", cmd: childCmd(self, "copy-sql", srcDir)},
+		{name: "export", cmd: childCmd(self, "export", srcDir, roi)},
+		{name: "export-discard", cmd: childCmd(self, "export-discard", srcDir, roi)},
+		{name: "sqlite3", cmd: sqlite3Cmd(sqlite3, sourcePath(rec), "", where)},
+		{name: "sqlite3-tuned", cmd: sqlite3Cmd(sqlite3, sourcePath(rec), tunedPragmas, where)},
+		{name: "copy-sql", cmd: childCmd(self, "copy-sql", srcDir, "")},
 	}
 	if withTMS {
 		tmsDir := filepath.Join(srcDir, "tms")
@@ -132,7 +145,7 @@ func run(rounds int, size float64, keep string, withTMS bool, only string) error
 		if err := saveRecord(srcDir, "export-tms", tms); err != nil {
 			return err
 		}
-		contenders = append(contenders, contender{name: "export-tms", cmd: childCmd(self, "export-tms", srcDir)})
+		contenders = append(contenders, contender{name: "export-tms", cmd: childCmd(self, "export-tms", srcDir, roi)})
 	}
 	if only != "" {
 		want := strings.Split("export,"+only, ",")

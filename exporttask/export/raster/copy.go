@@ -22,14 +22,44 @@ var errCopyCount = errors.New("the tiles copied are not those selected")
 
 // buildGeoPackage writes the export GeoPackage to path (a new, empty
 // file): the GeoPackage tables for ts, then the selected tiles copied from
-// src as stored (no decoding), in one transaction. Progress goes to out as
+// src as stored (no decoding), in one transaction; or, for every tile of a
+// GeoPackage source that holds little else (see backupable), a copy of the
+// source's pages with the export's metadata (backupGeoPackage). Progress goes to out as
 // tiles written out of sel.Tiles(); an error from it, or ctx ending, stops
 // the copy.
 //
 // The disk writes the file while it is built (package writeback), so that
 // the store's sync of it at commit finds little left to write.
 func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, sel selection, out exporttask.Output) error {
-	db, err := openWrite(path)
+	total := sel.Tiles()
+	step := max(total/progressSteps, 1)
+	var done, reported int64
+	tally := func(n int64) error {
+		done += n
+		if done-reported < step {
+			return nil
+		}
+		reported = done
+		return out.Progress(done, total)
+	}
+	whole := false
+	if src.db != nil {
+		var err error
+		if whole, err = src.wholeSelected(ctx, sel); err != nil {
+			return err
+		}
+		if whole {
+			pages, err := src.backupable(ctx)
+			if err != nil {
+				return err
+			}
+			if pages {
+				defer writeback.Follow(path)()
+				return backupGeoPackage(ctx, path, src, ts, total, tally)
+			}
+		}
+	}
+	db, err := openWrite(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -56,23 +86,6 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 	}
 	defer c.close()
 
-	total := sel.Tiles()
-	step := max(total/progressSteps, 1)
-	var done, reported int64
-	tally := func(n int64) error {
-		done += n
-		if done-reported < step {
-			return nil
-		}
-		reported = done
-		return out.Progress(done, total)
-	}
-	whole := false
-	if src.db != nil {
-		if whole, err = src.wholeSelected(ctx, sel); err != nil {
-			return err
-		}
-	}
 	if whole {
 		n, err := c.copyAll(ctx)
 		if err != nil {
@@ -116,6 +129,15 @@ type tileCopier struct {
 // attachSource copies from a GeoPackage source: SQLite copies the rows of
 // the attached source's tile table, a block per statement.
 func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, error) {
+	// The source is attached in the normal locking mode, not the
+	// exclusive one of the file being built (which an attached database
+	// takes by default): a source in WAL mode that a writer holds open
+	// cannot be read in exclusive mode (SQLITE_BUSY).
+	for _, p := range []string{`PRAGMA locking_mode = NORMAL`, `PRAGMA main.locking_mode = EXCLUSIVE`} {
+		if _, err := conn.ExecContext(ctx, p); err != nil {
+			return tileCopier{}, err
+		}
+	}
 	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, fileURI(src.path, "mode=ro")); err != nil {
 		return tileCopier{}, fmt.Errorf("attaching the source %s: %w", src.path, err)
 	}

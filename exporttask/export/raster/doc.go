@@ -68,9 +68,18 @@
 // not views (whose query could run without end), not virtual tables, and
 // the tile table's columns not computed on read; a tile may hold at most
 // [MaxTileBytes]. The copy reads the tile table by runs of row ids, in the
-// file's own order, into a scratch GeoPackage built with 64 KiB pages, no
-// journal and no fsync (it is streamed into the output, hashed on the
-// way, then removed), in one transaction.
+// file's own order, into a scratch GeoPackage built with 4 KiB pages, no
+// journal and no fsync (moved or streamed into the output, hashed on the
+// way), in one transaction. An export of every tile of a GeoPackage whose
+// tile table is defined as the export's (GDAL's and this package's are)
+// and that holds nothing else of size (only gpkg_* tables, at most 16 MiB,
+// and no free pages) is instead a copy of the source's pages, in one read
+// transaction of the source: the file, copied by the kernel, when it has
+// no -wal file, else SQLite's online backup, which honours the -wal. The
+// copy's triggers, views and metadata tables are then replaced by the
+// export's (the dropped pages zeroed) and its tile table is renamed
+// "tiles". The free space inside the tile table's pages is copied as it
+// is: it may hold bytes of rows deleted from the source earlier.
 //
 // No LEGEND artifact is written: a record's tiles are an image, and the
 // source holds no classes or colour scale a legend could be drawn from.

@@ -34,7 +34,11 @@ const wkt4326 = `GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.
 
 // schema creates the GeoPackage tables; the application id and version are
 // set by pragmas when the file is opened.
-const schema = `
+const schema = metadataSchema + tilesSchema
+
+// metadataSchema creates the GeoPackage's metadata tables (all but the
+// tile table).
+const metadataSchema = `
 CREATE TABLE gpkg_spatial_ref_sys (
   srs_name TEXT NOT NULL, srs_id INTEGER PRIMARY KEY, organization TEXT NOT NULL,
   organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
@@ -54,6 +58,10 @@ CREATE TABLE gpkg_tile_matrix (
   pixel_x_size DOUBLE NOT NULL, pixel_y_size DOUBLE NOT NULL,
   CONSTRAINT pk_ttm PRIMARY KEY (table_name, zoom_level),
   CONSTRAINT fk_tmm_table_name FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name));
+`
+
+// tilesSchema creates the export's tile table.
+const tilesSchema = `
 CREATE TABLE tiles (
   id INTEGER PRIMARY KEY AUTOINCREMENT, zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL,
   tile_row INTEGER NOT NULL, tile_data BLOB NOT NULL, UNIQUE (zoom_level, tile_column, tile_row));
@@ -61,11 +69,12 @@ CREATE TABLE tiles (
 
 // The settings of a GeoPackage being built (see openWrite).
 const (
-	// writePageSize is SQLite's largest page: a tile of up to about 64 kB
-	// (most 256×256 PNG and JPEG tiles) fits in one page instead of a chain
-	// of 4 kB overflow pages, and the file has a sixteenth of the pages to
-	// allocate and write.
-	writePageSize = 65536
+	// writePageSize is SQLite's default page, and GDAL's. Larger pages
+	// would hold most tiles in one page, but modernc.org/sqlite's allocator
+	// maps and unmaps every allocation over 16 KiB, and the page cache
+	// allocates each page apart: its INSERT … SELECT of 205,166 tiles into
+	// 64 KiB pages took 5m23s where the sqlite3 shell took 22s (bench/README.md).
+	writePageSize = 4096
 	// writeCacheKiB is the page cache of the file being built: enough for
 	// the tile table's index (about 20 bytes a tile: 64 MiB holds millions
 	// of tiles), which grows out of order as rows are copied row by row.
@@ -75,22 +84,32 @@ const (
 // openWrite opens (creating) the GeoPackage file path for writing on one
 // connection, with the settings of a file being built: the file is scratch
 // until streamed or renamed, so it has no journal and no fsync, and only
-// this connection opens it (an exclusive lock taken once).
-func openWrite(path string) (*sql.DB, error) {
+// this connection opens it (an exclusive lock taken once). A new file gets
+// writePageSize pages; the application id and version are set.
+//
+// The page size, application id and version are set by statements, in
+// that order, not as _pragma parameters: modernc.org/sqlite runs those
+// sorted by name, and application_id, first, writes the file's header
+// with the default page size, after which page_size is ignored.
+func openWrite(ctx context.Context, path string) (*sql.DB, error) {
 	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("page_size(%d)", writePageSize)) // first: fixed once the file is written
 	q.Add("_pragma", fmt.Sprintf("cache_size(%d)", -writeCacheKiB))
 	q.Add("_pragma", "locking_mode(EXCLUSIVE)")
 	q.Add("_pragma", "trusted_schema(OFF)")
 	q.Add("_pragma", "journal_mode(OFF)")
 	q.Add("_pragma", "synchronous(OFF)")
-	q.Add("_pragma", fmt.Sprintf("application_id(%d)", ApplicationID))
-	q.Add("_pragma", fmt.Sprintf("user_version(%d)", UserVersion))
 	db, err := sql.Open("sqlite", fileURI(path, q.Encode()))
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
+	for _, p := range []string{fmt.Sprintf("page_size = %d", writePageSize), // before anything is written
+		fmt.Sprintf("application_id = %d", ApplicationID), fmt.Sprintf("user_version = %d", UserVersion)} {
+		if _, err := db.ExecContext(ctx, "PRAGMA "+p); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("opening %s: %w", path, err)
+		}
+	}
 	return db, nil
 }
 
@@ -138,6 +157,18 @@ func createGeoPackage(ctx context.Context, db *sql.DB, ts tileSet) error {
 	if _, err := db.ExecContext(ctx, schema); err != nil {
 		return fmt.Errorf("creating the GeoPackage tables: %w", err)
 	}
+	return writeMetadata(ctx, db, ts)
+}
+
+// sqlExecer is a *sql.DB, *sql.Conn or *sql.Tx.
+type sqlExecer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// writeMetadata fills the empty metadata tables of db (see metadataSchema)
+// for ts: reference systems, contents, the tile matrix set and one tile
+// matrix per level.
+func writeMetadata(ctx context.Context, db sqlExecer, ts tileSet) error {
 	stmts := []struct {
 		q    string
 		args []any

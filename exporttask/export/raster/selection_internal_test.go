@@ -16,7 +16,7 @@ import (
 // looked each row up from there: a selection of 205,166 tiles took 4.4 s
 // instead of about 1.
 func TestIDRangeSearchesTheRowIDs(t *testing.T) {
-	db, err := openWrite(filepath.Join(t.TempDir(), "plan.gpkg"))
+	db, err := openWrite(t.Context(), filepath.Join(t.TempDir(), "plan.gpkg"))
 	require.NoError(t, err)
 	defer db.Close()
 	require.NoError(t, createGeoPackage(t.Context(), db, tileSet{MinZoom: 0, MaxZoom: 1}))

@@ -55,6 +55,11 @@ type source struct {
 	// made by the export for its tile format.
 	imagery *imagery
 	render  *renderer
+	// held are descriptors of the GeoPackage file opened besides SQLite's
+	// (see copyPlainFile), closed after SQLite's connections: closing any
+	// descriptor of a file drops the process's POSIX locks on it, SQLite's
+	// read locks among them.
+	held []*os.File
 }
 
 // maxTileMapBytes is the largest tilemapresource.xml (or gdal2tiles viewer
@@ -585,5 +590,9 @@ func (s *source) Close() error {
 	if s.db == nil {
 		return nil
 	}
-	return s.db.Close()
+	err := s.db.Close()
+	for _, f := range s.held {
+		f.Close()
+	}
+	return err
 }

@@ -56,7 +56,7 @@ func writeSource(path string, rec catalog.Record, fp geom.MultiPolygon, tile Til
 	if err := removeIfExists(path); err != nil {
 		return 0, err
 	}
-	db, err := openWrite(path)
+	db, err := openWrite(context.Background(), path)
 	if err != nil {
 		return 0, err
 	}

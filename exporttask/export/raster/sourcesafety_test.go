@@ -81,7 +81,7 @@ func TestExportOfASourceChangedMidwayFails(t *testing.T) {
 		exportChangedSource(t, c)
 		return
 	}
-	for _, c := range []string{"truncated", "rewritten"} {
+	for _, c := range []string{"truncated", "rewritten", "truncated whole", "rewritten whole"} {
 		t.Run(c, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestExportOfASourceChangedMidwayFails$", "-test.v")
 			cmd.Env = append(os.Environ(), truncateChild+"="+c)
@@ -92,9 +92,19 @@ func TestExportOfASourceChangedMidwayFails(t *testing.T) {
 	}
 }
 
-func exportChangedSource(t *testing.T, change string) {
+func exportChangedSource(t *testing.T, c string) {
 	rec := bigFixture(t)
 	path := filepath.Join(rec.Location, raster.SourceName)
+	change, whole := strings.CutSuffix(c, " whole")
+	// An area inside the footprint, so that the tiles are copied a block
+	// at a time, with progress reports between blocks; or all of it, with
+	// 2 KiB pages, so that its pages are copied (see
+	// TestWholeGeoPackageIsCopiedByPages) a step at a time.
+	area := exporttask.CreateRequest{ROI: roiOf(square(34.2, 31.2, 35.8, 32.8))}
+	if whole {
+		area = exporttask.CreateRequest{}
+		repage(t, path)
+	}
 	st, err := os.Stat(path)
 	require.NoError(t, err)
 	out := &hookOutput{Dir: testout.New(t.TempDir()), first: func() {
@@ -111,9 +121,6 @@ func exportChangedSource(t *testing.T, change string) {
 	}}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	// An area inside the footprint, so that the tiles are copied a block
-	// at a time, with progress reports between blocks.
-	area := exporttask.CreateRequest{ROI: roiOf(square(34.2, 31.2, 35.8, 32.8))}
 	_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(ctx, job(t, rec, area), out)
 	require.Error(t, err)
 	var pe *exporttask.PermanentError
