@@ -430,7 +430,8 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task, 
 	if alone {
 		r.markAlone(ctx, log, t.ID)
 	}
-	out := &taskOutput{store: r.artifacts, taskID: t.ID, report: func(p int) error { return tr.report(exportCtx, p) }}
+	out := &taskOutput{store: r.artifacts, taskID: t.ID, expected: t.EstimatedSize,
+		report: func(p int) error { return tr.report(exportCtx, p) }}
 	pacedCtx, endPace := r.pace(exportCtx, t)
 	artifacts, err := r.exportBounded(pacedCtx, t, out)
 	endPace()
