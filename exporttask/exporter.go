@@ -24,7 +24,9 @@ type Exporter interface {
 	// a [PermanentError] whose Reason becomes the task's errorReason; any
 	// other error is retried up to the worker's maximum attempts, and its
 	// text becomes the errorReason of the last one, so it should say what
-	// went wrong without internals.
+	// went wrong without internals. An export calls [Pace] with ctx
+	// around each chunk of its CPU work, so that a worker can hold large
+	// exports back while small ones run.
 	Export(ctx context.Context, t Task, out Output) ([]Artifact, error)
 }
 
