@@ -36,16 +36,3 @@ func Pace(ctx context.Context) (done func(), err error) {
 	}
 	return p.Turn(ctx)
 }
-
-// Yield waits, as [Pace] does, until a chunk of CPU work could start, and
-// ends the turn at once: the boundary of a loop whose work may wait for
-// other chunks (a row of tiles handed to compressing goroutines), which
-// so slows to the pace of the turns without holding one.
-func Yield(ctx context.Context) error {
-	done, err := Pace(ctx)
-	if err != nil {
-		return err
-	}
-	done()
-	return nil
-}

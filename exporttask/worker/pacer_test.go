@@ -35,9 +35,11 @@ func (e *pacedExporter) Estimate(context.Context, exporttask.CreateRequest) (exp
 
 func (e *pacedExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
 	if t.EstimatedTime <= 1 { // small: no turns to wait for
-		if err := exporttask.Yield(ctx); err != nil {
+		done, err := exporttask.Pace(ctx)
+		if err != nil {
 			return nil, err
 		}
+		done()
 		e.smallRunning <- struct{}{}
 		<-e.smallGo
 		e.smallDone.Store(true)
