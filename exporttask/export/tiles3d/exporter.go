@@ -29,9 +29,10 @@ type Options struct {
 	// bench/estimates exported the whole demo record at levels 7..12
 	// (32 MB) in 2.3 to 6.4 s and a 0.4° box of it (6.3 MB)
 	// in 4.3 to 5.7 s on the shared 2-core machine at load averages of 32
-	// to 36 (bench/README.md): the thumbnails, not the bytes, take most of
-	// the time. The former 3 MB/s, from BenchmarkExport's whole record
-	// with its thumbnails, estimated 11 s for the first.
+	// to 36, and each in 0.3 s at a load average of 1.4 (bench/README.md):
+	// under load the thumbnails, not the bytes, take most of the time. The
+	// former 3 MB/s, from BenchmarkExport's whole record with its
+	// thumbnails, estimated 11 s for the first.
 	BytesPerSecond float64
 }
 
