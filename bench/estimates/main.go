@@ -5,10 +5,15 @@
 //
 //	go run ./estimates -raster /tmp/rxsrc -box 34,31,42.6,39.6 -zoom 10,13
 //	go run ./estimates -dem /tmp/demwindow-40000x20000-int16-cog.tif
+//	go run ./estimates -tiles3d /tmp/est3d -box 34,31,35,32 -zoom 7,11
 //
 // -raster names a directory holding a GeoPackage tiles.gpkg (as
 // bench/rasterexport -keep writes it) whose footprint is -box and levels
-// -zoom; -dem a GeoTIFF, whose record dem.Inspect reads.
+// -zoom; -dem a GeoTIFF, whose record dem.Inspect reads; -tiles3d a
+// directory whose tileset/ holds a 3D Tiles tileset, written there by
+// tiles3d.WriteDemoSource over -box at levels -zoom when missing. -roi
+// exports only a box of the record (west,south,east,north) instead of its
+// whole extent.
 package main
 
 import (
@@ -16,6 +21,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -24,6 +30,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/dem"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
+	"github.com/openapi-viewer/viewer/exporttask/export/tiles3d"
 )
 
 func main() {
@@ -31,31 +38,57 @@ func main() {
 	box := flag.String("box", "34,31,35,32", "the RASTER record's footprint: west,south,east,north")
 	zoom := flag.String("zoom", "10,13", "the RASTER record's levels: min,max")
 	demPath := flag.String("dem", "", "a DEM GeoTIFF")
+	tilesDir := flag.String("tiles3d", "", "directory of a 3D record's tileset/ (written when missing)")
+	roi := flag.String("roi", "", "export only this box: west,south,east,north (default: the whole extent)")
 	work := flag.String("work", os.TempDir(), "where the export is written (and removed after)")
 	flag.Parse()
-	if err := run(*rasterDir, *box, *zoom, *demPath, *work); err != nil {
+	if err := run(*rasterDir, *box, *zoom, *demPath, *tilesDir, *roi, *work); err != nil {
 		fmt.Fprintln(os.Stderr, "estimates:", err)
 		os.Exit(1)
 	}
 }
 
-func run(rasterDir, box, zoom, demPath, work string) error {
+func run(rasterDir, box, zoom, demPath, tilesDir, roiBox, work string) error {
 	ctx := context.Background()
 	var rec catalog.Record
 	var domain export.Engine
+	var w, s, e, n float64
+	if _, err := fmt.Sscanf(box, "%g,%g,%g,%g", &w, &s, &e, &n); err != nil {
+		return fmt.Errorf("-box: %w", err)
+	}
+	var lo, hi int
+	if _, err := fmt.Sscanf(zoom, "%d,%d", &lo, &hi); err != nil {
+		return fmt.Errorf("-zoom: %w", err)
+	}
+	footprint := exporttask.NewPolygon([]exporttask.Position{{w, s}, {e, s}, {e, n}, {w, n}, {w, s}})
+	var roi *exporttask.FeatureCollection
+	if roiBox != "" {
+		var rw, rs, re, rn float64
+		if _, err := fmt.Sscanf(roiBox, "%g,%g,%g,%g", &rw, &rs, &re, &rn); err != nil {
+			return fmt.Errorf("-roi: %w", err)
+		}
+		roi = &exporttask.FeatureCollection{Type: exporttask.TypeFeatureCollection, Features: []exporttask.Feature{{
+			Type: exporttask.TypeFeature, Properties: map[string]any{},
+			Geometry: exporttask.NewPolygon([]exporttask.Position{{rw, rs}, {re, rs}, {re, rn}, {rw, rn}, {rw, rs}})}}}
+	}
 	switch {
 	case rasterDir != "":
-		var w, s, e, n float64
-		if _, err := fmt.Sscanf(box, "%g,%g,%g,%g", &w, &s, &e, &n); err != nil {
-			return fmt.Errorf("-box: %w", err)
-		}
-		var lo, hi int
-		if _, err := fmt.Sscanf(zoom, "%d,%d", &lo, &hi); err != nil {
-			return fmt.Errorf("-zoom: %w", err)
-		}
 		rec = catalog.Record{Domain: exporttask.DomainRaster, Title: "estimates", MinZoom: lo, MaxZoom: hi, Location: rasterDir,
-			Footprint: exporttask.NewPolygon([]exporttask.Position{{w, s}, {e, s}, {e, n}, {w, n}, {w, s}})}
+			Footprint: footprint}
 		domain = raster.New(raster.Options{})
+	case tilesDir != "":
+		src := filepath.Join(tilesDir, tiles3d.SourceDir)
+		if _, err := os.Stat(src); err != nil {
+			if err := tiles3d.WriteDemoSource(tilesDir, catalog.Record{Domain: exporttask.Domain3D, Footprint: footprint,
+				MinZoom: lo, MaxZoom: hi}); err != nil {
+				return fmt.Errorf("writing the 3D source: %w", err)
+			}
+		}
+		var err error
+		if rec, err = tiles3d.Inspect(ctx, catalog.Source{Path: src}); err != nil {
+			return err
+		}
+		domain = tiles3d.New(tiles3d.Options{})
 	case demPath != "":
 		var err error
 		if rec, err = dem.Inspect(ctx, catalog.Source{Path: demPath}); err != nil {
@@ -63,10 +96,10 @@ func run(rasterDir, box, zoom, demPath, work string) error {
 		}
 		domain = dem.New(dem.Options{})
 	default:
-		return fmt.Errorf("give -raster or -dem")
+		return fmt.Errorf("give -raster, -dem or -tiles3d")
 	}
 	rec.ID = "5b1c7e2a-0d4f-4a3b-9c8e-7f6a5b4c3d2e"
-	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain})
+	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi})
 	if err != nil {
 		return err
 	}

@@ -2,11 +2,12 @@
 // while another customer's whole-extent exports hold every general
 // worker: real DEM exports (package export/dem) of a COG that GDAL builds,
 // run by a worker.Runner over a SQLite store, in two configurations in
-// alternating rounds: the Runner's defaults (a worker reserved for small
-// tasks) and the same without that worker (SmallWorkers -1), which is how
-// every worker ran before.
+// alternating rounds: the Runner's defaults (workers reserved for small
+// tasks, and the large exports paced while small ones run) and a baseline
+// (-baseline): the same without the pacing (LargeTurns -1), or without the
+// reserved workers (SmallWorkers -1).
 //
-//	go run ./fairness -size 8000 -rounds 2
+//	go run ./fairness -size 16000 -rounds 2
 //
 // Each round starts a Runner, creates as many whole-extent exports of
 // customer "big" as there are general workers, waits until they all run,
@@ -23,6 +24,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 	"time"
 )
 
@@ -33,8 +35,9 @@ func main() {
 	small := flag.Int("small", 20, "small exports per round")
 	workers := flag.Int("workers", 4, "general workers (and whole-extent exports)")
 	timeout := flag.Duration("timeout", 3*time.Minute, "how long a round waits for its small exports")
-	smallWorkers := flag.Int("small-workers", 0, "the Runner's SmallWorkers in the first configuration (0: its default)")
-	baseline := flag.Bool("baseline", true, "also run the configuration without a reserved worker")
+	smallWorkers := flag.Int("small-workers", 0, "the Runner's SmallWorkers (0: its default)")
+	largeTurns := flag.Int("large-turns", 0, "the Runner's LargeTurns in the first configuration (0: its default)")
+	baseline := flag.String("baseline", "unpaced", "the configuration run in alternate rounds: unpaced (LargeTurns -1: the large exports are not held back while small ones run), unreserved (no worker reserved for small tasks, SmallWorkers -1), or none")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -61,22 +64,46 @@ func main() {
 		*src, *size, *size, time.Since(start).Round(time.Millisecond), runtime.GOMAXPROCS(0))
 	b := bench{src: *src, small: *small, workers: *workers, timeout: *timeout}
 	results := map[string][]time.Duration{}
-	configs := []config{{name: fmt.Sprintf("reserved small workers (SmallWorkers %d)", *smallWorkers), smallWorkers: *smallWorkers}}
-	if *baseline {
-		configs = append(configs, config{name: "no reserved worker", smallWorkers: -1})
+	configs := []config{{name: fmt.Sprintf("defaults (SmallWorkers %d, LargeTurns %d)", *smallWorkers, *largeTurns),
+		smallWorkers: *smallWorkers, largeTurns: *largeTurns}}
+	switch *baseline {
+	case "unpaced":
+		configs = append(configs, config{name: "unpaced (LargeTurns -1)", smallWorkers: *smallWorkers, largeTurns: -1})
+	case "unreserved":
+		configs = append(configs, config{name: "no reserved worker (SmallWorkers -1)", smallWorkers: -1, largeTurns: *largeTurns})
+	case "none":
+	default:
+		fmt.Fprintln(os.Stderr, "fairness: -baseline is unpaced, unreserved or none")
+		os.Exit(2)
 	}
 	for r := range *rounds {
 		for _, c := range configs {
+			before := loadAverage()
 			lat, info, err := b.round(c)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "fairness:", err)
 				return
 			}
-			fmt.Printf("round %d, %s: %s; %s\n", r+1, c.name, summary(lat, *small), info)
+			fmt.Printf("round %d, %s: %s; load average (1 min) %s at the start, %s at the end; %s\n",
+				r+1, c.name, summary(lat, *small), before, loadAverage(), info)
 			results[c.name] = append(results[c.name], lat...)
 		}
 	}
 	for _, c := range configs {
 		fmt.Printf("all rounds, %s: %s\n", c.name, summary(results[c.name], *small**rounds))
 	}
+}
+
+// loadAverage is the machine's load average over the last minute, from
+// /proc/loadavg ("?" where it cannot be read).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return "?"
+	}
+	return f[0]
 }

@@ -32,6 +32,7 @@ type bench struct {
 type config struct {
 	name         string
 	smallWorkers int
+	largeTurns   int
 }
 
 // oneRecord is a catalog of one record.
@@ -80,7 +81,7 @@ func (b bench) round(c config) ([]time.Duration, string, error) {
 	}
 	wake := worker.NewWakeup()
 	runner, err := worker.NewRunner(worker.RunnerConfig{
-		Store: st, Exporter: exp, Artifacts: files, Workers: b.workers, SmallWorkers: c.smallWorkers, Wakeup: wake,
+		Store: st, Exporter: exp, Artifacts: files, Workers: b.workers, SmallWorkers: c.smallWorkers, LargeTurns: c.largeTurns, Wakeup: wake,
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	if err != nil {
@@ -242,6 +243,6 @@ func summary(lat []time.Duration, n int) string {
 		return s[max(i, 0)].Round(10 * time.Millisecond).String()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d finished; p50 %s, p95 %s, max %s", len(s), n, q(0.5), q(0.95), q(1))
+	fmt.Fprintf(&b, "%d of %d finished; p50 %s, p95 %s, p99 %s, max %s", len(s), n, q(0.5), q(0.95), q(0.99), q(1))
 	return b.String()
 }

@@ -129,6 +129,15 @@ func (r *Runner) claimTask(ctx context.Context, worker string, l lane) (t export
 	}
 	g.update(func() { g.waiting++ })
 	g.claim.Unlock()
+	// The attempt starts again from nothing: the task shows 0% from now
+	// on, not where the interrupted attempt left it, while it waits.
+	if t.Progress != 0 {
+		if _, err := r.store.Progress(ctx, t.ID, worker, 0, r.now(), r.lease); err != nil {
+			r.log.WarnContext(ctx, "worker: resetting the progress of a task waiting to run alone", "task", t.ID, "error", err)
+		} else {
+			t.Progress = 0
+		}
+	}
 	tick := time.NewTicker(max(r.lease/3, time.Millisecond))
 	defer tick.Stop()
 	for {

@@ -35,6 +35,12 @@ func (r *Runner) claim(ctx context.Context, worker string, l lane) (exporttask.T
 	return r.store.Claim(ctx, worker, r.now(), r.lease)
 }
 
+// isSmall reports whether t is a small task: estimated to take at most
+// SmallTask (in whole seconds, at least 1 s), as ClaimSmall counts it.
+func (r *Runner) isSmall(t exporttask.Task) bool {
+	return t.EstimatedTime <= max(1, int64(r.smallTask/time.Second))
+}
+
 // work is one worker's loop: claim a task of its lane, run it, repeat.
 // With nothing to do (or when the store fails) it waits PollInterval, or
 // less when the Wakeup says a task was created. A claim that got a task

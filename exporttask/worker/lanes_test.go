@@ -184,3 +184,65 @@ func TestSmallWorkerClaimsWhileARetryWaitsToRunAlone(t *testing.T) {
 		testkit.WaitStatus(t, s, "initech", retry.ID, exporttask.StatusCompleted)
 	})
 }
+
+// progressStore signals each progress report of task id once the store
+// has it.
+type progressStore struct {
+	retryStore
+	id      int64
+	reports chan int
+}
+
+func (s progressStore) Progress(ctx context.Context, id int64, worker string, p int, now time.Time, lease time.Duration) (exporttask.Task, error) {
+	got, err := s.retryStore.Progress(ctx, id, worker, p, now, lease)
+	if id == s.id && err == nil {
+		s.reports <- p // once stored
+	}
+	return got, err
+}
+
+// TestRetryWaitingToRunAloneShowsZeroProgress: a task whose first attempt
+// got to 70% before its process died, claimed again while another export
+// runs, is at 0% as soon as it is claimed, while it waits to run alone,
+// not frozen at 70% until its attempt starts.
+func TestRetryWaitingToRunAloneShowsZeroProgress(t *testing.T) {
+	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
+		ctx := context.Background()
+		retry := createSized(t, s, "initech", 3600)
+		past := time.Now().Add(-time.Hour)
+		_, ok, err := s.Claim(ctx, "dead/1", past, time.Millisecond) // its lease ended long ago
+		require.NoError(t, err)
+		require.True(t, ok)
+		_, err = s.Progress(ctx, retry.ID, "dead/1", 70, past, time.Millisecond)
+		require.NoError(t, err)
+		large := createSized(t, s, "acme", 3600)
+
+		g := newGate()
+		ps := progressStore{retryStore: retryStore{Store: s, retried: make(chan int64, 4)}, id: retry.ID, reports: make(chan int, 64)}
+		testkit.Background(t, testkit.FastRunner(t, ps, g, func(c *worker.RunnerConfig) {
+			c.Workers, c.SmallWorkers = 2, -1
+		}).Run)
+		assert.Equal(t, large.ID, testkit.Receive(t, g.started, "the large export").ID)
+		assert.Equal(t, retry.ID, testkit.Receive(t, ps.retried, "the retry's claim"))
+		// Its reports while it waits come to 0 (before the change they
+		// renewed the lease at 70 until the lone attempt started).
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			p := testkit.Receive(t, ps.reports, "a progress report of the retry")
+			if p == 0 {
+				break
+			}
+			require.True(t, time.Now().Before(deadline), "the retry still reports %d%% while it waits to run alone", p)
+		}
+		got, err := s.Get(ctx, "initech", retry.ID)
+		require.NoError(t, err)
+		assert.Equal(t, 0, got.Progress)
+		assert.Equal(t, exporttask.StatusInProgress, got.Status)
+		select {
+		case st := <-g.started:
+			t.Fatalf("task %d started while the large export ran", st.ID)
+		default:
+		}
+		close(g.release)
+		testkit.WaitStatus(t, s, "initech", retry.ID, exporttask.StatusCompleted)
+	})
+}

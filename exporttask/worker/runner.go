@@ -44,6 +44,13 @@ type RunnerConfig struct {
 	// SmallTask is the most estimated time (exporttask.Task.EstimatedTime)
 	// of a task the SmallWorkers take. Default [DefaultSmallTask].
 	SmallTask time.Duration
+	// LargeTurns is how many chunks of CPU work the large exports of this
+	// process (those estimated over SmallTask) do at once while a small
+	// export runs here: each chunk waits for one of these turns (see
+	// [exporttask.Pace]), so the small export keeps the other cores.
+	// Without a small export running they are not held back. Default
+	// [DefaultLargeTurns]; negative for no pacing.
+	LargeTurns int
 	// Wakeup wakes idle workers when a task is created in this process
 	// (see [Wakeup]); share it with the task creator through
 	// [Wakeup.Store]. Default: a Wakeup of the Runner's own, which only
@@ -165,7 +172,8 @@ type Runner struct {
 	clock         clock.Clock
 	now           func() time.Time // clock.Now
 	running       atomic.Bool
-	gate          gate // tasks claimed again run alone (see alone.go)
+	gate          gate   // tasks claimed again run alone (see alone.go)
+	pacer         *pacer // turns at CPU work of the large exports (pacer.go); nil for none
 }
 
 // NewRunner returns a Runner configured by cfg, with defaults for the fields
@@ -218,6 +226,12 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	}
 	if r.wakeup == nil {
 		r.wakeup = NewWakeup()
+	}
+	switch {
+	case cfg.LargeTurns == 0:
+		r.pacer = &pacer{limit: DefaultLargeTurns()}
+	case cfg.LargeTurns > 0:
+		r.pacer = &pacer{limit: cfg.LargeTurns}
 	}
 	if r.freeSpace == nil {
 		r.freeSpace = statfsFree
@@ -420,8 +434,11 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task, 
 	if alone {
 		r.markAlone(ctx, log, t.ID)
 	}
-	out := &taskOutput{store: r.artifacts, taskID: t.ID, report: func(p int) error { return tr.report(exportCtx, p) }}
-	artifacts, err := r.exportBounded(exportCtx, t, out)
+	out := &taskOutput{store: r.artifacts, taskID: t.ID, expected: t.EstimatedSize,
+		report: func(p int) error { return tr.report(exportCtx, p) }}
+	pacedCtx, endPace := r.pace(exportCtx, t)
+	artifacts, err := r.exportBounded(pacedCtx, t, out)
+	endPace()
 	cancel(nil)
 	<-renewDone
 	if alone { // the attempt ended without taking the process down

@@ -25,12 +25,28 @@ func markStorage(err error) error {
 	return &storageError{err: err}
 }
 
-// storageWriter marks the errors of an artifact store's writer.
-type storageWriter struct{ w exporttask.ArtifactWriter }
+// storageWriter marks the errors of an artifact store's writer, and
+// tells stored the bytes it stores.
+type storageWriter struct {
+	w      exporttask.ArtifactWriter
+	stored func(n int64) error // nil: not counted
+}
 
 func (s storageWriter) Write(p []byte) (int, error) {
 	n, err := s.w.Write(p)
-	return n, markStorage(err)
+	if err != nil {
+		return n, markStorage(err)
+	}
+	return n, s.count(int64(n))
+}
+
+// count tells stored about n bytes stored; its error (the task was
+// aborted or its lease lost) stops the write.
+func (s storageWriter) count(n int64) error {
+	if s.stored == nil || n <= 0 {
+		return nil
+	}
+	return s.stored(n)
 }
 
 func (s storageWriter) Commit() (exporttask.ArtifactInfo, error) {
@@ -45,5 +61,8 @@ func (s storageWriter) Abort() error { return markStorage(s.w.Abort()) }
 // copied.
 func (s storageWriter) TakeFile(path string) (int64, string, error) {
 	n, sum, err := exporttask.StoreFile(s.w, path)
-	return n, sum, markStorage(err)
+	if err != nil {
+		return n, sum, markStorage(err)
+	}
+	return n, sum, s.count(n)
 }

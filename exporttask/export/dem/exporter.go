@@ -144,6 +144,12 @@ type plan struct {
 }
 
 func (e *Exporter) plan(j export.Job, scratch string) (*plan, error) {
+	return e.planWith(j, scratch, nil)
+}
+
+// planWith is plan with the source reader's blocks decoded in turns of
+// turn (nil: without waiting).
+func (e *Exporter) planWith(j export.Job, scratch string, turn func() (func(), error)) (*plan, error) {
 	method, err := resamplingOf(j.Request.Parameters)
 	if err != nil {
 		return nil, err
@@ -169,10 +175,10 @@ func (e *Exporter) plan(j export.Job, scratch string) (*plan, error) {
 	// The reader takes a quarter of the budget, or half when one of the
 	// source's blocks needs more (a large strip).
 	rd, err := src.tif.WindowWith(win.col, win.row, win.width, win.height,
-		geotiff.WindowOptions{MemoryBudget: e.memoryBudget / 4, ScratchDir: scratch})
+		geotiff.WindowOptions{MemoryBudget: e.memoryBudget / 4, ScratchDir: scratch, Turn: turn})
 	if err != nil {
 		rd, err = src.tif.WindowWith(win.col, win.row, win.width, win.height,
-			geotiff.WindowOptions{MemoryBudget: e.memoryBudget / 2, ScratchDir: scratch})
+			geotiff.WindowOptions{MemoryBudget: e.memoryBudget / 2, ScratchDir: scratch, Turn: turn})
 	}
 	if err != nil { // openSource checked the file, but its blocks may be too large for the budget
 		src.Close()
@@ -310,7 +316,11 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 	if j.ScratchDir != "" {
 		scratch = j.ScratchDir
 	}
-	p, err := e.plan(j, scratch)
+	// Each source block decoded and each tile compressed waits for a
+	// turn at CPU work when the worker paces this export (see
+	// exporttask.Pace).
+	turn := func() (func(), error) { return exporttask.Pace(ctx) }
+	p, err := e.planWith(j, scratch, turn)
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +345,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 				}
 			}
 			return rows(y, buf)
-		}, cog.Options{ScratchDir: scratch, MemoryBudget: p.writerBudget})
+		}, cog.Options{ScratchDir: scratch, MemoryBudget: p.writerBudget, Turn: turn})
 		if err != nil {
 			return err
 		}

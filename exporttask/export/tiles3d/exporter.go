@@ -24,12 +24,22 @@ import (
 // Options configure an [Exporter].
 type Options struct {
 	// BytesPerSecond is the throughput the time estimate assumes, in bytes
-	// of tile content exported per second (zip, thumbnails and metadata
-	// included). Default 3 MB/s: BenchmarkExport measured 3.1 MB/s for the
-	// whole demo record on the shared 2-core development machine under
-	// heavy load; most of the time goes to the thumbnails.
+	// of tile content copied into the zip per second, beyond
+	// thumbnailSeconds for the thumbnails and metadata. Default 20 MB/s:
+	// bench/estimates exported the whole demo record at levels 7..12
+	// (32 MB) in 2.3 to 6.4 s and a 0.4° box of it (6.3 MB)
+	// in 4.3 to 5.7 s on the shared 2-core machine at load averages of 32
+	// to 36, and each in 0.3 s at a load average of 1.4 (bench/README.md):
+	// under load the thumbnails, not the bytes, take most of the time. The
+	// former 3 MB/s, from BenchmarkExport's whole record with its
+	// thumbnails, estimated 11 s for the first.
 	BytesPerSecond float64
 }
+
+// thumbnailSeconds is what the time estimate allows for rendering the
+// three thumbnails and writing the metadata, whatever the export's size
+// (see Options.BytesPerSecond).
+const thumbnailSeconds = 3
 
 // Estimate constants, measured on the demo record by TestEstimate.
 const (
@@ -53,7 +63,7 @@ var _ export.Engine = (*Exporter)(nil)
 // New returns an Exporter with the options' defaults filled in.
 func New(opts Options) *Exporter {
 	if !(opts.BytesPerSecond > 0) {
-		opts.BytesPerSecond = 3e6
+		opts.BytesPerSecond = 20e6
 	}
 	return &Exporter{opts: opts, sources: &sourceCache{}}
 }
@@ -142,7 +152,7 @@ func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 		return exporttask.Estimate{}, fmt.Errorf("tiles3d: %w", err)
 	}
 	size += 2*int64(len(roi)) + metadataAllowance
-	secs := int64(math.Ceil(float64(content)/e.opts.BytesPerSecond + j.MaskTime(int64(len(p.sel.files))+thumbSmall+thumbMedium+thumbLarge, 2*thumbLarge*thumbLarge).Seconds()))
+	secs := int64(math.Ceil(thumbnailSeconds + float64(content)/e.opts.BytesPerSecond + j.MaskTime(int64(len(p.sel.files))+thumbSmall+thumbMedium+thumbLarge, 2*thumbLarge*thumbLarge).Seconds()))
 	return exporttask.Estimate{Size: size, Time: max(secs, 1), Artifacts: producedTypes()}, nil
 }
 

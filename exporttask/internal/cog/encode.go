@@ -66,13 +66,14 @@ type job struct {
 // of any of them is kept and reported by failed.
 type pool struct {
 	jobs chan job
+	turn func() (done func(), err error) // nil: compress without waiting
 	wg   sync.WaitGroup
 	mu   sync.Mutex
 	err  error
 }
 
-func newPool(img Image, workers int) (*pool, error) {
-	p := &pool{jobs: make(chan job, 2*workers)}
+func newPool(img Image, workers int, turn func() (func(), error)) (*pool, error) {
+	p := &pool{jobs: make(chan job, 2*workers), turn: turn}
 	encs := make([]*encoder, workers)
 	for i := range encs {
 		e, err := newEncoder(img)
@@ -95,21 +96,35 @@ func (p *pool) work(img Image, e *encoder) {
 	}
 }
 
-// run compresses one tile and writes it to its level's scratch file; a
-// panic becomes the pool's error.
+// run compresses one tile (in a turn of its own when the pool has turns)
+// and writes it to its level's scratch file; a panic becomes the pool's
+// error.
 func (p *pool) run(img Image, e *encoder, j job) {
 	defer j.b.wg.Done()
 	defer guard.OnPanic(p.fail) // a permanent failure of the task, see package guard
 	if p.failed() != nil {
 		return
 	}
-	data, err := e.encode(img, j.b.data, j.b.rowLen, j.tx)
+	data, err := p.compress(img, e, j)
 	if err == nil {
 		err = j.l.writeTile(j.b.ty, j.b.tx0+j.tx, data)
 	}
 	if err != nil {
 		p.fail(err)
 	}
+}
+
+// compress encodes the tile of j, in a turn of its own when the pool has
+// turns; the turn ends also when the encoder panics.
+func (p *pool) compress(img Image, e *encoder, j job) ([]byte, error) {
+	if p.turn != nil {
+		done, err := p.turn()
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+	}
+	return e.encode(img, j.b.data, j.b.rowLen, j.tx)
 }
 
 func (p *pool) fail(err error) {

@@ -60,11 +60,11 @@ type band struct {
 	wg     sync.WaitGroup // the tiles being compressed
 }
 
-func newPyramid(img Image, scratchDir string, plan memoryPlan) (_ *pyramid, err error) {
+func newPyramid(img Image, scratchDir string, plan memoryPlan, turn func() (func(), error)) (_ *pyramid, err error) {
 	if scratchDir == "" {
 		scratchDir = os.TempDir()
 	}
-	pl, err := newPool(img, plan.workers)
+	pl, err := newPool(img, plan.workers, turn)
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,13 @@ type Options struct {
 	// Progress, when set, is told the rows read so far after every row of
 	// tiles; its error stops the write and is returned.
 	Progress func(rowsDone int) error
+	// Turn, when set, waits for a turn at a chunk of CPU work and returns
+	// the function that ends it (exporttask.Pace): each tile is
+	// compressed in a turn of its own, and each row waits for a turn
+	// before it is read, ending it at once (the row's work waits for the
+	// compressing goroutines, which must not wait for a turn it holds).
+	// Its error stops the write and is returned.
+	Turn func() (done func(), err error)
 }
 
 func (o Options) budget() int64 {
@@ -70,7 +77,7 @@ func write(ctx context.Context, w io.Writer, img Image, rows Rows, opts Options,
 	if err != nil {
 		return 0, err
 	}
-	p, err := newPyramid(img, opts.ScratchDir, plan)
+	p, err := newPyramid(img, opts.ScratchDir, plan, opts.Turn)
 	if err != nil {
 		return 0, err
 	}
@@ -84,6 +91,13 @@ func write(ctx context.Context, w io.Writer, img Image, rows Rows, opts Options,
 	for y := range img.Height {
 		if err := ctx.Err(); err != nil {
 			return 0, fmt.Errorf("cog: stopped at row %d: %w", y, err)
+		}
+		if opts.Turn != nil {
+			done, err := opts.Turn()
+			if err != nil {
+				return 0, fmt.Errorf("cog: row %d: %w", y, err)
+			}
+			done()
 		}
 		if err := rows(y, buf); err != nil {
 			return 0, fmt.Errorf("cog: row %d: %w", y, err)

@@ -49,6 +49,10 @@ type WindowOptions struct {
 	// ScratchDir holds the window's part of a block row when it does not
 	// fit the budget; "" means os.TempDir().
 	ScratchDir string
+	// Turn, when set, waits for a turn at a chunk of CPU work and returns
+	// the function that ends it (exporttask.Pace): each block is decoded
+	// in a turn of its own. Its error fails the row being read.
+	Turn func() (done func(), err error)
 }
 
 // Window reads rows of the first band of a pixel window of a [File], in
@@ -70,6 +74,7 @@ type Window struct {
 	spillDir     string // where the scratch file goes, made at the first row
 	sample       int
 	memory       int64
+	turn         func() (func(), error) // nil: decode without waiting
 }
 
 // Window returns a reader of the pixels [x0, x0+w) × [y0, y0+h) with the
@@ -97,7 +102,7 @@ func (f *File) WindowWith(x0, y0, w, h int, o WindowOptions) (*Window, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	bx0, bx1 := x0/f.BlockWidth, (x0+w-1)/f.BlockWidth
-	win := &Window{f: f, x0: x0, y0: y0, w: w, h: h, bx0: bx0, bx1: bx1, by: -1, sample: f.SampleBytes()}
+	win := &Window{f: f, x0: x0, y0: y0, w: w, h: h, bx0: bx0, bx1: bx1, by: -1, sample: f.SampleBytes(), turn: o.Turn}
 	workers = max(1, min(workers, bx1-bx0+1))
 	perDecoder := win.decoderBytes()
 	band := int64(min(f.BlockHeight, h)) * int64(w) * int64(win.sample)
@@ -259,9 +264,16 @@ func (w *Window) load(by int) error {
 }
 
 // keep decodes block (bx, by) and stores rows [r0, r1) of its columns the
-// window holds.
+// window holds, in a turn of its own when the window has turns.
 func (w *Window) keep(d *blockDecoder, bx, by, r0, r1 int) error {
 	f := w.f
+	if w.turn != nil {
+		done, err := w.turn()
+		if err != nil {
+			return err
+		}
+		defer done()
+	}
 	blk, err := d.decode(bx, by)
 	if err != nil {
 		return err
