@@ -232,8 +232,9 @@ func compareTiles(t *testing.T, got, want map[tileKey][]byte, limit int) map[int
 
 // TestImageryAgainstGDALPipeline registers GeoTIFFs of imagery GDAL wrote
 // (an RGB JPEG-compressed COG, RGBA, paletted, gray with nodata) as
-// RASTER records, in EPSG:4326, UTM north and south and Web Mercator,
-// exports each whole, and compares the tiles with the GDAL pipeline's
+// RASTER records, in EPSG:4326, UTM north and south, Web Mercator, the
+// Israeli TM grid and Lambert-93, exports each whole, and compares the
+// tiles with the GDAL pipeline's
 // (warped with -et 0, see referenceGPKG): the same levels; on the finest
 // level, every sample within 1 (the JPEG sources' too: their blocks decode
 // to libjpeg-turbo's samples) and no pixel clear on one side only; a mean
@@ -246,6 +247,8 @@ func TestImageryAgainstGDALPipeline(t *testing.T) {
 	utm := []string{"-a_srs", "EPSG:32636", "-a_ullr", "640000", "3500000", "652000", "3491000"}       // 10 m, north
 	utmSouth := []string{"-a_srs", "EPSG:32736", "-a_ullr", "300000", "7400000", "312000", "7391000"}  // 10 m, south
 	mercator := []string{"-a_srs", "EPSG:3857", "-a_ullr", "3840000", "3700000", "3852000", "3691000"} // 10 m
+	israelTM := []string{"-a_srs", "EPSG:2039", "-a_ullr", "180000", "660000", "192000", "651000"}     // 10 m, national TM
+	lambert93 := []string{"-a_srs", "EPSG:2154", "-a_ullr", "650000", "6870000", "662000", "6861000"}  // 10 m, LCC 2SP
 	rgb := []string{"-of", "COG", "-co", "COMPRESS=JPEG", "-b", "1", "-b", "2", "-b", "3"}
 	cases := []struct {
 		name, kind string
@@ -259,6 +262,8 @@ func TestImageryAgainstGDALPipeline(t *testing.T) {
 		{"utm rgb", "rgb", utm, []string{"-co", "COMPRESS=DEFLATE", "-co", "TILED=YES"}},
 		{"utm south rgba", "rgba", utmSouth, []string{"-co", "COMPRESS=DEFLATE", "-co", "TILED=YES"}},
 		{"web mercator gray nodata", "gray", mercator, []string{"-of", "COG", "-a_nodata", "0"}},
+		{"israeli tm rgb jpeg cog", "rgb", israelTM, rgb},
+		{"lambert-93 rgba", "rgba", lambert93, []string{"-co", "COMPRESS=DEFLATE", "-co", "TILED=YES"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
