@@ -144,7 +144,7 @@ func catalogAdd(ctx context.Context, fs *flag.FlagSet, root *string, args []stri
 	var (
 		domain    = fs.String("domain", "", "the record's domain: `RASTER`, DEM or 3D (required)")
 		id        = fs.String("id", "", "the record's `UUID` (default: a random one)")
-		title     = fs.String("title", "", "the record's `title` (default: the data's title if it has one, else the source's base name)")
+		title     = fs.String("title", "", "the record's `title` (default: with -replace the replaced record's title, else the data's title if it has one, else the source's base name)")
 		footprint = fs.String("footprint", "", "GeoJSON `FILE` (Polygon, MultiPolygon, Feature or FeatureCollection) replacing the footprint read from the data")
 		copySrc   = fs.Bool("copy", false, "copy the source into the record's directory (default: reference it where it is)")
 		table     = fs.String("table", "", "`NAME` of the tile table of a RASTER GeoPackage (needed when it holds several)")

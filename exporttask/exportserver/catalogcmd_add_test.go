@@ -79,7 +79,7 @@ func TestCatalogAddPrintsTheRecord(t *testing.T) {
 	code, out, errOut = runCatalog(t, nil, "add", "-catalog", cat, "-domain", "RASTER", "-id", id, "-replace", src)
 	require.Equal(t, ExitOK, code, errOut)
 	assert.Contains(t, out, `"id":"`+strings.ToLower(id)+`"`)
-	assert.Contains(t, out, `"title":"tiles.gpkg"`, "the default title, now that -title is not given")
+	assert.Contains(t, out, `"title":"Relief"`, "without -title, the replaced record's title")
 	before = treeOf(t, cat)
 
 	// A bad footprint file: exit 1, naming the file and the pointer.

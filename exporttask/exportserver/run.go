@@ -94,7 +94,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer, logger *slog.Logger)
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("listening on %s: %w", cfg.Addr, err)
+		return fmt.Errorf("listening on %s: %w (if another program listens there, choose another address with -addr, e.g. -addr 127.0.0.1:8081)", cfg.Addr, err)
 	}
 	banner.baseURL = baseURL(ln.Addr())
 	banner.exposed = exposed(ln.Addr())

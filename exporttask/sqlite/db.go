@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -71,6 +73,9 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	}
 	o, err := buildOptions(opts)
 	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
+	}
+	if err := checkDir(dsn); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
 	}
 	db, err := open(dsn)
@@ -311,4 +316,25 @@ func (db *DB) write(ctx context.Context, fn func(tx storekit.Tx) error) error {
 // whole transaction, the other writes of the group with it.
 func (db *DB) begin(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return diskFull(db.wr.do(ctx, fn))
+}
+
+// checkDir returns an error naming the directory when dsn is a plain file
+// name whose directory does not exist: SQLite itself answers "unable to
+// open database file" there, with a code the driver words as "out of
+// memory". A ":memory:" or "file:" DSN is left to SQLite.
+func checkDir(dsn string) error {
+	if dsn == ":memory:" || strings.HasPrefix(dsn, "file:") {
+		return nil
+	}
+	dir := filepath.Dir(dsn)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("the directory %s does not exist (create it with: mkdir -p %s)", dir, dir)
+	case err != nil:
+		return fmt.Errorf("the directory %s cannot be read: %w", dir, err)
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return nil
 }

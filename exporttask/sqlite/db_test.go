@@ -111,3 +111,14 @@ func TestPingFailsOnAReadOnlyDatabase(t *testing.T) {
 	assert.ErrorContains(t, err, "heartbeat")
 	assert.ErrorContains(t, err, "readonly")
 }
+
+// TestOpenInAMissingDirectory: a database file in a directory that does
+// not exist is refused with the directory named and the command that makes
+// it, where SQLite's own answer read "out of memory".
+func TestOpenInAMissingDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "second")
+	_, err := sqlite.Open(t.Context(), filepath.Join(dir, "exporttask.db"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the directory "+dir+" does not exist (create it with: mkdir -p "+dir+")")
+	assert.NotContains(t, err.Error(), "out of memory")
+}

@@ -37,9 +37,10 @@ type Options struct {
 	// ID is the record's id, a UUID in either case (stored in lower case).
 	// Default: a random UUID (version 4).
 	ID string
-	// Title names the record for people. Default: the title the data
-	// holds, if its domain's Inspect finds one (a GeoPackage table's
-	// identifier, a tile map's Title), else the source's base name.
+	// Title names the record for people. Default: with Replace, the
+	// replaced record's title; else the title the data holds, if its
+	// domain's Inspect finds one (a GeoPackage table's identifier, a tile
+	// map's Title), else the source's base name.
 	Title string
 	// Footprint replaces the footprint read from the data: a Polygon or
 	// MultiPolygon in WGS 84 longitude/latitude. Default: the data's
@@ -168,6 +169,12 @@ func (r registrar) add(ctx context.Context, root, source string, opts Options) (
 	rec.ID, rec.Domain, rec.Location = id, opts.Domain, ""
 	if opts.Title != "" {
 		rec.Title = opts.Title
+	} else if exists {
+		// The record replaced keeps its title: the command a changed
+		// source's message suggests carries no -title.
+		if old, err := readTitle(ctx, absRoot, id); err == nil && old != "" {
+			rec.Title = old
+		}
 	}
 	if rec.Title == "" {
 		rec.Title = filepath.Base(found.Source.Path)
@@ -306,4 +313,17 @@ func pathErrText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// readTitle returns the title of the record id in the catalog at root.
+func readTitle(ctx context.Context, root, id string) (string, error) {
+	cat, err := catalog.Open(root)
+	if err != nil {
+		return "", err
+	}
+	rec, err := cat.Record(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return rec.Title, nil
 }

@@ -210,7 +210,7 @@ func TestAddReplace(t *testing.T) {
 	root := t.TempDir()
 	const id = "8b867544-2dab-43a1-be6e-f23ec83c19b4"
 	old := writeFile(t, t.TempDir(), "old.tif", "good")
-	_, err := r.add(t.Context(), root, old, Options{Domain: exporttask.DomainDEM, ID: id, Copy: true})
+	_, err := r.add(t.Context(), root, old, Options{Domain: exporttask.DomainDEM, ID: id, Copy: true, Title: "My relief"})
 	require.NoError(t, err)
 	before := snapshot(t, root)
 
@@ -225,7 +225,13 @@ func TestAddReplace(t *testing.T) {
 	rec, err := r.add(t.Context(), root, moved, Options{Domain: exporttask.DomainDEM, ID: id, Replace: true})
 	require.NoError(t, err)
 	assert.Equal(t, moved, rec.Source.Path)
+	assert.Equal(t, "My relief", rec.Title, "the record replaced keeps its title (catalog.ReplaceCommand gives none)")
 	assert.Equal(t, []string{id}, names(t, root), "one record, no leftovers")
+
+	// A title given replaces it.
+	rec, err = r.add(t.Context(), root, moved, Options{Domain: exporttask.DomainDEM, ID: id, Replace: true, Title: "Relief 2"})
+	require.NoError(t, err)
+	assert.Equal(t, "Relief 2", rec.Title)
 	assert.Equal(t, []string{catalog.ManifestName}, names(t, rec.Location), "the old copy went with the old record")
 
 	// Replace of an id not in the catalog adds it; Replace needs an id.

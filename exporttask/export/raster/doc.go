@@ -44,7 +44,8 @@
 //     every level or up to the maxZoom or maxResolutionDeg parameter,
 //     copied byte for byte, without decoding (or rendered from imagery),
 //     into its table "tiles"; its
-//     extent (gpkg_contents) is the exported area's bounding box;
+//     extent (gpkg_contents) is the exported area's bounding box grown
+//     outward to the pixel grid of the finest exported level;
 //   - thumbnail-small.png, thumbnail-medium.png, thumbnail-large.png
 //     (THUMBNAILS_SMALL, _MEDIUM, _LARGE): the exported area drawn from the
 //     source tiles of the first level holding tiles that is detailed
