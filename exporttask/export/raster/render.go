@@ -30,10 +30,43 @@ type renderer struct {
 	format string // TilePNG, TileJPEG or TileAuto
 	// written is what renderCopier wrote, by level.
 	written map[int]levelWritten
+	// finest is the source's finest level (imageryLevels); originX and
+	// originY are the column and row, in the grid of that level, of the
+	// first pixel of the raster GDAL writes there (its box snapped out to
+	// the level's pixels, as gdalwarp -tap does).
+	finest           int
+	originX, originY int64
 }
 
 func newRenderer(src *imagery, format string) *renderer {
-	return &renderer{src: src, cache: newBlockCache(src.img, blockCacheBytes), format: format}
+	_, finest := imageryLevels(src.box, src.res)
+	p := pixelDegrees(finest)
+	return &renderer{src: src, cache: newBlockCache(src.img, blockCacheBytes), format: format, finest: finest,
+		originX: int64(TileSize)<<finest + int64(math.Floor(src.box.West/p)),
+		originY: int64(TileSize)<<finest/2 - int64(math.Ceil(src.box.North/p))}
+}
+
+// centreOffsets returns where, in output pixels from its top-left corner,
+// each pixel of level z is sampled. At the finest level and at levels read
+// from an overview of the source it is the pixel's centre (0.5, 0.5). A
+// level read from the full image takes, like gdaladdo -r nearest on the
+// GeoPackage GDAL writes, the finest-level pixel GDAL's decimation keeps:
+// GDAL's overview of factor f = 2^(finest-z) is anchored at the raster's
+// first pixel (originX, originY), its pixel i keeps the raster's pixel
+// f·i, and it is placed in the tiles at column round(originX/f) + i
+// (halves rounded up); rows alike. The offset is that finest-level
+// pixel's centre.
+func (rd *renderer) centreOffsets(k, z int) (fx, fy float64) {
+	if k > 0 || z >= rd.finest {
+		return 0.5, 0.5
+	}
+	f := int64(1) << (rd.finest - z)
+	at := func(o int64) float64 {
+		// The finest-level pixel kept for the level's pixel X is
+		// o + f·(X − round(o/f)); its offset from f·X is o − f·round(o/f).
+		return (float64(o-f*((o+f/2)/f)) + 0.5) / float64(f)
+	}
+	return at(rd.originX), at(rd.originY)
 }
 
 // tileWork is one goroutine's buffers for rendering tiles.
@@ -93,8 +126,11 @@ func (rd *renderer) sample(w *tileWork, k, z int, col, row int64) (bx0, bx1, by0
 	lv := rd.src.img.Levels[k]
 	x0, dx, y0, dy := rd.levelTransform(k)
 	p := pixelDegrees(z)
-	west := -180 + float64(col*TileSize)*p
-	north := 90 - float64(row*TileSize)*p
+	ox, oy := rd.centreOffsets(k, z)
+	// west and north are the first column's and row's sampling points
+	// less half a pixel.
+	west := -180 + (float64(col*TileSize)+ox-0.5)*p
+	north := 90 - (float64(row*TileSize)+oy-0.5)*p
 	minX, maxX, minY, maxY := int32(math.MaxInt32), int32(-1), int32(math.MaxInt32), int32(-1)
 	if rd.src.lonLat == nil {
 		// In EPSG:4326 a column's source column is the same on every row.
