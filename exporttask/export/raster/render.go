@@ -20,9 +20,9 @@ const JPEGQuality = 75
 const tilePixels = TileSize * TileSize
 
 // renderer renders tiles of the grid from an imagery source, nearest
-// neighbour: each output pixel takes the source pixel its centre falls in,
-// at the source level (full image or overview) GDAL would read for the
-// output's resolution. It is safe for concurrent use; each goroutine
+// neighbour: each output pixel takes the source pixel its sampling point
+// (samplePoints) falls in, at the source level (full image or overview)
+// GDAL would read for the output's resolution. It is safe for concurrent use; each goroutine
 // brings its own tileWork.
 type renderer struct {
 	src    *imagery
