@@ -74,6 +74,9 @@ func (rd *renderer) samplePoints(k, z int, col, row int64, lons, lats *[TileSize
 		o, w := rd.origin[axis], rd.size[axis]
 		n := max((w+f/2)/f, 1)
 		i := x - (o+f/2)/f
+		if i <= -2*n || i >= 2*n || w >= 1<<30 { // far from the raster, or too large for exact integers
+			return float64(o) + math.Floor(float64(i)*float64(w)/float64(n)+0.5) + 0.5
+		}
 		// round(i·w/n), exactly in integers, i possibly negative
 		num := 2*i*w + n
 		c := num / (2 * n)
