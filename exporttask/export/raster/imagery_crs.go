@@ -60,7 +60,8 @@ const (
 )
 
 // sampleProjected fills w.px and w.py for a source in another CRS: the
-// pixel centres of each output row are transformed to the source's CRS
+// sampling points of each output row (lons, lats: samplePoints) are
+// transformed to the source's CRS
 // with the same result as transforming each exactly. The row's ends and
 // middle are transformed exactly, the rest interpolated linearly where
 // the middle is within approxError of exact, else each half again (as
