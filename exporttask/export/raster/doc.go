@@ -21,7 +21,8 @@
 // and gdaladdo make of it; an export renders each selected tile, nearest
 // neighbour (each pixel takes the source pixel gdalwarp -et 0 gives it,
 // its centre transformed exactly), from the source overview of the
-// level's resolution (blocks
+// level's resolution, or, at a coarser level the full image serves, at
+// the centre of the finest-level pixel gdaladdo -r nearest keeps (blocks
 // decoded once into a cache of 48 MB), on every core, and
 // encodes it as the [ParamTileFormat] parameter says (PNG, JPEG of
 // quality [JPEGQuality], or AUTO); a tile without data is not written.

@@ -60,7 +60,8 @@ const (
 )
 
 // sampleProjected fills w.px and w.py for a source in another CRS: the
-// pixel centres of each output row are transformed to the source's CRS
+// sampling points of each output row (lons, lats: samplePoints) are
+// transformed to the source's CRS
 // with the same result as transforming each exactly. The row's ends and
 // middle are transformed exactly, the rest interpolated linearly where
 // the middle is within approxError of exact, else each half again (as
@@ -68,16 +69,16 @@ const (
 // an interpolated point within edgeMargin of a source pixel's edge, where
 // the interpolation's error could change the pixel it falls in, is then
 // transformed exactly.
-func (rd *renderer) sampleProjected(w *tileWork, lv *geotiff.Level, x0, dx, y0, dy, west, north, p float64) {
+func (rd *renderer) sampleProjected(w *tileWork, lv *geotiff.Level, x0, dx, y0, dy float64, lons, lats *[TileSize]float64) {
 	var fx, fy [TileSize]float64
 	var state [TileSize]uint8
 	at := func(i int, lat float64) (float64, float64, bool) {
-		x, y, good := rd.src.lonLat(west+(float64(i)+0.5)*p, lat)
+		x, y, good := rd.src.lonLat(lons[i], lat)
 		return (x - x0) / dx, (y - y0) / dy, good
 	}
 	for j := range TileSize {
-		lat := north - (float64(j)+0.5)*p
-		rowApprox(at, lat, 0, TileSize-1, fx[:], fy[:], state[:])
+		lat := lats[j]
+		rowApprox(at, lons[:], lat, 0, TileSize-1, fx[:], fy[:], state[:])
 		for i := range TileSize {
 			if state[i] == pointInterpolated && (nearEdge(fx[i]) || nearEdge(fy[i])) {
 				x, y, good := at(i, lat)
@@ -107,8 +108,9 @@ func nearEdge(v float64) bool {
 }
 
 // rowApprox fills fx, fy and state (pointFailed, pointInterpolated or
-// pointExact) for points a..b of a row.
-func rowApprox(at func(i int, lat float64) (float64, float64, bool), lat float64, a, b int, fx, fy []float64, state []uint8) {
+// pointExact) for points a..b of a row, point i at longitude lons[i]
+// (increasing); interpolation is linear in longitude.
+func rowApprox(at func(i int, lat float64) (float64, float64, bool), lons []float64, lat float64, a, b int, fx, fy []float64, state []uint8) {
 	xa, ya, oka := at(a, lat)
 	xb, yb, okb := at(b, lat)
 	set := func(i int, x, y float64, good bool) {
@@ -127,13 +129,13 @@ func rowApprox(at func(i int, lat float64) (float64, float64, bool), lat float64
 		m := (a + b) / 2
 		xm, ym, okm := at(m, lat)
 		set(m, xm, ym, okm)
-		t := float64(m-a) / float64(b-a)
+		t := (lons[m] - lons[a]) / (lons[b] - lons[a])
 		if okm && math.Abs(xa+(xb-xa)*t-xm) <= approxError && math.Abs(ya+(yb-ya)*t-ym) <= approxError {
 			for i := a + 1; i < b; i++ {
 				if i == m {
 					continue
 				}
-				u := float64(i-a) / float64(b-a)
+				u := (lons[i] - lons[a]) / (lons[b] - lons[a])
 				fx[i], fy[i], state[i] = xa+(xb-xa)*u, ya+(yb-ya)*u, pointInterpolated
 			}
 			return

@@ -35,7 +35,11 @@ func TestSampleProjectedIsExact(t *testing.T) {
 		col, row := int64((34.6+180)/(256*p)), int64((90-31.9)/(256*p)) // a tile inside the image
 		west, north := -180+float64(col*TileSize)*p, 90-float64(row*TileSize)*p
 		calls = 0
-		rd.sampleProjected(w, lv, x0, dx, y0, -dx, west, north, p)
+		var lons, lats [TileSize]float64
+		for i := range TileSize {
+			lons[i], lats[i] = west+(float64(i)+0.5)*p, north-(float64(i)+0.5)*p
+		}
+		rd.sampleProjected(w, lv, x0, dx, y0, -dx, &lons, &lats)
 		exact := calls
 		off := 0
 		for j := range TileSize {

@@ -264,6 +264,7 @@ func TestImageryAgainstGDALPipeline(t *testing.T) {
 		{"web mercator gray nodata", "gray", mercator, []string{"-of", "COG", "-a_nodata", "0"}},
 		{"israeli tm rgb jpeg cog", "rgb", israelTM, rgb},
 		{"lambert-93 rgba", "rgba", lambert93, []string{"-co", "COMPRESS=DEFLATE", "-co", "TILED=YES"}},
+		{"utm palette", "palette", utm, []string{"-co", "COMPRESS=LZW"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

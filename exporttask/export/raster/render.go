@@ -20,9 +20,9 @@ const JPEGQuality = 75
 const tilePixels = TileSize * TileSize
 
 // renderer renders tiles of the grid from an imagery source, nearest
-// neighbour: each output pixel takes the source pixel its centre falls in,
-// at the source level (full image or overview) GDAL would read for the
-// output's resolution. It is safe for concurrent use; each goroutine
+// neighbour: each output pixel takes the source pixel its sampling point
+// (samplePoints) falls in, at the source level (full image or overview)
+// GDAL would read for the output's resolution. It is safe for concurrent use; each goroutine
 // brings its own tileWork.
 type renderer struct {
 	src    *imagery
@@ -30,10 +30,65 @@ type renderer struct {
 	format string // TilePNG, TileJPEG or TileAuto
 	// written is what renderCopier wrote, by level.
 	written map[int]levelWritten
+	// finest is the source's finest level (imageryLevels); origin is the
+	// column and row, in that level's grid, of the first pixel of the
+	// raster GDAL writes there (the box snapped out to the level's pixels,
+	// as gdalwarp -tap does), size its width and height.
+	finest int
+	origin [2]int64
+	size   [2]int64
 }
 
 func newRenderer(src *imagery, format string) *renderer {
-	return &renderer{src: src, cache: newBlockCache(src.img, blockCacheBytes), format: format}
+	_, finest := imageryLevels(src.box, src.res)
+	p := pixelDegrees(finest)
+	west, east := int64(math.Floor(src.box.West/p)), int64(math.Ceil(src.box.East/p))
+	south, north := int64(math.Floor(src.box.South/p)), int64(math.Ceil(src.box.North/p))
+	return &renderer{src: src, cache: newBlockCache(src.img, blockCacheBytes), format: format, finest: finest,
+		origin: [2]int64{int64(TileSize)<<finest + west, int64(TileSize)<<finest/2 - north},
+		size:   [2]int64{max(east-west, 1), max(north-south, 1)}}
+}
+
+// samplePoints fills lons and lats with where the columns and rows of
+// tile (col, row) of level z are sampled, source level k. At the finest
+// level and at levels read from an overview of the source, a pixel's
+// centre. A level read from the full image takes, like gdaladdo -r
+// nearest on the GeoPackage GDAL writes, the centre of the finest-level
+// pixel GDAL's decimation keeps: GDAL's overview of factor f =
+// 2^(finest-z) spans n = round(size/f) pixels anchored at the raster's
+// first pixel; its pixel i keeps the raster's pixel round(i·size/n); it
+// is placed in the tiles from column round(origin/f) on (halves rounded
+// up; rows alike).
+func (rd *renderer) samplePoints(k, z int, col, row int64, lons, lats *[TileSize]float64) {
+	p := pixelDegrees(z)
+	if k > 0 || z >= rd.finest {
+		for i := range TileSize {
+			lons[i] = -180 + (float64(col*TileSize+int64(i))+0.5)*p
+			lats[i] = 90 - (float64(row*TileSize+int64(i))+0.5)*p
+		}
+		return
+	}
+	f := int64(1) << (rd.finest - z)
+	pf := pixelDegrees(rd.finest)
+	kept := func(axis int, x int64) float64 { // x: the level's column or row
+		o, w := rd.origin[axis], rd.size[axis]
+		n := max((w+f/2)/f, 1)
+		i := x - (o+f/2)/f
+		if i <= -2*n || i >= 2*n || w >= 1<<30 { // far from the raster, or too large for exact integers
+			return float64(o) + math.Floor(float64(i)*float64(w)/float64(n)+0.5) + 0.5
+		}
+		// round(i·w/n), exactly in integers, i possibly negative
+		num := 2*i*w + n
+		c := num / (2 * n)
+		if num%(2*n) != 0 && num < 0 {
+			c--
+		}
+		return float64(o+c) + 0.5
+	}
+	for i := range TileSize {
+		lons[i] = -180 + kept(0, col*TileSize+int64(i))*pf
+		lats[i] = 90 - kept(1, row*TileSize+int64(i))*pf
+	}
 }
 
 // tileWork is one goroutine's buffers for rendering tiles.
@@ -92,16 +147,15 @@ func (rd *renderer) levelTransform(k int) (x0, dx, y0, dy float64) {
 func (rd *renderer) sample(w *tileWork, k, z int, col, row int64) (bx0, bx1, by0, by1 int) {
 	lv := rd.src.img.Levels[k]
 	x0, dx, y0, dy := rd.levelTransform(k)
-	p := pixelDegrees(z)
-	west := -180 + float64(col*TileSize)*p
-	north := 90 - float64(row*TileSize)*p
+	var lons, lats [TileSize]float64
+	rd.samplePoints(k, z, col, row, &lons, &lats)
 	minX, maxX, minY, maxY := int32(math.MaxInt32), int32(-1), int32(math.MaxInt32), int32(-1)
 	if rd.src.lonLat == nil {
 		// In EPSG:4326 a column's source column is the same on every row.
 		var xs, ys [TileSize]int32
 		for i := range TileSize {
-			xs[i] = pixelOf((west+(float64(i)+0.5)*p-x0)/dx, lv.Width)
-			ys[i] = pixelOf((north-(float64(i)+0.5)*p-y0)/dy, lv.Height)
+			xs[i] = pixelOf((lons[i]-x0)/dx, lv.Width)
+			ys[i] = pixelOf((lats[i]-y0)/dy, lv.Height)
 			if xs[i] >= 0 {
 				minX, maxX = min(minX, xs[i]), max(maxX, xs[i])
 			}
@@ -119,7 +173,7 @@ func (rd *renderer) sample(w *tileWork, k, z int, col, row int64) (bx0, bx1, by0
 			}
 		}
 	} else {
-		rd.sampleProjected(w, lv, x0, dx, y0, dy, west, north, p)
+		rd.sampleProjected(w, lv, x0, dx, y0, dy, &lons, &lats)
 		for i, x := range w.px {
 			if x >= 0 {
 				y := w.py[i]
