@@ -105,7 +105,9 @@ func TestCrashLoopFailsOnlyTheCulprit(t *testing.T) {
 	deaths := 0
 	for run := 0; run < 6; run++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashLoopHelper$", "-test.v")
-		cmd.Env = append(os.Environ(), crashHelperEnv+"="+dir)
+		// The helper's own temporary directories go under dir: it dies by
+		// SIGKILL and cannot remove them itself.
+		cmd.Env = append(os.Environ(), crashHelperEnv+"="+dir, "TMPDIR="+dir)
 		out, err := cmd.CombinedOutput()
 		if err == nil {
 			break // nothing left to run
