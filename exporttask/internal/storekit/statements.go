@@ -108,6 +108,15 @@ func (s *Statements) Task() string { return s.text[qTask] }
 // customer_usage table.
 func (s *Statements) Usage() string { return s.text[qUsage] }
 
+// IdempotencyKey is the statement that reads the (task_id, fingerprint)
+// that customer ?1's Idempotency-Key ?2 names.
+func (s *Statements) IdempotencyKey() string { return s.text[qIdempotencyKey] }
+
+// Duplicate is the statement that reads (and locks) the row (id, doc) of
+// customer ?1's newest task with dedup key ?2 that is live at ?3 (Unix
+// milliseconds); see [Tx.LookUp].
+func (s *Statements) Duplicate() string { return s.text[qDuplicate] }
+
 // All lists the rendered statements, for a store that prepares them.
 func (s *Statements) All() []string {
 	out := make([]string, 0, len(s.text))
