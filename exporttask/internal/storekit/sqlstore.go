@@ -45,8 +45,9 @@ type Dialect interface {
 // ClaimDeliveries, DeliveryDone, PruneDeliveries, ListDeliveries and
 // Redeliver; and Stats. Packages sqlite and postgres embed it in their DB
 // and write the others (Create, Purge, ReleaseLeases, Ping, Close), whose
-// work differs by database. A method added to the contract that needs no
-// SQL of its own is written here once. Create it with [NewSQLStore].
+// work differs by database. A method added to the contract is written
+// here once, its SQL with the shared text of [Statements]. Create it with
+// [NewSQLStore].
 type SQLStore struct {
 	d          Dialect
 	maxRunning int
