@@ -36,6 +36,13 @@ func (c conn) Exec(ctx context.Context, q string, args ...any) (int64, error) {
 	return tag.RowsAffected(), err
 }
 
+// Insert runs an INSERT of one row and returns its id (RETURNING id).
+func (c conn) Insert(ctx context.Context, q string, args ...any) (int64, error) {
+	var id int64
+	err := c.tx.QueryRow(ctx, q+" RETURNING id", args...).Scan(&id)
+	return id, err
+}
+
 // Query runs a query; done closes its rows.
 func (c conn) Query(ctx context.Context, q string, args ...any) (storekit.Rows, func(), error) {
 	rows, err := c.tx.Query(ctx, q, args...)

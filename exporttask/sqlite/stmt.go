@@ -81,6 +81,15 @@ func (c conn) Exec(ctx context.Context, q string, args ...any) (int64, error) {
 	return res.RowsAffected()
 }
 
+// Insert runs an INSERT of one row and returns its rowid.
+func (c conn) Insert(ctx context.Context, q string, args ...any) (int64, error) {
+	res, err := c.exec(ctx, q, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
 // Query runs a query; done closes its rows.
 func (c conn) Query(ctx context.Context, q string, args ...any) (storekit.Rows, func(), error) {
 	ctx = context.WithoutCancel(ctx)

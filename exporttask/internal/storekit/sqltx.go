@@ -19,6 +19,12 @@ type Conn interface {
 	Query(ctx context.Context, q string, args ...any) (rows Rows, done func(), err error)
 	// QueryRow runs a query of one row.
 	QueryRow(ctx context.Context, q string, args ...any) Scanner
+	// Insert runs q, an INSERT of one row into a table whose primary key
+	// is the integer column id, and returns the new row's id: SQLite's
+	// last_insert_rowid(), PostgreSQL's RETURNING id. (SQLite's
+	// RETURNING would make it keep a statement journal, a copy of every
+	// page the insert changes, inside the write transaction.)
+	Insert(ctx context.Context, q string, args ...any) (id int64, err error)
 }
 
 // SQLTx is the [Tx] of the shared SQL text ([Statements]) over a store's
@@ -115,8 +121,7 @@ func (w SQLTx) LookUp(ctx context.Context, p taskstore.CreateParams) (Existing, 
 // the customer's usage ([SQLTx.AddUsage]) and records its
 // Idempotency-Key, if any, with the request's fingerprint; see [Tx].
 func (w SQLTx) InsertTask(ctx context.Context, p taskstore.CreateParams, t exporttask.Task, doc []byte) (int64, error) {
-	var id int64
-	err := w.queryRow(ctx, qInsertTask, p.Customer, string(t.Status), p.Identity.Dedup, t.EstimatedSize, doc, len(doc)).Scan(&id)
+	id, err := w.Conn.Insert(ctx, w.SQL.SQL(qInsertTask), p.Customer, string(t.Status), p.Identity.Dedup, t.EstimatedSize, doc, len(doc))
 	if err != nil {
 		return 0, fmt.Errorf("inserting: %w", err)
 	}

@@ -14,8 +14,9 @@ const (
 	qUsage    = `SELECT used_bytes FROM customer_usage WHERE customer = ?1`
 	qAddUsage = `INSERT INTO customer_usage (customer, used_bytes) VALUES (?1, ?2)
 		 ON CONFLICT (customer) DO UPDATE SET used_bytes = customer_usage.used_bytes + excluded.used_bytes`
+	// qInsertTask runs through [Conn.Insert], which returns the new id.
 	qInsertTask = `INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc, doc_bytes)
-		 VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id`
+		 VALUES (?1, ?2, ?3, ?4, ?5, ?6)`
 	qUpdateTask = `UPDATE tasks SET status = ?1, expired_at = ?2, lease_owner = ?3, lease_until = ?4, doc = ?5, final_at = ?6
 		 WHERE id = ?7 RETURNING customer`
 	qRememberKey = `INSERT INTO idempotency_keys (customer, key, fingerprint, task_id) VALUES (?1, ?2, ?3, ?4)`
