@@ -164,6 +164,19 @@ func (w txn) foldUsage(ctx context.Context, customer string) error {
 	return w.tx.QueryRow(ctx, qFoldUsage, customer).Scan(&used)
 }
 
+// AddUsage appends delta bytes to the customer's usage ledger (it waits
+// for no other transaction).
+func (w txn) AddUsage(ctx context.Context, customer string, delta int64) error {
+	if delta == 0 {
+		return nil
+	}
+	_, err := w.tx.Exec(ctx, `INSERT INTO usage_changes (customer, bytes) VALUES ($1, $2)`, customer, delta)
+	if err != nil {
+		return fmt.Errorf("updating storage usage: %w", err)
+	}
+	return nil
+}
+
 // noRowsIsNil returns err, or nil when err is pgx.ErrNoRows.
 func noRowsIsNil(err error) error {
 	if errors.Is(err, pgx.ErrNoRows) {

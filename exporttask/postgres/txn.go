@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -55,17 +54,4 @@ func (c conn) Query(ctx context.Context, q string, args ...any) (storekit.Rows, 
 // QueryRow runs a query of one row.
 func (c conn) QueryRow(ctx context.Context, q string, args ...any) storekit.Scanner {
 	return c.tx.QueryRow(ctx, q, args...)
-}
-
-// AddUsage appends delta bytes to the customer's usage ledger (it waits
-// for no other transaction).
-func (w txn) AddUsage(ctx context.Context, customer string, delta int64) error {
-	if delta == 0 {
-		return nil
-	}
-	_, err := w.tx.Exec(ctx, `INSERT INTO usage_changes (customer, bytes) VALUES ($1, $2)`, customer, delta)
-	if err != nil {
-		return fmt.Errorf("updating storage usage: %w", err)
-	}
-	return nil
 }
