@@ -99,7 +99,11 @@ func TestStuckExportLeftAfterTheGraceOnTheClock(t *testing.T) {
 		// which ignores it: the worker arms the grace timer.
 		require.NoError(t, clk.WaitTimers(ctx, 2))
 		clk.Advance(time.Hour / 3)
-		<-ps.renewed
+		select {
+		case <-ps.renewed:
+		case <-ctx.Done():
+			t.Fatal("the renewal never came")
+		}
 		require.NoError(t, clk.WaitTimers(ctx, 2)) // the sweeper's and the grace's
 		clk.Advance(time.Hour - time.Millisecond)
 		require.NoError(t, clk.WaitTimers(ctx, 2))
