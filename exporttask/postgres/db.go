@@ -34,6 +34,7 @@ type DB struct {
 	// DB's methods.
 	*storekit.SQLStore
 	pool *pgxpool.Pool
+	sql  *storekit.Statements // the shared SQL in PostgreSQL's syntax
 	// inserter inserts the creates without a quota in batches (see
 	// insertBatch), on insertPool's connections.
 	inserter   *storekit.Batcher[*newTask]
@@ -73,7 +74,10 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	db := &DB{pool: pool, fullDiskHold: o.fullDiskHold}
+	// PostgreSQL's syntax: $n placeholders, the locking clauses kept
+	// (FOR UPDATE, SKIP LOCKED where a claim may pass a row over), lists
+	// as arrays.
+	db := &DB{pool: pool, fullDiskHold: o.fullDiskHold, sql: storekit.NewStatements(storekit.Syntax{Dollar: true, Locks: true})}
 	db.SQLStore = storekit.NewSQLStore(dialect{db}, o.MaxRunning)
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
@@ -160,7 +164,7 @@ const maxAttempts = 5
 func (db *DB) write(ctx context.Context, fn func(tx storekit.Tx) error) error {
 	var err error
 	for range maxAttempts {
-		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return fn(txn{tx: tx}) })
+		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return fn(db.newTx(tx)) })
 		if !retryable(err) {
 			return db.diskFull(err)
 		}
@@ -174,7 +178,7 @@ func (db *DB) write(ctx context.Context, fn func(tx storekit.Tx) error) error {
 func (db *DB) writeCreate(ctx context.Context, fn func(tx storekit.Tx) error) error {
 	var err error
 	for range maxAttempts {
-		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return fn(txn{tx: tx}) })
+		err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return fn(db.newTx(tx)) })
 		if !retryable(err) && !uniqueViolation(err) {
 			return db.diskFull(err)
 		}

@@ -2,15 +2,14 @@ package postgres
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
-// dialect is PostgreSQL's [storekit.Dialect]: "$n" placeholders, write
-// transactions whose rows are locked (FOR UPDATE, SKIP LOCKED where a
+// dialect is PostgreSQL's [storekit.Dialect]: the shared SQL in
+// PostgreSQL's syntax (see Open), write transactions whose rows are locked (FOR UPDATE, SKIP LOCKED where a
 // claim may pass a row over) and which are run again after a
 // serialization failure or a deadlock (see DB.write), reads on the pool,
 // a full disk classified as exporttask.ErrStorageFull (see DB.diskFull).
@@ -20,8 +19,8 @@ var _ storekit.Dialect = dialect{}
 
 func (dialect) Name() string { return "postgres" }
 
-// Placeholder is "$n".
-func (dialect) Placeholder(n int) string { return "$" + strconv.Itoa(n) }
+// Statements is the shared SQL in PostgreSQL's syntax.
+func (d dialect) Statements() *storekit.Statements { return d.db.sql }
 
 func (d dialect) Write(ctx context.Context, fn func(tx storekit.Tx) error) error {
 	return d.db.write(ctx, fn)
@@ -37,7 +36,7 @@ func (d dialect) Query(ctx context.Context, q string, args ...any) (storekit.Row
 }
 
 func (d dialect) TaskRow(ctx context.Context, customer string, id int64) storekit.Scanner {
-	return d.db.pool.QueryRow(ctx, `SELECT id, doc FROM tasks WHERE id = $1 AND customer = $2`, id, customer)
+	return d.db.pool.QueryRow(ctx, d.db.sql.Task(), id, customer)
 }
 
 func (dialect) NoRows() error { return pgx.ErrNoRows }

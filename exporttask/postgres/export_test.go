@@ -15,7 +15,7 @@ import (
 func CreateHeld(ctx context.Context, db *DB, p taskstore.CreateParams, inside chan<- struct{}, release <-chan struct{}) (exporttask.Task, bool, error) {
 	return storekit.Create(ctx, func(ctx context.Context, fn func(storekit.Tx) error) error {
 		return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-			if err := fn(txn{tx: tx}); err != nil {
+			if err := fn(db.newTx(tx)); err != nil {
 				return err
 			}
 			close(inside)

@@ -67,8 +67,7 @@ func (w txn) LookUp(ctx context.Context, p taskstore.CreateParams) (storekit.Exi
 		b.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, int32(customerLock), p.Customer)
 	}
 	if p.IdempotencyKey != "" {
-		b.Queue(`SELECT task_id, fingerprint FROM idempotency_keys WHERE customer = $1 AND key = $2`,
-			p.Customer, p.IdempotencyKey).QueryRow(func(row pgx.Row) error {
+		b.Queue(w.SQL.IdempotencyKey(), p.Customer, p.IdempotencyKey).QueryRow(func(row pgx.Row) error {
 			return noRowsIsNil(row.Scan(&found.KeyTask, &found.KeyFingerprint))
 		})
 	}
@@ -78,11 +77,7 @@ func (w txn) LookUp(ctx context.Context, p taskstore.CreateParams) (storekit.Exi
 		b.Queue(`UPDATE tasks SET dedup_key = ''
 			 WHERE customer = $1 AND dedup_key = $2 AND status = 'COMPLETED' AND expired_at <= $3`,
 			p.Customer, p.Identity.Dedup, storekit.Millis(p.Now))
-		b.Queue(`SELECT id, doc FROM tasks
-			 WHERE customer = $1 AND dedup_key = $2 AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED')
-			   AND (status <> 'COMPLETED' OR expired_at > $3)
-			 ORDER BY id DESC LIMIT 1 FOR UPDATE`,
-			p.Customer, p.Identity.Dedup, storekit.Millis(p.Now)).QueryRow(func(row pgx.Row) error {
+		b.Queue(w.SQL.Duplicate(), p.Customer, p.Identity.Dedup, storekit.Millis(p.Now)).QueryRow(func(row pgx.Row) error {
 			t, err := storekit.ScanTask(row)
 			if err == nil {
 				found.Duplicate = &t
@@ -169,6 +164,19 @@ func (w txn) foldUsage(ctx context.Context, customer string) error {
 	return w.tx.QueryRow(ctx, qFoldUsage, customer).Scan(&used)
 }
 
+// AddUsage appends delta bytes to the customer's usage ledger (it waits
+// for no other transaction).
+func (w txn) AddUsage(ctx context.Context, customer string, delta int64) error {
+	if delta == 0 {
+		return nil
+	}
+	_, err := w.tx.Exec(ctx, `INSERT INTO usage_changes (customer, bytes) VALUES ($1, $2)`, customer, delta)
+	if err != nil {
+		return fmt.Errorf("updating storage usage: %w", err)
+	}
+	return nil
+}
+
 // noRowsIsNil returns err, or nil when err is pgx.ErrNoRows.
 func noRowsIsNil(err error) error {
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -204,15 +212,4 @@ func (w txn) InsertTask(ctx context.Context, p taskstore.CreateParams, t exportt
 		}
 	}
 	return id, nil
-}
-
-// RememberKey records the customer's Idempotency-Key, with the request's
-// fingerprint fp, as naming task id.
-func (w txn) RememberKey(ctx context.Context, customer, key, fp string, id int64) error {
-	_, err := w.tx.Exec(ctx,
-		`INSERT INTO idempotency_keys (customer, key, fingerprint, task_id) VALUES ($1, $2, $3, $4)`, customer, key, fp, id)
-	if err != nil {
-		return fmt.Errorf("recording idempotency key: %w", err)
-	}
-	return nil
 }

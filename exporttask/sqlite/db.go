@@ -42,8 +42,9 @@ type DB struct {
 	// order, committing the writes that queue up meanwhile together
 	// (group commit, see writer).
 	wr  *writer
-	ws  statements // prepared on w
-	get *sql.Stmt  // prepared on r
+	sql *storekit.Statements // the shared SQL in SQLite's syntax
+	ws  statements           // prepared on w
+	get *sql.Stmt            // prepared on r
 	// anchor keeps an in-memory database alive: it is one open connection
 	// to it, so that the database outlives any connection that
 	// database/sql discards and reopens (after an interrupted statement,
@@ -82,6 +83,10 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", dsn, err)
 	}
+	// SQLite's syntax: ?n placeholders as they are, no locking clauses
+	// (write transactions run one at a time, see DB.write), lists as JSON
+	// arrays read with json_each.
+	db.sql = storekit.NewStatements(storekit.Syntax{JSONLists: true})
 	db.SQLStore = storekit.NewSQLStore(dialect{db}, o.MaxRunning)
 	if err := db.autoVacuumNew(ctx); err != nil {
 		db.Close()
@@ -303,7 +308,7 @@ func (db *DB) Close() error {
 // prepared statements, and commits it: the [storekit.Write] of this store.
 // When fn fails, nothing it did is kept.
 func (db *DB) write(ctx context.Context, fn func(tx storekit.Tx) error) error {
-	return db.begin(ctx, func(tx *sql.Tx) error { return fn(wtx{tx: tx, ws: db.ws}) })
+	return db.begin(ctx, func(tx *sql.Tx) error { return fn(db.newTx(tx)) })
 }
 
 // begin runs fn in a write transaction (BEGIN IMMEDIATE), in arrival

@@ -8,18 +8,18 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/storekit"
 )
 
-// dialect is SQLite's [storekit.Dialect]: "?" placeholders, write
-// transactions run one at a time in arrival order with group commit (see
-// DB.write), reads on the read pool, a full disk classified as
-// exporttask.ErrStorageFull (see diskFull).
+// dialect is SQLite's [storekit.Dialect]: the shared SQL in SQLite's
+// syntax (see Open), write transactions run one at a time in arrival
+// order with group commit (see DB.write), reads on the read pool, a full
+// disk classified as exporttask.ErrStorageFull (see diskFull).
 type dialect struct{ db *DB }
 
 var _ storekit.Dialect = dialect{}
 
 func (dialect) Name() string { return "sqlite" }
 
-// Placeholder is "?": the parameters are bound in order.
-func (dialect) Placeholder(int) string { return "?" }
+// Statements is the shared SQL in SQLite's syntax.
+func (d dialect) Statements() *storekit.Statements { return d.db.sql }
 
 func (d dialect) Write(ctx context.Context, fn func(tx storekit.Tx) error) error {
 	return d.db.write(ctx, fn)
@@ -44,7 +44,7 @@ func (dialect) NoRows() error { return sql.ErrNoRows }
 // Usage reads the customer_usage row; none is 0.
 func (d dialect) Usage(ctx context.Context, customer string) (int64, error) {
 	var used int64
-	err := d.db.r.QueryRowContext(ctx, qUsage, customer).Scan(&used)
+	err := d.db.r.QueryRowContext(ctx, d.db.sql.Usage(), customer).Scan(&used)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}

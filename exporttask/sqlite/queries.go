@@ -1,34 +1,9 @@
 package sqlite
 
-// The SQL of the write transactions, prepared once on the write connection
-// (see statements).
+// The SQL of a claim, SQLite's own (the other statements of the write
+// transactions are the shared text of [storekit.Statements]); prepared
+// once on the write connection with them (see statements).
 const (
-	qInsertDelivery = `INSERT INTO deliveries (task_id, url, host, event, payload, created_at, next_attempt) VALUES (?, ?, ?, ?, ?, ?, ?)`
-	qDueDeliveries  = `WITH due AS (
-			   SELECT d.id, ROW_NUMBER() OVER (PARTITION BY d.host ORDER BY d.next_attempt, d.id) AS n
-			   FROM deliveries d
-			   WHERE d.state = 0 AND d.next_attempt <= ? AND d.lease_until < ?
-			     AND d.host NOT IN (SELECT value FROM json_each(?))
-			     AND NOT EXISTS (SELECT 1 FROM deliveries e
-			                     WHERE e.state = 0 AND e.task_id = d.task_id AND e.url = d.url AND e.id < d.id))
-			 SELECT d.id, d.task_id, d.url, d.event, d.attempts, d.payload, d.created_at, d.host, t.customer
-			 FROM due JOIN deliveries d ON d.id = due.id JOIN tasks t ON t.id = d.task_id
-			 WHERE due.n <= ?
-			 ORDER BY d.next_attempt, d.id LIMIT ?`
-	qLeaseDelivery = `UPDATE deliveries SET lease_until = ? WHERE id = ?`
-	qDeliveryState = `SELECT state FROM deliveries WHERE id = ?`
-	qDeliveryDone  = `UPDATE deliveries SET state = ?, attempts = attempts + 1, lease_until = 0,
-			        last_status_code = ?, last_error_class = ?, last_error = ?,
-			        next_attempt = CASE WHEN ? = 0 THEN next_attempt ELSE ? END, done_at = ?
-			 WHERE id = ?`
-	qPruneDeliveries = `DELETE FROM deliveries WHERE id IN (
-			 SELECT id FROM deliveries WHERE state <> 0 AND done_at < ? ORDER BY done_at, id LIMIT ?)`
-	qTaskDeliveries = `SELECT id, task_id, url, event, state, attempts, last_status_code, last_error_class, last_error,
-			        created_at, next_attempt, done_at
-			 FROM deliveries WHERE task_id = ? AND id > ? ORDER BY id LIMIT ?`
-	qCopyDelivery = `INSERT INTO deliveries (task_id, url, host, event, payload, created_at, next_attempt)
-			 SELECT task_id, url, host, event, payload, ?, ? FROM deliveries WHERE id = ? AND task_id = ?
-			 RETURNING id`
 	// qClaimable: ?1 now, ?2 the most running tasks per customer (0: no
 	// limit), ?3 the most estimated seconds of a task to take (0: no
 	// limit; a document without estimatedTime has 0). cs lists the customers with live tasks, one index probe each
@@ -56,35 +31,12 @@ const (
 	qTakeTurn = `INSERT INTO customer_turns (customer, last_claim)
 			 VALUES ((SELECT customer FROM tasks WHERE id = ?), (SELECT coalesce(max(last_claim), 0) + 1 FROM customer_turns))
 			 ON CONFLICT (customer) DO UPDATE SET last_claim = excluded.last_claim`
-	qExpirable = `SELECT id, doc FROM tasks WHERE status = 'COMPLETED' AND expired_at <= ?
-			 ORDER BY expired_at, id LIMIT ?`
-	qCustomerTask = `SELECT id, doc FROM tasks WHERE id = ? AND customer = ?`
-	qLeasedTask   = `SELECT doc, lease_owner, lease_until FROM tasks WHERE id = ?`
-	qUpdateTask   = `UPDATE tasks SET status = ?, expired_at = ?, lease_owner = ?, lease_until = ?, doc = ?, final_at = ?
-		 WHERE id = ? RETURNING customer`
-	qAddUsage = `INSERT INTO customer_usage (customer, used_bytes) VALUES (?, ?)
-		 ON CONFLICT (customer) DO UPDATE SET used_bytes = used_bytes + excluded.used_bytes`
-	qIdempotencyKey = `SELECT task_id, fingerprint FROM idempotency_keys WHERE customer = ? AND key = ?`
-	qDuplicate      = `SELECT id, doc FROM tasks
-			 WHERE customer = ? AND dedup_key = ? AND status IN ('PENDING', 'IN_PROGRESS', 'COMPLETED')
-			   AND (status <> 'COMPLETED' OR expired_at > ?)
-			 ORDER BY id DESC LIMIT 1`
-	qUsage       = `SELECT used_bytes FROM customer_usage WHERE customer = ?`
-	qInsertTask  = `INSERT INTO tasks (customer, status, dedup_key, estimated_size, doc, doc_bytes) VALUES (?, ?, ?, ?, ?, ?)`
-	qRememberKey = `INSERT INTO idempotency_keys (customer, key, fingerprint, task_id) VALUES (?, ?, ?, ?)`
-	// The statements of DeleteTask, in order; the last one returns the
-	// task's document bytes.
-	qDeleteDeliveries = `DELETE FROM deliveries WHERE task_id = ?`
-	qDeleteKeys       = `DELETE FROM idempotency_keys WHERE task_id = ?`
-	qDeleteTask       = `DELETE FROM tasks WHERE id = ? RETURNING doc_bytes`
-	qPurgeable        = `SELECT id, customer FROM tasks
-			 WHERE status IN ('ABORTED', 'FAILED', 'EXPIRED') AND final_at <= ?
-			 ORDER BY final_at, id LIMIT ?`
 )
 
-// writeQueries lists the queries prepared at Open.
-func writeQueries() []string {
-	return []string{qInsertDelivery, qDueDeliveries, qPruneDeliveries, qTaskDeliveries, qCopyDelivery, qLeaseDelivery, qDeliveryState, qDeliveryDone, qClaimable, qTakeTurn, qExpirable, qCustomerTask, qLeasedTask, qUpdateTask, qAddUsage, qIdempotencyKey, qDuplicate, qUsage, qInsertTask, qRememberKey, qDeleteDeliveries, qDeleteKeys, qDeleteTask, qPurgeable}
+// writeQueries lists the queries prepared at Open: the shared ones and a
+// claim's.
+func (db *DB) writeQueries() []string {
+	return append(db.sql.All(), qClaimable, qTakeTurn)
 }
 
 // The statements of Ping and ReleaseLeases, run as they come (not

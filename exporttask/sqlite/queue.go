@@ -16,26 +16,15 @@ import (
 // the round; see [storekit.Tx]. Writes run one at a time, so the limit
 // holds without locks.
 func (w wtx) Claimable(ctx context.Context, now int64, maxRunning int, maxTime int64) (exporttask.Task, bool, error) {
-	t, err := storekit.ScanTask(w.queryRow(ctx, qClaimable, now, maxRunning, maxTime))
+	t, err := storekit.ScanTask(w.c.queryRow(ctx, qClaimable, now, maxRunning, maxTime))
 	if errors.Is(err, sql.ErrNoRows) {
 		return exporttask.Task{}, false, nil
 	}
 	if err != nil {
 		return exporttask.Task{}, false, err
 	}
-	if _, err := w.exec(ctx, qTakeTurn, t.ID); err != nil {
+	if _, err := w.c.exec(ctx, qTakeTurn, t.ID); err != nil {
 		return exporttask.Task{}, false, fmt.Errorf("taking the customer's turn: %w", err)
 	}
 	return t, true, nil
-}
-
-// Expirable reads up to limit expired COMPLETED tasks. The rows are closed
-// before it returns, so the transaction's next statements can run.
-func (w wtx) Expirable(ctx context.Context, now int64, limit int) ([]exporttask.Task, error) {
-	rows, err := w.query(ctx, qExpirable, now, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	return storekit.Collect(rows, storekit.ScanTask)
 }

@@ -138,8 +138,8 @@ func (r *Runner) claimTask(ctx context.Context, worker string, l lane) (t export
 			t.Progress = 0
 		}
 	}
-	tick := time.NewTicker(max(r.lease/3, time.Millisecond))
-	defer tick.Stop()
+	tick := r.clock.NewTimer(renewEvery(r.lease))
+	defer func() { tick.Stop() }()
 	for {
 		started, next := g.startAlone()
 		if started {
@@ -153,10 +153,11 @@ func (r *Runner) claimTask(ctx context.Context, worker string, l lane) (t export
 		case <-ctx.Done():
 			g.update(func() { g.waiting-- })
 			return exporttask.Task{}, false, nil, nil
-		case <-tick.C:
+		case <-tick.C():
 			if _, err := r.store.Progress(ctx, t.ID, worker, t.Progress, r.now(), r.lease); err != nil && ctx.Err() == nil {
 				r.log.WarnContext(ctx, "worker: renewing the lease of a task waiting to run alone", "task", t.ID, "error", err)
 			}
+			tick = r.clock.NewTimer(renewEvery(r.lease))
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/clock"
 )
 
 // lane is what a worker claims: any task, or, for a worker reserved for
@@ -60,21 +61,21 @@ func (r *Runner) work(ctx context.Context, worker string, l lane) {
 			release()
 			continue
 		}
-		if !wait(ctx, r.poll, l.wake) {
+		if !wait(ctx, r.clock, r.poll, l.wake) {
 			return
 		}
 	}
 }
 
-// wait waits d, or until wake delivers, or until ctx is done; it reports
-// whether ctx is still live.
-func wait(ctx context.Context, d time.Duration, wake <-chan struct{}) bool {
-	t := time.NewTimer(d)
+// wait waits d on clk, or until wake delivers, or until ctx is done; it
+// reports whether ctx is still live.
+func wait(ctx context.Context, clk clock.Clock, d time.Duration, wake <-chan struct{}) bool {
+	t := clk.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
 		return false
-	case <-t.C:
+	case <-t.C():
 		return true
 	case <-wake:
 		return true

@@ -120,8 +120,10 @@ type RunnerConfig struct {
 	Instance string
 	// Logger receives the runner's logs. Default slog.Default().
 	Logger *slog.Logger
-	// Clock is the time of leases, retries and sweeps, and the
-	// sweeper's timer. Default clock.Real().
+	// Clock is the time of leases, retries and sweeps, and of every
+	// timer the Runner waits on: the sweeper's, an idle worker's poll,
+	// the renewal of leases, the StopGrace of a cancelled export.
+	// Default clock.Real().
 	Clock clock.Clock
 }
 
@@ -368,16 +370,23 @@ func (tr *taskRun) report(ctx context.Context, p int) error {
 	}
 }
 
-// renew keeps the lease alive every Lease/3 until ctx is done, for
-// exporters that report rarely.
+// renewEvery is how often a worker renews a lease of length lease:
+// lease/3, at least a millisecond.
+func renewEvery(lease time.Duration) time.Duration {
+	return max(lease/3, time.Millisecond)
+}
+
+// renew keeps the lease alive every Lease/3 of the Runner's clock until
+// ctx is done, for exporters that report rarely.
 func (tr *taskRun) renew(ctx context.Context) {
-	tick := time.NewTicker(max(tr.r.lease/3, time.Millisecond))
-	defer tick.Stop()
+	every := renewEvery(tr.r.lease)
 	for {
+		tick := tr.r.clock.NewTimer(every)
 		select {
 		case <-ctx.Done():
+			tick.Stop()
 			return
-		case <-tick.C:
+		case <-tick.C():
 			tr.mu.Lock()
 			p := tr.progress
 			tr.mu.Unlock()

@@ -19,7 +19,7 @@ type exportResult struct {
 
 // exportBounded runs the export and returns what it returns, but once ctx
 // is done (the task aborted, its lease lost, shutdown) it waits at most
-// StopGrace for the export to stop: an export stuck in a read that ignores
+// StopGrace (of the Runner's clock) for the export to stop: an export stuck in a read that ignores
 // its context would otherwise hold its worker, and with it a slot of the
 // process, for as long as the read lasts. The export is then left behind
 // (its goroutine ends when the read does; what it writes goes under a
@@ -36,12 +36,12 @@ func (r *Runner) exportBounded(ctx context.Context, t exporttask.Task, out expor
 		return res.artifacts, res.err
 	case <-ctx.Done():
 	}
-	grace := time.NewTimer(r.stopGrace)
+	grace := r.clock.NewTimer(r.stopGrace)
 	defer grace.Stop()
 	select {
 	case res := <-done:
 		return res.artifacts, res.err
-	case <-grace.C:
+	case <-grace.C():
 		r.log.ErrorContext(ctx, "worker: the export did not stop after its cancellation; its worker moves on without it",
 			"task", t.ID, "grace", r.stopGrace)
 		return nil, fmt.Errorf("worker: task %d: the export did not stop within %s of its cancellation: %w",

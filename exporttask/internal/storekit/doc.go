@@ -1,10 +1,19 @@
 // Package storekit holds what the [taskstore.Store] implementations
-// (exporttask/sqlite and exporttask/postgres) have in common, so that each
-// of them keeps only its SQL and its driver.
+// (exporttask/sqlite and exporttask/postgres) have in common, their SQL
+// included, so that each of them keeps only its driver and what its
+// database does its own way.
 //
-// A store implements a [Dialect] (its placeholders, how its write
-// transactions lock, retry and classify errors, its reads) and [Tx], one
-// write transaction speaking the store's SQL. The functions of this
+// The SQL text of the statements is written here once, for both
+// databases ([Statements]): numbered placeholders, locking clauses in
+// braces and list parameters, that each database renders in its own
+// [Syntax] ($n or ?n; FOR UPDATE … SKIP LOCKED kept or dropped; arrays
+// or JSON arrays). A store implements a [Dialect] (its syntax, how its
+// write transactions lock, retry and classify errors, its reads) and
+// [Tx], one write transaction, by embedding [SQLTx], which runs the
+// shared text over the store's [Conn]: the store adds only Claimable,
+// whose locking is its own, and replaces a statement where its database
+// does the work differently (PostgreSQL's usage ledger and batched
+// lookups). The functions of this
 // package then carry out each write of the [taskstore.Store] contract on
 // top of them: the decisions of Create (replay, dedup and webhook merge,
 // quota), the status changes through [exporttask.Transition] with their
@@ -21,6 +30,11 @@
 //	}
 //
 //	db.SQLStore = storekit.NewSQLStore(dialect{db}, maxRunning)
+//
+// A method added to the contract is written in three places: the
+// contract (package taskstore), here (its SQL text in statements.go, its
+// method on SQLStore, and, for a write, a method of SQLTx and Tx), and
+// the conformance suite (package storetest). Neither store changes.
 //
 // The settings of Open that every store takes are [Options], applied with
 // [BuildOptions].

@@ -9,23 +9,24 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
-// Dialect is what one database does its own way, for an [SQLStore]: its
-// placeholders, how its write transactions lock, retry and classify
-// errors (a full disk, say), and its reads. The statements of a write
-// transaction are its [Tx]. Packages sqlite and postgres each implement
+// Dialect is what one database does its own way, for an [SQLStore]: the
+// syntax its SQL is rendered in ([Statements]), how its write
+// transactions lock, retry and classify errors (a full disk, say), and
+// its reads. The statements of a write transaction are its [Tx], which
+// embeds the shared [SQLTx]. Packages sqlite and postgres each implement
 // it with an unexported type.
 type Dialect interface {
 	// Name is the store's package name: its errors start with it.
 	Name() string
-	// Placeholder returns the store's SQL for the n-th query parameter
-	// (from 1).
-	Placeholder(n int) string
+	// Statements is the shared SQL text in the store's syntax.
+	Statements() *Statements
 	// Write runs the store's write transactions (see [Write]).
 	Write(ctx context.Context, fn func(tx Tx) error) error
 	// Query runs a read query outside any write transaction (see
 	// [QueryFunc]).
 	Query(ctx context.Context, q string, args ...any) (rows Rows, done func(), err error)
-	// TaskRow reads the row (id, doc) of the customer's task id.
+	// TaskRow reads the row (id, doc) of the customer's task id, with
+	// the statement [Statements.Task].
 	TaskRow(ctx context.Context, customer string, id int64) Scanner
 	// NoRows is the error the driver's Scan of a row returns when its
 	// query matched none: the error classification of a read.
@@ -44,8 +45,9 @@ type Dialect interface {
 // ClaimDeliveries, DeliveryDone, PruneDeliveries, ListDeliveries and
 // Redeliver; and Stats. Packages sqlite and postgres embed it in their DB
 // and write the others (Create, Purge, ReleaseLeases, Ping, Close), whose
-// work differs by database. A method added to the contract that needs no
-// SQL of its own is written here once. Create it with [NewSQLStore].
+// work differs by database. A method added to the contract is written
+// here once, its SQL with the shared text of [Statements]. Create it with
+// [NewSQLStore].
 type SQLStore struct {
 	d          Dialect
 	maxRunning int
@@ -72,7 +74,7 @@ func (s *SQLStore) Get(ctx context.Context, customer string, id int64) (exportta
 // List returns a page of the customer's tasks, newest first; see
 // [taskstore.Store].
 func (s *SQLStore) List(ctx context.Context, p taskstore.ListParams) ([]exporttask.Task, bool, error) {
-	tasks, more, err := List(ctx, p, s.d.Placeholder, s.d.Query)
+	tasks, more, err := List(ctx, p, s.d.Statements().Syntax().Placeholder, s.d.Query)
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: list tasks: %w", s.name(), err)
 	}

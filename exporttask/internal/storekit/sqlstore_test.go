@@ -55,8 +55,10 @@ func (r row) Scan(...any) error { return r.err }
 // err.
 type failingDialect struct{ err error }
 
-func (failingDialect) Name() string           { return "mystore" }
-func (failingDialect) Placeholder(int) string { return "?" }
+func (failingDialect) Name() string { return "mystore" }
+func (failingDialect) Statements() *storekit.Statements {
+	return storekit.NewStatements(storekit.Syntax{})
+}
 func (d failingDialect) Write(context.Context, func(storekit.Tx) error) error {
 	return d.err
 }
