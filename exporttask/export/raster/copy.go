@@ -68,6 +68,20 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 	if err := createGeoPackage(ctx, db, ts); err != nil {
 		return err
 	}
+	if src.db != nil && src.imagery == nil && !whole {
+		// Part of a GeoPackage: the rows copied by a connection of the
+		// copy's own (blobcopy.go), once the driver's is closed.
+		if err := db.Close(); err != nil {
+			return err
+		}
+		if err := copyBlobs(ctx, path, src, sel, tally); err != nil {
+			return err
+		}
+		if done != total {
+			return fmt.Errorf("copied %d tiles of the %d selected: %w", done, total, errCopyCount)
+		}
+		return nil
+	}
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return err
@@ -126,8 +140,9 @@ type tileCopier struct {
 	close   func()
 }
 
-// attachSource copies from a GeoPackage source: SQLite copies the rows of
-// the attached source's tile table, a block per statement.
+// attachSource copies every tile of a GeoPackage source (copyAll; an
+// export of part of one is copyBlobs'): SQLite copies the rows of the
+// attached source's tile table in one statement.
 func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, error) {
 	// The source is attached in the normal locking mode, not the
 	// exclusive one of the file being built (which an attached database
@@ -145,45 +160,16 @@ func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier,
 	// a mapped file cut short under the export kills the process
 	// (SIGBUS), where a read past its end is an error or zeros, which
 	// source.unchanged catches.
+	if _, err := conn.ExecContext(ctx, `PRAGMA src.mmap_size = 0`); err != nil {
+		return tileCopier{}, err
+	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return tileCopier{}, err
 	}
-	// One statement per run of consecutive row ids: the source is read in
-	// its own order, each page once, as a copy of the whole table would.
-	// The level is checked again, and the count (see buildGeoPackage).
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile_data)
-		SELECT zoom_level, tile_column, tile_row, tile_data FROM src.`+quoteIdent(src.table)+`
-		`+idRangeWhere)
-	if err != nil {
-		tx.Rollback()
-		return tileCopier{}, err
-	}
 	return tileCopier{
-		copy: func(ctx context.Context, l level, tally func(int64) error) error {
-			for _, r := range l.ids {
-				for first := r.first; ; first += maxBlockTiles {
-					last := r.last
-					if last-first >= maxBlockTiles { // no overflow: first <= last
-						last = first + maxBlockTiles - 1
-					}
-					res, err := stmt.ExecContext(ctx, first, last, l.Zoom)
-					if err != nil {
-						return fmt.Errorf("tiles of row ids %d..%d: %w", first, last, err)
-					}
-					n, err := res.RowsAffected()
-					if err != nil {
-						return err
-					}
-					if err := tally(n); err != nil {
-						return err
-					}
-					if last == r.last {
-						break
-					}
-				}
-			}
-			return nil
+		copy: func(context.Context, level, func(int64) error) error {
+			return errors.New("a GeoPackage source's tiles are copied whole here, or by copyBlobs")
 		},
 		copyAll: func(ctx context.Context) (int64, error) {
 			// INSERT … SELECT * of a table like the export's, into an
@@ -196,14 +182,13 @@ func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier,
 			return res.RowsAffected()
 		},
 		commit: func(ctx context.Context) error {
-			stmt.Close()
 			if err := tx.Commit(); err != nil {
 				return err
 			}
 			_, err := conn.ExecContext(ctx, `DETACH DATABASE src`)
 			return err
 		},
-		close: func() { stmt.Close(); tx.Rollback() },
+		close: func() { tx.Rollback() },
 	}, nil
 }
 
