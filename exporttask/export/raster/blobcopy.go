@@ -13,6 +13,16 @@ import (
 // grows to the largest tile copied, at most MaxTileBytes.
 const blobBufferStart = 64 << 10
 
+// blobCacheKiB is the page cache of a blob copy of tiles tiles: what the
+// export's tile index takes (under 64 bytes a tile) and 2 MiB for the
+// rest, at most writeCacheKiB. The tiles pass through the cache once, in
+// the table's order; a larger cache only costs its allocation: the page
+// cache allocates each page apart, and freeing them at the end took
+// a second for 64 MiB (modernc.org/libc unmaps its memory as it is freed).
+func blobCacheKiB(tiles int64) int64 {
+	return min(tiles/16+2<<10, writeCacheKiB)
+}
+
 // blobCopy copies the selected tiles of a GeoPackage source into the
 // export's tile table through SQLite's incremental blob I/O, on a
 // connection to SQLite's C API (modernc.org/sqlite/lib) of its own: each
@@ -57,7 +67,7 @@ func (e *sqliteError) Code() int { return e.code }
 // written, no connection of the driver left open on it) with the settings
 // of openWrite, attaches the source read-only and begins the copy's
 // transaction.
-func openBlobCopy(path string, src *source) (c *blobCopy, err error) {
+func openBlobCopy(path string, src *source, tiles int64) (c *blobCopy, err error) {
 	c = &blobCopy{tls: libc.NewTLS(), table: src.table}
 	defer func() {
 		if err != nil {
@@ -85,7 +95,7 @@ func openBlobCopy(path string, src *source) (c *blobCopy, err error) {
 	// source is read with plain reads (mmap_size 0), never through a
 	// memory map: see attachSource.
 	for _, p := range []string{
-		fmt.Sprintf("PRAGMA cache_size = %d", -writeCacheKiB),
+		fmt.Sprintf("PRAGMA cache_size = %d", -blobCacheKiB(tiles)),
 		"PRAGMA locking_mode = NORMAL", "PRAGMA main.locking_mode = EXCLUSIVE",
 		"PRAGMA trusted_schema = OFF", "PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF",
 	} {
@@ -352,7 +362,7 @@ func (c *blobCopy) fail(rc int32, what string) error {
 // of each level, at most maxBlockTiles a block, calling tally with the
 // tiles of each block; an error from tally, or ctx ending, stops it.
 func copyBlobs(ctx context.Context, path string, src *source, sel selection, tally func(int64) error) (err error) {
-	c, err := openBlobCopy(path, src)
+	c, err := openBlobCopy(path, src, sel.Tiles())
 	if err != nil {
 		return err
 	}
