@@ -69,18 +69,9 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 		return err
 	}
 	if src.db != nil && src.imagery == nil && !whole {
-		// Part of a GeoPackage: the rows copied by a connection of the
-		// copy's own (blobcopy.go), once the driver's is closed.
-		if err := db.Close(); err != nil {
-			return err
-		}
-		if err := copyBlobs(ctx, path, src, sel, tally); err != nil {
-			return err
-		}
-		if done != total {
-			return fmt.Errorf("copied %d tiles of the %d selected: %w", done, total, errCopyCount)
-		}
-		return nil
+		// Part of a GeoPackage: the tiles read by blob I/O and written
+		// into the file's pages (copyPart).
+		return copyPart(ctx, db, path, src, sel, tally)
 	}
 	conn, err := db.Conn(ctx)
 	if err != nil {
@@ -123,6 +114,96 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 	}
 	if err := conn.Close(); err != nil {
 		return err
+	}
+	return db.Close()
+}
+
+// reindexCacheKiB is the page cache of copyPart's REINDEX.
+const reindexCacheKiB = 2 << 10
+
+// copyPart copies the tiles sel selects from the GeoPackage source src
+// into the GeoPackage at path, whose tables SQLite has written through db
+// (which copyPart closes), in the source's row id order: the runs of ids
+// of each level, at most maxBlockTiles a block, calling tally with the
+// tiles of each block; an error from tally, or ctx ending, stops it. The
+// tiles are read with blobReader and written into new pages of the file
+// with tableWriter; SQLite then builds the table's index (which also
+// checks the tiles are unique) and notes its last row id.
+func copyPart(ctx context.Context, db *sql.DB, path string, src *source, sel selection, tally func(int64) error) error {
+	var pageSize int
+	var pageCount, root uint32
+	err := db.QueryRowContext(ctx, `SELECT (SELECT page_size FROM pragma_page_size), (SELECT page_count FROM pragma_page_count),
+		(SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = ?)`, TilesTable).Scan(&pageSize, &pageCount, &root)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	w, err := newTableWriter(path, pageSize, pageCount, root)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	r, err := openBlobReader(src)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	var copied int64
+	for _, l := range sel.Levels {
+		add := func(col, row int64, data []byte) error {
+			_, err := w.add(l.Zoom, col, row, data)
+			return err
+		}
+		for _, run := range l.ids {
+			for first := run.first; ; first += maxBlockTiles {
+				last := run.last
+				if last-first >= maxBlockTiles { // no overflow: first <= last
+					last = first + maxBlockTiles - 1
+				}
+				n, err := r.readRun(ctx, l.Zoom, first, last, add)
+				if err != nil {
+					return fmt.Errorf("copying the tiles of level %d, row ids %d..%d: %w", l.Zoom, first, last, err)
+				}
+				copied += n
+				if err := tally(n); err != nil {
+					return err
+				}
+				if last == run.last {
+					break
+				}
+			}
+		}
+	}
+	if copied != sel.Tiles() {
+		return fmt.Errorf("copied %d tiles of the %d selected: %w", copied, sel.Tiles(), errCopyCount)
+	}
+	if err := r.close(); err != nil {
+		return err
+	}
+	if err := w.finish(); err != nil {
+		return fmt.Errorf("writing the tile table: %w", err)
+	}
+	db, err = openWrite(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	// The index is built from the table read once in order and written
+	// in order: a small page cache does (a large one costs its
+	// allocation, each page apart, and freeing it at the end took a
+	// second for 64 MiB: modernc.org/libc unmaps memory as it is freed).
+	if _, err := db.ExecContext(ctx, fmt.Sprintf(`PRAGMA cache_size = %d`, -reindexCacheKiB)); err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, `REINDEX `+TilesTable); err != nil {
+		return fmt.Errorf("indexing the tiles: %w", err)
+	}
+	if copied > 0 {
+		if _, err := db.ExecContext(ctx, `INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)`, TilesTable, copied); err != nil {
+			return err
+		}
 	}
 	return db.Close()
 }
