@@ -185,7 +185,15 @@ func copyPart(ctx context.Context, db *sql.DB, path string, src *source, sel sel
 	if err := w.finish(); err != nil {
 		return fmt.Errorf("writing the tile table: %w", err)
 	}
-	db, err = openWrite(ctx, path)
+	return indexTiles(ctx, path, copied)
+}
+
+// indexTiles finishes the tile table that a tableWriter wrote, of rows
+// rows, in the GeoPackage at path: SQLite builds its index (a UNIQUE
+// constraint: a tile twice fails it) and notes its last row id for
+// AUTOINCREMENT.
+func indexTiles(ctx context.Context, path string, rows int64) error {
+	db, err := openWrite(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -200,8 +208,8 @@ func copyPart(ctx context.Context, db *sql.DB, path string, src *source, sel sel
 	if _, err := db.ExecContext(ctx, `REINDEX `+TilesTable); err != nil {
 		return fmt.Errorf("indexing the tiles: %w", err)
 	}
-	if copied > 0 {
-		if _, err := db.ExecContext(ctx, `INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)`, TilesTable, copied); err != nil {
+	if rows > 0 {
+		if _, err := db.ExecContext(ctx, `INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)`, TilesTable, rows); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,96 @@
+package raster_test
+
+import (
+	"bytes"
+	"hash/fnv"
+	"image"
+	"image/color"
+	"image/png"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/export/raster"
+)
+
+// partSizes are tile sizes about the edges of SQLite's storage of a row
+// in 4 KiB pages (in the leaf page, the first spilling to overflow pages,
+// a page exactly, multiples of an overflow page's 4,092 bytes, over
+// 64 KiB), and empty.
+var partSizes = []int{0, 1, 100, 4000, 4050, 4055, 4061, 4062, 4092, 4093, 4096, 4097, 4582, 8184, 8185,
+	65536, 65537, 70000, 300_000, 1<<20 + 3}
+
+// sizedFixture writes a source whose tiles have the sizes of partSizes,
+// dealt out by position (every size in each 5×5 tiles of a level), of
+// random bytes; at level 9, which the
+// thumbnails of the test's area draw, a grey PNG padded to the size.
+func sizedFixture(t *testing.T) catalog.Record {
+	t.Helper()
+	rec := catalog.Record{ID: recordID, Domain: exporttask.DomainRaster, Title: "sizes",
+		Footprint: square(34, 31, 35, 32), MinZoom: 5, MaxZoom: 10, Location: t.TempDir()}
+	img := image.NewGray(image.Rect(0, 0, raster.TileSize, raster.TileSize))
+	for i := range img.Pix {
+		img.Pix[i] = 128
+	}
+	img.SetGray(0, 0, color.Gray{Y: 1})
+	var grey bytes.Buffer
+	require.NoError(t, png.Encode(&grey, img))
+	_, err := raster.WriteSource(rec.Location, rec, func(z int, col, row int64) ([]byte, error) {
+		h := fnv.New64a()
+		h.Write([]byte{byte(z), byte(col), byte(col >> 8), byte(row), byte(row >> 8)})
+		seed := h.Sum64()
+		rnd := rand.New(rand.NewPCG(seed, seed>>7))
+		n := partSizes[(col*5+row)%int64(len(partSizes))] // every size in 5×5 tiles
+
+		b := make([]byte, 0, max(n, grey.Len()))
+		if z == 9 {
+			b = append(b, grey.Bytes()...)
+		}
+		for len(b) < n {
+			b = append(b, byte(rnd.UintN(256)))
+		}
+		return b, nil
+	})
+	require.NoError(t, err)
+	return rec
+}
+
+// TestPartOfAGeoPackageIsCopiedByteForByte: an export of part of a
+// GeoPackage (its tiles read by blob I/O and written into the export's
+// pages) holds exactly the source's bytes for each tile it selects,
+// whatever the tile's size, in a sound file that GeoPackage readers
+// find complete.
+func TestPartOfAGeoPackageIsCopiedByteForByte(t *testing.T) {
+	rec := sizedFixture(t)
+	src := readTiles(t, filepath.Join(rec.Location, raster.SourceName))
+	out, arts := exportTo(t, job(t, rec, exporttask.CreateRequest{ROI: roiOf(square(34.1, 31.1, 34.9, 31.9))}))
+	path := artifactPath(t, out, arts, exporttask.ArtifactGPKG)
+	got := readTiles(t, path)
+	require.NotEmpty(t, got)
+	require.Less(t, len(got), len(src), "part of the record")
+	sizes := map[int]bool{}
+	for k, b := range got {
+		want, ok := src[k]
+		require.True(t, ok, "tile %v is not in the source", k)
+		require.True(t, bytes.Equal(want, b), "tile %v: %d bytes, the source's %d", k, len(b), len(want))
+		sizes[len(b)] = true
+	}
+	for _, n := range []int{0, 1, 4061, 4062, 4096, 8184, 70000, 1<<20 + 3} {
+		assert.True(t, sizes[n], "no tile of %d bytes exported", n)
+	}
+	f := factsOf(t, path)
+	assert.Equal(t, "ok", f.integrity)
+	assert.Equal(t, exportObjects, f.objects)
+	assert.EqualValues(t, raster.ApplicationID, f.appID)
+	db := openGPKG(t, path)
+	var seq, maxID int64
+	require.NoError(t, db.QueryRow(`SELECT (SELECT seq FROM sqlite_sequence WHERE name = 'tiles'), (SELECT max(id) FROM tiles)`).
+		Scan(&seq, &maxID))
+	assert.EqualValues(t, len(got), seq)
+	assert.EqualValues(t, len(got), maxID)
+}
