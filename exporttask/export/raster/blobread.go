@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -36,6 +38,13 @@ type blobReader struct {
 	from  uintptr // the blob handle (0 until opened)
 	table string  // the source's tile table
 	inTx  bool
+
+	// pages reads the rows from the file's pages where it can (nil
+	// where not, see openPages); file is its file, closed once SQLite's
+	// read transaction has ended (closing a file drops the process's
+	// POSIX locks on it, SQLite's among them).
+	pages *pageReader
+	file  *os.File
 }
 
 // sqliteError is an error SQLite returned to a blobReader. Like the
@@ -88,13 +97,128 @@ func openBlobReader(src *source) (c *blobReader, err error) {
 	if c.buf = libc.Xmalloc(c.tls, libc.Tsize_t(c.size)); c.buf == 0 {
 		return c, errors.New("out of memory")
 	}
-	return c, nil
+	return c, c.openPages(src)
+}
+
+// openPages sets up the reading of the tile table's pages straight from
+// the file when SQLite's read transaction is all it needs (the file in
+// rollback journal mode, no -wal file) and the table's columns are plain
+// ones (every column stored in the record, in order).
+func (c *blobReader) openPages(src *source) error {
+	if _, err := os.Lstat(src.path + "-wal"); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	// Through SQLite, which takes the read lock: the table's root page
+	// and its columns.
+	q, err := c.prepare(`SELECT (SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE),
+		cid, lower(name), hidden FROM pragma_table_xinfo(?1)`)
+	if err != nil {
+		return err
+	}
+	defer sqlite3.Xsqlite3_finalize(c.tls, q)
+	name, err := libc.CString(src.table)
+	if err != nil {
+		return err
+	}
+	defer libc.Xfree(c.tls, name)
+	if rc := sqlite3.Xsqlite3_bind_text(c.tls, q, 1, name, -1, 0); rc != sqlite3.SQLITE_OK {
+		return c.fail(rc, "reading the tile table's columns")
+	}
+	var root int64
+	fields := map[string]int{}
+	for {
+		rc := sqlite3.Xsqlite3_step(c.tls, q)
+		if rc == sqlite3.SQLITE_DONE {
+			break
+		}
+		if rc != sqlite3.SQLITE_ROW {
+			return c.fail(rc, "reading the tile table's columns")
+		}
+		if sqlite3.Xsqlite3_column_int64(c.tls, q, 3) != 0 {
+			return nil // a hidden or computed column
+		}
+		root = sqlite3.Xsqlite3_column_int64(c.tls, q, 0)
+		fields[libc.GoString(sqlite3.Xsqlite3_column_text(c.tls, q, 2))] = int(sqlite3.Xsqlite3_column_int64(c.tls, q, 1))
+	}
+	var idx [4]int
+	for i, col := range []string{"zoom_level", "tile_column", "tile_row", "tile_data"} {
+		f, ok := fields[col]
+		if !ok {
+			return nil
+		}
+		idx[i] = f
+	}
+	f, err := os.Open(src.path)
+	if err != nil {
+		return nil // SQLite reads it
+	}
+	st, err := f.Stat()
+	if err != nil || src.file == nil || !os.SameFile(st, src.file) || root < 2 || root > 1<<32-1 {
+		f.Close()
+		return nil
+	}
+	pr, err := newPageReader(f, st.Size(), uint32(root), idx[0], idx[1], idx[2], idx[3])
+	if err != nil {
+		f.Close()
+		if errors.Is(err, errUnusual) {
+			return nil
+		}
+		return err
+	}
+	c.pages, c.file = pr, f
+	return nil
 }
 
 // readRun reads the tiles of level zoom whose row ids are first..last,
 // in row id order, calling fn with each (data is valid until fn
 // returns), and returns how many; it looks at ctx at every tile.
 func (c *blobReader) readRun(ctx context.Context, zoom int, first, last int64,
+	fn func(col, row int64, data []byte) error) (n int64, err error) {
+	if c.pages != nil {
+		return c.readPages(ctx, zoom, first, last, fn)
+	}
+	return c.readRows(ctx, zoom, first, last, fn)
+}
+
+// readPages is readRun from the file's pages; a row the pageReader finds
+// unusual is read through SQLite.
+func (c *blobReader) readPages(ctx context.Context, zoom int, first, last int64,
+	fn func(col, row int64, data []byte) error) (n int64, err error) {
+	cur, err := c.pages.seek(first)
+	if err != nil {
+		return 0, err
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		t, ok, err := c.pages.next(cur)
+		switch {
+		case !ok && err == nil:
+			return n, nil
+		case t.id > last && ok:
+			return n, nil
+		case errors.Is(err, errUnusual):
+			k, err := c.readRows(ctx, zoom, t.id, t.id, fn)
+			n += k
+			if err != nil {
+				return n, err
+			}
+			continue
+		case err != nil:
+			return n, fmt.Errorf("reading the tile of row id %d: %w", t.id, err)
+		case t.zoom != int64(zoom):
+			continue
+		}
+		if err := fn(t.col, t.row, t.data); err != nil {
+			return n, err
+		}
+		n++
+	}
+}
+
+// readRows is readRun through SQLite.
+func (c *blobReader) readRows(ctx context.Context, zoom int, first, last int64,
 	fn func(col, row int64, data []byte) error) (n int64, err error) {
 	for i, v := range []int64{first, last, int64(zoom)} {
 		if rc := sqlite3.Xsqlite3_bind_int64(c.tls, c.sel, int32(i+1), v); rc != sqlite3.SQLITE_OK {
@@ -208,6 +332,10 @@ func (c *blobReader) close() error {
 			err = c.fail(rc, "closing the source")
 		}
 		c.db = 0
+	}
+	if c.file != nil {
+		c.file.Close()
+		c.file, c.pages = nil, nil
 	}
 	for _, p := range []*uintptr{&c.buf, &c.cell} {
 		if *p != 0 {
