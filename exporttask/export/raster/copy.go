@@ -131,9 +131,11 @@ const reindexCacheKiB = 2 << 10
 // checks the tiles are unique) and notes its last row id.
 func copyPart(ctx context.Context, db *sql.DB, path string, src *source, sel selection, tally func(int64) error) error {
 	var pageSize int
-	var pageCount, root uint32
+	var pageCount, root, indexRoot uint32
 	err := db.QueryRowContext(ctx, `SELECT (SELECT page_size FROM pragma_page_size), (SELECT page_count FROM pragma_page_count),
-		(SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = ?)`, TilesTable).Scan(&pageSize, &pageCount, &root)
+		(SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = ?1),
+		(SELECT rootpage FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?1)`, TilesTable).
+		Scan(&pageSize, &pageCount, &root, &indexRoot)
 	if cerr := db.Close(); err == nil {
 		err = cerr
 	}
@@ -150,10 +152,18 @@ func copyPart(ctx context.Context, db *sql.DB, path string, src *source, sel sel
 		return err
 	}
 	defer r.close()
+	// The index's keys, when few enough to sort in memory.
+	var keys []indexKey
+	if sel.Tiles() <= maxIndexKeys {
+		keys = make([]indexKey, 0, sel.Tiles())
+	}
 	var copied int64
 	for _, l := range sel.Levels {
 		add := func(col, row int64, data []byte) error {
-			_, err := w.add(l.Zoom, col, row, data)
+			id, err := w.add(l.Zoom, col, row, data)
+			if err == nil && keys != nil {
+				keys = append(keys, indexKey{int64(l.Zoom), col, row, id})
+			}
 			return err
 		}
 		for _, run := range l.ids {
@@ -182,17 +192,17 @@ func copyPart(ctx context.Context, db *sql.DB, path string, src *source, sel sel
 	if err := r.close(); err != nil {
 		return err
 	}
-	if err := w.finish(); err != nil {
+	if err := w.finish(keys, indexRoot); err != nil {
 		return fmt.Errorf("writing the tile table: %w", err)
 	}
-	return indexTiles(ctx, path, copied)
+	return indexTiles(ctx, path, copied, keys == nil)
 }
 
 // indexTiles finishes the tile table that a tableWriter wrote, of rows
-// rows, in the GeoPackage at path: SQLite builds its index (a UNIQUE
-// constraint: a tile twice fails it) and notes its last row id for
-// AUTOINCREMENT.
-func indexTiles(ctx context.Context, path string, rows int64) error {
+// rows, in the GeoPackage at path: with reindex, SQLite builds its index
+// (a UNIQUE constraint: a tile twice fails it); it notes the last row id
+// for AUTOINCREMENT.
+func indexTiles(ctx context.Context, path string, rows int64, reindex bool) error {
 	db, err := openWrite(ctx, path)
 	if err != nil {
 		return err
@@ -202,11 +212,13 @@ func indexTiles(ctx context.Context, path string, rows int64) error {
 	// in order: a small page cache does (a large one costs its
 	// allocation, each page apart, and freeing it at the end took a
 	// second for 64 MiB: modernc.org/libc unmaps memory as it is freed).
-	if _, err := db.ExecContext(ctx, fmt.Sprintf(`PRAGMA cache_size = %d`, -reindexCacheKiB)); err != nil {
-		return err
-	}
-	if _, err := db.ExecContext(ctx, `REINDEX `+TilesTable); err != nil {
-		return fmt.Errorf("indexing the tiles: %w", err)
+	if reindex {
+		if _, err := db.ExecContext(ctx, fmt.Sprintf(`PRAGMA cache_size = %d`, -reindexCacheKiB)); err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, `REINDEX `+TilesTable); err != nil {
+			return fmt.Errorf("indexing the tiles: %w", err)
+		}
 	}
 	if rows > 0 {
 		if _, err := db.ExecContext(ctx, `INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)`, TilesTable, rows); err != nil {

@@ -16,8 +16,8 @@ import (
 // bottom up in new pages appended to the file, one sequential write of
 // each page, and its root, at the page SQLite gave the table, written
 // last. Rows get the row ids 1, 2, … in the order they are added. The
-// table's index is not written: SQLite rebuilds it afterwards (REINDEX),
-// which also checks that the tiles are unique.
+// table's index is written from its keys (writeIndex) or, for more than
+// maxIndexKeys tiles, rebuilt by SQLite afterwards (REINDEX).
 //
 // Each row is the record (NULL for the INTEGER PRIMARY KEY, zoom_level,
 // tile_column, tile_row, tile_data as a BLOB); a tile too large for its
@@ -293,9 +293,11 @@ func (t *tableWriter) writeAt(b []byte, pg uint32) error {
 	return err
 }
 
-// finish writes the last pages and the root, sets the page count in the
-// file's header and closes the file. The writer is done with either way.
-func (t *tableWriter) finish() (err error) {
+// finish writes the last pages and the root; with keys, the table's
+// index too (writeIndex, its root at indexRoot); sets the page count in
+// the file's header and closes the file. The writer is done with either
+// way.
+func (t *tableWriter) finish(keys []indexKey, indexRoot uint32) (err error) {
 	defer func() {
 		if cerr := t.f.Close(); err == nil {
 			err = cerr
@@ -303,6 +305,14 @@ func (t *tableWriter) finish() (err error) {
 	}()
 	if err := t.finishTree(); err != nil {
 		return err
+	}
+	if keys != nil {
+		if indexRoot < 2 || indexRoot >= t.next {
+			return fmt.Errorf("the tile table's index is at page %d", indexRoot)
+		}
+		if err := t.writeIndex(keys, indexRoot); err != nil {
+			return err
+		}
 	}
 	if err := t.w.Flush(); err != nil {
 		return err

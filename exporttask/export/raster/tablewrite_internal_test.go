@@ -2,6 +2,8 @@ package raster
 
 import (
 	"bytes"
+	"database/sql"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -20,31 +22,47 @@ type writtenTile struct {
 }
 
 // writeTable builds an export GeoPackage at a new path whose tile table
-// tableWriter writes with tiles, finished as copyPart finishes it, and
-// returns it and how many levels of interior pages the table has.
-func writeTable(t *testing.T, tiles []writtenTile) (string, int) {
+// tableWriter writes with tiles, finished as copyPart finishes it (the
+// index written by writeIndex, or with reindex by SQLite), and returns it
+// and how many levels of interior pages the table has.
+func writeTable(t *testing.T, tiles []writtenTile, reindex bool) (string, int) {
 	t.Helper()
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "out.gpkg")
 	db, err := openWrite(ctx, path)
 	require.NoError(t, err)
 	require.NoError(t, createGeoPackage(ctx, db, tileSet{Identifier: "t", Extent: geom.BBox{West: -180, South: -90, East: 180, North: 90}, MaxZoom: 20}))
-	var pageSize int
-	var pageCount, root uint32
-	require.NoError(t, db.QueryRowContext(ctx, `SELECT (SELECT page_size FROM pragma_page_size), (SELECT page_count FROM pragma_page_count),
-		(SELECT rootpage FROM sqlite_schema WHERE name = 'tiles')`).Scan(&pageSize, &pageCount, &root))
-	require.NoError(t, db.Close())
-
-	w, err := newTableWriter(path, pageSize, pageCount, root)
-	require.NoError(t, err)
+	w, indexRoot := newTestWriter(t, db)
+	keys := []indexKey{}
 	for i, tl := range tiles {
 		id, err := w.add(tl.zoom, tl.col, tl.row, tl.data)
 		require.NoError(t, err)
 		require.EqualValues(t, i+1, id)
+		keys = append(keys, indexKey{int64(tl.zoom), tl.col, tl.row, id})
 	}
-	require.NoError(t, w.finish())
-	require.NoError(t, indexTiles(ctx, path, int64(len(tiles))))
+	if reindex {
+		keys = nil
+	}
+	require.NoError(t, w.finish(keys, indexRoot))
+	require.NoError(t, indexTiles(ctx, path, int64(len(tiles)), reindex))
 	return path, len(w.levels)
+}
+
+// newTestWriter closes db, of the GeoPackage being built, and returns a
+// tableWriter of its tile table and the root page of the table's index.
+func newTestWriter(t *testing.T, db *sql.DB) (*tableWriter, uint32) {
+	t.Helper()
+	var path string
+	var pageSize int
+	var pageCount, root, indexRoot uint32
+	require.NoError(t, db.QueryRow(`SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&path))
+	require.NoError(t, db.QueryRow(`SELECT (SELECT page_size FROM pragma_page_size), (SELECT page_count FROM pragma_page_count),
+		(SELECT rootpage FROM sqlite_schema WHERE name = 'tiles'),
+		(SELECT rootpage FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'tiles')`).Scan(&pageSize, &pageCount, &root, &indexRoot))
+	require.NoError(t, db.Close())
+	w, err := newTableWriter(path, pageSize, pageCount, root)
+	require.NoError(t, err)
+	return w, indexRoot
 }
 
 // checkTable checks the file at path: sound, and holding tiles (row ids
@@ -136,35 +154,43 @@ func TestTableWriterWritesWhatSQLiteReads(t *testing.T) {
 		{"leaves", many[:2000], 1},
 		{"many", many, 2},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			path, interior := writeTable(t, c.tiles)
-			assert.Equal(t, c.interior, interior)
-			checkTable(t, path, c.tiles)
-		})
+		for _, reindex := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/reindex=%v", c.name, reindex), func(t *testing.T) {
+				path, interior := writeTable(t, c.tiles, reindex)
+				assert.Equal(t, c.interior, interior)
+				checkTable(t, path, c.tiles)
+			})
+		}
 	}
 }
 
-// TestTableWriterTilesAreUnique: a tile twice fails the index's
-// UNIQUE constraint, as an INSERT would.
+// TestTableWriterTilesAreUnique: a tile twice fails the index, written
+// here or by SQLite (its UNIQUE constraint), as an INSERT would.
 func TestTableWriterTilesAreUnique(t *testing.T) {
-	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "out.gpkg")
-	db, err := openWrite(ctx, path)
-	require.NoError(t, err)
-	require.NoError(t, createGeoPackage(ctx, db, tileSet{Identifier: "t", MaxZoom: 3}))
-	var pageSize int
-	var pageCount, root uint32
-	require.NoError(t, db.QueryRowContext(ctx, `SELECT (SELECT page_size FROM pragma_page_size), (SELECT page_count FROM pragma_page_count),
-		(SELECT rootpage FROM sqlite_schema WHERE name = 'tiles')`).Scan(&pageSize, &pageCount, &root))
-	require.NoError(t, db.Close())
-	w, err := newTableWriter(path, pageSize, pageCount, root)
-	require.NoError(t, err)
-	for range 2 {
-		_, err := w.add(3, 1, 2, []byte("x"))
-		require.NoError(t, err)
+	for _, reindex := range []bool{false, true} {
+		t.Run(fmt.Sprintf("reindex=%v", reindex), func(t *testing.T) {
+			ctx := t.Context()
+			path := filepath.Join(t.TempDir(), "out.gpkg")
+			db, err := openWrite(ctx, path)
+			require.NoError(t, err)
+			require.NoError(t, createGeoPackage(ctx, db, tileSet{Identifier: "t", MaxZoom: 3}))
+			w, indexRoot := newTestWriter(t, db)
+			var keys []indexKey
+			for range 2 {
+				id, err := w.add(3, 1, 2, []byte("x"))
+				require.NoError(t, err)
+				keys = append(keys, indexKey{3, 1, 2, id})
+			}
+			if reindex {
+				require.NoError(t, w.finish(nil, indexRoot))
+				err = indexTiles(ctx, path, 2, true)
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "UNIQUE constraint failed")
+				return
+			}
+			err = w.finish(keys, indexRoot)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "the source holds tile 3/1/2 twice (row ids 1 and 2)")
+		})
 	}
-	require.NoError(t, w.finish())
-	err = indexTiles(ctx, path, 2)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "UNIQUE constraint failed")
 }
