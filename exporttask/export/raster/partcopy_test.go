@@ -2,13 +2,17 @@ package raster_test
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"hash/fnv"
 	"image"
 	"image/color"
 	"image/png"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,6 +20,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
 // partSizes are tile sizes about the edges of SQLite's storage of a row
@@ -93,4 +98,61 @@ func TestPartOfAGeoPackageIsCopiedByteForByte(t *testing.T) {
 		Scan(&seq, &maxID))
 	assert.EqualValues(t, len(got), seq)
 	assert.EqualValues(t, len(got), maxID)
+}
+
+// TestPartOfAGeoPackageWithUnusualRowsIsCopied: rows whose records the
+// page reader leaves to SQLite (here, a tile table of 24 columns, the
+// tile after 20 others) are copied all the same.
+func TestPartOfAGeoPackageWithUnusualRowsIsCopied(t *testing.T) {
+	rec := sizedFixture(t)
+	path := filepath.Join(rec.Location, raster.SourceName)
+	want := readTiles(t, path)
+	extra, values := "", ""
+	for i := range 20 {
+		extra += fmt.Sprintf(", c%d INTEGER", i)
+		values += fmt.Sprintf(", %d", i)
+	}
+	sqlExec(t, path,
+		`ALTER TABLE tiles RENAME TO old_tiles`,
+		`CREATE TABLE tiles (id INTEGER PRIMARY KEY, zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL,
+			tile_row INTEGER NOT NULL`+extra+`, tile_data BLOB NOT NULL, UNIQUE (zoom_level, tile_column, tile_row))`,
+		`INSERT INTO tiles SELECT id, zoom_level, tile_column, tile_row`+values+`, tile_data FROM old_tiles`,
+		`DROP TABLE old_tiles`)
+	out, arts := exportTo(t, job(t, rec, exporttask.CreateRequest{ROI: roiOf(square(34.1, 31.1, 34.9, 31.9))}))
+	got := readTiles(t, artifactPath(t, out, arts, exporttask.ArtifactGPKG))
+	require.NotEmpty(t, got)
+	require.Less(t, len(got), len(want))
+	for k, b := range got {
+		require.True(t, bytes.Equal(want[k], b), "tile %v", k)
+	}
+}
+
+// TestPartOfADamagedGeoPackage: a source whose tile pages hold garbage
+// (bytes overwritten at random after the schema) fails its export with
+// a reason, or exports what SQLite reads there; never a panic, and never
+// an export that runs on.
+func TestPartOfADamagedGeoPackage(t *testing.T) {
+	rec := sizedFixture(t)
+	path := filepath.Join(rec.Location, raster.SourceName)
+	orig, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for seed := range uint64(12) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			rnd := rand.New(rand.NewPCG(seed, 99))
+			b := bytes.Clone(orig)
+			for range 1 + seed*seed {
+				i := 16*4096 + rnd.IntN(len(b)-16*4096)
+				b[i] = byte(rnd.UintN(256))
+			}
+			require.NoError(t, os.WriteFile(path, b, 0o644))
+			ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+			defer cancel()
+			j := job(t, rec, exporttask.CreateRequest{ROI: roiOf(square(34.1, 31.1, 34.9, 31.9))})
+			_, err := raster.New(raster.Options{TempDir: t.TempDir()}).Export(ctx, j, testout.New(t.TempDir()))
+			require.NoError(t, ctx.Err(), "the export ran on")
+			if err != nil {
+				assert.NotContains(t, err.Error(), "panic")
+			}
+		})
+	}
 }
