@@ -192,11 +192,9 @@ func (c *blobReader) readPages(ctx context.Context, zoom int, first, last int64,
 		if err := ctx.Err(); err != nil {
 			return n, err
 		}
-		t, ok, err := c.pages.next(cur)
+		t, ok, err := c.pages.next(cur, last)
 		switch {
 		case !ok && err == nil:
-			return n, nil
-		case t.id > last && ok:
 			return n, nil
 		case errors.Is(err, errUnusual):
 			k, err := c.readRows(ctx, zoom, t.id, t.id, fn)

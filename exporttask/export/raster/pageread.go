@@ -307,12 +307,16 @@ func (r *pageReader) nextLeaf(c *leafCursor) (bool, error) {
 }
 
 // next reads the cursor's next row, moving on to the next leaf as
-// needed; ok is false past the table's end.
-func (r *pageReader) next(c *leafCursor) (t readTile, ok bool, err error) {
+// needed; ok is false past the table's end or past row id last (that
+// row not read).
+func (r *pageReader) next(c *leafCursor, last int64) (t readTile, ok bool, err error) {
 	for c.next >= c.cells {
 		if ok, err := r.nextLeaf(c); !ok || err != nil {
 			return t, false, err
 		}
+	}
+	if id, err := r.rowID(c, 0); err != nil || id > last {
+		return t, false, err
 	}
 	t, err = r.readCell(c.leaf, c.next)
 	c.next++
@@ -342,8 +346,7 @@ func (r *pageReader) readCell(b []byte, i int) (readTile, error) {
 	t := readTile{id: int64(id)}
 	payload := int64(p)
 	if payload > MaxTileBytes+1024 {
-		return t, &badSource{fmt.Sprintf("the row of id %d holds %d bytes, more than the %d a tile of 256×256 pixels "+
-			"may (MaxTileBytes)", t.id, payload, MaxTileBytes)}
+		return t, errUnusual // SQLite tells the tile's size
 	}
 	local := payload
 	if maxLocal := r.usable - 35; payload > maxLocal {

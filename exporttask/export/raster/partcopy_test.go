@@ -3,6 +3,7 @@ package raster_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"image"
@@ -151,7 +152,11 @@ func TestPartOfADamagedGeoPackage(t *testing.T) {
 			_, err := raster.New(raster.Options{TempDir: t.TempDir()}).Export(ctx, j, testout.New(t.TempDir()))
 			require.NoError(t, ctx.Err(), "the export ran on")
 			if err != nil {
-				assert.NotContains(t, err.Error(), "panic")
+				t.Log(err)
+				var pe *exporttask.PermanentError
+				require.True(t, errors.As(err, &pe), "a permanent failure, not %v", err)
+				assert.Contains(t, pe.Reason, "the tiles of catalog record "+recordID+" are unreadable")
+				assert.NotContains(t, pe.Reason, rec.Location, "no server path")
 			}
 		})
 	}
