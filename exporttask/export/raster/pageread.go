@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -109,6 +110,16 @@ func damaged(pg uint32, what string) error {
 	return &badSource{fmt.Sprintf("the GeoPackage's tile table is damaged: page %d %s", pg, what)}
 }
 
+// sourceError is err of reading page pg of the source, without the
+// file's path.
+func sourceError(pg uint32, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("reading page %d of the source: %w", pg, err)
+}
+
 // at returns page pg through the window: the page read last, or a new
 // window of pages from pg on.
 func (r *pageReader) at(pg uint32) ([]byte, error) {
@@ -119,7 +130,7 @@ func (r *pageReader) at(pg uint32) ([]byte, error) {
 		n := min(uint32(int64(len(r.win))/r.pageSize), r.pages-pg+1)
 		got, err := r.f.ReadAt(r.win[:int64(n)*r.pageSize], int64(pg-1)*r.pageSize)
 		if err != nil && !(errors.Is(err, io.EOF) && got > 0) {
-			return nil, fmt.Errorf("reading page %d: %w", pg, err)
+			return nil, sourceError(pg, err)
 		}
 		r.winFirst, r.winPages = pg, uint32(int64(got)/r.pageSize)
 		if r.winPages == 0 {
@@ -138,7 +149,7 @@ func (r *pageReader) interior(pg uint32) ([]byte, error) {
 	}
 	b := make([]byte, r.pageSize)
 	if _, err := r.f.ReadAt(b, int64(pg-1)*r.pageSize); err != nil {
-		return nil, fmt.Errorf("reading page %d: %w", pg, err)
+		return nil, sourceError(pg, err)
 	}
 	return b, nil
 }

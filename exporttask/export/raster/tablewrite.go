@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -75,11 +76,11 @@ func newTableWriter(path string, pageSize int, pageCount, root uint32) (*tableWr
 	}
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
-		return nil, err
+		return nil, fileError("opening", err)
 	}
 	if _, err := f.Seek(int64(pageCount)*int64(pageSize), io.SeekStart); err != nil {
 		f.Close()
-		return nil, err
+		return nil, fileError("seeking in", err)
 	}
 	t := &tableWriter{f: f, w: bufio.NewWriterSize(f, 1<<20), pageSize: pageSize, root: root, next: pageCount + 1,
 		over: make([]byte, pageSize), header: make([]byte, 0, 64)}
@@ -201,7 +202,7 @@ func (t *tableWriter) writePage(b []byte) error {
 		return errors.New("the GeoPackage has too many pages")
 	}
 	if _, err := t.w.Write(b); err != nil {
-		return err
+		return fileError("writing", err)
 	}
 	t.next++
 	return nil
@@ -289,8 +290,10 @@ func (t *tableWriter) writeInterior(children []child, at uint32) (uint32, int64,
 
 // writeAt writes b as page pg, in place.
 func (t *tableWriter) writeAt(b []byte, pg uint32) error {
-	_, err := t.f.WriteAt(b, int64(pg-1)*int64(t.pageSize))
-	return err
+	if _, err := t.f.WriteAt(b, int64(pg-1)*int64(t.pageSize)); err != nil {
+		return fileError("writing", err)
+	}
+	return nil
 }
 
 // finish writes the last pages and the root; with keys, the table's
@@ -315,24 +318,37 @@ func (t *tableWriter) finish(keys []indexKey, indexRoot uint32) (err error) {
 		}
 	}
 	if err := t.w.Flush(); err != nil {
-		return err
+		return fileError("writing", err)
 	}
 	// The header: the file change counter (24), the size in pages (28)
 	// and the version-valid-for number (92), which equals the counter
 	// when the size is to be trusted.
 	var h [96]byte
 	if _, err := t.f.ReadAt(h[:], 0); err != nil {
-		return err
+		return fileError("reading", err)
 	}
 	change := binary.BigEndian.Uint32(h[24:]) + 1
 	binary.BigEndian.PutUint32(h[24:], change)
 	binary.BigEndian.PutUint32(h[28:], t.next-1)
 	binary.BigEndian.PutUint32(h[92:], change)
 	if _, err := t.f.WriteAt(h[24:32], 24); err != nil {
-		return err
+		return fileError("writing", err)
 	}
-	_, err = t.f.WriteAt(h[92:96], 92)
-	return err
+	if _, err := t.f.WriteAt(h[92:96], 92); err != nil {
+		return fileError("writing", err)
+	}
+	return nil
+}
+
+// fileError is err of doing what to the GeoPackage being built, without
+// the file's path (a server's path, for no client's eyes); errors.Is
+// still finds the system's error (a full disk) in it.
+func fileError(what string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s the GeoPackage being built: %w", what, err)
 }
 
 // finishTree writes the last leaf and interior pages; the top page goes
