@@ -40,11 +40,12 @@ type blobReader struct {
 	inTx  bool
 
 	// pages reads the rows from the file's pages where it can (nil
-	// where not, see openPages); file is its file, closed once SQLite's
-	// read transaction has ended (closing a file drops the process's
-	// POSIX locks on it, SQLite's among them).
+	// where not, see openPages); file is its file, handed to the
+	// source's held files at close (closing a file drops the process's
+	// POSIX locks on it, those of SQLite's connections among them).
 	pages *pageReader
 	file  *os.File
+	src   *source
 }
 
 // sqliteError is an error SQLite returned to a blobReader. Like the
@@ -165,7 +166,7 @@ func (c *blobReader) openPages(src *source) error {
 		}
 		return err
 	}
-	c.pages, c.file = pr, f
+	c.pages, c.file, c.src = pr, f, src
 	return nil
 }
 
@@ -332,7 +333,7 @@ func (c *blobReader) close() error {
 		c.db = 0
 	}
 	if c.file != nil {
-		c.file.Close()
+		c.src.held = append(c.src.held, c.file)
 		c.file, c.pages = nil, nil
 	}
 	for _, p := range []*uintptr{&c.buf, &c.cell} {
