@@ -16,8 +16,9 @@ import (
 
 // A GeoPackage source whose tile table is the whole export and that holds
 // little else is copied page by page with SQLite's online backup, then its
-// metadata tables are replaced by the export's: a copy of pages, where
-// INSERT … SELECT copies, and indexes, row by row.
+// metadata tables are replaced by the export's: a copy of pages, where a
+// copy of rows (INSERT … SELECT, or copyPart) writes every row and the
+// index anew.
 const (
 	// maxBackupExtraBytes is the most a source may hold besides its tile
 	// table (other GeoPackage tables) to be copied whole: what

@@ -68,6 +68,11 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 	if err := createGeoPackage(ctx, db, ts); err != nil {
 		return err
 	}
+	if src.db != nil && src.imagery == nil && !whole {
+		// Part of a GeoPackage: the tiles read by blob I/O and written
+		// into the file's pages (copyPart).
+		return copyPart(ctx, db, path, src, sel, tally)
+	}
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return err
@@ -113,6 +118,116 @@ func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, 
 	return db.Close()
 }
 
+// reindexCacheKiB is the page cache of copyPart's REINDEX.
+const reindexCacheKiB = 2 << 10
+
+// copyPart copies the tiles sel selects from the GeoPackage source src
+// into the GeoPackage at path, whose tables SQLite has written through db
+// (which copyPart closes), in the source's row id order: the runs of ids
+// of each level, at most maxBlockTiles a block, calling tally with the
+// tiles of each block; an error from tally, or ctx ending, stops it. The
+// tiles are read with blobReader and written into new pages of the file
+// with tableWriter; SQLite then builds the table's index (which also
+// checks the tiles are unique) and notes its last row id.
+func copyPart(ctx context.Context, db *sql.DB, path string, src *source, sel selection, tally func(int64) error) error {
+	var pageSize int
+	var pageCount, root, indexRoot uint32
+	err := db.QueryRowContext(ctx, `SELECT (SELECT page_size FROM pragma_page_size), (SELECT page_count FROM pragma_page_count),
+		(SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = ?1),
+		(SELECT rootpage FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?1)`, TilesTable).
+		Scan(&pageSize, &pageCount, &root, &indexRoot)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	w, err := newTableWriter(path, pageSize, pageCount, root)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	r, err := openBlobReader(src)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	// The index's keys, when few enough to sort in memory.
+	var keys []indexKey
+	if sel.Tiles() <= maxIndexKeys {
+		keys = make([]indexKey, 0, sel.Tiles())
+	}
+	var copied int64
+	for _, l := range sel.Levels {
+		add := func(col, row int64, data []byte) error {
+			id, err := w.add(l.Zoom, col, row, data)
+			if err == nil && keys != nil {
+				keys = append(keys, indexKey{int64(l.Zoom), col, row, id})
+			}
+			return err
+		}
+		for _, run := range l.ids {
+			for first := run.first; ; first += maxBlockTiles {
+				last := run.last
+				if last-first >= maxBlockTiles { // no overflow: first <= last
+					last = first + maxBlockTiles - 1
+				}
+				n, err := r.readRun(ctx, l.Zoom, first, last, add)
+				if err != nil {
+					return fmt.Errorf("copying the tiles of level %d, row ids %d..%d: %w", l.Zoom, first, last, err)
+				}
+				copied += n
+				if err := tally(n); err != nil {
+					return err
+				}
+				if last == run.last {
+					break
+				}
+			}
+		}
+	}
+	if copied != sel.Tiles() {
+		return fmt.Errorf("copied %d tiles of the %d selected: %w", copied, sel.Tiles(), errCopyCount)
+	}
+	if err := r.close(); err != nil {
+		return err
+	}
+	if err := w.finish(keys, indexRoot); err != nil {
+		return fmt.Errorf("writing the tile table: %w", err)
+	}
+	return indexTiles(ctx, path, copied, keys == nil)
+}
+
+// indexTiles finishes the tile table that a tableWriter wrote, of rows
+// rows, in the GeoPackage at path: with reindex, SQLite builds its index
+// (a UNIQUE constraint: a tile twice fails it); it notes the last row id
+// for AUTOINCREMENT.
+func indexTiles(ctx context.Context, path string, rows int64, reindex bool) error {
+	db, err := openWrite(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	// The index is built from the table read once in order and written
+	// in order: a small page cache does (a large one costs its
+	// allocation, each page apart, and freeing it at the end took a
+	// second for 64 MiB: modernc.org/libc unmaps memory as it is freed).
+	if reindex {
+		if _, err := db.ExecContext(ctx, fmt.Sprintf(`PRAGMA cache_size = %d`, -reindexCacheKiB)); err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, `REINDEX `+TilesTable); err != nil {
+			return fmt.Errorf("indexing the tiles: %w", err)
+		}
+	}
+	if rows > 0 {
+		if _, err := db.ExecContext(ctx, `INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)`, TilesTable, rows); err != nil {
+			return err
+		}
+	}
+	return db.Close()
+}
+
 // tileCopier copies the selected tiles into the export's tile table
 // within one transaction.
 type tileCopier struct {
@@ -126,8 +241,9 @@ type tileCopier struct {
 	close   func()
 }
 
-// attachSource copies from a GeoPackage source: SQLite copies the rows of
-// the attached source's tile table, a block per statement.
+// attachSource copies every tile of a GeoPackage source (copyAll; an
+// export of part of one is copyBlobs'): SQLite copies the rows of the
+// attached source's tile table in one statement.
 func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier, error) {
 	// The source is attached in the normal locking mode, not the
 	// exclusive one of the file being built (which an attached database
@@ -145,45 +261,16 @@ func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier,
 	// a mapped file cut short under the export kills the process
 	// (SIGBUS), where a read past its end is an error or zeros, which
 	// source.unchanged catches.
+	if _, err := conn.ExecContext(ctx, `PRAGMA src.mmap_size = 0`); err != nil {
+		return tileCopier{}, err
+	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return tileCopier{}, err
 	}
-	// One statement per run of consecutive row ids: the source is read in
-	// its own order, each page once, as a copy of the whole table would.
-	// The level is checked again, and the count (see buildGeoPackage).
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO main.tiles (zoom_level, tile_column, tile_row, tile_data)
-		SELECT zoom_level, tile_column, tile_row, tile_data FROM src.`+quoteIdent(src.table)+`
-		`+idRangeWhere)
-	if err != nil {
-		tx.Rollback()
-		return tileCopier{}, err
-	}
 	return tileCopier{
-		copy: func(ctx context.Context, l level, tally func(int64) error) error {
-			for _, r := range l.ids {
-				for first := r.first; ; first += maxBlockTiles {
-					last := r.last
-					if last-first >= maxBlockTiles { // no overflow: first <= last
-						last = first + maxBlockTiles - 1
-					}
-					res, err := stmt.ExecContext(ctx, first, last, l.Zoom)
-					if err != nil {
-						return fmt.Errorf("tiles of row ids %d..%d: %w", first, last, err)
-					}
-					n, err := res.RowsAffected()
-					if err != nil {
-						return err
-					}
-					if err := tally(n); err != nil {
-						return err
-					}
-					if last == r.last {
-						break
-					}
-				}
-			}
-			return nil
+		copy: func(context.Context, level, func(int64) error) error {
+			return errors.New("a GeoPackage source's tiles are copied whole here, or by copyBlobs")
 		},
 		copyAll: func(ctx context.Context) (int64, error) {
 			// INSERT … SELECT * of a table like the export's, into an
@@ -196,14 +283,13 @@ func attachSource(ctx context.Context, conn *sql.Conn, src *source) (tileCopier,
 			return res.RowsAffected()
 		},
 		commit: func(ctx context.Context) error {
-			stmt.Close()
 			if err := tx.Commit(); err != nil {
 				return err
 			}
 			_, err := conn.ExecContext(ctx, `DETACH DATABASE src`)
 			return err
 		},
-		close: func() { stmt.Close(); tx.Rollback() },
+		close: func() { tx.Rollback() },
 	}, nil
 }
 

@@ -72,8 +72,14 @@
 // [MaxTileBytes]. The copy reads the tile table by runs of row ids, in the
 // file's own order, into a scratch GeoPackage built with 4 KiB pages, no
 // journal and no fsync (moved or streamed into the output, hashed on the
-// way), in one transaction. An export of every tile of a GeoPackage whose
-// tile table is defined as the export's (GDAL's and this package's are)
+// way). For part of a GeoPackage, the rows are read from the source's
+// pages (1 MiB a read, while a read transaction of SQLite's keeps writers
+// out; through SQLite's blob I/O when the source has a -wal file or a
+// row is laid out otherwise than an INSERT of its columns stores it) and
+// written into new pages of the scratch file, which SQLite created with
+// its tables: the tile table and its index built bottom up (above
+// 4,194,304 tiles SQLite builds the index). An export of every tile of a
+// GeoPackage whose tile table is defined as the export's (GDAL's and this package's are)
 // and that holds nothing else of size (only gpkg_* tables, at most 16 MiB,
 // and no free pages) is instead a copy of the source's pages, in one read
 // transaction of the source: the file, copied by the kernel, when it has

@@ -102,7 +102,7 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
-	case err != nil && (faultText(err) != "" || isDamaged(err) || errors.Is(err, errCopyCount)):
+	case err != nil && (faultText(err) != "" || isDamaged(err) || errors.Is(err, errCopyCount) || errors.As(err, new(*badSource))):
 		return nil, unreadable(j.Record, fmt.Errorf("building the GeoPackage: %w", err))
 	case err != nil:
 		return nil, fmt.Errorf("raster: building the GeoPackage: %w", err)

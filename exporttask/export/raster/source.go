@@ -55,10 +55,10 @@ type source struct {
 	// made by the export for its tile format.
 	imagery *imagery
 	render  *renderer
-	// held are descriptors of the GeoPackage file opened besides SQLite's
-	// (see copyPlainFile), closed after SQLite's connections: closing any
-	// descriptor of a file drops the process's POSIX locks on it, SQLite's
-	// read locks among them.
+	// held are descriptors of the GeoPackage file opened besides
+	// SQLite's (see copyPlainFile, blobReader), closed after SQLite's
+	// connections: closing any descriptor of a file drops the process's
+	// POSIX locks on it, SQLite's read locks among them.
 	held []*os.File
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
@@ -101,7 +100,7 @@ func (e *badSource) Error() string { return e.problem }
 // isDamaged reports whether err is SQLite finding a database file damaged:
 // malformed pages, or not a database at all.
 func isDamaged(err error) bool {
-	var se *sqlite.Error
+	var se interface{ Code() int } // the driver's *sqlite.Error, or a blob copy's *sqliteError
 	if !errors.As(err, &se) {
 		return false
 	}
