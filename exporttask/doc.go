@@ -8,12 +8,12 @@
 // The package holds the request and task types ([CreateRequest], [Task]),
 // strict decoding and validation, the task state machine ([Transition]),
 // the error bodies ([Problem]), the webhook payload and signature
-// ([EventPayload], [VerifyWebhook]), the OpenAPI description and the
-// contracts exporters implement ([Exporter], [Output]). It imports no HTTP
-// server and no database driver. To call the API, start with package
-// client; to run the service, with package server (the program is
-// cmd/exportserver); the other subpackages are the worker, webhook
-// deliverer, exporters (export/...), catalog, and artifact and task stores.
+// ([EventPayload], [VerifyWebhook]) and the OpenAPI description. It
+// imports no HTTP server and no database driver. To call the API, start
+// with package client; to run the service, with package server (the
+// program is cmd/exportserver); an exporter implements export.Exporter;
+// the other subpackages are the worker, webhook deliverer, exporters
+// (export/...), catalog, and artifact and task stores.
 //
 // # Creating a task
 //

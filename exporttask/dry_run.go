@@ -16,6 +16,6 @@ type DryRun struct {
 	// check (else it is answered 509); true without a quota.
 	Fits bool `json:"fits"`
 	// ArtifactTypes are the types the export would write, in order, as
-	// [Estimate].Artifacts says; empty when the exporter does not say.
+	// the exporter's estimate says; empty when the exporter does not say.
 	ArtifactTypes []ArtifactType `json:"artifactTypes"`
 }

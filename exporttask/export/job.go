@@ -32,7 +32,7 @@ type Job struct {
 	Box Box
 	// ScratchDir is an empty directory of this export's own (this task and
 	// attempt) where an engine writes its scratch files during Export; the
-	// [Exporter] removes it afterwards. Empty when the Exporter has no
+	// [CatalogExporter] removes it afterwards. Empty when the CatalogExporter has no
 	// scratch directory: the engine then uses its own default.
 	ScratchDir string
 
@@ -62,16 +62,16 @@ func (j Job) IntersectsBox(b Box) bool {
 }
 
 // Engine exports the records of one domain. The raster, dem and tiles3d
-// packages implement it; [Exporter] picks one by the record's domain.
+// packages implement it; [CatalogExporter] picks one by the record's domain.
 type Engine interface {
 	// Estimate forecasts the export's size and duration from the source
 	// data the job selects.
-	Estimate(ctx context.Context, j Job) (exporttask.Estimate, error)
+	Estimate(ctx context.Context, j Job) (Estimate, error)
 	// Export writes the artifacts through out and returns them (name,
 	// type, size, SHA-256; no URL). It reports progress through out as
 	// real work done. A failure that retrying cannot fix is returned as
-	// an [exporttask.PermanentError].
-	Export(ctx context.Context, j Job, out exporttask.Output) ([]exporttask.Artifact, error)
+	// an [PermanentError].
+	Export(ctx context.Context, j Job, out Output) ([]exporttask.Artifact, error)
 }
 
 // InsideRow sets inside[x] to whether the point (lon0 + x·step, lat) is in

@@ -15,7 +15,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/dem"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -82,9 +81,9 @@ type naive struct {
 // naiveOf converts j's footprint and ROI.
 func naiveOf(t testing.TB, j export.Job) naive {
 	t.Helper()
-	fp, err := exportio.FromGeometry(j.Record.Footprint)
+	fp, err := export.FromGeometry(j.Record.Footprint)
 	require.NoError(t, err)
-	roi, err := exportio.FromROI(j.Request.ROI)
+	roi, err := export.FromROI(j.Request.ROI)
 	require.NoError(t, err)
 	return naive{box: geom.BBox(j.Box), fp: fp, roi: roi}
 }

@@ -1,6 +1,6 @@
 // Package worker moves export tasks through their life: a [Runner] runs a
 // pool of workers that claim tasks from a [taskstore.Queue], run them
-// with an [exporttask.Exporter] writing to an [artifact.Store],
+// with an [export.Exporter] writing to an [artifact.Store],
 // report progress and record the outcome (retrying transient failures up
 // to a maximum of attempts, and deleting the files of a failed or aborted
 // export), and a sweeper that expires completed tasks once their

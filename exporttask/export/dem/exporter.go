@@ -182,7 +182,7 @@ func (e *Exporter) planWith(j export.Job, scratch string, turn func() (func(), e
 	}
 	if err != nil { // openSource checked the file, but its blocks may be too large for the budget
 		src.Close()
-		return nil, exporttask.Permanent("the DEM record's source cannot be read within an export's memory budget: "+errText(err),
+		return nil, export.Permanent("the DEM record's source cannot be read within an export's memory budget: "+errText(err),
 			fmt.Errorf("dem: %w", err))
 	}
 	dx, dy := src.res()
@@ -251,10 +251,10 @@ func (p *plan) close() {
 // the source's compression ratio, times plainSourceFactor or
 // predictorSourceFactor, inside the exported area, next to nothing
 // for nodata, a third more for overviews) plus the ROI and METADATA files.
-func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimate, error) {
+func (e *Exporter) Estimate(_ context.Context, j export.Job) (export.Estimate, error) {
 	p, err := e.plan(j, e.tempDir)
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return export.Estimate{}, err
 	}
 	defer p.close()
 	stored := p.read.StoredBytes()
@@ -288,7 +288,7 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 		warpSecs = float64(pixels) * warpPixelSeconds
 	}
 	secs := int64(math.Ceil((float64(stored)+decoded)/e.bytesPerSecond + warpSecs + j.MaskTime(rows, pixels).Seconds()))
-	return exporttask.Estimate{Size: int64(size), Time: max(secs, 1), Artifacts: producedTypes()}, nil
+	return export.Estimate{Size: int64(size), Time: max(secs, 1), Artifacts: producedTypes()}, nil
 }
 
 // producedTypes are the types of the artifacts Export writes, in its
@@ -310,7 +310,7 @@ func (e *Exporter) SourceBytes(_ context.Context, j export.Job) (int64, error) {
 }
 
 // Export writes the COG, the ROI and the METADATA.
-func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (e *Exporter) Export(ctx context.Context, j export.Job, out export.Output) ([]exporttask.Artifact, error) {
 	e = e.stoppingAt(ctx) // a stop reaches the next block read
 	scratch := e.tempDir
 	if j.ScratchDir != "" {
@@ -378,7 +378,7 @@ func (p *plan) rows(j export.Job, inside *int64) cog.Rows {
 	dx, _ := p.src.res()
 	return func(y int, buf []byte) error {
 		if err := p.read.Row(y, buf); err != nil {
-			return exporttask.Permanent("the DEM record's source cannot be read",
+			return export.Permanent("the DEM record's source cannot be read",
 				fmt.Errorf("dem: %s: %w", p.src.path, err))
 		}
 		r := p.win.row + y

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -126,7 +126,7 @@ func checkWarp(t *testing.T, c warpCase, src string) {
 	require.NoError(t, err)
 	rec.ID = demoID
 	rec.Location = t.TempDir()
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	fp, err := export.FromGeometry(rec.Footprint)
 	require.NoError(t, err)
 	box := fp.BBox()
 	west, south, east, north := box.West, box.South, box.East, box.North

@@ -22,16 +22,16 @@ import (
 // is tiles copied out of tiles selected. Nothing is committed until every
 // file is written, so a failure or a stop leaves nothing in out. A bad
 // parameter or a missing or unreadable source is an
-// exporttask.PermanentError; other failures (a full disk, a failed write)
+// export.PermanentError; other failures (a full disk, a failed write)
 // may pass and are plain errors.
-func (x *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (x *Exporter) Export(ctx context.Context, j export.Job, out export.Output) ([]exporttask.Artifact, error) {
 	minZoom, maxZoom, err := exportLevels(j.Record, j.Request.Parameters)
 	if err != nil {
-		return nil, exporttask.Permanent(err.Error(), err)
+		return nil, export.Permanent(err.Error(), err)
 	}
 	format, err := tileFormatParam(j.Record, j.Request.Parameters)
 	if err != nil {
-		return nil, exporttask.Permanent(err.Error(), err)
+		return nil, export.Permanent(err.Error(), err)
 	}
 	src, err := openSource(ctx, j.Record)
 	if err != nil {
@@ -72,7 +72,7 @@ func (x *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 // build writes the GeoPackage to path and draws the thumbnails, the
 // thumbnails (CPU) while the tiles are copied (mostly I/O).
 func build(ctx context.Context, path string, src *source, j export.Job, sel selection, minZoom, maxZoom int,
-	out exporttask.Output) ([][]byte, error) {
+	out export.Output) ([][]byte, error) {
 	thumbCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type drawn struct {
@@ -96,7 +96,7 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 	// Whatever SQLite made of a source cut short or rewritten in place
 	// (errors, or pages read as zeros), the file tells.
 	if changed := src.unchanged(); changed != nil && ctx.Err() == nil {
-		return nil, exporttask.Permanent("the source of catalog record "+j.Record.ID+" changed during the export; "+
+		return nil, export.Permanent("the source of catalog record "+j.Record.ID+" changed during the export; "+
 			"export it again once it is complete", errors.Join(changed, err, d.err))
 	}
 	switch {
@@ -108,7 +108,7 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 		return nil, fmt.Errorf("raster: building the GeoPackage: %w", err)
 	case d.err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
-	case exporttask.IsPermanent(d.err):
+	case export.IsPermanent(d.err):
 		return nil, d.err
 	case d.err != nil:
 		return nil, unreadable(j.Record, d.err)
@@ -118,7 +118,7 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 
 // write stores the files in out (the GeoPackage moved from gpkgPath where
 // out can take it) and commits them once all are written.
-func write(ctx context.Context, out exporttask.Output, gpkgPath string, thumbs [][]byte, j export.Job,
+func write(ctx context.Context, out export.Output, gpkgPath string, thumbs [][]byte, j export.Job,
 	sel selection, minZoom, maxZoom int) (arts []exporttask.Artifact, err error) {
 	set := &artifactSet{out: out}
 	defer func() {
@@ -170,7 +170,7 @@ func unreadable(rec catalog.Record, err error) error {
 	case isDamaged(err):
 		reason += ": the GeoPackage is damaged"
 	}
-	return exporttask.Permanent(reason, err)
+	return export.Permanent(reason, err)
 }
 
 // faultText says which file or tile of a source err is about, in words

@@ -25,7 +25,7 @@ const DefaultTilesPerSecond = 4000
 type Options struct {
 	// TempDir is where the GeoPackage is built before it is stored in
 	// the output (moved where the output can take the file, see
-	// [exporttask.StoreFile]), when the job has no ScratchDir of its own. Default:
+	// [artifact.StoreFile]), when the job has no ScratchDir of its own. Default:
 	// os.TempDir().
 	TempDir string
 	// TilesPerSecond is the speed Estimate's time assumes for a
@@ -81,24 +81,24 @@ const (
 // from the source: a create costs about the same on a source of a million
 // tiles as on one of ten. A source with too many scattered tiles for an
 // index, and GeoTIFF imagery, are counted as an export selects them.
-func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estimate, error) {
+func (x *Exporter) Estimate(ctx context.Context, j export.Job) (export.Estimate, error) {
 	minZoom, maxZoom, err := exportLevels(j.Record, j.Request.Parameters)
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return export.Estimate{}, err
 	}
 	format, err := tileFormatParam(j.Record, j.Request.Parameters)
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return export.Estimate{}, err
 	}
 	src, err := openSource(ctx, j.Record)
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return export.Estimate{}, err
 	}
 	defer src.Close()
 	src.useTileFormat(format)
 	tiles, bytes, err := x.count(ctx, src, j, minZoom, maxZoom)
 	if err != nil {
-		return exporttask.Estimate{}, unreadable(j.Record, err)
+		return export.Estimate{}, unreadable(j.Record, err)
 	}
 	size := gpkgBaseBytes + bytes + tiles*gpkgBytesPerTile + metadataBytes
 	if tiles > 0 {
@@ -110,7 +110,7 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 		rate /= 2 // a directory: see DefaultTilesPerSecond
 	}
 	secs := int64(math.Ceil(float64(tiles)/rate+j.MaskTime(tiles, int64(thumbnailPixels(j))).Seconds())) + 1
-	return exporttask.Estimate{Size: size, Time: secs, Artifacts: producedTypes()}, nil
+	return export.Estimate{Size: size, Time: secs, Artifacts: producedTypes()}, nil
 }
 
 // count returns the tiles of levels minZoom..maxZoom the job selects and

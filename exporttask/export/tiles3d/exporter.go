@@ -102,7 +102,7 @@ func (e *Exporter) plan(ctx context.Context, j export.Job) (*plan, error) {
 	if err != nil {
 		var se *export.SourceError
 		if errors.As(err, &se) {
-			return nil, exporttask.Permanent("the 3D record's tileset cannot be exported: "+inside(dir, se), se)
+			return nil, export.Permanent("the 3D record's tileset cannot be exported: "+inside(dir, se), se)
 		}
 		return nil, wrap(err)
 	}
@@ -122,14 +122,14 @@ func (e *Exporter) plan(ctx context.Context, j export.Job) (*plan, error) {
 // the cut tileset JSON files, the thumbnails (by their opaque area) and
 // the METADATA. A bad maxZoom parameter is a *exporttask.ValidationError
 // naming it.
-func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estimate, error) {
+func (e *Exporter) Estimate(ctx context.Context, j export.Job) (export.Estimate, error) {
 	p, err := e.plan(ctx, j)
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return export.Estimate{}, err
 	}
 	root, err := sourcefs.OpenRoot(p.dir)
 	if err != nil {
-		return exporttask.Estimate{}, contentFault(err)
+		return export.Estimate{}, contentFault(err)
 	}
 	defer root.Close()
 	var content int64
@@ -137,7 +137,7 @@ func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 	for _, u := range p.sel.files {
 		st, err := root.StatFile(u)
 		if err != nil {
-			return exporttask.Estimate{}, contentFault(err)
+			return export.Estimate{}, contentFault(err)
 		}
 		content += st.Size()
 		size += zipOverhead + 2*int64(len(u))
@@ -149,11 +149,11 @@ func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 	size += thumbnailEstimate(j, p.sel.leaves)
 	roi, err := exportio.MarshalIndent(exportio.ROI(j.Request, j.Record))
 	if err != nil {
-		return exporttask.Estimate{}, fmt.Errorf("tiles3d: %w", err)
+		return export.Estimate{}, fmt.Errorf("tiles3d: %w", err)
 	}
 	size += 2*int64(len(roi)) + metadataAllowance
 	secs := int64(math.Ceil(thumbnailSeconds + float64(content)/e.opts.BytesPerSecond + j.MaskTime(int64(len(p.sel.files))+thumbSmall+thumbMedium+thumbLarge, 2*thumbLarge*thumbLarge).Seconds()))
-	return exporttask.Estimate{Size: size, Time: max(secs, 1), Artifacts: producedTypes()}, nil
+	return export.Estimate{Size: size, Time: max(secs, 1), Artifacts: producedTypes()}, nil
 }
 
 // producedTypes are the types of the artifacts Export writes, in its
@@ -209,12 +209,12 @@ func drawnFraction(j export.Job, leaves []*node) float64 {
 
 // Export writes the zipped tileset subset, the three thumbnails and the
 // METADATA. Progress counts zip entries, then thumbnails.
-func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (e *Exporter) Export(ctx context.Context, j export.Job, out export.Output) ([]exporttask.Artifact, error) {
 	p, err := e.plan(ctx, j)
 	if err != nil {
 		var ve *exporttask.ValidationError
 		if errors.As(err, &ve) {
-			return nil, exporttask.Permanent(err.Error(), err)
+			return nil, export.Permanent(err.Error(), err)
 		}
 		return nil, err
 	}
@@ -302,9 +302,9 @@ func inside(dir string, se *export.SourceError) string {
 func contentFault(err error) error {
 	var fe *sourcefs.Error
 	if errors.As(err, &fe) {
-		return exporttask.Permanent("the 3D record's tile content cannot be read: "+fe.Error(), err)
+		return export.Permanent("the 3D record's tile content cannot be read: "+fe.Error(), err)
 	}
-	return exporttask.Permanent("the 3D record's tile content cannot be read", err)
+	return export.Permanent("the 3D record's tile content cannot be read", err)
 }
 
 // wrap adds the package's name to an error, keeping permanent errors

@@ -255,7 +255,7 @@ func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
 			dir := t.TempDir()
 			_, err := New(Options{}).Export(context.Background(), job(t, rec, jobtest.Triangle()), testout.New(dir))
 			require.Error(t, err)
-			assert.True(t, exporttask.IsPermanent(err), "%v", err)
+			assert.True(t, export.IsPermanent(err), "%v", err)
 			assert.Contains(t, err.Error(), c.want)
 			assert.Empty(t, files(t, dir))
 		})
@@ -304,7 +304,7 @@ func TestWriteDemoSourceRejectsBadLevels(t *testing.T) {
 }
 
 // TestAreaWithoutExtentIsRefused: an area with no width is the client's
-// region, refused at /ROI (export.Exporter turns it into a permanent
+// region, refused at /ROI (export.CatalogExporter turns it into a permanent
 // failure at export time), and nothing is written.
 func TestAreaWithoutExtentIsRefused(t *testing.T) {
 	rec := demoRecord(t)

@@ -9,12 +9,13 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
 // Write creates the artifact name through out, lets fill write its content,
 // and commits it; when fill (or the commit) fails, the file is aborted so
 // nothing half-written stays. It returns the artifact as a task lists it.
-func Write(ctx context.Context, out exporttask.Output, name string, typ exporttask.ArtifactType, fill func(w io.Writer) error) (exporttask.Artifact, error) {
+func Write(ctx context.Context, out export.Output, name string, typ exporttask.ArtifactType, fill func(w io.Writer) error) (exporttask.Artifact, error) {
 	w, err := out.Create(ctx, name)
 	if err != nil {
 		return exporttask.Artifact{}, fmt.Errorf("creating %s: %w", name, err)
@@ -32,7 +33,7 @@ func Write(ctx context.Context, out exporttask.Output, name string, typ exportta
 
 // WriteJSON writes v as indented JSON, as [MarshalIndent] encodes it,
 // through [Write].
-func WriteJSON(ctx context.Context, out exporttask.Output, name string, typ exporttask.ArtifactType, v any) (exporttask.Artifact, error) {
+func WriteJSON(ctx context.Context, out export.Output, name string, typ exporttask.ArtifactType, v any) (exporttask.Artifact, error) {
 	return Write(ctx, out, name, typ, func(w io.Writer) error {
 		b, err := MarshalIndent(v)
 		if err == nil {

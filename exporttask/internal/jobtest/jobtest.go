@@ -56,7 +56,7 @@ func Files(t testing.TB, dir string) []string {
 
 // StopAfter wraps an output so that its Progress answers err after the
 // first n calls, as an abort in the middle of an export would.
-func StopAfter(out *testout.Dir, n int, err error) exporttask.Output {
+func StopAfter(out *testout.Dir, n int, err error) export.Output {
 	return &stopAfter{Dir: out, n: n, err: err}
 }
 
