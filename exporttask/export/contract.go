@@ -18,7 +18,7 @@ type Exporter interface {
 	// URL), reporting progress through out; it stops when out.Progress or
 	// ctx says so. A [PermanentError] fails the task at once; any other
 	// error is retried, and its text, free of internals, becomes the last
-	// attempt's errorReason. It calls [exporttask.Pace] with ctx around each chunk of
+	// attempt's errorReason. It calls [Pace] with ctx around each chunk of
 	// its CPU work, so a worker can hold large exports back while small
 	// ones run.
 	Export(ctx context.Context, t exporttask.Task, out Output) ([]exporttask.Artifact, error)

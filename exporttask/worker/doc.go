@@ -9,7 +9,7 @@
 // Workers take tasks of any size; RunnerConfig.SmallWorkers more take
 // only tasks estimated as small, so that large exports cannot hold every
 // worker; and while a small export runs, the large ones share
-// RunnerConfig.LargeTurns turns at CPU work (see [exporttask.Pace]), so
+// RunnerConfig.LargeTurns turns at CPU work (see [export.Pace]), so
 // they cannot hold every core either. Progress covers the export (to
 // 90%) and the bytes stored (the rest). A [Wakeup] shared with whatever creates the tasks starts work as
 // soon as a task is created; PollInterval is the fallback (tasks of other

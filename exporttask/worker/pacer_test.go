@@ -36,7 +36,7 @@ func (e *pacedExporter) Estimate(context.Context, exporttask.CreateRequest) (exp
 
 func (e *pacedExporter) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	if t.EstimatedTime <= 1 { // small: no turns to wait for
-		done, err := exporttask.Pace(ctx)
+		done, err := export.Pace(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -50,7 +50,7 @@ func (e *pacedExporter) Export(ctx context.Context, t exporttask.Task, out expor
 	if n == 2 {
 		e.asking <- struct{}{}
 	}
-	done, err := exporttask.Pace(ctx)
+	done, err := export.Pace(ctx)
 	if err != nil {
 		return nil, err
 	}

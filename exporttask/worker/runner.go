@@ -48,7 +48,7 @@ type RunnerConfig struct {
 	// LargeTurns is how many chunks of CPU work the large exports of this
 	// process (those estimated over SmallTask) do at once while a small
 	// export runs here: each chunk waits for one of these turns (see
-	// [exporttask.Pace]), so the small export keeps the other cores.
+	// [export.Pace]), so the small export keeps the other cores.
 	// Without a small export running they are not held back. Default
 	// [DefaultLargeTurns]; negative for no pacing.
 	LargeTurns int

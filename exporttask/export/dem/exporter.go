@@ -318,8 +318,8 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out export.Output) 
 	}
 	// Each source block decoded and each tile compressed waits for a
 	// turn at CPU work when the worker paces this export (see
-	// exporttask.Pace).
-	turn := func() (func(), error) { return exporttask.Pace(ctx) }
+	// export.Pace).
+	turn := func() (func(), error) { return export.Pace(ctx) }
 	p, err := e.planWith(j, scratch, turn)
 	if err != nil {
 		return nil, err
