@@ -115,7 +115,7 @@ func run(rasterDir, box, zoom, demPath, tilesDir, roiBox, work string) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	j.ScratchDir = dir
+	j = j.Scratch(dir)
 	files, err := filestore.Open(ctx, dir+"/artifacts")
 	if err != nil {
 		return err

@@ -27,7 +27,7 @@ func (d *timedEngine) Export(ctx context.Context, j export.Job, out export.Outpu
 	start := time.Now()
 	arts, err := d.Engine.Export(ctx, j, out)
 	d.mu.Lock()
-	d.spans[j.Request.Description] = [2]time.Time{start, time.Now()}
+	d.spans[j.Request().Description] = [2]time.Time{start, time.Now()}
 	d.mu.Unlock()
 	return arts, err
 }

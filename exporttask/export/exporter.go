@@ -63,9 +63,9 @@ func (e *CatalogExporter) Estimate(ctx context.Context, r exporttask.CreateReque
 	}
 	est, err := d.Estimate(ctx, j)
 	if err != nil {
-		return Estimate{}, fmt.Errorf("export: estimating record %s: %w", j.Record.ID, err)
+		return Estimate{}, fmt.Errorf("export: estimating record %s: %w", j.record.ID, err)
 	}
-	est.SourceVersion = j.Record.Source.Version()
+	est.SourceVersion = j.record.Source.Version()
 	return est, nil
 }
 
@@ -95,7 +95,7 @@ func (e *CatalogExporter) Export(ctx context.Context, t exporttask.Task, out Out
 			return nil, fmt.Errorf("export: making the scratch directory: %w", err)
 		}
 		defer os.RemoveAll(dir)
-		j.ScratchDir = dir
+		j = j.Scratch(dir)
 	}
 	arts, err := d.Export(ctx, j, out)
 	var ve *exporttask.ValidationError
@@ -162,7 +162,7 @@ func NewJob(rec catalog.Record, r exporttask.CreateRequest) (Job, error) {
 					"the area to export has no width or no height", rec.ID, boxString(fp.BBox()))})
 		}
 	}
-	return Job{Record: rec, Request: r, Box: box, area: a}, nil
+	return Job{record: rec, request: r, box: box, area: a}, nil
 }
 
 // boxString writes b as west,south,east,north.

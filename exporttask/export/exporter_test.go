@@ -135,15 +135,15 @@ func TestJobBoxIsROIAndFootprint(t *testing.T) {
 		Domain: exporttask.DomainRaster, ROI: roi(square(34.5, 30, 36, 31.25))})
 	require.NoError(t, err)
 	assert.Equal(t, int64(42), est.Size)
-	assert.Equal(t, export.Box{West: 34.5, South: 31, East: 35, North: 31.25}, rec.job.Box)
+	assert.Equal(t, export.Box{West: 34.5, South: 31, East: 35, North: 31.25}, rec.job.Box())
 	assert.True(t, rec.job.Contains(34.7, 31.1))
 	assert.False(t, rec.job.Contains(34.2, 31.1), "outside the ROI")
 
 	arts, err := x.Export(context.Background(), exporttask.Task{CreateRequest: exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}}, nil)
 	require.NoError(t, err)
 	require.Len(t, arts, 1)
-	assert.Nil(t, rec.job.Request.ROI)
-	assert.Equal(t, export.Box{West: 34, South: 31, East: 35, North: 32}, rec.job.Box, "no ROI: the whole footprint")
+	assert.Nil(t, rec.job.Request().ROI)
+	assert.Equal(t, export.Box{West: 34, South: 31, East: 35, North: 32}, rec.job.Box(), "no ROI: the whole footprint")
 }
 
 func TestNewJobBadFootprint(t *testing.T) {
@@ -171,7 +171,7 @@ func TestROIOnTheFootprintsEdge(t *testing.T) {
 	}
 	j, err := export.NewJob(rec, exporttask.CreateRequest{ROI: roi(square(35-1e-12, 31.2, 35.5, 31.4))})
 	require.NoError(t, err, "a sliver 1e-12 degrees wide has an area")
-	assert.Greater(t, j.Box.Width(), 0.0)
+	assert.Greater(t, j.Box().Width(), 0.0)
 }
 
 // refuser is an Engine that refuses every request's region.
@@ -214,8 +214,8 @@ func (s *scratcher) Estimate(context.Context, export.Job) (export.Estimate, erro
 }
 
 func (s *scratcher) Export(_ context.Context, j export.Job, _ export.Output) ([]exporttask.Artifact, error) {
-	s.dir = j.ScratchDir
-	if err := os.WriteFile(filepath.Join(j.ScratchDir, "part.gpkg"), []byte("x"), 0o600); err != nil {
+	s.dir = j.ScratchDir()
+	if err := os.WriteFile(filepath.Join(j.ScratchDir(), "part.gpkg"), []byte("x"), 0o600); err != nil {
 		return nil, err
 	}
 	return nil, s.fail

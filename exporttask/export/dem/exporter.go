@@ -13,7 +13,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/cog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 )
 
@@ -150,18 +149,18 @@ func (e *Exporter) plan(j export.Job, scratch string) (*plan, error) {
 // planWith is plan with the source reader's blocks decoded in turns of
 // turn (nil: without waiting).
 func (e *Exporter) planWith(j export.Job, scratch string, turn func() (func(), error)) (*plan, error) {
-	method, err := resamplingOf(j.Request.Parameters)
+	method, err := resamplingOf(j.Request().Parameters)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openSource(j.Record, e.open)
+	src, err := openSource(j.Record(), e.open)
 	if err != nil {
 		return nil, err
 	}
 	if proj := src.projection(); proj != nil {
 		return e.planWarp(j, src, proj, method, scratch)
 	}
-	win, ok := src.windowOf(geom.BBox(j.Box))
+	win, ok := src.windowOf(j.Box())
 	if !ok {
 		src.Close()
 		// The area has an extent (export.NewJob refuses one without) but
@@ -313,8 +312,8 @@ func (e *Exporter) SourceBytes(_ context.Context, j export.Job) (int64, error) {
 func (e *Exporter) Export(ctx context.Context, j export.Job, out export.Output) ([]exporttask.Artifact, error) {
 	e = e.stoppingAt(ctx) // a stop reaches the next block read
 	scratch := e.tempDir
-	if j.ScratchDir != "" {
-		scratch = j.ScratchDir
+	if j.ScratchDir() != "" {
+		scratch = j.ScratchDir()
 	}
 	// Each source block decoded and each tile compressed waits for a
 	// turn at CPU work when the worker paces this export (see
@@ -325,7 +324,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out export.Output) 
 		return nil, err
 	}
 	defer p.close()
-	base := exportio.FileBase(j.Record.ID)
+	base := exportio.FileBase(j.Record().ID)
 	total := int64(p.img.Height)
 	if err := out.Progress(0, total); err != nil {
 		return nil, err
@@ -354,7 +353,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out export.Output) 
 	if err != nil {
 		return nil, fmt.Errorf("dem: %w", err)
 	}
-	roi := exportio.ROI(j.Request, j.Record)
+	roi := exportio.ROI(j.Request(), j.Record())
 	roiArt, err := exportio.WriteJSON(ctx, out, "roi.geojson", exporttask.ArtifactROI, roi)
 	if err != nil {
 		return nil, fmt.Errorf("dem: %w", err)

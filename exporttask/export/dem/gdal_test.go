@@ -164,7 +164,7 @@ func checkAgainstGDAL(t *testing.T, src string, roi *exporttask.FeatureCollectio
 	require.NoError(t, err)
 	ours := filepath.Join(dir, arts[0].Name)
 
-	b := j.Box
+	b := j.Box()
 	want := rawSamples(t, src, "-projwin", fmt.Sprint(b.West), fmt.Sprint(b.North), fmt.Sprint(b.East), fmt.Sprint(b.South))
 	have := rawSamples(t, ours)
 	d := infoOf(t, ours)

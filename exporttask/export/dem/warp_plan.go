@@ -6,7 +6,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/cog"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 )
 
@@ -36,7 +35,7 @@ func (e *Exporter) planWarp(j export.Job, src *source, proj projection, method R
 	if err != nil {
 		return fail(err.Error(), err)
 	}
-	out, ok := grid.windowOf(geom.BBox(j.Box))
+	out, ok := grid.windowOf(j.Box())
 	if !ok {
 		src.Close()
 		return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",

@@ -11,7 +11,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
@@ -25,15 +24,15 @@ import (
 // export.PermanentError; other failures (a full disk, a failed write)
 // may pass and are plain errors.
 func (x *Exporter) Export(ctx context.Context, j export.Job, out export.Output) ([]exporttask.Artifact, error) {
-	minZoom, maxZoom, err := exportLevels(j.Record, j.Request.Parameters)
+	minZoom, maxZoom, err := exportLevels(j.Record(), j.Request().Parameters)
 	if err != nil {
 		return nil, export.Permanent(err.Error(), err)
 	}
-	format, err := tileFormatParam(j.Record, j.Request.Parameters)
+	format, err := tileFormatParam(j.Record(), j.Request().Parameters)
 	if err != nil {
 		return nil, export.Permanent(err.Error(), err)
 	}
-	src, err := openSource(ctx, j.Record)
+	src, err := openSource(ctx, j.Record())
 	if err != nil {
 		return nil, err
 	}
@@ -41,12 +40,12 @@ func (x *Exporter) Export(ctx context.Context, j export.Job, out export.Output) 
 	src.useTileFormat(format)
 	sel, err := selectTiles(ctx, src, j, minZoom, maxZoom)
 	if err != nil {
-		return nil, unreadable(j.Record, err)
+		return nil, unreadable(j.Record(), err)
 	}
 
 	dir := x.tempDir
-	if j.ScratchDir != "" {
-		dir = j.ScratchDir
+	if j.ScratchDir() != "" {
+		dir = j.ScratchDir()
 	}
 	tmp, err := os.CreateTemp(dir, "raster-export-*.gpkg")
 	if err != nil {
@@ -86,8 +85,8 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 		defer guard.Recover(&d.err)
 		d.pngs, d.err = drawThumbnails(thumbCtx, src, j, sel)
 	}()
-	ts := tileSet{Identifier: exportIdentifier(j.Record), Description: "export of catalog record " + j.Record.ID,
-		Extent: snapOut(geom.BBox(j.Box), maxZoom), MinZoom: minZoom, MaxZoom: maxZoom}
+	ts := tileSet{Identifier: exportIdentifier(j.Record()), Description: "export of catalog record " + j.Record().ID,
+		Extent: snapOut(j.Box(), maxZoom), MinZoom: minZoom, MaxZoom: maxZoom}
 	err := buildGeoPackage(ctx, path, src, ts, sel, out)
 	if err != nil {
 		cancel()
@@ -96,14 +95,14 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 	// Whatever SQLite made of a source cut short or rewritten in place
 	// (errors, or pages read as zeros), the file tells.
 	if changed := src.unchanged(); changed != nil && ctx.Err() == nil {
-		return nil, export.Permanent("the source of catalog record "+j.Record.ID+" changed during the export; "+
+		return nil, export.Permanent("the source of catalog record "+j.Record().ID+" changed during the export; "+
 			"export it again once it is complete", errors.Join(changed, err, d.err))
 	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
 	case err != nil && (faultText(err) != "" || isDamaged(err) || errors.Is(err, errCopyCount)):
-		return nil, unreadable(j.Record, fmt.Errorf("building the GeoPackage: %w", err))
+		return nil, unreadable(j.Record(), fmt.Errorf("building the GeoPackage: %w", err))
 	case err != nil:
 		return nil, fmt.Errorf("raster: building the GeoPackage: %w", err)
 	case d.err != nil && ctx.Err() != nil:
@@ -111,7 +110,7 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 	case export.IsPermanent(d.err):
 		return nil, d.err
 	case d.err != nil:
-		return nil, unreadable(j.Record, d.err)
+		return nil, unreadable(j.Record(), d.err)
 	}
 	return d.pngs, nil
 }
@@ -126,7 +125,7 @@ func write(ctx context.Context, out export.Output, gpkgPath string, thumbs [][]b
 			err = errors.Join(fmt.Errorf("raster: %w", err), set.abort())
 		}
 	}()
-	if err := set.addFile(ctx, j.Record.ID+".gpkg", exporttask.ArtifactGPKG, gpkgPath); err != nil {
+	if err := set.addFile(ctx, j.Record().ID+".gpkg", exporttask.ArtifactGPKG, gpkgPath); err != nil {
 		return nil, err
 	}
 	for i, t := range thumbnails() {

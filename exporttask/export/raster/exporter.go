@@ -82,15 +82,15 @@ const (
 // tiles as on one of ten. A source with too many scattered tiles for an
 // index, and GeoTIFF imagery, are counted as an export selects them.
 func (x *Exporter) Estimate(ctx context.Context, j export.Job) (export.Estimate, error) {
-	minZoom, maxZoom, err := exportLevels(j.Record, j.Request.Parameters)
+	minZoom, maxZoom, err := exportLevels(j.Record(), j.Request().Parameters)
 	if err != nil {
 		return export.Estimate{}, err
 	}
-	format, err := tileFormatParam(j.Record, j.Request.Parameters)
+	format, err := tileFormatParam(j.Record(), j.Request().Parameters)
 	if err != nil {
 		return export.Estimate{}, err
 	}
-	src, err := openSource(ctx, j.Record)
+	src, err := openSource(ctx, j.Record())
 	if err != nil {
 		return export.Estimate{}, err
 	}
@@ -98,7 +98,7 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (export.Estimate,
 	src.useTileFormat(format)
 	tiles, bytes, err := x.count(ctx, src, j, minZoom, maxZoom)
 	if err != nil {
-		return export.Estimate{}, unreadable(j.Record, err)
+		return export.Estimate{}, unreadable(j.Record(), err)
 	}
 	size := gpkgBaseBytes + bytes + tiles*gpkgBytesPerTile + metadataBytes
 	if tiles > 0 {
@@ -118,7 +118,7 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (export.Estimate,
 // from the source.
 func (x *Exporter) count(ctx context.Context, src *source, j export.Job, minZoom, maxZoom int) (tiles, bytes int64, err error) {
 	if src.imagery == nil {
-		ix, err := x.indexes.load(ctx, j.Record, src)
+		ix, err := x.indexes.load(ctx, j.Record(), src)
 		switch {
 		case err == nil:
 			return ix.estimate(j, minZoom, maxZoom)
@@ -145,7 +145,7 @@ func producedTypes() []exporttask.ArtifactType {
 
 // thumbnailPixels is the number of pixels of the three thumbnails.
 func thumbnailPixels(j export.Job) float64 {
-	w, h := j.Box.Width(), j.Box.Height()
+	w, h := j.Box().Width(), j.Box().Height()
 	aspect := math.Min(w, h) / math.Max(w, h)
 	if !(aspect > 0) {
 		aspect = 1

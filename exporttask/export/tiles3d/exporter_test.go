@@ -126,7 +126,7 @@ func TestExportTriangleROI(t *testing.T) {
 	want := 0
 	var count func(n *node)
 	count = func(n *node) {
-		if !j.IntersectsBox(export.Box(shrink(n.region.box()))) {
+		if !j.IntersectsBox(shrink(n.region.box())) {
 			return
 		}
 		if len(n.contents) > 0 {
@@ -308,8 +308,11 @@ func TestWriteDemoSourceRejectsBadLevels(t *testing.T) {
 // failure at export time), and nothing is written.
 func TestAreaWithoutExtentIsRefused(t *testing.T) {
 	rec := demoRecord(t)
+	// A footprint that is a line (the record's data stays where it is):
+	// the job's box has no width.
+	rec.Footprint = exporttask.NewPolygon([]exporttask.Position{{34.5, 31}, {34.5, 32}, {34.5, 31}, {34.5, 31}})
 	j := job(t, rec, nil)
-	j.Box.East = j.Box.West // a line
+	require.Zero(t, j.Box().Width())
 	_, err := New(Options{}).Estimate(context.Background(), j)
 	var ve *exporttask.ValidationError
 	require.ErrorAs(t, err, &ve)

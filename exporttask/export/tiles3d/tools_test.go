@@ -24,6 +24,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
+	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -395,7 +396,7 @@ func testExternalTileset(t *testing.T, fixture string) {
 	// maxZoom 1 keeps the tiles that name the external tilesets but not
 	// the external tilesets themselves.
 	j := job(t, rec, nil)
-	j.Request.Parameters = map[string]any{ParamMaxZoom: 1.0}
+	j = jobtest.WithParameters(t, j, map[string]any{ParamMaxZoom: 1.0})
 	dir := t.TempDir()
 	arts, err := New(Options{}).Export(context.Background(), j, testout.New(dir))
 	require.NoError(t, err)
@@ -403,7 +404,7 @@ func testExternalTileset(t *testing.T, fixture string) {
 	assert.ElementsMatch(t, []string{TilesetFile}, keys(got))
 	assert.NotContains(t, string(got[TilesetFile]), a+"/tileset.json")
 
-	j.Request.Parameters = map[string]any{ParamMaxZoom: 4.0}
+	j = jobtest.WithParameters(t, j, map[string]any{ParamMaxZoom: 4.0})
 	_, err = New(Options{}).Estimate(context.Background(), j)
 	var ve *exporttask.ValidationError
 	require.ErrorAs(t, err, &ve)
@@ -529,9 +530,9 @@ func TestInspectAcceptsTheDemo(t *testing.T) {
 	// below the root.
 	got.ID, got.Location = rec.ID, t.TempDir()
 	legacy := job(t, rec, nil)
-	legacy.Request.Parameters = map[string]any{ParamMaxZoom: 8.0}
+	legacy = jobtest.WithParameters(t, legacy, map[string]any{ParamMaxZoom: 8.0})
 	sourced := job(t, got, nil)
-	sourced.Request.Parameters = map[string]any{ParamMaxZoom: 2.0}
+	sourced = jobtest.WithParameters(t, sourced, map[string]any{ParamMaxZoom: 2.0})
 	var zips []map[string][]byte
 	for _, j := range []export.Job{legacy, sourced} {
 		dir := t.TempDir()

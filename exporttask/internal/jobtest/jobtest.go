@@ -40,6 +40,19 @@ func Job(t testing.TB, rec catalog.Record, roi *exporttask.FeatureCollection) ex
 	return j
 }
 
+// WithParameters returns j built again, with export.NewJob, for the same
+// record and request but the export parameters params.
+func WithParameters(t testing.TB, j export.Job, params map[string]any) export.Job {
+	t.Helper()
+	r := j.Request()
+	r.Parameters = params
+	j, err := export.NewJob(j.Record(), r)
+	if err != nil {
+		t.Fatalf("jobtest: %v", err)
+	}
+	return j
+}
+
 // Files lists the names in dir.
 func Files(t testing.TB, dir string) []string {
 	t.Helper()
