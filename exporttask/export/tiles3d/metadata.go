@@ -18,7 +18,7 @@ func (p *plan) metadata(j export.Job, arts []exporttask.Artifact, now time.Time)
 		offset = 1
 	}
 	return exportio.NewItem(exportio.ItemParams{
-		Record: j.Record(), Area: j.Area(), BBox: exportio.BBox{j.Box().West, j.Box().South, j.Box().East, j.Box().North},
+		Record: j.Record(), Area: j.Area(), BBox: j.Box(),
 		Time: now, Artifacts: arts,
 		Properties: map[string]any{
 			"minZoom":        j.Record().MinZoom,
@@ -26,7 +26,7 @@ func (p *plan) metadata(j export.Job, arts []exporttask.Artifact, now time.Time)
 			"tiles":          p.sel.tiles,
 			"contentTiles":   p.sel.contentTiles,
 			"tilesetVersion": p.sel.version,
-			"tilesetBBox":    exportio.BBox{rb.West, rb.South, rb.East, rb.North},
+			"tilesetBBox":    [4]float64{rb.West, rb.South, rb.East, rb.North},
 		},
 	})
 }

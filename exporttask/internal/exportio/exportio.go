@@ -76,9 +76,6 @@ func ROI(req exporttask.CreateRequest, rec catalog.Record) *exporttask.FeatureCo
 	}
 }
 
-// BBox is a box as a METADATA file writes it: [west, south, east, north].
-type BBox [4]float64
-
 // MarshalIndent encodes v as json.MarshalIndent(v, "", "  ") does, with a
 // final newline, except that an array holding only numbers (a GeoJSON
 // position, a bounding box) stays on one line: "[34.5, 31.25]". A region
