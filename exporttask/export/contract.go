@@ -8,8 +8,8 @@ import (
 
 // Exporter does the export work behind the tasks: it estimates a request
 // when the task is created and writes the artifacts when a worker runs it.
-// [CatalogExporter] is the real one, package export/simulate a stand-in. It must be
-// safe for concurrent use.
+// [CatalogExporter] is the real one, package export/simulate a stand-in.
+// It must be safe for concurrent use.
 type Exporter interface {
 	// Estimate forecasts a validated request, before the task is stored;
 	// its size counts against the customer's quota.
@@ -18,8 +18,8 @@ type Exporter interface {
 	// URL), reporting progress through out; it stops when out.Progress or
 	// ctx says so. A [PermanentError] fails the task at once; any other
 	// error is retried, and its text, free of internals, becomes the last
-	// attempt's errorReason. It calls [Pace] with ctx around each chunk of
-	// its CPU work, so a worker can hold large exports back while small
+	// attempt's errorReason. It calls [Pace] with ctx around each chunk
+	// of its CPU work, so a worker can hold large exports back while small
 	// ones run.
 	Export(ctx context.Context, t exporttask.Task, out Output) ([]exporttask.Artifact, error)
 }

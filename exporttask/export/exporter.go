@@ -12,10 +12,10 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
-// CatalogExporter runs exports over a catalog: it looks the requested record up,
-// checks the request against it and hands a [Job] to the [Engine] of the
-// record's domain. It is safe for concurrent use when its catalog and
-// domains are.
+// CatalogExporter is the [Exporter] of real exports over a catalog: it
+// looks the requested record up, checks the request against it and hands a
+// [Job] to the [Engine] of the record's domain. It is safe for concurrent
+// use when its catalog and domains are.
 type CatalogExporter struct {
 	cat     Catalog
 	domains map[exporttask.Domain]Engine
@@ -33,9 +33,9 @@ func WithScratchDir(dir string) Option {
 	return func(e *CatalogExporter) { e.scratch = dir }
 }
 
-// New returns a CatalogExporter over cat that exports the records of each domain
-// in domains with its Engine, or an error when cat is nil. Records of a
-// domain missing from the map cannot be exported.
+// New returns a CatalogExporter over cat that exports the records of each
+// domain in domains with its Engine, or an error when cat is nil. Records
+// of a domain missing from the map cannot be exported.
 func New(cat Catalog, domains map[exporttask.Domain]Engine, opts ...Option) (*CatalogExporter, error) {
 	if cat == nil {
 		return nil, errors.New("export: New needs a catalog")
