@@ -4,16 +4,11 @@ import "time"
 
 // The HTTP headers of the API and its webhooks.
 const (
-	// IdempotencyKeyHeader makes a create safe to retry: a second create
-	// with the same key returns the first task.
-	IdempotencyKeyHeader = "Idempotency-Key"
-	// ReplayedHeader is "true" on a 201 that returns an existing task.
-	ReplayedHeader  = "Idempotent-Replayed"
-	RequestIDHeader = "X-Request-Id" // the request's id, also in problems and the log
-	SignatureHeader = "X-Export-Signature"
-	// DeliveryHeader carries a webhook's delivery id: the same on every
-	// attempt at one delivery, covered by the signature.
-	DeliveryHeader = "X-Export-Delivery"
+	IdempotencyKeyHeader = "Idempotency-Key"     // safe retries: a second create with the key returns the first task
+	ReplayedHeader       = "Idempotent-Replayed" // "true" on a 201 that returns an existing task
+	RequestIDHeader      = "X-Request-Id"        // the request's id, also in problems and the log
+	SignatureHeader      = "X-Export-Signature"  // see [SignWebhook]
+	DeliveryHeader       = "X-Export-Delivery"   // a webhook's delivery id, the same on every attempt; signed
 )
 
 // Paging limits of GET /export-tasks: the number of tasks a page holds

@@ -5,15 +5,15 @@
 // MapColonies export-management service, v1.6.5 and v1.7.0 (see
 // [RequestShape]), with what it leaves undefined filled in.
 //
-// The package holds the request and task types ([CreateRequest], [Task]),
-// strict decoding and validation, the task state machine ([Transition]),
-// the error bodies ([Problem]), the webhook payload and signature
-// ([EventPayload], [VerifyWebhook]), the OpenAPI description and the
-// contracts exporters implement ([Exporter], [Output]). It imports no HTTP
-// server and no database driver. To call the API, start with package
-// client; to run the service, with package server (the program is
-// cmd/exportserver); the other subpackages are the worker, webhook
-// deliverer, exporters (export/...), catalog, and artifact and task stores.
+// The package holds what a client and a server share: the request and task
+// types ([CreateRequest], [Task]), strict decoding and validation, the state
+// machine ([Transition]), the error bodies ([Problem]), the webhook payload
+// and signature ([EventPayload], [VerifyWebhook]) and the OpenAPI
+// description; it imports no HTTP server and no database driver. Package
+// client calls the API, package server serves it (the program is
+// cmd/exportserver), and an exporter implements export.Exporter; the other
+// subpackages are the worker, webhook deliverer, catalog, and artifact and
+// task stores.
 //
 // # Creating a task
 //

@@ -19,11 +19,9 @@ const (
 	ProblemTypeValidation        = "https://openapi-viewer.dev/problems/validation-error"   // 400
 	ProblemTypeInvalidTransition = "https://openapi-viewer.dev/problems/invalid-transition" // 409
 	ProblemTypeQuotaExceeded     = "https://openapi-viewer.dev/problems/quota-exceeded"     // 509
-	// ProblemTypeDeliveryPending (409): a redelivery asked for while a
-	// delivery of the same event to the same URL is pending.
+	// 409: a redelivery asked for while one of the same event to the same URL is pending
 	ProblemTypeDeliveryPending = "https://openapi-viewer.dev/problems/delivery-pending"
-	// ProblemTypeIdempotencyKeyReused (422): a create whose
-	// Idempotency-Key the customer already used with another body.
+	// 422: a create whose Idempotency-Key the customer already used with another body
 	ProblemTypeIdempotencyKeyReused = "https://openapi-viewer.dev/problems/idempotency-key-reused"
 )
 

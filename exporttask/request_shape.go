@@ -12,10 +12,8 @@ import (
 type RequestShape uint8
 
 const (
-	// ShapeV165 is the v1.6.5 shape: "webhook". It is the zero value.
-	ShapeV165 RequestShape = iota
-	// ShapeV170 is the v1.7.0 shape: "webhooks".
-	ShapeV170
+	ShapeV165 RequestShape = iota // v1.6.5: "webhook"; the zero value
+	ShapeV170                     // v1.7.0: "webhooks"
 )
 
 // WebhookMember returns the name of the webhook array in shape s.

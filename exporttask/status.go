@@ -167,8 +167,8 @@ func (e *TransitionError) Unwrap() error { return ErrInvalidTransition }
 //	EXPIRED      ARCHIVED     TASK_ARCHIVED
 //
 // COMPLETED, FAILED, ABORTED, EXPIRED and ARCHIVED are final
-// ([Status.Final]); ARCHIVED is terminal. TASK_IN_PROGRESS also comes with progress and TASK_UPDATED when
-// a duplicate create adds webhooks, without a status change.
+// ([Status.Final]); ARCHIVED is terminal. TASK_IN_PROGRESS and
+// TASK_UPDATED also come without a status change (see [Event]).
 func Transition(from, to Status) (Event, error) {
 	ev, ok := transition(from, to)
 	if !ok {

@@ -4,7 +4,6 @@ import (
 	"errors"
 )
 
-// ErrLeaseLost is returned by a task store when a task is no longer under
-// the lease of the worker that asks; [Output.Progress] returns it to the
-// exporter, which stops.
+// ErrLeaseLost: the task is no longer under the asking worker's lease (from
+// a task store, and from an export's Output.Progress: the exporter stops).
 var ErrLeaseLost = errors.New("exporttask: task lease lost")

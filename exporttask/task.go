@@ -7,10 +7,8 @@ import (
 
 // Webhook subscribes a URL to some of a task's events.
 type Webhook struct {
-	// URL is an absolute http or https URL that receives a POST per event.
-	URL string `json:"url"`
-	// Events are the events delivered to URL: at least one, no repeats.
-	Events []Event `json:"events"`
+	URL    string  `json:"url"`    // an absolute http or https URL that receives a POST per event
+	Events []Event `json:"events"` // the events delivered to URL: at least one, no repeats
 }
 
 // CreateRequest is the body of POST /export-tasks. Read one from JSON with
@@ -21,16 +19,14 @@ type CreateRequest struct {
 	ROI             *FeatureCollection `json:"ROI,omitempty"`   // the region to cut to; nil for the whole record
 	ArtifactCRS     string             `json:"artifactCRS"`     // always [CRS4326]
 	Description     string             `json:"description,omitempty"`
-	Keywords        map[string]any     `json:"keywords,omitempty"` // free-form, stored with the task
-	// Parameters are free-form export parameters; unlike keywords, they
-	// count when telling duplicate requests apart.
-	Parameters map[string]any `json:"parameters,omitempty"`
+	Keywords        map[string]any     `json:"keywords,omitempty"`   // free-form, stored with the task
+	Parameters      map[string]any     `json:"parameters,omitempty"` // free-form; unlike keywords, they tell duplicates apart
 	// Webhook lists where to POST the task's events (at least one): the
 	// member "webhook" in the v1.6.5 Shape, "webhooks" in v1.7.0.
 	Webhook []Webhook `json:"webhook"`
-	// Shape is the published version the request was written for, set by
-	// [DecodeCreateRequest]; a task is answered in it. It does not count
-	// when telling requests apart.
+	// Shape is the version the request was written in, set by
+	// [DecodeCreateRequest]; a task is answered in it. It does not tell
+	// duplicates apart.
 	Shape RequestShape `json:"-"`
 }
 
@@ -52,17 +48,16 @@ type Task struct {
 
 	CreateRequest
 
-	EstimatedSize int64  `json:"estimatedSize,omitempty"` // bytes
-	EstimatedTime int64  `json:"estimatedTime,omitempty"` // seconds
-	Status        Status `json:"status"`                  // see [Transition]
-	ErrorReason   string `json:"errorReason,omitempty"`   // why a FAILED task failed
-	Progress      int    `json:"progress"`                // percent
-	// Attempts is how many times a worker has started the export.
-	Attempts   int        `json:"attempts,omitempty"`
-	Artifacts  []Artifact `json:"artifacts"` // the files of a COMPLETED task
-	CreatedAt  Time       `json:"createdAt"`
-	ExpiredAt  Time       `json:"expiredAt,omitzero"`  // when a completed task's artifacts go
-	FinishedAt Time       `json:"finishedAt,omitzero"` // when the task reached a final status
+	EstimatedSize int64      `json:"estimatedSize,omitempty"` // bytes
+	EstimatedTime int64      `json:"estimatedTime,omitempty"` // seconds
+	Status        Status     `json:"status"`                  // see [Transition]
+	ErrorReason   string     `json:"errorReason,omitempty"`   // why a FAILED task failed
+	Progress      int        `json:"progress"`                // percent
+	Attempts      int        `json:"attempts,omitempty"`      // how many times a worker has started the export
+	Artifacts     []Artifact `json:"artifacts"`               // the files of a COMPLETED task
+	CreatedAt     Time       `json:"createdAt"`
+	ExpiredAt     Time       `json:"expiredAt,omitzero"`  // when a completed task's artifacts go
+	FinishedAt    Time       `json:"finishedAt,omitzero"` // when the task reached a final status
 }
 
 // MarshalJSON writes the task with artifacts and webhook as [] when nil,

@@ -19,9 +19,7 @@ const (
 	DeliveryErrorTimeout    DeliveryErrorClass = "TIMEOUT"     // no answer in time
 	DeliveryErrorDNS        DeliveryErrorClass = "DNS"         // the host name did not resolve
 	DeliveryErrorTLS        DeliveryErrorClass = "TLS"         // the TLS handshake failed
-	// DeliveryErrorAddressNotAllowed: the URL or its address is refused
-	// by the server's address policy (loopback, private networks...);
-	// never retried.
+	// the server's address policy refuses the URL or its address (loopback, private networks...); never retried
 	DeliveryErrorAddressNotAllowed DeliveryErrorClass = "ADDRESS_NOT_ALLOWED"
 	DeliveryErrorConnection        DeliveryErrorClass = "CONNECTION" // any other failure to connect or exchange
 )
@@ -29,14 +27,12 @@ const (
 // WebhookDelivery is one webhook delivery of a task, as GET
 // /export-tasks/{id}/deliveries shows it, without payload or internal errors.
 type WebhookDelivery struct {
-	ID       int64          `json:"id"`
-	Event    Event          `json:"event"`
-	URL      string         `json:"url"`
-	Status   DeliveryStatus `json:"status"`
-	Attempts int            `json:"attempts"`
-	// CreatedAt is when the event happened, or when a redelivery was
-	// asked for (its retry horizon starts then).
-	CreatedAt      Time               `json:"createdAt"`
+	ID             int64              `json:"id"`
+	Event          Event              `json:"event"`
+	URL            string             `json:"url"`
+	Status         DeliveryStatus     `json:"status"`
+	Attempts       int                `json:"attempts"`
+	CreatedAt      Time               `json:"createdAt"`                // the event, or the redelivery request: its retry horizon starts then
 	LastAttemptAt  Time               `json:"lastAttemptAt,omitzero"`   // when the last attempt ended
 	LastStatusCode int                `json:"lastStatusCode,omitempty"` // of the last failed attempt, if answered
 	LastError      DeliveryErrorClass `json:"lastError,omitempty"`      // why the last attempt failed, if it did

@@ -15,17 +15,15 @@ import (
 // the receiver's clock when [VerifyWebhook] is given no tolerance.
 const DefaultSignatureTolerance = 5 * time.Minute
 
-// The errors of [VerifyWebhook].
+// The errors of [VerifyWebhook]: Malformed, the header is not
+// "t=<unix seconds>,v2=<hex>" or the delivery id is empty; Mismatch, no v2
+// signature matches the delivery id, body and secret; Stale, a valid
+// signature whose timestamp is outside the tolerance (a replay, or a skewed
+// clock).
 var (
-	// ErrSignatureMalformed: the header is not "t=<unix seconds>,v2=<hex>",
-	// or the delivery id is empty.
 	ErrSignatureMalformed = errors.New("exporttask: malformed webhook signature header")
-	// ErrSignatureStale: the signature is valid but its timestamp is
-	// outside the tolerance window (a replay, or a skewed clock).
-	ErrSignatureStale = errors.New("exporttask: webhook signature timestamp outside the tolerance window")
-	// ErrSignatureMismatch: no v2 signature matches the delivery id, body
-	// and secret.
-	ErrSignatureMismatch = errors.New("exporttask: webhook signature does not match")
+	ErrSignatureStale     = errors.New("exporttask: webhook signature timestamp outside the tolerance window")
+	ErrSignatureMismatch  = errors.New("exporttask: webhook signature does not match")
 )
 
 // secretLabel separates the derivation of webhook secrets from any other

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 )
 
 // dirOutput writes artifacts into a directory, hashing them as the real
@@ -17,7 +17,7 @@ type dirOutput struct{ dir string }
 
 func (o *dirOutput) Progress(done, total int64) error { return nil }
 
-func (o *dirOutput) Create(_ context.Context, name string) (exporttask.ArtifactWriter, error) {
+func (o *dirOutput) Create(_ context.Context, name string) (artifact.Writer, error) {
 	f, err := os.CreateTemp(o.dir, ".partial-*")
 	if err != nil {
 		return nil, err
@@ -39,14 +39,14 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (w *fileWriter) Commit() (exporttask.ArtifactInfo, error) {
+func (w *fileWriter) Commit() (artifact.Info, error) {
 	if err := w.f.Close(); err != nil {
-		return exporttask.ArtifactInfo{}, err
+		return artifact.Info{}, err
 	}
 	if err := os.Rename(w.f.Name(), w.final); err != nil {
-		return exporttask.ArtifactInfo{}, err
+		return artifact.Info{}, err
 	}
-	return exporttask.ArtifactInfo{Key: filepath.Base(w.final), Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}, nil
+	return artifact.Info{Key: filepath.Base(w.final), Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}, nil
 }
 
 func (w *fileWriter) Abort() error {

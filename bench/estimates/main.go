@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
@@ -114,7 +115,7 @@ func run(rasterDir, box, zoom, demPath, tilesDir, roiBox, work string) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	j.ScratchDir = dir
+	j = j.Scratch(dir)
 	files, err := filestore.Open(ctx, dir+"/artifacts")
 	if err != nil {
 		return err
@@ -138,7 +139,7 @@ func run(rasterDir, box, zoom, demPath, tilesDir, roiBox, work string) error {
 // worker does (moving a finished file in where the exporter has one).
 type output struct{ files *filestore.Store }
 
-func (o output) Create(ctx context.Context, name string) (exporttask.ArtifactWriter, error) {
+func (o output) Create(ctx context.Context, name string) (artifact.Writer, error) {
 	return o.files.Create(ctx, "1/"+name)
 }
 

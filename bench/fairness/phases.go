@@ -23,11 +23,11 @@ type timedEngine struct {
 	spans map[string][2]time.Time
 }
 
-func (d *timedEngine) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (d *timedEngine) Export(ctx context.Context, j export.Job, out export.Output) ([]exporttask.Artifact, error) {
 	start := time.Now()
 	arts, err := d.Engine.Export(ctx, j, out)
 	d.mu.Lock()
-	d.spans[j.Request.Description] = [2]time.Time{start, time.Now()}
+	d.spans[j.Request().Description] = [2]time.Time{start, time.Now()}
 	d.mu.Unlock()
 	return arts, err
 }

@@ -93,7 +93,7 @@ func (b bench) round(c config) ([]time.Duration, string, error) {
 
 	creator := wake.Store(st)
 	var large []int64
-	var largeEst exporttask.Estimate
+	var largeEst export.Estimate
 	for i := range b.workers {
 		// Each a box around the whole record, a different one so that
 		// the requests are not one deduplicated task.
@@ -109,7 +109,7 @@ func (b bench) round(c config) ([]time.Duration, string, error) {
 		return nil, "", err
 	}
 	var small []int64
-	var smallEst exporttask.Estimate
+	var smallEst export.Estimate
 	created := map[string]time.Time{}
 	for i := range b.small {
 		// 0.01° boxes along a diagonal of the record, each at its own place.
@@ -157,8 +157,8 @@ func states(ctx context.Context, st taskstore.Store, customer string, ids []int6
 }
 
 // create estimates and stores a DEM export of record for customer.
-func create(ctx context.Context, exp *export.Exporter, st taskstore.Store, customer, record string,
-	roi *exporttask.FeatureCollection, desc string) (exporttask.Task, exporttask.Estimate, error) {
+func create(ctx context.Context, exp *export.CatalogExporter, st taskstore.Store, customer, record string,
+	roi *exporttask.FeatureCollection, desc string) (exporttask.Task, export.Estimate, error) {
 	r := exporttask.CreateRequest{CatalogRecordID: record, Domain: exporttask.DomainDEM, ArtifactCRS: exporttask.CRS4326,
 		ROI: roi, Description: desc, Webhook: []exporttask.Webhook{}}
 	est, err := exp.Estimate(ctx, r)

@@ -14,6 +14,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" driver
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
@@ -102,7 +103,7 @@ func loadRecord(work, name string) (catalog.Record, error) {
 
 // runExport exports the whole record into out, building the GeoPackage in
 // scratch.
-func runExport(ctx context.Context, rec catalog.Record, out exporttask.Output, scratch string) error {
+func runExport(ctx context.Context, rec catalog.Record, out export.Output, scratch string) error {
 	roi, err := roiFromEnv()
 	if err != nil {
 		return err
@@ -139,18 +140,18 @@ func copySQL(ctx context.Context, src, dir string) error {
 	return db.Close()
 }
 
-// storeOutput is an exporttask.Output on the file artifact store the
+// storeOutput is an export.Output on the file artifact store the
 // server uses (package filestore): its writers take a finished file by
 // moving it (a rename, hashed once) and sync every file at commit.
 type storeOutput struct{ store *filestore.Store }
 
 func (o storeOutput) Progress(done, total int64) error { return nil }
 
-func (o storeOutput) Create(ctx context.Context, name string) (exporttask.ArtifactWriter, error) {
+func (o storeOutput) Create(ctx context.Context, name string) (artifact.Writer, error) {
 	return o.store.Create(ctx, "task/"+name)
 }
 
-// dirOutput is an exporttask.Output on a directory, or with discard one
+// dirOutput is an export.Output on a directory, or with discard one
 // that drops every byte.
 type dirOutput struct {
 	dir     string
@@ -159,7 +160,7 @@ type dirOutput struct {
 
 func (o *dirOutput) Progress(done, total int64) error { return nil }
 
-func (o *dirOutput) Create(_ context.Context, name string) (exporttask.ArtifactWriter, error) {
+func (o *dirOutput) Create(_ context.Context, name string) (artifact.Writer, error) {
 	if o.discard {
 		return &discardWriter{}, nil
 	}
@@ -182,14 +183,14 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (w *fileWriter) Commit() (exporttask.ArtifactInfo, error) {
+func (w *fileWriter) Commit() (artifact.Info, error) {
 	if err := w.f.Close(); err != nil {
-		return exporttask.ArtifactInfo{}, err
+		return artifact.Info{}, err
 	}
 	if err := os.Rename(w.f.Name(), w.final); err != nil {
-		return exporttask.ArtifactInfo{}, err
+		return artifact.Info{}, err
 	}
-	return exporttask.ArtifactInfo{Key: filepath.Base(w.final), Size: w.n}, nil
+	return artifact.Info{Key: filepath.Base(w.final), Size: w.n}, nil
 }
 
 func (w *fileWriter) Abort() error {
@@ -205,8 +206,8 @@ func (w *discardWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (w *discardWriter) Commit() (exporttask.ArtifactInfo, error) {
-	return exporttask.ArtifactInfo{Size: w.n}, nil
+func (w *discardWriter) Commit() (artifact.Info, error) {
+	return artifact.Info{Size: w.n}, nil
 }
 
 func (w *discardWriter) Abort() error { return nil }

@@ -52,6 +52,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
@@ -285,12 +286,12 @@ func roundTimes(ds []time.Duration) []time.Duration {
 	return out
 }
 
-// dirOutput is an exporttask.Output writing files into a directory.
+// dirOutput is an export.Output writing files into a directory.
 type dirOutput struct{ dir string }
 
 func (o *dirOutput) Progress(done, total int64) error { return nil }
 
-func (o *dirOutput) Create(_ context.Context, name string) (exporttask.ArtifactWriter, error) {
+func (o *dirOutput) Create(_ context.Context, name string) (artifact.Writer, error) {
 	f, err := os.Create(filepath.Join(o.dir, name))
 	if err != nil {
 		return nil, err
@@ -309,8 +310,8 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (w *fileWriter) Commit() (exporttask.ArtifactInfo, error) {
-	return exporttask.ArtifactInfo{Key: filepath.Base(w.f.Name()), Size: w.n}, w.f.Close()
+func (w *fileWriter) Commit() (artifact.Info, error) {
+	return artifact.Info{Key: filepath.Base(w.f.Name()), Size: w.n}, w.f.Close()
 }
 
 func (w *fileWriter) Abort() error {

@@ -1,7 +1,7 @@
 // Package artifact is the contract of the stores that keep the files
 // exports produce: [Store], with [Object] for reading a committed file and
-// [Presigner] for stores that hand out download URLs. A writer of a file is
-// an [exporttask.ArtifactWriter], the same an exporter writes through.
+// [Presigner] for stores that hand out download URLs. A file is written
+// through a [Writer], the same an exporter writes through.
 //
 // Implementations: package filestore (a directory) and package s3store
 // (an S3-compatible bucket); package artifacttest is the conformance suite

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"io"
 	"time"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 // Store keeps the files that exports produce. Keys are slash-separated
@@ -28,13 +26,13 @@ type Store interface {
 	// Create starts a new file at key. Nothing is visible until the
 	// writer's Commit; Abort (or a failed Commit) leaves nothing behind.
 	// Creating a key that exists replaces it at Commit.
-	Create(ctx context.Context, key string) (exporttask.ArtifactWriter, error)
+	Create(ctx context.Context, key string) (Writer, error)
 	// Open returns the committed file at key. A missing key is an error
 	// that wraps [ErrNotFound]. The caller closes the object.
 	Open(ctx context.Context, key string) (Object, error)
 	// List returns the committed files whose keys start with prefix, in
 	// key order.
-	List(ctx context.Context, prefix string) ([]exporttask.ArtifactInfo, error)
+	List(ctx context.Context, prefix string) ([]Info, error)
 	// DeletePrefix removes every file whose key starts with prefix (a
 	// task's "42/"); writes under it not yet committed are cancelled: their
 	// Commit fails and leaves nothing. Removing nothing is not an error;
@@ -46,7 +44,7 @@ type Store interface {
 // http.ServeContent needs for Range requests) and knows its metadata.
 type Object interface {
 	io.ReadSeekCloser
-	Info() exporttask.ArtifactInfo
+	Info() Info
 }
 
 // Presigner is implemented by artifact stores that can hand out a

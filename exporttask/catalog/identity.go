@@ -21,7 +21,7 @@ const WALSuffix = "-wal"
 // its write-ahead log. The modification time of the file itself does not
 // count when the record has a content fingerprint: the same content
 // touched, or restored from a backup, is the same version (and the same
-// export, see exporttask.Estimate.SourceVersion); a record registered
+// export, see export.Estimate.SourceVersion); a record registered
 // before fingerprints counts it instead. Registering other data for a
 // record (catalog add -replace) gives another Version, so a request for
 // the same export of the record is a new export, not a replay of one

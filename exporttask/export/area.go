@@ -12,8 +12,8 @@ import (
 // box only, so the geometry may then cover a little more than the data.
 // A Job not made by [NewJob] with an ROI has no area: nil.
 func (j Job) Area() *exporttask.Geometry {
-	if j.Request.ROI == nil {
-		return j.Record.Footprint
+	if j.request.ROI == nil {
+		return j.record.Footprint
 	}
 	if j.area == nil {
 		return nil // not made by NewJob: no area
@@ -22,7 +22,7 @@ func (j Job) Area() *exporttask.Geometry {
 	for _, p := range j.area.regionOfInterest {
 		var rings [][]exporttask.Position
 		for i, r := range p {
-			c := clipRing(r, j.Box)
+			c := clipRing(r, j.box)
 			if len(c) < 4 {
 				if i == 0 {
 					break // the exterior is outside: so are its holes

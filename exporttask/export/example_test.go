@@ -9,7 +9,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
-func ExampleExporter_Estimate() {
+func ExampleCatalogExporter_Estimate() {
 	cat := mapCatalog{rasterID: {ID: rasterID, Domain: exporttask.DomainRaster,
 		Footprint: square(34, 31, 35, 32), MaxZoom: 5}}
 	x, err := export.New(cat, map[exporttask.Domain]export.Engine{exporttask.DomainRaster: &recorder{}})

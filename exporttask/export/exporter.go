@@ -9,35 +9,34 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
-// Exporter runs exports over a catalog: it looks the requested record up,
-// checks the request against it and hands a [Job] to the [Engine] of the
-// record's domain. It is safe for concurrent use when its catalog and
-// domains are.
-type Exporter struct {
+// CatalogExporter is the [Exporter] of real exports over a catalog: it
+// looks the requested record up, checks the request against it and hands a
+// [Job] to the [Engine] of the record's domain. It is safe for concurrent
+// use when its catalog and domains are.
+type CatalogExporter struct {
 	cat     Catalog
 	domains map[exporttask.Domain]Engine
 	scratch string
 }
 
-// Option configures an [Exporter].
-type Option func(*Exporter)
+// Option configures a [CatalogExporter].
+type Option func(*CatalogExporter)
 
 // WithScratchDir gives each export a scratch directory of its own under
 // dir, named task-ID-attempt-N (see [Job.ScratchDir]), and removes it when
 // the export returns, whatever the outcome. dir must exist. Default: none,
 // each engine writes its scratch files where its options say.
 func WithScratchDir(dir string) Option {
-	return func(e *Exporter) { e.scratch = dir }
+	return func(e *CatalogExporter) { e.scratch = dir }
 }
 
-// New returns an Exporter over cat that exports the records of each domain
-// in domains with its Engine, or an error when cat is nil. Records of a
-// domain missing from the map cannot be exported.
-func New(cat Catalog, domains map[exporttask.Domain]Engine, opts ...Option) (*Exporter, error) {
+// New returns a CatalogExporter over cat that exports the records of each
+// domain in domains with its Engine, or an error when cat is nil. Records
+// of a domain missing from the map cannot be exported.
+func New(cat Catalog, domains map[exporttask.Domain]Engine, opts ...Option) (*CatalogExporter, error) {
 	if cat == nil {
 		return nil, errors.New("export: New needs a catalog")
 	}
@@ -45,7 +44,7 @@ func New(cat Catalog, domains map[exporttask.Domain]Engine, opts ...Option) (*Ex
 	for d, x := range domains {
 		m[d] = x
 	}
-	e := &Exporter{cat: cat, domains: m}
+	e := &CatalogExporter{cat: cat, domains: m}
 	for _, o := range opts {
 		o(e)
 	}
@@ -57,32 +56,32 @@ func New(cat Catalog, domains map[exporttask.Domain]Engine, opts ...Option) (*Ex
 // request whose domain is not the record's, or whose ROI misses the
 // record's footprint, is a *[exporttask.ValidationError] naming /domain or
 // /ROI; so is anything the engine refuses (its parameters).
-func (e *Exporter) Estimate(ctx context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
+func (e *CatalogExporter) Estimate(ctx context.Context, r exporttask.CreateRequest) (Estimate, error) {
 	j, d, err := e.job(ctx, r)
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return Estimate{}, err
 	}
 	est, err := d.Estimate(ctx, j)
 	if err != nil {
-		return exporttask.Estimate{}, fmt.Errorf("export: estimating record %s: %w", j.Record.ID, err)
+		return Estimate{}, fmt.Errorf("export: estimating record %s: %w", j.record.ID, err)
 	}
-	est.SourceVersion = j.Record.Source.Version()
+	est.SourceVersion = j.record.Source.Version()
 	return est, nil
 }
 
 // Export runs the export of t, writing its artifacts through out. The
 // checks of Estimate are made again (the catalog may have changed since the
-// task was created); a failed check is an [exporttask.PermanentError], as
+// task was created); a failed check is an [PermanentError], as
 // retrying cannot fix it.
-func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (e *CatalogExporter) Export(ctx context.Context, t exporttask.Task, out Output) ([]exporttask.Artifact, error) {
 	j, d, err := e.job(ctx, t.CreateRequest)
 	if err != nil {
 		if errors.Is(err, catalog.ErrNotFound) {
-			return nil, exporttask.Permanent("catalog record "+t.CatalogRecordID+" no longer exists", err)
+			return nil, Permanent("catalog record "+t.CatalogRecordID+" no longer exists", err)
 		}
 		var ve *exporttask.ValidationError
 		if errors.As(err, &ve) {
-			return nil, exporttask.Permanent(ve.Error(), err)
+			return nil, Permanent(ve.Error(), err)
 		}
 		return nil, err
 	}
@@ -96,21 +95,21 @@ func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask
 			return nil, fmt.Errorf("export: making the scratch directory: %w", err)
 		}
 		defer os.RemoveAll(dir)
-		j.ScratchDir = dir
+		j = j.Scratch(dir)
 	}
 	arts, err := d.Export(ctx, j, out)
 	var ve *exporttask.ValidationError
-	if err != nil && !exporttask.IsPermanent(err) && errors.As(err, &ve) {
+	if err != nil && !IsPermanent(err) && errors.As(err, &ve) {
 		// What an engine refuses of the request at export time (a region
 		// that meets none of its data) stays refused: retrying cannot
 		// change it.
-		return nil, exporttask.Permanent(ve.Error(), err)
+		return nil, Permanent(ve.Error(), err)
 	}
 	return arts, err
 }
 
 // job looks r's record up and builds its Job.
-func (e *Exporter) job(ctx context.Context, r exporttask.CreateRequest) (Job, Engine, error) {
+func (e *CatalogExporter) job(ctx context.Context, r exporttask.CreateRequest) (Job, Engine, error) {
 	rec, err := e.cat.Record(ctx, r.CatalogRecordID)
 	if err != nil {
 		return Job{}, nil, fmt.Errorf("export: %w", err)
@@ -138,11 +137,11 @@ func (e *Exporter) job(ctx context.Context, r exporttask.CreateRequest) (Job, En
 // edge or at a corner (the area to export would have no width or no
 // height) is a *[exporttask.ValidationError] naming /ROI.
 func NewJob(rec catalog.Record, r exporttask.CreateRequest) (Job, error) {
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	fp, err := FromGeometry(rec.Footprint)
 	if err != nil {
 		return Job{}, fmt.Errorf("export: catalog record %s: footprint: %w", rec.ID, err)
 	}
-	roi, err := exportio.FromROI(r.ROI)
+	roi, err := FromROI(r.ROI)
 	if err != nil {
 		return Job{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: err.Error()})
 	}
@@ -163,7 +162,7 @@ func NewJob(rec catalog.Record, r exporttask.CreateRequest) (Job, error) {
 					"the area to export has no width or no height", rec.ID, boxString(fp.BBox()))})
 		}
 	}
-	return Job{Record: rec, Request: r, Box: box, area: a}, nil
+	return Job{record: rec, request: r, box: box, area: a}, nil
 }
 
 // boxString writes b as west,south,east,north.

@@ -35,12 +35,12 @@ func (m mapCatalog) Record(_ context.Context, id string) (catalog.Record, error)
 // recorder is an Engine that remembers its last job.
 type recorder struct{ job export.Job }
 
-func (r *recorder) Estimate(_ context.Context, j export.Job) (exporttask.Estimate, error) {
+func (r *recorder) Estimate(_ context.Context, j export.Job) (export.Estimate, error) {
 	r.job = j
-	return exporttask.Estimate{Size: 42, Time: 1}, nil
+	return export.Estimate{Size: 42, Time: 1}, nil
 }
 
-func (r *recorder) Export(_ context.Context, j export.Job, _ exporttask.Output) ([]exporttask.Artifact, error) {
+func (r *recorder) Export(_ context.Context, j export.Job, _ export.Output) ([]exporttask.Artifact, error) {
 	r.job = j
 	return []exporttask.Artifact{{Name: "x", Type: exporttask.ArtifactGPKG}}, nil
 }
@@ -54,7 +54,7 @@ func roi(g *exporttask.Geometry) *exporttask.FeatureCollection {
 		Features: []exporttask.Feature{{Type: exporttask.TypeFeature, Geometry: g}}}
 }
 
-func fixture() (*export.Exporter, *recorder) {
+func fixture() (*export.CatalogExporter, *recorder) {
 	cat := mapCatalog{
 		rasterID: {ID: rasterID, Domain: exporttask.DomainRaster, Footprint: square(34, 31, 35, 32), MaxZoom: 5},
 		demID:    {ID: demID, Domain: exporttask.DomainDEM, Footprint: square(34, 31, 35, 32), Resolution: 0.01},
@@ -99,7 +99,7 @@ func TestEstimateRefusals(t *testing.T) {
 			// At export time the same refusal is permanent.
 			_, err = x.Export(context.Background(), exporttask.Task{CreateRequest: exporttask.CreateRequest{
 				CatalogRecordID: c.req.CatalogRecordID, Domain: c.req.Domain, ROI: c.req.ROI}}, nil)
-			assert.True(t, exporttask.IsPermanent(err), "export error %v", err)
+			assert.True(t, export.IsPermanent(err), "export error %v", err)
 		})
 	}
 }
@@ -125,7 +125,7 @@ func TestSwappedCoordinatesGetAHint(t *testing.T) {
 func TestExportUnknownRecordIsPermanent(t *testing.T) {
 	x, _ := fixture()
 	_, err := x.Export(context.Background(), exporttask.Task{CreateRequest: exporttask.CreateRequest{CatalogRecordID: demID[:35] + "1", Domain: exporttask.DomainDEM}}, nil)
-	assert.True(t, exporttask.IsPermanent(err))
+	assert.True(t, export.IsPermanent(err))
 	assert.ErrorIs(t, err, catalog.ErrNotFound)
 }
 
@@ -135,15 +135,15 @@ func TestJobBoxIsROIAndFootprint(t *testing.T) {
 		Domain: exporttask.DomainRaster, ROI: roi(square(34.5, 30, 36, 31.25))})
 	require.NoError(t, err)
 	assert.Equal(t, int64(42), est.Size)
-	assert.Equal(t, export.Box{West: 34.5, South: 31, East: 35, North: 31.25}, rec.job.Box)
+	assert.Equal(t, export.Box{West: 34.5, South: 31, East: 35, North: 31.25}, rec.job.Box())
 	assert.True(t, rec.job.Contains(34.7, 31.1))
 	assert.False(t, rec.job.Contains(34.2, 31.1), "outside the ROI")
 
 	arts, err := x.Export(context.Background(), exporttask.Task{CreateRequest: exporttask.CreateRequest{CatalogRecordID: rasterID, Domain: exporttask.DomainRaster}}, nil)
 	require.NoError(t, err)
 	require.Len(t, arts, 1)
-	assert.Nil(t, rec.job.Request.ROI)
-	assert.Equal(t, export.Box{West: 34, South: 31, East: 35, North: 32}, rec.job.Box, "no ROI: the whole footprint")
+	assert.Nil(t, rec.job.Request().ROI)
+	assert.Equal(t, export.Box{West: 34, South: 31, East: 35, North: 32}, rec.job.Box(), "no ROI: the whole footprint")
 }
 
 func TestNewJobBadFootprint(t *testing.T) {
@@ -171,17 +171,17 @@ func TestROIOnTheFootprintsEdge(t *testing.T) {
 	}
 	j, err := export.NewJob(rec, exporttask.CreateRequest{ROI: roi(square(35-1e-12, 31.2, 35.5, 31.4))})
 	require.NoError(t, err, "a sliver 1e-12 degrees wide has an area")
-	assert.Greater(t, j.Box.Width(), 0.0)
+	assert.Greater(t, j.Box().Width(), 0.0)
 }
 
 // refuser is an Engine that refuses every request's region.
 type refuser struct{}
 
-func (refuser) Estimate(context.Context, export.Job) (exporttask.Estimate, error) {
-	return exporttask.Estimate{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: "meets no data"})
+func (refuser) Estimate(context.Context, export.Job) (export.Estimate, error) {
+	return export.Estimate{}, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: "meets no data"})
 }
 
-func (refuser) Export(context.Context, export.Job, exporttask.Output) ([]exporttask.Artifact, error) {
+func (refuser) Export(context.Context, export.Job, export.Output) ([]exporttask.Artifact, error) {
 	return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI", Message: "meets no data"})
 }
 
@@ -196,9 +196,9 @@ func TestDomainRefusalAtExportIsPermanent(t *testing.T) {
 	_, err = x.Estimate(context.Background(), req)
 	var ve *exporttask.ValidationError
 	require.ErrorAs(t, err, &ve)
-	assert.False(t, exporttask.IsPermanent(err))
+	assert.False(t, export.IsPermanent(err))
 	_, err = x.Export(context.Background(), exporttask.Task{CreateRequest: req}, nil)
-	assert.True(t, exporttask.IsPermanent(err), "%v", err)
+	assert.True(t, export.IsPermanent(err), "%v", err)
 	assert.ErrorContains(t, err, "meets no data")
 }
 
@@ -209,13 +209,13 @@ type scratcher struct {
 	fail error
 }
 
-func (s *scratcher) Estimate(context.Context, export.Job) (exporttask.Estimate, error) {
-	return exporttask.Estimate{Size: 1, Time: 1}, nil
+func (s *scratcher) Estimate(context.Context, export.Job) (export.Estimate, error) {
+	return export.Estimate{Size: 1, Time: 1}, nil
 }
 
-func (s *scratcher) Export(_ context.Context, j export.Job, _ exporttask.Output) ([]exporttask.Artifact, error) {
-	s.dir = j.ScratchDir
-	if err := os.WriteFile(filepath.Join(j.ScratchDir, "part.gpkg"), []byte("x"), 0o600); err != nil {
+func (s *scratcher) Export(_ context.Context, j export.Job, _ export.Output) ([]exporttask.Artifact, error) {
+	s.dir = j.ScratchDir()
+	if err := os.WriteFile(filepath.Join(j.ScratchDir(), "part.gpkg"), []byte("x"), 0o600); err != nil {
 		return nil, err
 	}
 	return nil, s.fail

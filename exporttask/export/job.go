@@ -16,27 +16,39 @@ import (
 // A Job is made by [NewJob], which converts the footprint and ROI to planar
 // polygons once and indexes them, so that [Job.InsideRow],
 // [Job.Contains] and [Job.IntersectsBox] read only the edges near each
-// query; copies share the index. The area is fixed then: changing
-// Record.Footprint or Request.ROI afterwards does not change it, and a Job
-// built as a literal has no area (it contains no point).
+// query; copies share the index. A Job is fixed once made: its parts are
+// read through methods. The zero Job has no area (it contains no point).
 type Job struct {
-	// Record is the catalog record being exported; its footprint bounds
-	// the exported area.
-	Record catalog.Record
-	// Request is the request: at estimate time the create request, at
-	// export time the stored task's. Its ROI, when not nil, bounds the
-	// exported area; nil exports the whole footprint.
-	Request exporttask.CreateRequest
-	// Box is the bounding box of the exported area: the ROI's box
-	// intersected with the footprint's.
-	Box Box
-	// ScratchDir is an empty directory of this export's own (this task and
-	// attempt) where an engine writes its scratch files during Export; the
-	// [Exporter] removes it afterwards. Empty when the Exporter has no
-	// scratch directory: the engine then uses its own default.
-	ScratchDir string
+	record     catalog.Record
+	request    exporttask.CreateRequest
+	box        Box
+	scratchDir string
+	area       *area
+}
 
-	area *area // set by NewJob
+// Record is the catalog record being exported; its footprint bounds the
+// exported area.
+func (j Job) Record() catalog.Record { return j.record }
+
+// Request is the request: at estimate time the create request, at export
+// time the stored task's. Its ROI, when not nil, bounds the exported area;
+// nil exports the whole footprint.
+func (j Job) Request() exporttask.CreateRequest { return j.request }
+
+// Box is the bounding box of the exported area: the ROI's box intersected
+// with the footprint's.
+func (j Job) Box() Box { return j.box }
+
+// ScratchDir is an empty directory of this export's own (this task and
+// attempt) where an engine writes its scratch files during Export; the
+// [CatalogExporter] removes it afterwards. Empty when the CatalogExporter
+// has no scratch directory: the engine then uses its own default.
+func (j Job) ScratchDir() string { return j.scratchDir }
+
+// Scratch returns a copy of j (sharing its index) whose ScratchDir is dir.
+func (j Job) Scratch(dir string) Job {
+	j.scratchDir = dir
+	return j
 }
 
 // Box is an axis-aligned box in degrees of longitude (West, East) and
@@ -49,7 +61,7 @@ type Box = geom.BBox
 // inside the footprint and, when there is one, inside the ROI.
 func (j Job) Contains(lon, lat float64) bool {
 	a := j.area
-	return a != nil && j.Box.ContainsPoint(lon, lat) &&
+	return a != nil && j.box.ContainsPoint(lon, lat) &&
 		a.fp.ContainsPoint(lon, lat) && (a.roi == nil || a.roi.ContainsPoint(lon, lat))
 }
 
@@ -57,21 +69,21 @@ func (j Job) Contains(lon, lat float64) bool {
 // exported area: it meets the footprint and, when there is one, the ROI.
 func (j Job) IntersectsBox(b Box) bool {
 	a := j.area
-	return a != nil && j.Box.Intersects(b) &&
+	return a != nil && j.box.Intersects(b) &&
 		a.fp.IntersectsBox(b) && (a.roi == nil || a.roi.IntersectsBox(b))
 }
 
 // Engine exports the records of one domain. The raster, dem and tiles3d
-// packages implement it; [Exporter] picks one by the record's domain.
+// packages implement it; [CatalogExporter] picks one by the record's domain.
 type Engine interface {
 	// Estimate forecasts the export's size and duration from the source
 	// data the job selects.
-	Estimate(ctx context.Context, j Job) (exporttask.Estimate, error)
+	Estimate(ctx context.Context, j Job) (Estimate, error)
 	// Export writes the artifacts through out and returns them (name,
 	// type, size, SHA-256; no URL). It reports progress through out as
 	// real work done. A failure that retrying cannot fix is returned as
-	// an [exporttask.PermanentError].
-	Export(ctx context.Context, j Job, out exporttask.Output) ([]exporttask.Artifact, error)
+	// an [PermanentError].
+	Export(ctx context.Context, j Job, out Output) ([]exporttask.Artifact, error)
 }
 
 // InsideRow sets inside[x] to whether the point (lon0 + x·step, lat) is in
@@ -84,7 +96,7 @@ type Engine interface {
 // its pixels, not pixels × edges.
 func (j Job) InsideRow(lat, lon0, step float64, inside []bool) {
 	a := j.area
-	if a == nil || !(lat >= j.Box.South && lat <= j.Box.North) {
+	if a == nil || !(lat >= j.box.South && lat <= j.box.North) {
 		for x := range inside {
 			inside[x] = false
 		}
@@ -92,7 +104,7 @@ func (j Job) InsideRow(lat, lon0, step float64, inside []bool) {
 	}
 	for x := range inside {
 		lon := lon0 + float64(float64(x)*step)
-		inside[x] = lon >= j.Box.West && lon <= j.Box.East
+		inside[x] = lon >= j.box.West && lon <= j.box.East
 	}
 	a.fp.Row(lat).Mask(lon0, step, inside)
 	if a.roi != nil {
@@ -124,9 +136,9 @@ func (j Job) MaskTime(rows, pixels int64) time.Duration {
 	if a == nil {
 		return 0
 	}
-	crossings := a.fp.MeanCrossings(j.Box)
+	crossings := a.fp.MeanCrossings(j.box)
 	if a.roi != nil {
-		crossings += a.roi.MeanCrossings(j.Box)
+		crossings += a.roi.MeanCrossings(j.box)
 	}
 	return time.Duration(float64(rows)*(maskRowNs+maskCrossingNs*crossings) + float64(pixels)*maskPixelNs)
 }

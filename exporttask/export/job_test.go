@@ -90,15 +90,15 @@ func TestJobIndexMatchesPlainTests(t *testing.T) {
 			size := []float64{0.125, 0.25, 1, 4}[rng.IntN(4)]
 			w, s := 6+float64(rng.IntN(8*8))/8, 16+float64(rng.IntN(8*8))/8
 			b := geom.BBox{West: w, South: s, East: w + size, North: s + size}
-			require.Equal(t, nv.intersectsBox(b), j.IntersectsBox(export.Box(b)), "seed %d: box %+v", seed, b)
+			require.Equal(t, nv.intersectsBox(b), j.IntersectsBox(b), "seed %d: box %+v", seed, b)
 		}
 	}
 	assert.Greater(t, jobs, 150, "most random regions meet the footprint")
 }
 
 // TestJobAreaIsFixed checks that a Job answers for the area NewJob
-// converted, whatever its fields say later, and that a Job built as a
-// literal contains nothing.
+// converted, whatever the request it was made from says later, and that
+// the zero Job contains nothing.
 func TestJobAreaIsFixed(t *testing.T) {
 	rec := catalog.Record{ID: demID, Domain: exporttask.DomainDEM, Footprint: square(0, 0, 10, 10), Resolution: 1}
 	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi(square(0, 0, 5, 5))})
@@ -107,14 +107,15 @@ func TestJobAreaIsFixed(t *testing.T) {
 	require.False(t, j.Contains(6, 6))
 
 	moved := j
-	moved.Request.ROI = roi(square(5, 5, 10, 10))
+	moved.Request().ROI.Features[0].Geometry = square(5, 5, 10, 10) // the caller's request, changed afterwards
+	require.Equal(t, square(5, 5, 10, 10), moved.Request().ROI.Features[0].Geometry)
 	assert.True(t, moved.Contains(4, 4), "the area NewJob converted")
 	assert.False(t, moved.Contains(6, 6))
 	in := make([]bool, 10)
 	moved.InsideRow(4.5, 0.5, 1, in)
 	assert.Equal(t, []bool{true, true, true, true, true, false, false, false, false, false}, in)
 
-	literal := export.Job{Record: j.Record, Request: j.Request, Box: j.Box}
+	var literal export.Job
 	literal.InsideRow(4.5, 0.5, 1, in)
 	assert.Equal(t, make([]bool, 10), in)
 	assert.False(t, literal.Contains(4, 4))

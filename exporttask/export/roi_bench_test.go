@@ -15,7 +15,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/dem"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -82,11 +81,11 @@ type naive struct {
 // naiveOf converts j's footprint and ROI.
 func naiveOf(t testing.TB, j export.Job) naive {
 	t.Helper()
-	fp, err := exportio.FromGeometry(j.Record.Footprint)
+	fp, err := export.FromGeometry(j.Record().Footprint)
 	require.NoError(t, err)
-	roi, err := exportio.FromROI(j.Request.ROI)
+	roi, err := export.FromROI(j.Request().ROI)
 	require.NoError(t, err)
-	return naive{box: geom.BBox(j.Box), fp: fp, roi: roi}
+	return naive{box: j.Box(), fp: fp, roi: roi}
 }
 
 func (n naive) contains(lon, lat float64) bool {
@@ -225,8 +224,8 @@ func BenchmarkIntersectsBox(b *testing.B) {
 				tiles, selected = 0, 0
 				for z := range maxZoom + 1 {
 					size := 180 / math.Exp2(float64(z))
-					for row := int(math.Floor((90 - j.Box.North) / size)); row <= int((90-j.Box.South)/size); row++ {
-						for col := int(math.Floor((j.Box.West + 180) / size)); col <= int((j.Box.East+180)/size); col++ {
+					for row := int(math.Floor((90 - j.Box().North) / size)); row <= int((90-j.Box().South)/size); row++ {
+						for col := int(math.Floor((j.Box().West + 180) / size)); col <= int((j.Box().East+180)/size); col++ {
 							t := geom.BBox{West: -180 + float64(col)*size, North: 90 - float64(row)*size,
 								East: -180 + float64(col+1)*size, South: 90 - float64(row+1)*size}
 							tiles++
@@ -234,7 +233,7 @@ func BenchmarkIntersectsBox(b *testing.B) {
 							if bc.naive {
 								ok = nv.intersectsBox(t)
 							} else {
-								ok = j.IntersectsBox(export.Box(t))
+								ok = j.IntersectsBox(t)
 							}
 							if ok {
 								selected++

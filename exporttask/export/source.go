@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 )
 
@@ -18,7 +17,7 @@ import (
 // registered (a touch, a copy without -p) is accepted, and the record in
 // rec.Location takes the new time, so the whole file is read once per
 // such change, not per use. Anything else is an
-// [exporttask.PermanentError] whose reason says what changed and gives the
+// [PermanentError] whose reason says what changed and gives the
 // command that registers the source again, as retrying cannot bring the
 // data back. A record without a Source is an error too: callers handle
 // legacy records before calling.
@@ -31,7 +30,7 @@ func SourcePath(rec catalog.Record, index string) (string, error) {
 func SourcePathContext(ctx context.Context, rec catalog.Record, index string) (string, error) {
 	src := rec.Source
 	if src == nil || src.Path == "" {
-		return "", exporttask.Permanent("catalog record "+rec.ID+" has no registered source",
+		return "", Permanent("catalog record "+rec.ID+" has no registered source",
 			fmt.Errorf("export: record %s: no source", rec.ID))
 	}
 	p := src.Path
@@ -48,11 +47,11 @@ func SourcePathContext(ctx context.Context, rec catalog.Record, index string) (s
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}
-		return "", exporttask.Permanent(fmt.Sprintf("the source of catalog record %s (%s) %s; "+
+		return "", Permanent(fmt.Sprintf("the source of catalog record %s (%s) %s; "+
 			"if it moved, register it again from where it is with `%s`", rec.ID, check, found.Why, catalog.ReplaceCommand(rec)),
 			found.Err)
 	case catalog.StateChanged:
-		return "", exporttask.Permanent(fmt.Sprintf("the source of catalog record %s (%s) changed after it was "+
+		return "", Permanent(fmt.Sprintf("the source of catalog record %s (%s) changed after it was "+
 			"registered (%s); register it again with `%s`", rec.ID, check, found.Why, catalog.ReplaceCommand(rec)),
 			fmt.Errorf("export: record %s: source %s changed", rec.ID, check))
 	case catalog.StateRefreshed:
@@ -62,7 +61,7 @@ func SourcePathContext(ctx context.Context, rec catalog.Record, index string) (s
 		_ = catalog.Refresh(rec.Location, *src, found.Info.ModTime())
 	}
 	if src.Format == "GPKG" && src.WALChanged(p) {
-		return "", exporttask.Permanent(fmt.Sprintf("the write-ahead log of the source of catalog record %s changed after it "+
+		return "", Permanent(fmt.Sprintf("the write-ahead log of the source of catalog record %s changed after it "+
 			"was registered (tiles were written to it); register it again with `%s`", rec.ID, catalog.ReplaceCommand(rec)),
 			fmt.Errorf("export: record %s: write-ahead log of %s changed", rec.ID, p))
 	}

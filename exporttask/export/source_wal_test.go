@@ -34,7 +34,7 @@ func TestGeoPackageWALIsPartOfTheSource(t *testing.T) {
 	require.NoError(t, os.WriteFile(gpkg+catalog.WALSuffix, []byte("new tiles"), 0o644))
 	_, err = export.SourcePath(rec, "")
 	require.Error(t, err)
-	assert.True(t, exporttask.IsPermanent(err))
+	assert.True(t, export.IsPermanent(err))
 	assert.Contains(t, err.Error(), "write-ahead log")
 
 	size, mod, err := catalog.StatWAL(gpkg)

@@ -67,7 +67,7 @@ func isSQLiteFile(db string) bool {
 // newExporter returns the exporter cfg chooses and its scratch directory
 // (none for "simulate"). For "real" it opens the catalog in cfg.Catalog,
 // first writing the demo records it lacks (and saying so on out).
-func newExporter(cfg Config, out io.Writer) (exp exporttask.Exporter, scratch string, err error) {
+func newExporter(cfg Config, out io.Writer) (exp export.Exporter, scratch string, err error) {
 	if cfg.Exporter == "simulate" {
 		return simulate.New(simulate.Config{Duration: cfg.TaskDuration}), "", nil
 	}

@@ -7,9 +7,9 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 	"github.com/openapi-viewer/viewer/exporttask/webhook"
@@ -28,7 +28,7 @@ type background struct {
 // server's creates, space the directories whose free space an export
 // needs (see spaceDirs). Every option of each is set
 // here: from cfg where a flag sets it, else to its package's default.
-func newBackground(cfg Config, srv *server.Server, st taskstore.Store, wake *worker.Wakeup, exp exporttask.Exporter,
+func newBackground(cfg Config, srv *server.Server, st taskstore.Store, wake *worker.Wakeup, exp export.Exporter,
 	arts artifact.Store, space []string, secret []byte, logger *slog.Logger) (background, error) {
 	runner, err := worker.NewRunner(worker.RunnerConfig{
 		Store:        srv.TimeWorkerStore(st),

@@ -6,8 +6,8 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/server"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 	"github.com/openapi-viewer/viewer/exporttask/webhook"
@@ -46,7 +46,7 @@ type Option func(*config)
 
 type config struct {
 	store        taskstore.Store
-	exporter     exporttask.Exporter
+	exporter     export.Exporter
 	real         bool   // see WithRealExports
 	catalogDir   string // see WithRealExports
 	artifacts    artifact.Store
@@ -105,7 +105,7 @@ func WithStore(store taskstore.Store) Option {
 }
 
 // WithExporter runs exports with e instead of a simulator.
-func WithExporter(e exporttask.Exporter) Option {
+func WithExporter(e export.Exporter) Option {
 	return func(c *config) { c.exporter = e }
 }
 

@@ -30,7 +30,7 @@ func WithRealExports(catalogDir string) Option {
 // realExporter returns the real exporters over the catalog in dir (the
 // demo catalog, in a new temporary directory, for dir ""), and what
 // removes the temporary directories it made.
-func realExporter(dir string) (exporttask.Exporter, func() error, error) {
+func realExporter(dir string) (export.Exporter, func() error, error) {
 	var temps []string
 	cleanup := func() error {
 		for _, d := range temps {
@@ -40,7 +40,7 @@ func realExporter(dir string) (exporttask.Exporter, func() error, error) {
 		}
 		return nil
 	}
-	fail := func(err error) (exporttask.Exporter, func() error, error) {
+	fail := func(err error) (export.Exporter, func() error, error) {
 		_ = cleanup()
 		return nil, nil, err
 	}

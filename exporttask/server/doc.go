@@ -9,7 +9,7 @@
 //
 // Start with [New]: give it a [Config] with a store (package sqlite or
 // postgres), an exporter for the estimates (package export over a catalog,
-// package export/simulate, or your own [exporttask.Exporter]), an artifact
+// package export/simulate, or your own [export.Exporter]), an artifact
 // store (package artifact/filestore or artifact/s3store), API keys
 // ([APIKey], [ParseKeys], [GenerateKey]), the webhook secret and the check
 // of webhook URLs, and serve [Server.Handler] with an http.Server. The

@@ -39,7 +39,7 @@ const (
 // exporters over it. Each record is registered as a team's own data is:
 // its domain's WriteDemoSource writes the source, and register.Add
 // references it where it is.
-func realExporter(t *testing.T) exporttask.Exporter {
+func realExporter(t *testing.T) export.Exporter {
 	t.Helper()
 	root := t.TempDir()
 	fp := exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 32}, {34, 31}})

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
@@ -23,7 +24,7 @@ type failingExporter struct {
 	transient map[int]bool
 }
 
-func (f failingExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (f failingExporter) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	if !f.permanent && !f.transient[t.Attempts] {
 		return f.Simulator.Export(ctx, t, out)
 	}
@@ -39,7 +40,7 @@ func (f failingExporter) Export(ctx context.Context, t exporttask.Task, out expo
 		return nil, err
 	}
 	if f.permanent {
-		return nil, exporttask.Permanent("the record's tiles cannot be read", errors.New("sqlite: database disk image is malformed"))
+		return nil, export.Permanent("the record's tiles cannot be read", errors.New("sqlite: database disk image is malformed"))
 	}
 	return nil, errors.New("source temporarily unreachable")
 }

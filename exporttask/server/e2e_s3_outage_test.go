@@ -11,8 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/s3store"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/s3store/s3test"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
@@ -40,7 +42,7 @@ func (e outageExporter) wait(ctx context.Context) error {
 	}
 }
 
-func (e outageExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (e outageExporter) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	w, err := out.Create(ctx, "data.bin")
 	if err != nil {
 		return nil, err
@@ -58,7 +60,7 @@ func (e outageExporter) Export(ctx context.Context, t exporttask.Task, out expor
 			return nil, err
 		}
 	}
-	var info exporttask.ArtifactInfo
+	var info artifact.Info
 	for range 2 {
 		if _, err = w.Write(part); err != nil {
 			break

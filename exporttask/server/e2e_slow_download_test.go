@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/exportserver"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 	"github.com/openapi-viewer/viewer/exporttask/server"
@@ -30,11 +31,11 @@ import (
 // same bytes for every task).
 type bigExporter struct{ size int64 }
 
-func (e bigExporter) Estimate(context.Context, exporttask.CreateRequest) (exporttask.Estimate, error) {
-	return exporttask.Estimate{Size: e.size, Time: 1}, nil
+func (e bigExporter) Estimate(context.Context, exporttask.CreateRequest) (export.Estimate, error) {
+	return export.Estimate{Size: e.size, Time: 1}, nil
 }
 
-func (e bigExporter) Export(ctx context.Context, _ exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (e bigExporter) Export(ctx context.Context, _ exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	w, err := out.Create(ctx, "big.gpkg")
 	if err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/client"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/exporttasktest"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
@@ -23,13 +24,13 @@ import (
 
 // failingEstimates is an exporter whose estimates fail while broken is set.
 type failingEstimates struct {
-	exporttask.Exporter
+	export.Exporter
 	broken atomic.Bool
 }
 
-func (f *failingEstimates) Estimate(ctx context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
+func (f *failingEstimates) Estimate(ctx context.Context, r exporttask.CreateRequest) (export.Estimate, error) {
 	if f.broken.Load() {
-		return exporttask.Estimate{}, errors.New("estimator down")
+		return export.Estimate{}, errors.New("estimator down")
 	}
 	return f.Exporter.Estimate(ctx, r)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/quoted"
 	"github.com/openapi-viewer/viewer/exporttask/internal/reason"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
@@ -36,7 +37,7 @@ func statusText(status int) string {
 //	taskstore.ErrNotFound                  404
 //	*taskstore.IdempotencyKeyReusedError   422
 //	*exporttask.ValidationError            400 with its field errors
-//	*exporttask.PermanentError             400 at /catalogRecordID (a record
+//	*export.PermanentError             400 at /catalogRecordID (a record
 //	                                       whose source cannot be exported)
 //	*exporttask.TransitionError            409 naming both statuses
 //	taskstore.ErrConflict                  409
@@ -46,7 +47,7 @@ func statusText(status int) string {
 // the client went away), which [Server.answerError] writes.
 func problemFor(err error) (p *exporttask.Problem, ok bool) {
 	var ve *exporttask.ValidationError
-	var pe *exporttask.PermanentError
+	var pe *export.PermanentError
 	var te *exporttask.TransitionError
 	var qe *taskstore.QuotaError
 	var ke *taskstore.IdempotencyKeyReusedError

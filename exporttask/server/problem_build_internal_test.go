@@ -13,6 +13,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -73,7 +74,7 @@ func TestProblemFor(t *testing.T) {
 			&exporttask.Problem{Type: "about:blank", Title: "Not Found", Status: 404,
 				Detail: "No export task with this id.", Message: "No export task with this id."}},
 		{"source cannot be exported", fmt.Errorf("estimating: %w",
-			exporttask.Permanent("the source of catalog record r1 changed; run catalog add -id r1 -replace /srv/data/dem.tif", errors.New("inner"))),
+			export.Permanent("the source of catalog record r1 changed; run catalog add -id r1 -replace /srv/data/dem.tif", errors.New("inner"))),
 			&exporttask.Problem{Type: exporttask.ProblemTypeValidation, Title: "Invalid request", Status: 400,
 				Detail:  "invalid request: /catalogRecordID: the source of catalog record r1 changed; run catalog add -id r1 -replace dem.tif",
 				Message: "invalid request: /catalogRecordID: the source of catalog record r1 changed; run catalog add -id r1 -replace dem.tif",

@@ -10,8 +10,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
 // Config configures a [Server]: what it needs to answer HTTP requests.
@@ -26,7 +26,7 @@ type Config struct {
 	Store Store
 	// Exporter estimates the exports of creates (the Runner runs them).
 	// Required.
-	Exporter exporttask.Exporter
+	Exporter export.Exporter
 	// Artifacts keeps the exported files; the server serves them at
 	// /export-tasks/{id}/artifacts/{name} and deletes them with a
 	// dismissed task. Required.
@@ -94,7 +94,7 @@ type Config struct {
 // Several Servers may share one Store (replicas over PostgreSQL).
 type Server struct {
 	store     Store
-	exporter  exporttask.Exporter
+	exporter  export.Exporter
 	artifacts artifact.Store
 	urls      urlBuilder
 	presigner artifact.Presigner

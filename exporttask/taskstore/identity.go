@@ -34,7 +34,7 @@ type Identity struct {
 }
 
 // Identify returns the identity of a create of r whose export reads
-// source data of the given version (exporttask.Estimate.SourceVersion;
+// source data of the given version (export.Estimate.SourceVersion;
 // empty when the exporter does not know it).
 func Identify(r exporttask.CreateRequest, version string) (Identity, error) {
 	dedup, err := DedupKey(r)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/clock"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
@@ -29,7 +30,7 @@ func (s *renewStore) Progress(ctx context.Context, id int64, worker string, prog
 
 // clockRunner runs one worker (no small-task worker) on clk, with a lease
 // and a stop grace that real time would take an hour to reach.
-func clockRunner(t *testing.T, s taskstore.Store, e exporttask.Exporter, clk clock.Clock) {
+func clockRunner(t *testing.T, s taskstore.Store, e export.Exporter, clk clock.Clock) {
 	t.Helper()
 	testkit.Background(t, testkit.FastRunner(t, s, e, func(c *worker.RunnerConfig) {
 		c.Workers, c.SmallWorkers = 1, -1

@@ -15,6 +15,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/sqlite"
@@ -29,16 +30,16 @@ const crashHelperEnv = "WORKER_CRASH_LOOP_DIR"
 // would) when it exports a DEM task, once another task has started beside
 // it or, alone, at once; it exports every other task with next.
 type killer struct {
-	next         exporttask.Exporter
+	next         export.Exporter
 	once         sync.Once
 	otherStarted chan struct{}
 }
 
-func (k *killer) Estimate(ctx context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
+func (k *killer) Estimate(ctx context.Context, r exporttask.CreateRequest) (export.Estimate, error) {
 	return k.next.Estimate(ctx, r)
 }
 
-func (k *killer) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (k *killer) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	if t.Domain != exporttask.DomainDEM {
 		k.once.Do(func() { close(k.otherStarted) })
 		return k.next.Export(ctx, t, out)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
@@ -18,13 +19,13 @@ import (
 // lateExporter waits for gate, then writes one file whatever its context
 // says, as a slow export that notices nothing would.
 type lateExporter struct {
-	exporttask.Exporter
+	export.Exporter
 	started chan struct{}
 	gate    chan struct{}
 	ended   chan struct{}
 }
 
-func (l lateExporter) Export(ctx context.Context, _ exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (l lateExporter) Export(ctx context.Context, _ exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	defer close(l.ended)
 	close(l.started)
 	<-l.gate

@@ -1,6 +1,6 @@
 // Package worker moves export tasks through their life: a [Runner] runs a
 // pool of workers that claim tasks from a [taskstore.Queue], run them
-// with an [exporttask.Exporter] writing to an [artifact.Store],
+// with an [export.Exporter] writing to an [artifact.Store],
 // report progress and record the outcome (retrying transient failures up
 // to a maximum of attempts, and deleting the files of a failed or aborted
 // export), and a sweeper that expires completed tasks once their
@@ -9,7 +9,7 @@
 // Workers take tasks of any size; RunnerConfig.SmallWorkers more take
 // only tasks estimated as small, so that large exports cannot hold every
 // worker; and while a small export runs, the large ones share
-// RunnerConfig.LargeTurns turns at CPU work (see [exporttask.Pace]), so
+// RunnerConfig.LargeTurns turns at CPU work (see [export.Pace]), so
 // they cannot hold every core either. Progress covers the export (to
 // 90%) and the bytes stored (the rest). A [Wakeup] shared with whatever creates the tasks starts work as
 // soon as a task is created; PollInterval is the fallback (tasks of other

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 	"github.com/openapi-viewer/viewer/exporttask/worker"
@@ -26,11 +27,11 @@ func newGate() *gateExporter {
 	return &gateExporter{started: make(chan exporttask.Task, 16), release: make(chan struct{})}
 }
 
-func (g *gateExporter) Estimate(context.Context, exporttask.CreateRequest) (exporttask.Estimate, error) {
-	return exporttask.Estimate{Size: 1, Time: 1}, nil
+func (g *gateExporter) Estimate(context.Context, exporttask.CreateRequest) (export.Estimate, error) {
+	return export.Estimate{Size: 1, Time: 1}, nil
 }
 
-func (g *gateExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (g *gateExporter) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	g.started <- t
 	if t.EstimatedTime <= 1 {
 		return nil, nil // small tasks finish at once

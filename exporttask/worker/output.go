@@ -6,12 +6,12 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
-// taskOutput is the [exporttask.Output] a worker hands to the exporter:
+// taskOutput is the [export.Output] a worker hands to the exporter:
 // files go to the artifact store under the task's prefix; progress is
 // reported to the store as a percentage that covers both the export's
 // own progress (done out of total, up to exportShare) and the bytes
@@ -30,14 +30,14 @@ type taskOutput struct {
 	reported int   // the last percentage reported
 }
 
-var _ exporttask.Output = (*taskOutput)(nil)
+var _ export.Output = (*taskOutput)(nil)
 
 // Create starts the file name of the task in the artifact store. name must
 // be a plain file name (no slash). The store's errors, from Create and
 // from the writer, are marked so that the task's errorReason does not
 // repeat them (see storageReason); the bytes written count towards the
 // task's progress.
-func (o *taskOutput) Create(ctx context.Context, name string) (exporttask.ArtifactWriter, error) {
+func (o *taskOutput) Create(ctx context.Context, name string) (artifact.Writer, error) {
 	if strings.Contains(name, "/") {
 		return nil, fmt.Errorf("worker: task %d: artifact name %q contains a slash", o.taskID, name)
 	}

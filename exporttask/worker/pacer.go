@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
 // The fairness rule's second half (the first is the workers reserved for
@@ -25,7 +26,7 @@ import (
 // cores (GOMAXPROCS), at least one.
 func DefaultLargeTurns() int { return max(1, runtime.GOMAXPROCS(0)/2) }
 
-// pacer is the [exporttask.Pacer] the large exports of a Runner share.
+// pacer is the [export.Pacer] the large exports of a Runner share.
 type pacer struct {
 	limit int // turns the large exports share while a small one runs
 
@@ -44,7 +45,7 @@ type waiter struct {
 	granted bool
 }
 
-var _ exporttask.Pacer = (*pacer)(nil)
+var _ export.Pacer = (*pacer)(nil)
 
 // open reports whether a turn may start now; mu is held.
 func (p *pacer) open() bool { return p.small == 0 || p.busy < p.limit }
@@ -138,5 +139,5 @@ func (r *Runner) pace(ctx context.Context, t exporttask.Task) (context.Context, 
 	if r.isSmall(t) {
 		return ctx, r.pacer.smallStarted()
 	}
-	return exporttask.WithPacer(ctx, r.pacer), func() {}
+	return export.WithPacer(ctx, r.pacer), func() {}
 }

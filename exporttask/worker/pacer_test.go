@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 	"github.com/openapi-viewer/viewer/exporttask/worker"
@@ -29,13 +30,13 @@ type pacedExporter struct {
 	secondTurn   chan bool     // the second large export's turn: smallDone then
 }
 
-func (e *pacedExporter) Estimate(context.Context, exporttask.CreateRequest) (exporttask.Estimate, error) {
-	return exporttask.Estimate{Size: 1, Time: 1}, nil
+func (e *pacedExporter) Estimate(context.Context, exporttask.CreateRequest) (export.Estimate, error) {
+	return export.Estimate{Size: 1, Time: 1}, nil
 }
 
-func (e *pacedExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (e *pacedExporter) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	if t.EstimatedTime <= 1 { // small: no turns to wait for
-		done, err := exporttask.Pace(ctx)
+		done, err := export.Pace(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -49,7 +50,7 @@ func (e *pacedExporter) Export(ctx context.Context, t exporttask.Task, out expor
 	if n == 2 {
 		e.asking <- struct{}{}
 	}
-	done, err := exporttask.Pace(ctx)
+	done, err := export.Pace(ctx)
 	if err != nil {
 		return nil, err
 	}

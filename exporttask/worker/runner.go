@@ -17,6 +17,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/clock"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 	"github.com/openapi-viewer/viewer/exporttask/internal/reason"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
@@ -28,7 +29,7 @@ type RunnerConfig struct {
 	// its [taskstore.Queue]. Required.
 	Store taskstore.Queue
 	// Exporter does the work of each task. Required.
-	Exporter exporttask.Exporter
+	Exporter export.Exporter
 	// Artifacts keeps the files the exports write, each task's under the
 	// key prefix "<id>/" (task 42's files under "42/"). Required.
 	Artifacts artifact.Store
@@ -47,7 +48,7 @@ type RunnerConfig struct {
 	// LargeTurns is how many chunks of CPU work the large exports of this
 	// process (those estimated over SmallTask) do at once while a small
 	// export runs here: each chunk waits for one of these turns (see
-	// [exporttask.Pace]), so the small export keeps the other cores.
+	// [export.Pace]), so the small export keeps the other cores.
 	// Without a small export running they are not held back. Default
 	// [DefaultLargeTurns]; negative for no pacing.
 	LargeTurns int
@@ -79,7 +80,7 @@ type RunnerConfig struct {
 	// [DefaultPollInterval].
 	PollInterval time.Duration
 	// MaxAttempts is how many times a task is tried: an export that fails
-	// with an error that is not an [exporttask.PermanentError] (or whose
+	// with an error that is not an [export.PermanentError] (or whose
 	// process dies) runs again, until this many attempts; then the task is
 	// FAILED with the last error. Default [DefaultMaxAttempts].
 	MaxAttempts int
@@ -128,7 +129,7 @@ type RunnerConfig struct {
 }
 
 // Runner runs the export tasks of a [taskstore.Queue] with an
-// [exporttask.Exporter]: a pool of workers claims tasks from the store's
+// [export.Exporter]: a pool of workers claims tasks from the store's
 // queue, runs them, reports their progress and records their outcome, and a
 // sweeper expires completed tasks once their retention is over and removes
 // final tasks once their final retention is over.
@@ -151,7 +152,7 @@ type RunnerConfig struct {
 // without a retry.
 type Runner struct {
 	store         taskstore.Queue
-	exporter      exporttask.Exporter
+	exporter      export.Exporter
 	artifacts     artifact.Store
 	workers       int
 	smallWorkers  int
@@ -468,7 +469,7 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task, 
 	if err != nil {
 		r.deleteArtifacts(ctx, log, t.ID)
 		full := diskFull(err)
-		if !exporttask.IsPermanent(err) && !full && t.Attempts < r.maxAttempts {
+		if !export.IsPermanent(err) && !full && t.Attempts < r.maxAttempts {
 			log.WarnContext(ctx, "worker: export failed; it is tried again", "error", err,
 				"attempt", t.Attempts, "maxAttempts", r.maxAttempts, "retryIn", r.retryDelay)
 			r.retryLater(ctx, log, t, worker)
@@ -476,10 +477,10 @@ func (r *Runner) runTask(ctx context.Context, worker string, t exporttask.Task, 
 		}
 		reason := errorReason(err)
 		switch {
-		case full && !exporttask.IsPermanent(err):
+		case full && !export.IsPermanent(err):
 			// Another attempt would run to the same end: fail once.
 			reason = diskFullReason
-		case !exporttask.IsPermanent(err) && t.Attempts > 1:
+		case !export.IsPermanent(err) && t.Attempts > 1:
 			reason = errorReason(fmt.Errorf("failed %d times, last: %s", t.Attempts, reason))
 		}
 		p = taskstore.FinishParams{ErrorReason: reason}
@@ -521,7 +522,7 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, t exporttask.Task
 // package guard) so one bad task cannot take the process down; the panic
 // of any goroutine of the export, recovered by that goroutine, is logged
 // here with its stack.
-func (r *Runner) export(ctx context.Context, t exporttask.Task, out exporttask.Output) (a []exporttask.Artifact, err error) {
+func (r *Runner) export(ctx context.Context, t exporttask.Task, out export.Output) (a []exporttask.Artifact, err error) {
 	defer func() {
 		var pe *guard.PanicError
 		if errors.As(err, &pe) {
@@ -541,7 +542,7 @@ const maxErrorReason = 1024
 // maxErrorReason bytes, cut on a rune boundary.
 func errorReason(err error) string {
 	s := err.Error()
-	var pe *exporttask.PermanentError
+	var pe *export.PermanentError
 	var se *storageError
 	switch {
 	case errors.As(err, &pe):

@@ -9,9 +9,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/stretchr/testify/assert"
-
-	"github.com/openapi-viewer/viewer/exporttask"
 )
 
 func TestErrorReason(t *testing.T) {
@@ -34,5 +33,5 @@ func TestErrorReasonLeaksNothing(t *testing.T) {
 		errorReason(fmt.Errorf("dem: reading the source: %w", err)))
 	_, err = strconv.ParseFloat("x", 64)
 	assert.Equal(t, "dem: nodata", errorReason(fmt.Errorf("dem: nodata: %w", err)))
-	assert.Equal(t, "the source (dem.tif) changed", errorReason(exporttask.Permanent("the source (/srv/dem.tif) changed", nil)))
+	assert.Equal(t, "the source (dem.tif) changed", errorReason(export.Permanent("the source (/srv/dem.tif) changed", nil)))
 }

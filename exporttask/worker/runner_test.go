@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
@@ -23,16 +24,16 @@ const customer = testkit.Customer
 
 // watchedExporter tells the test when exports start and end.
 type watchedExporter struct {
-	exporttask.Exporter
+	export.Exporter
 	started chan time.Time
 	ended   chan error
 }
 
-func watch(e exporttask.Exporter) *watchedExporter {
+func watch(e export.Exporter) *watchedExporter {
 	return &watchedExporter{Exporter: e, started: make(chan time.Time, 16), ended: make(chan error, 16)}
 }
 
-func (w *watchedExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (w *watchedExporter) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	w.started <- time.Now()
 	a, err := w.Exporter.Export(ctx, t, out)
 	w.ended <- err
@@ -141,9 +142,9 @@ func TestRunnerFailedExport(t *testing.T) {
 	})
 }
 
-type panickingExporter struct{ exporttask.Exporter }
+type panickingExporter struct{ export.Exporter }
 
-func (panickingExporter) Export(context.Context, exporttask.Task, exporttask.Output) ([]exporttask.Artifact, error) {
+func (panickingExporter) Export(context.Context, exporttask.Task, export.Output) ([]exporttask.Artifact, error) {
 	var m map[string]int
 	m["boom"]++ // a bug in the exporter
 	return nil, nil
@@ -163,13 +164,13 @@ func TestRunnerSurvivesPanickingExporter(t *testing.T) {
 
 // panicOnDEM panics for DEM tasks, as an exporter with a bug on a hostile
 // input would; other tasks it exports with next.
-type panicOnDEM struct{ next exporttask.Exporter }
+type panicOnDEM struct{ next export.Exporter }
 
-func (e panicOnDEM) Estimate(ctx context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
+func (e panicOnDEM) Estimate(ctx context.Context, r exporttask.CreateRequest) (export.Estimate, error) {
 	return e.next.Estimate(ctx, r)
 }
 
-func (e panicOnDEM) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (e panicOnDEM) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	if t.Domain == exporttask.DomainDEM {
 		var rows [][]float64
 		_ = rows[len(t.Description)][1]
@@ -402,11 +403,11 @@ func TestRunnerRidesOutStoreFailures(t *testing.T) {
 
 // halfExporter commits one file, then fails with err.
 type halfExporter struct {
-	exporttask.Exporter
+	export.Exporter
 	err error
 }
 
-func (h halfExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (h halfExporter) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	w, err := out.Create(ctx, "part.gpkg")
 	if err != nil {
 		return nil, err
@@ -427,7 +428,7 @@ func TestRunnerFailureLeavesNoFiles(t *testing.T) {
 	testkit.ForEachStore(t, func(t *testing.T, s taskstore.Store) {
 		arts := testkit.Artifacts(t)
 		exp := halfExporter{Exporter: simulate.New(simulate.Config{}),
-			err: exporttask.Permanent("the record's tiles are unreadable", errors.New("sqlite: file is not a database"))}
+			err: export.Permanent("the record's tiles are unreadable", errors.New("sqlite: file is not a database"))}
 		task := testkit.CreateTask(t, s, customer, exporttask.DomainRaster, "")
 		testkit.Background(t, testkit.FastRunner(t, s, exp, func(c *worker.RunnerConfig) { c.Artifacts = arts }).Run)
 		got := testkit.WaitStatus(t, s, customer, task.ID, exporttask.StatusFailed)
@@ -462,9 +463,9 @@ func TestRunnerSweeperDeletesFiles(t *testing.T) {
 
 // flakyExporter fails its first attempt at each task with a transient
 // error after writing a file, then exports with the simulator.
-type flakyExporter struct{ exporttask.Exporter }
+type flakyExporter struct{ export.Exporter }
 
-func (f flakyExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (f flakyExporter) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	if t.Attempts == 1 {
 		if _, err := (halfExporter{err: errors.New("source temporarily unreachable")}).Export(ctx, t, out); err != nil {
 			return nil, err

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 )
 
@@ -55,7 +56,7 @@ func (r *Runner) reserveSpace(t exporttask.Task) (release func(), short error, e
 			continue
 		}
 		if avail := int64(min(free, uint64(1)<<62)) - r.space.reserved; need > avail {
-			short = exporttask.Permanent(fmt.Sprintf("the disk is full: this export needs about %s and only %s are free "+
+			short = export.Permanent(fmt.Sprintf("the disk is full: this export needs about %s and only %s are free "+
 				"for it in the export service; create the export again once space is freed", bytesText(need), bytesText(max(avail, 0))),
 				exporttask.StorageFull(fmt.Errorf("worker: task %d needs %d bytes, %d free in %s", t.ID, need, avail, dir)))
 			return nil, short, err

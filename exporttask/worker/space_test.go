@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 	"github.com/openapi-viewer/viewer/exporttask/worker"
@@ -24,11 +25,11 @@ type countingExporter struct {
 	err   error
 }
 
-func (c *countingExporter) Estimate(context.Context, exporttask.CreateRequest) (exporttask.Estimate, error) {
-	return exporttask.Estimate{Size: 1, Time: 1}, nil
+func (c *countingExporter) Estimate(context.Context, exporttask.CreateRequest) (export.Estimate, error) {
+	return export.Estimate{Size: 1, Time: 1}, nil
 }
 
-func (c *countingExporter) Export(context.Context, exporttask.Task, exporttask.Output) ([]exporttask.Artifact, error) {
+func (c *countingExporter) Export(context.Context, exporttask.Task, export.Output) ([]exporttask.Artifact, error) {
 	c.calls.Add(1)
 	return nil, c.err
 }

@@ -1,8 +1,6 @@
 package worker
 
-import (
-	"github.com/openapi-viewer/viewer/exporttask"
-)
+import "github.com/openapi-viewer/viewer/exporttask/artifact"
 
 // storageReason is the errorReason of a task whose files could not be
 // written to the artifact store: the store's own error names endpoints,
@@ -28,7 +26,7 @@ func markStorage(err error) error {
 // storageWriter marks the errors of an artifact store's writer, and
 // tells stored the bytes it stores.
 type storageWriter struct {
-	w      exporttask.ArtifactWriter
+	w      artifact.Writer
 	stored func(n int64) error // nil: not counted
 }
 
@@ -49,7 +47,7 @@ func (s storageWriter) count(n int64) error {
 	return s.stored(n)
 }
 
-func (s storageWriter) Commit() (exporttask.ArtifactInfo, error) {
+func (s storageWriter) Commit() (artifact.Info, error) {
 	info, err := s.w.Commit()
 	return info, markStorage(err)
 }
@@ -57,10 +55,10 @@ func (s storageWriter) Commit() (exporttask.ArtifactInfo, error) {
 func (s storageWriter) Abort() error { return markStorage(s.w.Abort()) }
 
 // TakeFile makes the file at path the content, moved by the store's
-// writer where it can take files (see [exporttask.FileTaker]), else
+// writer where it can take files (see [artifact.FileTaker]), else
 // copied.
 func (s storageWriter) TakeFile(path string) (int64, string, error) {
-	n, sum, err := exporttask.StoreFile(s.w, path)
+	n, sum, err := artifact.StoreFile(s.w, path)
 	if err != nil {
 		return n, sum, markStorage(err)
 	}

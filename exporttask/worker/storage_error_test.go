@@ -19,7 +19,7 @@ import (
 // downStore is an artifact store whose service cannot be reached.
 type downStore struct{ artifact.Store }
 
-func (downStore) Create(context.Context, string) (exporttask.ArtifactWriter, error) {
+func (downStore) Create(context.Context, string) (artifact.Writer, error) {
 	return nil, errors.New(`s3store: create "1/x.gpkg": dial tcp 10.1.2.3:9000 (bucket secret-exports): connection refused`)
 }
 

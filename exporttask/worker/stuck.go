@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
 // DefaultStopGrace is the default of [RunnerConfig.StopGrace].
@@ -25,7 +26,7 @@ type exportResult struct {
 // (its goroutine ends when the read does; what it writes goes under a
 // prefix the runner has given up) and an error wrapping ctx's cause is
 // returned.
-func (r *Runner) exportBounded(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (r *Runner) exportBounded(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	done := make(chan exportResult, 1)
 	go func() {
 		a, err := r.export(ctx, t, out)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
@@ -21,17 +22,17 @@ import (
 // ignores cancellation, like one from a FIFO). Other tasks it exports
 // with next.
 type stuckRead struct {
-	next      exporttask.Exporter
+	next      export.Exporter
 	honourCtx bool
 	started   chan struct{}
 	release   chan struct{}
 }
 
-func (e *stuckRead) Estimate(ctx context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
+func (e *stuckRead) Estimate(ctx context.Context, r exporttask.CreateRequest) (export.Estimate, error) {
 	return e.next.Estimate(ctx, r)
 }
 
-func (e *stuckRead) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (e *stuckRead) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	if t.Domain != exporttask.DomainDEM {
 		return e.next.Export(ctx, t, out)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
 )
 
@@ -71,7 +70,7 @@ func digest(b []byte) string {
 }
 
 // put writes data to key in odd-sized chunks and commits.
-func put(t *testing.T, s artifact.Store, key string, data []byte) exporttask.ArtifactInfo {
+func put(t *testing.T, s artifact.Store, key string, data []byte) artifact.Info {
 	t.Helper()
 	w, err := s.Create(t.Context(), key)
 	require.NoError(t, err, "create %q", key)
@@ -96,7 +95,7 @@ func writeChunks(t *testing.T, w io.Writer, data []byte) {
 }
 
 // get opens key and reads it whole.
-func get(t *testing.T, s artifact.Store, key string) ([]byte, exporttask.ArtifactInfo) {
+func get(t *testing.T, s artifact.Store, key string) ([]byte, artifact.Info) {
 	t.Helper()
 	o, err := s.Open(t.Context(), key)
 	require.NoError(t, err, "open %q", key)
@@ -120,7 +119,7 @@ func keys(t *testing.T, s artifact.Store, prefix string) []string {
 
 // checkInfo asserts what every store must report of a file: key, size,
 // a modification time, and the SHA-256 where reported.
-func checkInfo(t *testing.T, info exporttask.ArtifactInfo, key string, data []byte) {
+func checkInfo(t *testing.T, info artifact.Info, key string, data []byte) {
 	t.Helper()
 	assert.Equal(t, key, info.Key, "key")
 	assert.Equal(t, int64(len(data)), info.Size, "size of %q", key)

@@ -9,22 +9,21 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/parallel"
 )
 
 // write is put for other goroutines: it returns errors instead of failing
 // the test.
-func write(s artifact.Store, t *testing.T, key string, data []byte) (exporttask.ArtifactInfo, error) {
+func write(s artifact.Store, t *testing.T, key string, data []byte) (artifact.Info, error) {
 	w, err := s.Create(t.Context(), key)
 	if err != nil {
-		return exporttask.ArtifactInfo{}, err
+		return artifact.Info{}, err
 	}
 	defer w.Abort()
 	for chunk := range slices.Chunk(data, 64<<10) {
 		if _, err := w.Write(chunk); err != nil {
-			return exporttask.ArtifactInfo{}, err
+			return artifact.Info{}, err
 		}
 	}
 	return w.Commit()
@@ -36,7 +35,7 @@ func testConcurrentWriters(t *testing.T, s artifact.Store) {
 	for i := range data {
 		data[i] = content(byte(50+i), 200_000+i)
 	}
-	infos := make([]exporttask.ArtifactInfo, writers)
+	infos := make([]artifact.Info, writers)
 	errs := parallel.Run(writers, func(i int) error {
 		var err error
 		infos[i], err = write(s, t, fmt.Sprintf("50/%d", i), data[i])

@@ -7,11 +7,11 @@
 // the old file or the whole new one, never part of one. A crash leaves only
 // hidden temporary files, which List and Open never show and which
 // [Store.RemoveStale] (called by Open for files idle for [StaleAfter])
-// deletes. A writer's TakeFile ([exporttask.FileTaker]) takes a finished
+// deletes. A writer's TakeFile ([artifact.FileTaker]) takes a finished
 // file whole: it reads it once for its SHA-256 and renames it over the
 // temporary file, so an export built on the same file system is stored
 // without a copy (across file systems it is copied).
 //
 // The store does not keep a file's SHA-256 after Commit: Open and List
-// leave [exporttask.ArtifactInfo.SHA256] empty.
+// leave [artifact.Info.SHA256] empty.
 package filestore

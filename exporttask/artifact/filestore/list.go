@@ -12,18 +12,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
 // List returns the committed files whose keys start with prefix, in key
 // order. It walks only the directory that holds the prefix.
-func (s *Store) List(ctx context.Context, prefix string) ([]exporttask.ArtifactInfo, error) {
+func (s *Store) List(ctx context.Context, prefix string) ([]artifact.Info, error) {
 	if err := artifactkey.CheckPrefix(prefix); err != nil {
 		return nil, fmt.Errorf("filestore: list: %w", err)
 	}
-	var infos []exporttask.ArtifactInfo
+	var infos []artifact.Info
 	err := s.walk(ctx, prefix, func(key string, d fs.DirEntry) error {
 		if isTemp(d.Name()) || !d.Type().IsRegular() {
 			return nil
@@ -35,13 +34,13 @@ func (s *Store) List(ctx context.Context, prefix string) ([]exporttask.ArtifactI
 		if err != nil {
 			return err
 		}
-		infos = append(infos, exporttask.ArtifactInfo{Key: key, Size: st.Size(), ModTime: st.ModTime()})
+		infos = append(infos, artifact.Info{Key: key, Size: st.Size(), ModTime: st.ModTime()})
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("filestore: list %q: %w", prefix, err)
 	}
-	slices.SortFunc(infos, func(a, b exporttask.ArtifactInfo) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortFunc(infos, func(a, b artifact.Info) int { return strings.Compare(a.Key, b.Key) })
 	return infos, nil
 }
 

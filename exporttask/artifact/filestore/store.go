@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
@@ -80,7 +79,7 @@ func (s *Store) Open(ctx context.Context, key string) (artifact.Object, error) {
 		f.Close()
 		return nil, fmt.Errorf("filestore: open %q: %w", key, artifact.ErrNotFound)
 	}
-	return &object{File: f, info: exporttask.ArtifactInfo{Key: key, Size: st.Size(), ModTime: st.ModTime()}}, nil
+	return &object{File: f, info: artifact.Info{Key: key, Size: st.Size(), ModTime: st.ModTime()}}, nil
 }
 
 // notFound reports whether err means that no file is at a path: missing, or
@@ -92,10 +91,10 @@ func notFound(err error) bool {
 // object is an open committed file.
 type object struct {
 	*os.File
-	info exporttask.ArtifactInfo
+	info artifact.Info
 }
 
-func (o *object) Info() exporttask.ArtifactInfo { return o.info }
+func (o *object) Info() artifact.Info { return o.info }
 
 // isTemp reports whether a directory entry name is one of the store's own
 // (a writer's temporary file): keys never have a segment starting with a

@@ -9,10 +9,10 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 )
 
-var _ exporttask.FileTaker = (*writer)(nil)
+var _ artifact.FileTaker = (*writer)(nil)
 
 // TakeFile makes the regular file at path the writer's content: it
 // renames it over the writer's temporary file, which Commit renames into
@@ -34,7 +34,7 @@ func (w *writer) TakeFile(path string) (int64, string, error) {
 		return 0, "", fmt.Errorf("filestore: take a file as %q: %w", w.key, noSpace(err))
 	}
 	if !moved {
-		n, sum, err := exporttask.CopyFile(w, path)
+		n, sum, err := artifact.CopyFile(w, path)
 		if err != nil {
 			return 0, "", fmt.Errorf("filestore: copy a file as %q: %w", w.key, noSpace(err))
 		}
@@ -42,7 +42,7 @@ func (w *writer) TakeFile(path string) (int64, string, error) {
 	}
 	synced := make(chan error, 1)
 	go func() { synced <- w.f.Sync() }()
-	size, sum, err := exporttask.CopyFile(io.Discard, w.temp)
+	size, sum, err := artifact.CopyFile(io.Discard, w.temp)
 	if serr := <-synced; err == nil && serr != nil {
 		err = noSpace(serr)
 	}

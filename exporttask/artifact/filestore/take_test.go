@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
 )
 
@@ -45,7 +45,7 @@ func TestTakeFileMoves(t *testing.T) {
 
 	w, err := s.Create(t.Context(), "42/export.gpkg")
 	require.NoError(t, err)
-	n, got, err := exporttask.StoreFile(w, path)
+	n, got, err := artifact.StoreFile(w, path)
 	require.NoError(t, err)
 	assert.Equal(t, int64(300_000), n)
 	assert.Equal(t, sum, got)
@@ -58,7 +58,7 @@ func TestTakeFileMoves(t *testing.T) {
 	path, sum, before = scratchFile(t, scratch, 300_000)
 	w, err = s.Create(t.Context(), "42/export.gpkg")
 	require.NoError(t, err)
-	_, _, err = exporttask.StoreFile(w, path)
+	_, _, err = artifact.StoreFile(w, path)
 	require.NoError(t, err)
 	info, err = w.Commit()
 	require.NoError(t, err)
@@ -99,7 +99,7 @@ func TestTakeFileCopiesAcrossFileSystems(t *testing.T) {
 
 	w, err := s.Create(t.Context(), "7/export.gpkg")
 	require.NoError(t, err)
-	n, got, err := exporttask.StoreFile(w, path)
+	n, got, err := artifact.StoreFile(w, path)
 	require.NoError(t, err)
 	assert.Equal(t, int64(100_000), n)
 	assert.Equal(t, sum, got)
@@ -119,7 +119,7 @@ func TestTakeFileAfterDeletePrefix(t *testing.T) {
 	w, err := s.Create(t.Context(), "9/export.gpkg")
 	require.NoError(t, err)
 	require.NoError(t, s.DeletePrefix(t.Context(), "9/"))
-	_, _, err = exporttask.StoreFile(w, path)
+	_, _, err = artifact.StoreFile(w, path)
 	require.Error(t, err)
 	_, err = w.Commit()
 	assert.Error(t, err)

@@ -12,12 +12,13 @@ import (
 	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
 // Create starts the file at key: a hidden temporary file in the key's
 // directory, renamed into place by Commit.
-func (s *Store) Create(ctx context.Context, key string) (exporttask.ArtifactWriter, error) {
+func (s *Store) Create(ctx context.Context, key string) (artifact.Writer, error) {
 	if err := artifactkey.Check(key); err != nil {
 		return nil, fmt.Errorf("filestore: create: %w", err)
 	}
@@ -79,43 +80,43 @@ func (w *writer) Write(p []byte) (int, error) {
 
 // Commit flushes the temporary file to disk and renames it over the key's
 // file, then flushes the directory so the rename survives a crash.
-func (w *writer) Commit() (exporttask.ArtifactInfo, error) {
+func (w *writer) Commit() (artifact.Info, error) {
 	if w.f == nil {
-		return exporttask.ArtifactInfo{}, fmt.Errorf("filestore: commit %q: %w", w.key, errClosed)
+		return artifact.Info{}, fmt.Errorf("filestore: commit %q: %w", w.key, errClosed)
 	}
 	if w.err != nil {
 		w.discard()
-		return exporttask.ArtifactInfo{}, fmt.Errorf("filestore: commit %q after a failed write: %w", w.key, w.err)
+		return artifact.Info{}, fmt.Errorf("filestore: commit %q after a failed write: %w", w.key, w.err)
 	}
 	info, err := w.commit()
 	if err != nil {
 		w.discard()
-		return exporttask.ArtifactInfo{}, fmt.Errorf("filestore: commit %q: %w", w.key, noSpace(err))
+		return artifact.Info{}, fmt.Errorf("filestore: commit %q: %w", w.key, noSpace(err))
 	}
 	w.f, w.committed = nil, true
 	return info, nil
 }
 
-func (w *writer) commit() (exporttask.ArtifactInfo, error) {
+func (w *writer) commit() (artifact.Info, error) {
 	if err := w.f.Sync(); err != nil {
-		return exporttask.ArtifactInfo{}, err
+		return artifact.Info{}, err
 	}
 	st, err := w.f.Stat()
 	if err != nil {
-		return exporttask.ArtifactInfo{}, err
+		return artifact.Info{}, err
 	}
 	if err := w.f.Close(); err != nil {
-		return exporttask.ArtifactInfo{}, err
+		return artifact.Info{}, err
 	}
 	// A DeletePrefix since Create removed the temporary file: the rename
 	// fails with "not exist", and the file stays deleted.
 	if err := os.Rename(w.temp, w.final); err != nil {
-		return exporttask.ArtifactInfo{}, err
+		return artifact.Info{}, err
 	}
 	if err := syncDir(filepath.Dir(w.final)); err != nil {
-		return exporttask.ArtifactInfo{}, err
+		return artifact.Info{}, err
 	}
-	return exporttask.ArtifactInfo{
+	return artifact.Info{
 		Key:     w.key,
 		Size:    w.size,
 		ModTime: st.ModTime(),

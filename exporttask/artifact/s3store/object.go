@@ -9,7 +9,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
 )
 
@@ -20,13 +19,13 @@ type object struct {
 	ctx  context.Context
 	s    *Store
 	etag string // of the HEAD; GETs require it (If-Match)
-	info exporttask.ArtifactInfo
+	info artifact.Info
 
 	pos  int64         // where the next Read starts
 	body io.ReadCloser // open GET response positioned at pos, or nil
 }
 
-func (o *object) Info() exporttask.ArtifactInfo { return o.info }
+func (o *object) Info() artifact.Info { return o.info }
 
 func (o *object) Read(p []byte) (int, error) {
 	if o.pos >= o.info.Size {

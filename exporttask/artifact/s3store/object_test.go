@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/s3store"
 )
 
@@ -55,7 +55,7 @@ func TestOpenReadsLazily(t *testing.T) {
 	o, err := s.Open(t.Context(), "1/a.bin")
 	require.NoError(t, err)
 	defer o.Close()
-	assert.Equal(t, exporttask.ArtifactInfo{Key: "1/a.bin", Size: size, ModTime: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}, o.Info())
+	assert.Equal(t, artifact.Info{Key: "1/a.bin", Size: size, ModTime: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}, o.Info())
 
 	req := httptest.NewRequest(http.MethodGet, "/", nil)
 	req.Header.Set("Range", "bytes=50000-50009")

@@ -17,7 +17,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
@@ -97,17 +96,17 @@ func (s *Store) Open(ctx context.Context, key string) (artifact.Object, error) {
 	}
 	return &object{
 		ctx: ctx, s: s, etag: aws.ToString(head.ETag),
-		info: exporttask.ArtifactInfo{Key: key, Size: aws.ToInt64(head.ContentLength), ModTime: aws.ToTime(head.LastModified)},
+		info: artifact.Info{Key: key, Size: aws.ToInt64(head.ContentLength), ModTime: aws.ToTime(head.LastModified)},
 	}, nil
 }
 
 // List returns the committed files under prefix, in key order. Objects of
 // the bucket whose names are not valid keys are left out.
-func (s *Store) List(ctx context.Context, prefix string) ([]exporttask.ArtifactInfo, error) {
+func (s *Store) List(ctx context.Context, prefix string) ([]artifact.Info, error) {
 	if err := artifactkey.CheckPrefix(prefix); err != nil {
 		return nil, fmt.Errorf("s3store: list: %w", err)
 	}
-	var infos []exporttask.ArtifactInfo
+	var infos []artifact.Info
 	pages := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{
 		Bucket: aws.String(s.cfg.Bucket), Prefix: aws.String(s.objectKey(prefix)),
 	})
@@ -121,10 +120,10 @@ func (s *Store) List(ctx context.Context, prefix string) ([]exporttask.ArtifactI
 			if artifactkey.Check(key) != nil {
 				continue
 			}
-			infos = append(infos, exporttask.ArtifactInfo{Key: key, Size: aws.ToInt64(o.Size), ModTime: aws.ToTime(o.LastModified)})
+			infos = append(infos, artifact.Info{Key: key, Size: aws.ToInt64(o.Size), ModTime: aws.ToTime(o.LastModified)})
 		}
 	}
-	slices.SortFunc(infos, func(a, b exporttask.ArtifactInfo) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortFunc(infos, func(a, b artifact.Info) int { return strings.Compare(a.Key, b.Key) })
 	return infos, nil
 }
 

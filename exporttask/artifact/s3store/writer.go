@@ -20,7 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go/middleware"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
 	"github.com/openapi-viewer/viewer/exporttask/internal/artifactkey"
 )
 
@@ -34,7 +34,7 @@ const abortTimeout = 30 * time.Second
 // that many are in flight, so memory stays bounded whatever the size.
 // The parts upload with ctx: once it ends, writes and Commit fail (and
 // Abort still aborts the upload).
-func (s *Store) Create(ctx context.Context, key string) (exporttask.ArtifactWriter, error) {
+func (s *Store) Create(ctx context.Context, key string) (artifact.Writer, error) {
 	if err := artifactkey.Check(key); err != nil {
 		return nil, fmt.Errorf("s3store: create: %w", err)
 	}
@@ -203,9 +203,9 @@ func (w *writer) cancelled(err error) error {
 // Commit uploads the last part, waits for the others and completes the
 // upload. An empty file is stored with one PutObject instead (S3 wants at
 // least one part), after aborting the upload.
-func (w *writer) Commit() (exporttask.ArtifactInfo, error) {
+func (w *writer) Commit() (artifact.Info, error) {
 	if w.done {
-		return exporttask.ArtifactInfo{}, fmt.Errorf("s3store: commit %q: %w", w.key, errClosed)
+		return artifact.Info{}, fmt.Errorf("s3store: commit %q: %w", w.key, errClosed)
 	}
 	w.done = true
 	info, err := w.commit()
@@ -214,37 +214,37 @@ func (w *writer) Commit() (exporttask.ArtifactInfo, error) {
 		if abortErr := w.discard(); abortErr != nil {
 			err = errors.Join(err, fmt.Errorf("%w (the upload stays until DeletePrefix)", abortErr))
 		}
-		return exporttask.ArtifactInfo{}, err
+		return artifact.Info{}, err
 	}
 	w.committed = true
 	w.cancel()
 	return info, nil
 }
 
-func (w *writer) commit() (exporttask.ArtifactInfo, error) {
+func (w *writer) commit() (artifact.Info, error) {
 	bucket, objectKey := aws.String(w.s.cfg.Bucket), aws.String(w.s.objectKey(w.key))
 	var etag *string
 	if w.size == 0 {
 		_, err := w.s.client.AbortMultipartUpload(w.ctx, &s3.AbortMultipartUploadInput{Bucket: bucket, Key: objectKey, UploadId: w.uploadID})
 		if err != nil {
-			return exporttask.ArtifactInfo{}, w.cancelled(err)
+			return artifact.Info{}, w.cancelled(err)
 		}
 		out, err := w.s.client.PutObject(w.ctx, &s3.PutObjectInput{
 			Bucket: bucket, Key: objectKey, Body: bytes.NewReader(nil), ContentLength: aws.Int64(0), ContentType: w.contentType,
 		})
 		if err != nil {
-			return exporttask.ArtifactInfo{}, err
+			return artifact.Info{}, err
 		}
 		etag = out.ETag
 	} else {
 		if len(w.buf) > 0 {
 			if err := w.send(); err != nil {
-				return exporttask.ArtifactInfo{}, err
+				return artifact.Info{}, err
 			}
 		}
 		w.wg.Wait()
 		if err := w.failure(); err != nil {
-			return exporttask.ArtifactInfo{}, err
+			return artifact.Info{}, err
 		}
 		slices.SortFunc(w.parts, func(a, b types.CompletedPart) int { return int(aws.ToInt32(a.PartNumber) - aws.ToInt32(b.PartNumber)) })
 		out, err := w.s.client.CompleteMultipartUpload(w.ctx, &s3.CompleteMultipartUploadInput{
@@ -252,11 +252,11 @@ func (w *writer) commit() (exporttask.ArtifactInfo, error) {
 			MultipartUpload: &types.CompletedMultipartUpload{Parts: w.parts},
 		})
 		if err != nil {
-			return exporttask.ArtifactInfo{}, w.cancelled(err)
+			return artifact.Info{}, w.cancelled(err)
 		}
 		etag = out.ETag
 	}
-	return exporttask.ArtifactInfo{
+	return artifact.Info{
 		Key: w.key, Size: w.size, ModTime: w.modTime(etag),
 		SHA256: hex.EncodeToString(w.hash.Sum(nil)),
 	}, nil

@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
@@ -33,7 +32,7 @@ func TestSourceSwappedForALinkOutside(t *testing.T) {
 	dir := t.TempDir()
 	_, err := New(Options{}).Export(context.Background(), j, testout.New(dir))
 	require.Error(t, err)
-	assert.True(t, exporttask.IsPermanent(err), "%v", err)
+	assert.True(t, export.IsPermanent(err), "%v", err)
 	assert.ErrorContains(t, err, "leads outside the source")
 	assert.Empty(t, files(t, dir))
 }

@@ -10,8 +10,8 @@ import (
 	"strconv"
 
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/cog"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/terrain"
 )
 
@@ -34,7 +34,7 @@ const maxDemoPixels = 1 << 28
 // The file appears whole or not at all. Register it with [Inspect] (the
 // catalog's add command does) to make the record's Source.
 func WriteDemoSource(dir string, rec catalog.Record) error {
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	fp, err := export.FromGeometry(rec.Footprint)
 	if err != nil {
 		return fmt.Errorf("dem: record %s footprint: %w", rec.ID, err)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/cog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 )
 
@@ -150,18 +149,18 @@ func (e *Exporter) plan(j export.Job, scratch string) (*plan, error) {
 // planWith is plan with the source reader's blocks decoded in turns of
 // turn (nil: without waiting).
 func (e *Exporter) planWith(j export.Job, scratch string, turn func() (func(), error)) (*plan, error) {
-	method, err := resamplingOf(j.Request.Parameters)
+	method, err := resamplingOf(j.Request().Parameters)
 	if err != nil {
 		return nil, err
 	}
-	src, err := openSource(j.Record, e.open)
+	src, err := openSource(j.Record(), e.open)
 	if err != nil {
 		return nil, err
 	}
 	if proj := src.projection(); proj != nil {
 		return e.planWarp(j, src, proj, method, scratch)
 	}
-	win, ok := src.windowOf(geom.BBox(j.Box))
+	win, ok := src.windowOf(j.Box())
 	if !ok {
 		src.Close()
 		// The area has an extent (export.NewJob refuses one without) but
@@ -182,7 +181,7 @@ func (e *Exporter) planWith(j export.Job, scratch string, turn func() (func(), e
 	}
 	if err != nil { // openSource checked the file, but its blocks may be too large for the budget
 		src.Close()
-		return nil, exporttask.Permanent("the DEM record's source cannot be read within an export's memory budget: "+errText(err),
+		return nil, export.Permanent("the DEM record's source cannot be read within an export's memory budget: "+errText(err),
 			fmt.Errorf("dem: %w", err))
 	}
 	dx, dy := src.res()
@@ -251,10 +250,10 @@ func (p *plan) close() {
 // the source's compression ratio, times plainSourceFactor or
 // predictorSourceFactor, inside the exported area, next to nothing
 // for nodata, a third more for overviews) plus the ROI and METADATA files.
-func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimate, error) {
+func (e *Exporter) Estimate(_ context.Context, j export.Job) (export.Estimate, error) {
 	p, err := e.plan(j, e.tempDir)
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return export.Estimate{}, err
 	}
 	defer p.close()
 	stored := p.read.StoredBytes()
@@ -288,7 +287,7 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 		warpSecs = float64(pixels) * warpPixelSeconds
 	}
 	secs := int64(math.Ceil((float64(stored)+decoded)/e.bytesPerSecond + warpSecs + j.MaskTime(rows, pixels).Seconds()))
-	return exporttask.Estimate{Size: int64(size), Time: max(secs, 1), Artifacts: producedTypes()}, nil
+	return export.Estimate{Size: int64(size), Time: max(secs, 1), Artifacts: producedTypes()}, nil
 }
 
 // producedTypes are the types of the artifacts Export writes, in its
@@ -310,22 +309,22 @@ func (e *Exporter) SourceBytes(_ context.Context, j export.Job) (int64, error) {
 }
 
 // Export writes the COG, the ROI and the METADATA.
-func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (e *Exporter) Export(ctx context.Context, j export.Job, out export.Output) ([]exporttask.Artifact, error) {
 	e = e.stoppingAt(ctx) // a stop reaches the next block read
 	scratch := e.tempDir
-	if j.ScratchDir != "" {
-		scratch = j.ScratchDir
+	if j.ScratchDir() != "" {
+		scratch = j.ScratchDir()
 	}
 	// Each source block decoded and each tile compressed waits for a
 	// turn at CPU work when the worker paces this export (see
-	// exporttask.Pace).
-	turn := func() (func(), error) { return exporttask.Pace(ctx) }
+	// export.Pace).
+	turn := func() (func(), error) { return export.Pace(ctx) }
 	p, err := e.planWith(j, scratch, turn)
 	if err != nil {
 		return nil, err
 	}
 	defer p.close()
-	base := exportio.FileBase(j.Record.ID)
+	base := exportio.FileBase(j.Record().ID)
 	total := int64(p.img.Height)
 	if err := out.Progress(0, total); err != nil {
 		return nil, err
@@ -354,7 +353,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 	if err != nil {
 		return nil, fmt.Errorf("dem: %w", err)
 	}
-	roi := exportio.ROI(j.Request, j.Record)
+	roi := exportio.ROI(j.Request(), j.Record())
 	roiArt, err := exportio.WriteJSON(ctx, out, "roi.geojson", exporttask.ArtifactROI, roi)
 	if err != nil {
 		return nil, fmt.Errorf("dem: %w", err)
@@ -378,7 +377,7 @@ func (p *plan) rows(j export.Job, inside *int64) cog.Rows {
 	dx, _ := p.src.res()
 	return func(y int, buf []byte) error {
 		if err := p.read.Row(y, buf); err != nil {
-			return exporttask.Permanent("the DEM record's source cannot be read",
+			return export.Permanent("the DEM record's source cannot be read",
 				fmt.Errorf("dem: %s: %w", p.src.path, err))
 		}
 		r := p.win.row + y

@@ -18,6 +18,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/stactest"
@@ -162,11 +163,11 @@ func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
 			spoil(&rec)
 			j := job(t, rec, jobtest.Triangle())
 			_, err := New(Options{}).Estimate(context.Background(), j)
-			assert.True(t, exporttask.IsPermanent(err), "estimate: %v", err)
+			assert.True(t, export.IsPermanent(err), "estimate: %v", err)
 			dir := t.TempDir()
 			_, err = New(Options{}).Export(context.Background(), j, testout.New(dir))
 			require.Error(t, err)
-			assert.True(t, exporttask.IsPermanent(err), "%v", err)
+			assert.True(t, export.IsPermanent(err), "%v", err)
 			if name == "changed" {
 				assert.ErrorContains(t, err, "changed after it was registered")
 			}

@@ -164,7 +164,7 @@ func checkAgainstGDAL(t *testing.T, src string, roi *exporttask.FeatureCollectio
 	require.NoError(t, err)
 	ours := filepath.Join(dir, arts[0].Name)
 
-	b := j.Box
+	b := j.Box()
 	want := rawSamples(t, src, "-projwin", fmt.Sprint(b.West), fmt.Sprint(b.North), fmt.Sprint(b.East), fmt.Sprint(b.South))
 	have := rawSamples(t, ours)
 	d := infoOf(t, ours)
@@ -382,11 +382,11 @@ func TestSourceChangedAfterInspectFailsPermanently(t *testing.T) {
 	gdalRun(t, "gdal_translate", "-q", "-ot", "Int16", "-co", "COMPRESS=DEFLATE", "-a_srs", "EPSG:4326", heightsGrid(t, "Int16", "-99"), src)
 	j := job(t, rec, jobtest.Triangle())
 	_, err = New(Options{}).Estimate(context.Background(), j)
-	assert.True(t, exporttask.IsPermanent(err), "%v", err)
+	assert.True(t, export.IsPermanent(err), "%v", err)
 	dir := t.TempDir()
 	_, err = New(Options{}).Export(context.Background(), j, testout.New(dir))
 	require.Error(t, err)
-	assert.True(t, exporttask.IsPermanent(err), "%v", err)
+	assert.True(t, export.IsPermanent(err), "%v", err)
 	assert.ErrorContains(t, err, "changed after it was registered")
 	assert.Empty(t, files(t, dir))
 }

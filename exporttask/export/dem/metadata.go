@@ -67,7 +67,7 @@ func (p *plan) metadata(j export.Job, inside int64, arts []exporttask.Artifact, 
 	nd, _ := geotiff.ParseNoData(img.NoData)
 	south, east := img.North-float64(img.Height)*img.PixelHeight, img.West+float64(img.Width)*img.PixelWidth
 	return exportio.NewItem(exportio.ItemParams{
-		Record: j.Record, Area: j.Area(), BBox: exportio.BBox{j.Box.West, j.Box.South, j.Box.East, j.Box.North},
+		Record: j.Record(), Area: j.Area(), BBox: j.Box(),
 		Time: now, Artifacts: arts,
 		Grid: &exportio.Grid{Width: img.Width, Height: img.Height, West: img.West, North: img.North,
 			PixelWidth: img.PixelWidth, PixelHeight: img.PixelHeight},
@@ -76,7 +76,7 @@ func (p *plan) metadata(j export.Job, inside int64, arts []exporttask.Artifact, 
 			"height":      img.Height,
 			"resolution":  img.PixelWidth,
 			"pixelHeight": img.PixelHeight,
-			"gridBBox":    exportio.BBox{img.West, south, east, img.North},
+			"gridBBox":    [4]float64{img.West, south, east, img.North},
 			"sampleType":  string(p.src.typ),
 			"noData":      NoDataValue(nd),
 			"dataPixels":  inside,
@@ -87,7 +87,7 @@ func (p *plan) metadata(j export.Job, inside int64, arts []exporttask.Artifact, 
 
 // roiSize is the length of the ROI's JSON as the ROI artifact writes it.
 func roiSize(j export.Job) int64 {
-	b, err := exportio.MarshalIndent(exportio.ROI(j.Request, j.Record))
+	b, err := exportio.MarshalIndent(exportio.ROI(j.Request(), j.Record()))
 	if err != nil {
 		return 0
 	}

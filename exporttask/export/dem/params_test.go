@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
 )
 
 func TestResamplingParameter(t *testing.T) {
@@ -41,14 +42,14 @@ func TestResamplingParameter(t *testing.T) {
 func TestEstimateRefusesBadResampling(t *testing.T) {
 	rec := demoRecord(t, res)
 	j := job(t, rec, nil)
-	j.Request.Parameters = map[string]any{ParamResampling: "cubic"}
+	j = jobtest.WithParameters(t, j, map[string]any{ParamResampling: "cubic"})
 	_, err := New(Options{}).Estimate(context.Background(), j)
 	var ve *exporttask.ValidationError
 	require.True(t, errors.As(err, &ve), "%v", err)
 	assert.Equal(t, "/parameters/resampling", ve.Problems[0].Pointer)
 	assert.Equal(t, `must be "bilinear" or "nearest", got "cubic"`, ve.Problems[0].Message)
 
-	j.Request.Parameters = map[string]any{ParamResampling: "nearest"}
+	j = jobtest.WithParameters(t, j, map[string]any{ParamResampling: "nearest"})
 	_, err = New(Options{}).Estimate(context.Background(), j)
 	assert.NoError(t, err, "a valid value is accepted for a source in EPSG:4326, which it does not change")
 }

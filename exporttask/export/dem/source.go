@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/crs"
@@ -178,7 +177,7 @@ func (s *source) check() *export.SourceError {
 // error is permanent: retrying cannot fix the data.
 func openSource(rec catalog.Record, open func(string) (SourceFile, error)) (*source, error) {
 	if rec.Source == nil {
-		return nil, exporttask.Permanent("catalog record "+rec.ID+" has no registered source; register its GeoTIFF with catalog add",
+		return nil, export.Permanent("catalog record "+rec.ID+" has no registered source; register its GeoTIFF with catalog add",
 			fmt.Errorf("dem: record %s has no source", rec.ID))
 	}
 	path, err := export.SourcePath(rec, "")
@@ -187,7 +186,7 @@ func openSource(rec catalog.Record, open func(string) (SourceFile, error)) (*sou
 	}
 	s, err := openGeoTIFF(path, open)
 	if err != nil {
-		return nil, exporttask.Permanent("the source of catalog record "+rec.ID+" cannot be exported: "+err.Error(),
+		return nil, export.Permanent("the source of catalog record "+rec.ID+" cannot be exported: "+err.Error(),
 			fmt.Errorf("dem: %w", err))
 	}
 	return s, nil

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -126,7 +126,7 @@ func checkWarp(t *testing.T, c warpCase, src string) {
 	require.NoError(t, err)
 	rec.ID = demoID
 	rec.Location = t.TempDir()
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	fp, err := export.FromGeometry(rec.Footprint)
 	require.NoError(t, err)
 	box := fp.BBox()
 	west, south, east, north := box.West, box.South, box.East, box.North
@@ -135,7 +135,7 @@ func checkWarp(t *testing.T, c warpCase, src string) {
 	roi := jobtest.Rect(west+0.03*(east-west)+1.3e-6, south+0.05*(north-south)+0.7e-6,
 		east-0.04*(east-west)-0.9e-6, north-0.02*(north-south)-1.1e-6)
 	j := job(t, rec, roi)
-	j.Request.Parameters = map[string]any{ParamResampling: string(c.resampling)}
+	j = jobtest.WithParameters(t, j, map[string]any{ParamResampling: string(c.resampling)})
 
 	pl, err := New(Options{}).plan(j, t.TempDir())
 	require.NoError(t, err)

@@ -6,7 +6,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/cog"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 )
 
@@ -29,14 +28,14 @@ func (e *Exporter) planWarp(j export.Job, src *source, proj projection, method R
 	f := src.tif
 	fail := func(problem string, err error) (*plan, error) {
 		src.Close()
-		return nil, exporttask.Permanent("the DEM record's source cannot be warped to EPSG:4326: "+problem,
+		return nil, export.Permanent("the DEM record's source cannot be warped to EPSG:4326: "+problem,
 			fmt.Errorf("dem: %s: %w", src.path, err))
 	}
 	grid, err := suggestedGrid(proj, src.gt, f.Width, f.Height)
 	if err != nil {
 		return fail(err.Error(), err)
 	}
-	out, ok := grid.windowOf(geom.BBox(j.Box))
+	out, ok := grid.windowOf(j.Box())
 	if !ok {
 		src.Close()
 		return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
@@ -71,7 +70,7 @@ func (e *Exporter) planWarp(j export.Job, src *source, proj projection, method R
 	}
 	if err != nil {
 		src.Close()
-		return nil, exporttask.Permanent("the DEM record's source cannot be read within an export's memory budget: "+errText(err),
+		return nil, export.Permanent("the DEM record's source cannot be read within an export's memory budget: "+errText(err),
 			fmt.Errorf("dem: %w", err))
 	}
 	p := &plan{src: src, read: rd, warp: wp,
@@ -101,7 +100,7 @@ func (wp *warpPlan) stream(p *plan, j export.Job, inside *int64) *warpStream {
 	sw := gridWindow{col: p.win.col, row: p.win.row, width: p.win.width, height: p.win.height}
 	read := rowFunc(func(y int, dst []byte) error {
 		if err := p.read.Row(y, dst); err != nil {
-			return exporttask.Permanent("the DEM record's source cannot be read", fmt.Errorf("dem: %s: %w", p.src.path, err))
+			return export.Permanent("the DEM record's source cannot be read", fmt.Errorf("dem: %s: %w", p.src.path, err))
 		}
 		return nil
 	})

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/cog"
 )
@@ -95,7 +94,7 @@ func (s *warpStream) block(y0, y1 int) error {
 	if y0%gdalChunkHeight == 0 || s.ks == nil {
 		ks, err := s.w.chunkKernels(s.method, y0)
 		if err != nil {
-			return exporttask.Permanent("the DEM record's source cannot be warped to EPSG:4326", fmt.Errorf("dem: %w", err))
+			return export.Permanent("the DEM record's source cannot be warped to EPSG:4326", fmt.Errorf("dem: %w", err))
 		}
 		s.ks, s.ry = ks, 0
 		for _, k := range ks {
@@ -194,7 +193,7 @@ func (s *warpStream) hold(first, last int) error {
 			row, s.free = s.free[k-1], s.free[:k-1]
 		} else {
 			if len(s.rows) >= s.maxRows {
-				return exporttask.Permanent("the DEM record's source cannot be warped within the memory planned",
+				return export.Permanent("the DEM record's source cannot be warped within the memory planned",
 					fmt.Errorf("dem: the warp needs more than the %d source rows planned at once", s.maxRows))
 			}
 			row = make([]float64, s.src.width)

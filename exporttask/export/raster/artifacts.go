@@ -9,18 +9,20 @@ import (
 	"io"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
 // artifactSet writes an export's files through an Output: every file is
 // written first and committed only once all are, so a failure before the
 // commits leaves nothing.
 type artifactSet struct {
-	out     exporttask.Output
+	out     export.Output
 	pending []pendingArtifact
 }
 
 type pendingArtifact struct {
-	w exporttask.ArtifactWriter
+	w artifact.Writer
 	a exporttask.Artifact
 }
 
@@ -99,13 +101,13 @@ func copyHashed(ctx context.Context, w io.Writer, r io.Reader) (int64, []byte, e
 }
 
 // addFile adds the finished file at path as name: the output moves it
-// where it can (see [exporttask.StoreFile]), so path may be gone after.
+// where it can (see [artifact.StoreFile]), so path may be gone after.
 func (s *artifactSet) addFile(ctx context.Context, name string, typ exporttask.ArtifactType, path string) error {
 	w, err := s.out.Create(ctx, name)
 	if err != nil {
 		return fmt.Errorf("creating %s: %w", name, err)
 	}
-	n, sum, err := exporttask.StoreFile(w, path)
+	n, sum, err := artifact.StoreFile(w, path)
 	if err != nil {
 		return errors.Join(fmt.Errorf("writing %s: %w", name, err), w.Abort())
 	}

@@ -59,7 +59,7 @@ func cancelMidway(t *testing.T, j export.Job) {
 	require.True(t, out.cancelled.Load(), "the export reported progress midway")
 	t.Logf("cancelled at %d of %d tiles", out.at.Load(), out.total.Load())
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.False(t, exporttask.IsPermanent(err), "%v", err)
+	assert.False(t, export.IsPermanent(err), "%v", err)
 	assert.Zero(t, out.reportsAfter.Load(), "progress reported after the cancel at %d of %d tiles",
 		out.at.Load(), out.total.Load())
 	assert.Empty(t, dirEntries(t, dir))

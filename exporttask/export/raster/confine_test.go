@@ -125,7 +125,7 @@ func exportWithin(t *testing.T, j export.Job) ([]exporttask.Artifact, *testout.D
 // and that nothing was written.
 func checkReason(t *testing.T, err error, out *testout.Dir, want ...string) {
 	t.Helper()
-	var pe *exporttask.PermanentError
+	var pe *export.PermanentError
 	require.ErrorAs(t, err, &pe)
 	for _, w := range want {
 		assert.Contains(t, pe.Reason, w)

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/writeback"
 )
 
@@ -30,7 +30,7 @@ var errCopyCount = errors.New("the tiles copied are not those selected")
 //
 // The disk writes the file while it is built (package writeback), so that
 // the store's sync of it at commit finds little left to write.
-func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, sel selection, out exporttask.Output) error {
+func buildGeoPackage(ctx context.Context, path string, src *source, ts tileSet, sel selection, out export.Output) error {
 	total := sel.Tiles()
 	step := max(total/progressSteps, 1)
 	var done, reported int64

@@ -9,7 +9,7 @@ import (
 	"math"
 
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/terrain"
 )
@@ -22,7 +22,7 @@ import (
 // levels 0..11 make 246 tiles, written in about 5 s on a busy 2-core
 // machine (levels 0..10: 77 tiles).
 func WriteDemoSource(dir string, rec catalog.Record) error {
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	fp, err := export.FromGeometry(rec.Footprint)
 	if err != nil {
 		return fmt.Errorf("raster: record %s: footprint: %w", rec.ID, err)
 	}

@@ -1,5 +1,5 @@
 // Package raster exports RASTER catalog records: it implements
-// [export.Engine] with [Exporter], which [export.Exporter] calls for
+// [export.Engine] with [Exporter], which [export.CatalogExporter] calls for
 // records of domain RASTER.
 //
 // A record's source is a tile pyramid on the EPSG:4326 grid of two

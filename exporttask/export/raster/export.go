@@ -11,7 +11,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
@@ -22,18 +21,18 @@ import (
 // is tiles copied out of tiles selected. Nothing is committed until every
 // file is written, so a failure or a stop leaves nothing in out. A bad
 // parameter or a missing or unreadable source is an
-// exporttask.PermanentError; other failures (a full disk, a failed write)
+// export.PermanentError; other failures (a full disk, a failed write)
 // may pass and are plain errors.
-func (x *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
-	minZoom, maxZoom, err := exportLevels(j.Record, j.Request.Parameters)
+func (x *Exporter) Export(ctx context.Context, j export.Job, out export.Output) ([]exporttask.Artifact, error) {
+	minZoom, maxZoom, err := exportLevels(j.Record(), j.Request().Parameters)
 	if err != nil {
-		return nil, exporttask.Permanent(err.Error(), err)
+		return nil, export.Permanent(err.Error(), err)
 	}
-	format, err := tileFormatParam(j.Record, j.Request.Parameters)
+	format, err := tileFormatParam(j.Record(), j.Request().Parameters)
 	if err != nil {
-		return nil, exporttask.Permanent(err.Error(), err)
+		return nil, export.Permanent(err.Error(), err)
 	}
-	src, err := openSource(ctx, j.Record)
+	src, err := openSource(ctx, j.Record())
 	if err != nil {
 		return nil, err
 	}
@@ -41,12 +40,12 @@ func (x *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 	src.useTileFormat(format)
 	sel, err := selectTiles(ctx, src, j, minZoom, maxZoom)
 	if err != nil {
-		return nil, unreadable(j.Record, err)
+		return nil, unreadable(j.Record(), err)
 	}
 
 	dir := x.tempDir
-	if j.ScratchDir != "" {
-		dir = j.ScratchDir
+	if j.ScratchDir() != "" {
+		dir = j.ScratchDir()
 	}
 	tmp, err := os.CreateTemp(dir, "raster-export-*.gpkg")
 	if err != nil {
@@ -72,7 +71,7 @@ func (x *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 // build writes the GeoPackage to path and draws the thumbnails, the
 // thumbnails (CPU) while the tiles are copied (mostly I/O).
 func build(ctx context.Context, path string, src *source, j export.Job, sel selection, minZoom, maxZoom int,
-	out exporttask.Output) ([][]byte, error) {
+	out export.Output) ([][]byte, error) {
 	thumbCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type drawn struct {
@@ -86,8 +85,8 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 		defer guard.Recover(&d.err)
 		d.pngs, d.err = drawThumbnails(thumbCtx, src, j, sel)
 	}()
-	ts := tileSet{Identifier: exportIdentifier(j.Record), Description: "export of catalog record " + j.Record.ID,
-		Extent: snapOut(geom.BBox(j.Box), maxZoom), MinZoom: minZoom, MaxZoom: maxZoom}
+	ts := tileSet{Identifier: exportIdentifier(j.Record()), Description: "export of catalog record " + j.Record().ID,
+		Extent: snapOut(j.Box(), maxZoom), MinZoom: minZoom, MaxZoom: maxZoom}
 	err := buildGeoPackage(ctx, path, src, ts, sel, out)
 	if err != nil {
 		cancel()
@@ -96,29 +95,29 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 	// Whatever SQLite made of a source cut short or rewritten in place
 	// (errors, or pages read as zeros), the file tells.
 	if changed := src.unchanged(); changed != nil && ctx.Err() == nil {
-		return nil, exporttask.Permanent("the source of catalog record "+j.Record.ID+" changed during the export; "+
+		return nil, export.Permanent("the source of catalog record "+j.Record().ID+" changed during the export; "+
 			"export it again once it is complete", errors.Join(changed, err, d.err))
 	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
 	case err != nil && (faultText(err) != "" || isDamaged(err) || errors.Is(err, errCopyCount) || errors.As(err, new(*badSource))):
-		return nil, unreadable(j.Record, fmt.Errorf("building the GeoPackage: %w", err))
+		return nil, unreadable(j.Record(), fmt.Errorf("building the GeoPackage: %w", err))
 	case err != nil:
 		return nil, fmt.Errorf("raster: building the GeoPackage: %w", err)
 	case d.err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
-	case exporttask.IsPermanent(d.err):
+	case export.IsPermanent(d.err):
 		return nil, d.err
 	case d.err != nil:
-		return nil, unreadable(j.Record, d.err)
+		return nil, unreadable(j.Record(), d.err)
 	}
 	return d.pngs, nil
 }
 
 // write stores the files in out (the GeoPackage moved from gpkgPath where
 // out can take it) and commits them once all are written.
-func write(ctx context.Context, out exporttask.Output, gpkgPath string, thumbs [][]byte, j export.Job,
+func write(ctx context.Context, out export.Output, gpkgPath string, thumbs [][]byte, j export.Job,
 	sel selection, minZoom, maxZoom int) (arts []exporttask.Artifact, err error) {
 	set := &artifactSet{out: out}
 	defer func() {
@@ -126,7 +125,7 @@ func write(ctx context.Context, out exporttask.Output, gpkgPath string, thumbs [
 			err = errors.Join(fmt.Errorf("raster: %w", err), set.abort())
 		}
 	}()
-	if err := set.addFile(ctx, j.Record.ID+".gpkg", exporttask.ArtifactGPKG, gpkgPath); err != nil {
+	if err := set.addFile(ctx, j.Record().ID+".gpkg", exporttask.ArtifactGPKG, gpkgPath); err != nil {
 		return nil, err
 	}
 	for i, t := range thumbnails() {
@@ -170,7 +169,7 @@ func unreadable(rec catalog.Record, err error) error {
 	case isDamaged(err):
 		reason += ": the GeoPackage is damaged"
 	}
-	return exporttask.Permanent(reason, err)
+	return export.Permanent(reason, err)
 }
 
 // faultText says which file or tile of a source err is about, in words

@@ -17,8 +17,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -123,7 +124,7 @@ func TestExportROIKeepsOnlyTilesMeetingIt(t *testing.T) {
 	j := job(t, rec, exporttask.CreateRequest{ROI: roiOf(tri)})
 	out, arts := exportTo(t, j)
 
-	roi, err := exportio.FromGeometry(tri)
+	roi, err := export.FromGeometry(tri)
 	require.NoError(t, err)
 	src := readTiles(t, filepath.Join(rec.Location, raster.SourceName))
 	got := readTiles(t, artifactPath(t, out, arts, exporttask.ArtifactGPKG))
@@ -200,7 +201,7 @@ func TestBadParameters(t *testing.T) {
 
 			dir := t.TempDir()
 			_, err = x.Export(context.Background(), j, testout.New(dir))
-			assert.True(t, exporttask.IsPermanent(err), "%v", err)
+			assert.True(t, export.IsPermanent(err), "%v", err)
 			assert.Empty(t, dirEntries(t, dir))
 		})
 	}
@@ -279,7 +280,7 @@ func TestBrokenSourceIsPermanent(t *testing.T) {
 			dir := t.TempDir()
 			_, err = raster.New(raster.Options{}).Export(context.Background(), job(t, rec, exporttask.CreateRequest{}), testout.New(dir))
 			require.Error(t, err)
-			var pe *exporttask.PermanentError
+			var pe *export.PermanentError
 			require.ErrorAs(t, err, &pe)
 			assert.Contains(t, pe.Reason, recordID)
 			assert.Empty(t, dirEntries(t, dir))
@@ -290,7 +291,7 @@ func TestBrokenSourceIsPermanent(t *testing.T) {
 	rec := good
 	rec.MaxZoom = fixtureMax + 2
 	_, err := raster.New(raster.Options{}).Export(context.Background(), job(t, rec, exporttask.CreateRequest{}), testout.New(t.TempDir()))
-	assert.True(t, exporttask.IsPermanent(err))
+	assert.True(t, export.IsPermanent(err))
 	assert.ErrorContains(t, err, "no level")
 }
 
@@ -300,7 +301,7 @@ type failingOutput struct {
 	refuse string
 }
 
-func (o failingOutput) Create(ctx context.Context, name string) (exporttask.ArtifactWriter, error) {
+func (o failingOutput) Create(ctx context.Context, name string) (artifact.Writer, error) {
 	if name == o.refuse {
 		return nil, errors.New("disk full")
 	}
@@ -313,6 +314,6 @@ func TestFailedWriteLeavesNothing(t *testing.T) {
 	out := failingOutput{Dir: testout.New(dir), refuse: raster.MetadataName}
 	_, err := raster.New(raster.Options{}).Export(context.Background(), job(t, rec, exporttask.CreateRequest{}), out)
 	require.ErrorContains(t, err, "disk full")
-	assert.False(t, exporttask.IsPermanent(err), "a write failure may pass: the task is retried")
+	assert.False(t, export.IsPermanent(err), "a write failure may pass: the task is retried")
 	assert.Empty(t, dirEntries(t, dir), "the files written before were aborted")
 }

@@ -25,7 +25,7 @@ const DefaultTilesPerSecond = 4000
 type Options struct {
 	// TempDir is where the GeoPackage is built before it is stored in
 	// the output (moved where the output can take the file, see
-	// [exporttask.StoreFile]), when the job has no ScratchDir of its own. Default:
+	// [artifact.StoreFile]), when the job has no ScratchDir of its own. Default:
 	// os.TempDir().
 	TempDir string
 	// TilesPerSecond is the speed Estimate's time assumes for a
@@ -81,24 +81,24 @@ const (
 // from the source: a create costs about the same on a source of a million
 // tiles as on one of ten. A source with too many scattered tiles for an
 // index, and GeoTIFF imagery, are counted as an export selects them.
-func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estimate, error) {
-	minZoom, maxZoom, err := exportLevels(j.Record, j.Request.Parameters)
+func (x *Exporter) Estimate(ctx context.Context, j export.Job) (export.Estimate, error) {
+	minZoom, maxZoom, err := exportLevels(j.Record(), j.Request().Parameters)
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return export.Estimate{}, err
 	}
-	format, err := tileFormatParam(j.Record, j.Request.Parameters)
+	format, err := tileFormatParam(j.Record(), j.Request().Parameters)
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return export.Estimate{}, err
 	}
-	src, err := openSource(ctx, j.Record)
+	src, err := openSource(ctx, j.Record())
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return export.Estimate{}, err
 	}
 	defer src.Close()
 	src.useTileFormat(format)
 	tiles, bytes, err := x.count(ctx, src, j, minZoom, maxZoom)
 	if err != nil {
-		return exporttask.Estimate{}, unreadable(j.Record, err)
+		return export.Estimate{}, unreadable(j.Record(), err)
 	}
 	size := gpkgBaseBytes + bytes + tiles*gpkgBytesPerTile + metadataBytes
 	if tiles > 0 {
@@ -110,7 +110,7 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 		rate /= 2 // a directory: see DefaultTilesPerSecond
 	}
 	secs := int64(math.Ceil(float64(tiles)/rate+j.MaskTime(tiles, int64(thumbnailPixels(j))).Seconds())) + 1
-	return exporttask.Estimate{Size: size, Time: secs, Artifacts: producedTypes()}, nil
+	return export.Estimate{Size: size, Time: secs, Artifacts: producedTypes()}, nil
 }
 
 // count returns the tiles of levels minZoom..maxZoom the job selects and
@@ -118,7 +118,7 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 // from the source.
 func (x *Exporter) count(ctx context.Context, src *source, j export.Job, minZoom, maxZoom int) (tiles, bytes int64, err error) {
 	if src.imagery == nil {
-		ix, err := x.indexes.load(ctx, j.Record, src)
+		ix, err := x.indexes.load(ctx, j.Record(), src)
 		switch {
 		case err == nil:
 			return ix.estimate(j, minZoom, maxZoom)
@@ -145,7 +145,7 @@ func producedTypes() []exporttask.ArtifactType {
 
 // thumbnailPixels is the number of pixels of the three thumbnails.
 func thumbnailPixels(j export.Job) float64 {
-	w, h := j.Box.Width(), j.Box.Height()
+	w, h := j.Box().Width(), j.Box().Height()
 	aspect := math.Min(w, h) / math.Max(w, h)
 	if !(aspect > 0) {
 		aspect = 1

@@ -23,7 +23,6 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/gdaltest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
@@ -268,7 +267,7 @@ func checkRecord(t *testing.T, rec catalog.Record, src map[tileKey][]byte, path,
 	assert.Equal(t, st.Size(), rec.Source.Size)
 	assert.True(t, st.ModTime().Equal(rec.Source.ModTime))
 
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	fp, err := export.FromGeometry(rec.Footprint)
 	require.NoError(t, err)
 	box := fp.BBox()
 	pixel := 180 / math.Ldexp(1, hi) / 256
@@ -395,7 +394,7 @@ func TestGDALSourceChangedAfterInspect(t *testing.T) {
 
 		out := testout.New(t.TempDir())
 		_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(context.Background(), j, out)
-		var pe *exporttask.PermanentError
+		var pe *export.PermanentError
 		require.ErrorAs(t, err, &pe, c.path)
 		assert.Contains(t, pe.Reason, "changed after it was registered")
 		assert.Empty(t, dirEntries(t, out.Path))
@@ -413,7 +412,7 @@ func TestWriteDemoSourceIsRegistrable(t *testing.T) {
 	rec := inspect(t, catalog.Source{Path: path, Format: "GPKG", Table: raster.TilesTable})
 	assert.Equal(t, legacy.MinZoom, rec.MinZoom)
 	assert.Equal(t, legacy.MaxZoom, rec.MaxZoom)
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	fp, err := export.FromGeometry(rec.Footprint)
 	require.NoError(t, err)
 	assert.Equal(t, geom.BBox{West: 34, South: 31, East: 35, North: 32}, fp.BBox())
 

@@ -44,7 +44,7 @@ func fixture(t testing.TB) catalog.Record {
 	return rec
 }
 
-// job builds the job of exporting rec for r, as export.Exporter does.
+// job builds the job of exporting rec for r, as export.CatalogExporter does.
 func job(t testing.TB, rec catalog.Record, r exporttask.CreateRequest) export.Job {
 	t.Helper()
 	r.CatalogRecordID, r.Domain = rec.ID, rec.Domain

@@ -233,14 +233,14 @@ func openImagerySource(rec catalog.Record) (*source, error) {
 	s, err := openImagery(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, exporttask.Permanent("the source of catalog record "+rec.ID+" is missing", err)
+			return nil, export.Permanent("the source of catalog record "+rec.ID+" is missing", err)
 		}
 		reason := "the source of catalog record " + rec.ID + " cannot be rendered"
 		var se *export.SourceError
 		if errors.As(err, &se) {
 			reason += ": " + se.Problem // without the server's path
 		}
-		return nil, exporttask.Permanent(reason, fmt.Errorf("raster: %w", err))
+		return nil, export.Permanent(reason, fmt.Errorf("raster: %w", err))
 	}
 	return &source{path: p, format: FormatGTiff, imagery: s}, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -96,7 +97,7 @@ func TestImageryHugeDeclaredImage(t *testing.T) {
 	_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(t.Context(), job(t, rec, exporttask.CreateRequest{}),
 		testout.New(t.TempDir()))
 	require.Error(t, err)
-	assert.True(t, exporttask.IsPermanent(err), "%v", err)
+	assert.True(t, export.IsPermanent(err), "%v", err)
 	assert.Contains(t, err.Error(), "MaxRenderedTiles")
 
 	out, arts := exportTo(t, job(t, rec, exporttask.CreateRequest{ROI: roiOf(square(34.1, 31.999, 34.1005, 32))}))

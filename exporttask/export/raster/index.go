@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"github.com/openapi-viewer/viewer/exporttask/export"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
 // cellColumns is how many columns of a row one index cell covers.
@@ -100,7 +99,7 @@ func (ix *selectionIndex) estimate(j export.Job, minZoom, maxZoom int) (tiles, b
 
 // estimateLevel is estimate for the cells of level z.
 func estimateLevel(cells []indexCell, j export.Job, z int) (tiles, bytes int64, err error) {
-	r := rangeOf(geom.BBox(j.Box), z)
+	r := rangeOf(j.Box(), z)
 	if r.Count() == 0 || len(cells) == 0 {
 		return 0, 0, nil
 	}
@@ -119,7 +118,7 @@ func estimateLevel(cells []indexCell, j export.Job, z int) (tiles, bytes int64, 
 		c := cells[i]
 		m := c.mask & columnMask(c.block, r)
 		first := int64(c.block) * cellColumns
-		cellBox := export.Box(tileBox(z, first+int64(bits.TrailingZeros64(m)), int64(c.row)))
+		cellBox := tileBox(z, first+int64(bits.TrailingZeros64(m)), int64(c.row))
 		cellBox.East = tileBox(z, first+cellColumns-1-int64(bits.LeadingZeros64(m)), int64(c.row)).East
 		if !j.IntersectsBox(cellBox) { // no tile of the cell is selected: none is sampled
 			continue
@@ -138,7 +137,7 @@ func estimateLevel(cells []indexCell, j export.Job, z int) (tiles, bytes int64, 
 		for ; m != 0; m &= m - 1 {
 			if k%stride == 0 {
 				i := bits.TrailingZeros64(m)
-				if j.IntersectsBox(export.Box(tileBox(z, first+int64(i), int64(c.row)))) {
+				if j.IntersectsBox(tileBox(z, first+int64(i), int64(c.row))) {
 					hits++
 					weight += codeWeight(c.sizes[i])
 				}

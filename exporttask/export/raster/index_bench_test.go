@@ -105,7 +105,7 @@ func BenchmarkCreateEstimate(b *testing.B) {
 				}
 			})
 			b.Run(name+"/select", func(b *testing.B) {
-				minZoom, maxZoom, err := exportLevels(j.Record, j.Request.Parameters)
+				minZoom, maxZoom, err := exportLevels(j.Record(), j.Request().Parameters)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -125,7 +125,7 @@ func TestIndexEstimateSamplesALargeLevel(t *testing.T) {
 	var wantTiles, wantBytes int64
 	for col := int64(3000); col < 3600; col++ {
 		for row := int64(1000); row < 1500; row++ {
-			if j.IntersectsBox(export.Box(tileBox(z, col, row))) {
+			if j.IntersectsBox(tileBox(z, col, row)) {
 				wantTiles++
 				wantBytes += size(col, row)
 			}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
@@ -96,8 +96,8 @@ func TestUnreadableLeavesContextEndsAlone(t *testing.T) {
 	rec := catalog.Record{ID: "r"}
 	stopped := fmt.Errorf("reading: %w", context.Canceled)
 	assert.Same(t, stopped, unreadable(rec, stopped))
-	assert.False(t, exporttask.IsPermanent(unreadable(rec, stopped)))
-	assert.True(t, exporttask.IsPermanent(unreadable(rec, errors.New("malformed"))))
+	assert.False(t, export.IsPermanent(unreadable(rec, stopped)))
+	assert.True(t, export.IsPermanent(unreadable(rec, errors.New("malformed"))))
 }
 
 func TestCopyHashedCopiesAndHashes(t *testing.T) {

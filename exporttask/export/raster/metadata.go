@@ -27,7 +27,7 @@ func metadataJSON(j export.Job, sel selection, minZoom, maxZoom int, arts []expo
 		levels = append(levels, LevelMetadata{Zoom: l.Zoom, Tiles: l.Tiles, Bytes: l.Bytes, PixelSizeDeg: pixelDegrees(l.Zoom)})
 	}
 	item := exportio.NewItem(exportio.ItemParams{
-		Record: j.Record, Area: j.Area(), BBox: exportio.BBox{j.Box.West, j.Box.South, j.Box.East, j.Box.North},
+		Record: j.Record(), Area: j.Area(), BBox: j.Box(),
 		Time: now, Artifacts: arts,
 		Properties: map[string]any{
 			"minZoom": minZoom, "maxZoom": maxZoom, "levels": levels,

@@ -20,6 +20,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/raster"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
@@ -153,7 +154,7 @@ func TestPartOfADamagedGeoPackage(t *testing.T) {
 			require.NoError(t, ctx.Err(), "the export ran on")
 			if err != nil {
 				t.Log(err)
-				var pe *exporttask.PermanentError
+				var pe *export.PermanentError
 				require.True(t, errors.As(err, &pe), "a permanent failure, not %v", err)
 				assert.Contains(t, pe.Reason, "the tiles of catalog record "+recordID+" are unreadable")
 				assert.NotContains(t, pe.Reason, rec.Location, "no server path")

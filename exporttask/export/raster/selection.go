@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/openapi-viewer/viewer/exporttask/export"
-	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
 // MaxTileBytes is the largest tile a source may hold, in a GeoPackage or
@@ -73,12 +72,12 @@ func selectTiles(ctx context.Context, src *source, j export.Job, minZoom, maxZoo
 
 func selectLevel(ctx context.Context, src *source, j export.Job, z int) (level, error) {
 	l := level{Zoom: z}
-	tiles, err := src.list(ctx, z, rangeOf(geom.BBox(j.Box), z))
+	tiles, err := src.list(ctx, z, rangeOf(j.Box(), z))
 	if err != nil {
 		return level{}, err
 	}
 	for _, t := range tiles {
-		if !j.IntersectsBox(export.Box(tileBox(z, t.col, t.row))) {
+		if !j.IntersectsBox(tileBox(z, t.col, t.row)) {
 			continue
 		}
 		if t.size > MaxTileBytes { // a file of a directory; see sizeLevel for a GeoPackage

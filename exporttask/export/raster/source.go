@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
@@ -69,7 +68,7 @@ const maxTileMapBytes = 1 << 20
 // openSource opens and checks rec's source: the registered one (which
 // must not have changed since it was registered, see export.SourcePath),
 // or for a record without a Source, <record directory>/tiles.gpkg with
-// its table "tiles". Any failure is an exporttask.PermanentError:
+// its table "tiles". Any failure is an export.PermanentError:
 // retrying cannot fix a record's data.
 func openSource(ctx context.Context, rec catalog.Record) (*source, error) {
 	if rec.Source == nil {
@@ -113,7 +112,7 @@ func openSource(ctx context.Context, rec catalog.Record) (*source, error) {
 	case FormatGTiff:
 		return openImagerySource(rec)
 	default:
-		return nil, exporttask.Permanent(fmt.Sprintf("the source of catalog record %s has format %q, "+
+		return nil, export.Permanent(fmt.Sprintf("the source of catalog record %s has format %q, "+
 			"which RASTER exports do not read (GPKG, TMS, XYZ or GTiff)", rec.ID, f),
 			fmt.Errorf("raster: record %s: source format %q", rec.ID, f))
 	}
@@ -126,7 +125,7 @@ func openLegacy(ctx context.Context, rec catalog.Record) (*source, error) {
 	path := filepath.Join(rec.Location, SourceName)
 	st, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, exporttask.Permanent("the tiles of catalog record "+rec.ID+" are missing", err)
+		return nil, export.Permanent("the tiles of catalog record "+rec.ID+" are missing", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("raster: %w", err)

@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 )
@@ -26,7 +26,7 @@ type TileFunc func(z int, col, row int64) ([]byte, error)
 // that tile returns for every grid tile meeting rec.Footprint. The file
 // appears complete or not at all. It returns the number of tiles written.
 func WriteSource(dir string, rec catalog.Record, tile TileFunc) (int64, error) {
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	fp, err := export.FromGeometry(rec.Footprint)
 	if err != nil {
 		return 0, fmt.Errorf("raster: record %s: footprint: %w", rec.ID, err)
 	}

@@ -123,7 +123,7 @@ func exportChangedSource(t *testing.T, c string) {
 	defer cancel()
 	_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(ctx, job(t, rec, area), out)
 	require.Error(t, err)
-	var pe *exporttask.PermanentError
+	var pe *export.PermanentError
 	require.True(t, errors.As(err, &pe), "a permanent failure, not %v", err)
 	assert.Contains(t, pe.Reason, "the source of catalog record "+recordID+" changed during the export")
 	assert.NotContains(t, pe.Reason, rec.Location, "no server path")
@@ -182,7 +182,7 @@ func TestHostileTileTablesAreRefused(t *testing.T) {
 
 			_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(ctx, job(t, rec, exporttask.CreateRequest{}),
 				testout.New(t.TempDir()))
-			var pe *exporttask.PermanentError
+			var pe *export.PermanentError
 			require.True(t, errors.As(err, &pe), "a permanent failure, not %v", err)
 			assert.Contains(t, pe.Reason, want)
 			assert.False(t, strings.Contains(pe.Reason, rec.Location), "no server path in %q", pe.Reason)
@@ -207,7 +207,7 @@ func TestExportRefusesAHugeTile(t *testing.T) {
 	out := testout.New(t.TempDir())
 	_, err = raster.New(raster.Options{TempDir: t.TempDir()}).Export(context.Background(),
 		job(t, rec, exporttask.CreateRequest{}), out)
-	var pe *exporttask.PermanentError
+	var pe *export.PermanentError
 	require.True(t, errors.As(err, &pe), "a permanent failure, not %v", err)
 	assert.Contains(t, pe.Reason, "more than the 4194304 a tile of 256×256 pixels may (MaxTileBytes)")
 	assert.Empty(t, out.Reports(), "refused before the copy")

@@ -49,7 +49,7 @@ func thumbnailLevel(j export.Job, sel selection) level {
 			continue
 		}
 		pick = l
-		if math.Max(j.Box.Width(), j.Box.Height())/pixelDegrees(l.Zoom) >= thumbnailDetail {
+		if math.Max(j.Box().Width(), j.Box().Height())/pixelDegrees(l.Zoom) >= thumbnailDetail {
 			break
 		}
 	}
@@ -96,8 +96,8 @@ func drawThumbnails(ctx context.Context, src *source, j export.Job, sel selectio
 
 func newCanvas(j export.Job, z int) *canvas {
 	p := pixelDegrees(z)
-	x0, x1 := math.Floor((j.Box.West+180)/p), math.Ceil((j.Box.East+180)/p)
-	y0, y1 := math.Floor((90-j.Box.North)/p), math.Ceil((90-j.Box.South)/p)
+	x0, x1 := math.Floor((j.Box().West+180)/p), math.Ceil((j.Box().East+180)/p)
+	y0, y1 := math.Floor((90-j.Box().North)/p), math.Ceil((90-j.Box().South)/p)
 	w, h := max(int64(x1-x0), 1), max(int64(y1-y0), 1)
 	k := max((max(w, h)+canvasLimit-1)/canvasLimit, 1)
 	c := &canvas{z: z, ox: int64(x0), oy: int64(y0), sw: w, sh: h, k: k, w: int((w + k - 1) / k), h: int((h + k - 1) / k)}
@@ -231,7 +231,7 @@ func (c *canvas) image() *image.RGBA {
 // fall in it (the nearest one when none does, to enlarge), and is clear
 // when its centre is outside the exported area.
 func (c *canvas) thumbnail(img *image.RGBA, j export.Job, tw, th int) *image.RGBA {
-	b := j.Box
+	b := j.Box()
 	// Canvas pixel coordinates of a longitude and of a latitude.
 	u := func(lon float64) float64 { return ((lon+180)/pixelDegrees(c.z) - float64(c.ox)) / float64(c.k) }
 	v := func(lat float64) float64 { return ((90-lat)/pixelDegrees(c.z) - float64(c.oy)) / float64(c.k) }
@@ -285,7 +285,7 @@ func centresIn(a, b float64, n int) (lo, hi int) {
 // thumbnailSize returns the width and height of a thumbnail of the
 // exported box whose longest side is size pixels.
 func thumbnailSize(j export.Job, size int) (w, h int) {
-	bw, bh := j.Box.Width(), j.Box.Height()
+	bw, bh := j.Box().Width(), j.Box().Height()
 	if !(bw > 0) || !(bh > 0) {
 		return size, size
 	}

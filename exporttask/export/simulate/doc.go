@@ -1,7 +1,7 @@
-// Package simulate is an [exporttask.Exporter] that does no real work: a
+// Package simulate is an [export.Exporter] that does no real work: a
 // [Simulator] accepts any catalog record id, waits, reports progress and
 // writes one small text file per artifact type through the
-// [exporttask.Output], so that downloads work. Package exporttasktest uses
+// [export.Output], so that downloads work. Package exporttasktest uses
 // it by default, and the reference server (examples/server) with
 // -exporter simulate; the real exporters of RASTER, DEM and 3D products
 // live beside it, under export/.

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 )
 
@@ -27,7 +29,7 @@ type Config struct {
 	Fail func(t exporttask.Task, progress int) error
 }
 
-// Simulator is an [exporttask.Exporter] that does no real work: it accepts
+// Simulator is an [export.Exporter] that does no real work: it accepts
 // any catalog record id, waits, reports progress, and writes one small text
 // file per artifact type of the domain, with plausible names. Its size
 // estimate grows with the area of the region of interest (the whole record,
@@ -41,7 +43,7 @@ type Simulator struct {
 	fail     func(exporttask.Task, int) error
 }
 
-var _ exporttask.Exporter = (*Simulator)(nil)
+var _ export.Exporter = (*Simulator)(nil)
 
 // New returns a Simulator configured by cfg, with defaults for the
 // fields left zero.
@@ -155,10 +157,10 @@ func plan(recordID string, d exporttask.Domain, roi *exporttask.FeatureCollectio
 // export of r would produce, and the configured Duration (rounded up to
 // whole seconds) as its time. It fails for an unknown domain or an ROI whose geometry is not a
 // Polygon or MultiPolygon of finite positions.
-func (s *Simulator) Estimate(_ context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
+func (s *Simulator) Estimate(_ context.Context, r exporttask.CreateRequest) (export.Estimate, error) {
 	p, err := plan(r.CatalogRecordID, r.Domain, r.ROI)
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return export.Estimate{}, err
 	}
 	var size int64
 	types := make([]exporttask.ArtifactType, 0, len(p))
@@ -167,7 +169,7 @@ func (s *Simulator) Estimate(_ context.Context, r exporttask.CreateRequest) (exp
 		types = append(types, a.typ)
 	}
 	secs := int64(math.Ceil(s.duration.Seconds()))
-	return exporttask.Estimate{Size: size, Time: max(secs, 1), Artifacts: types}, nil
+	return export.Estimate{Size: size, Time: max(secs, 1), Artifacts: types}, nil
 }
 
 // Export waits Duration in Steps slices, reporting progress (done slices
@@ -177,10 +179,10 @@ func (s *Simulator) Estimate(_ context.Context, r exporttask.CreateRequest) (exp
 // that downloads work. The artifacts' sizes and SHA-256 are those of these
 // files, not of the estimate. Export stops with ctx's error when ctx is
 // done, and with out's error when a progress report fails.
-func (s *Simulator) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (s *Simulator) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	p, err := plan(t.CatalogRecordID, t.Domain, t.ROI)
 	if err != nil {
-		return nil, exporttask.Permanent(err.Error(), nil)
+		return nil, export.Permanent(err.Error(), nil)
 	}
 	step := s.duration / time.Duration(s.steps)
 	timer := time.NewTimer(step)
@@ -217,18 +219,18 @@ func (s *Simulator) Export(ctx context.Context, t exporttask.Task, out exporttas
 }
 
 // writeFile writes body as the artifact name through out.
-func writeFile(ctx context.Context, out exporttask.Output, name string, body []byte) (exporttask.ArtifactInfo, error) {
+func writeFile(ctx context.Context, out export.Output, name string, body []byte) (artifact.Info, error) {
 	w, err := out.Create(ctx, name)
 	if err != nil {
-		return exporttask.ArtifactInfo{}, fmt.Errorf("creating %s: %w", name, err)
+		return artifact.Info{}, fmt.Errorf("creating %s: %w", name, err)
 	}
 	defer w.Abort()
 	if _, err := w.Write(body); err != nil {
-		return exporttask.ArtifactInfo{}, fmt.Errorf("writing %s: %w", name, err)
+		return artifact.Info{}, fmt.Errorf("writing %s: %w", name, err)
 	}
 	info, err := w.Commit()
 	if err != nil {
-		return exporttask.ArtifactInfo{}, fmt.Errorf("committing %s: %w", name, err)
+		return artifact.Info{}, fmt.Errorf("committing %s: %w", name, err)
 	}
 	return info, nil
 }

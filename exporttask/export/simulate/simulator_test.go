@@ -5,13 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/openapi-viewer/viewer/exporttask/export"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/stretchr/testify/assert"
@@ -184,6 +186,6 @@ func TestSimulatorExportStops(t *testing.T) {
 	t.Run("unknown domain", func(t *testing.T) {
 		_, err := New(Config{}).Export(context.Background(), taskOf(1, request("X", nil)), testout.New(t.TempDir()))
 		assert.ErrorContains(t, err, "unknown domain")
-		assert.True(t, exporttask.IsPermanent(err))
+		assert.True(t, export.IsPermanent(err))
 	})
 }

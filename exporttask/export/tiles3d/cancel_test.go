@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -44,7 +44,7 @@ func TestCancelMidwayStopsTheExport(t *testing.T) {
 	_, err := New(Options{}).Export(ctx, job(t, rec, nil), out)
 	require.True(t, out.cancelled.Load(), "the export reported progress midway")
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.False(t, exporttask.IsPermanent(err), "%v", err)
+	assert.False(t, export.IsPermanent(err), "%v", err)
 	assert.Zero(t, out.reportsAfter.Load())
 	assert.Empty(t, files(t, dir))
 }

@@ -108,7 +108,7 @@ func exportWithin(t *testing.T, j export.Job) (string, []exporttask.Artifact, er
 // want, and neither an absolute path nor a Go type name.
 func checkReason(t *testing.T, err error, want ...string) {
 	t.Helper()
-	var pe *exporttask.PermanentError
+	var pe *export.PermanentError
 	require.ErrorAs(t, err, &pe)
 	for _, w := range want {
 		assert.Contains(t, pe.Reason, w)

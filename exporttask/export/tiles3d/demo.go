@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
 	"github.com/openapi-viewer/viewer/exporttask/internal/terrain"
@@ -30,7 +30,7 @@ const metersPerDegree = 111320.0
 // tiles, about 2.7 MB. The directory is replaced whole, or left alone on
 // error.
 func WriteDemoSource(dir string, rec catalog.Record) error {
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	fp, err := export.FromGeometry(rec.Footprint)
 	if err != nil {
 		return fmt.Errorf("tiles3d: record %s footprint: %w", rec.ID, err)
 	}

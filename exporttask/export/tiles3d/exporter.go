@@ -86,15 +86,15 @@ func sourceDir(rec catalog.Record) (string, error) {
 }
 
 func (e *Exporter) plan(ctx context.Context, j export.Job) (*plan, error) {
-	if j.Box.Empty() || j.Box.Width() == 0 || j.Box.Height() == 0 {
+	if j.Box().Empty() || j.Box().Width() == 0 || j.Box().Height() == 0 {
 		return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
 			Message: "meets the record only along its edge or at a corner: the area to export has no extent"})
 	}
-	limit, err := levelLimit(j.Record, j.Request.Parameters)
+	limit, err := levelLimit(j.Record(), j.Request().Parameters)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := sourceDir(j.Record)
+	dir, err := sourceDir(j.Record())
 	if err != nil {
 		return nil, err
 	}
@@ -102,17 +102,17 @@ func (e *Exporter) plan(ctx context.Context, j export.Job) (*plan, error) {
 	if err != nil {
 		var se *export.SourceError
 		if errors.As(err, &se) {
-			return nil, exporttask.Permanent("the 3D record's tileset cannot be exported: "+inside(dir, se), se)
+			return nil, export.Permanent("the 3D record's tileset cannot be exported: "+inside(dir, se), se)
 		}
 		return nil, wrap(err)
 	}
-	sel, ok, err := src.selectTiles(func(b geom.BBox) bool { return j.IntersectsBox(export.Box(b)) }, limit)
+	sel, ok, err := src.selectTiles(func(b geom.BBox) bool { return j.IntersectsBox(b) }, limit)
 	if err != nil {
 		return nil, wrap(err)
 	}
 	if !ok {
 		return nil, exporttask.NewValidationError(exporttask.FieldError{Pointer: "/ROI",
-			Message: fmt.Sprintf("meets none of the tiles of the 3D record's tileset (the area to export is %s)", boxText(geom.BBox(j.Box)))})
+			Message: fmt.Sprintf("meets none of the tiles of the 3D record's tileset (the area to export is %s)", boxText(j.Box()))})
 	}
 	return &plan{dir: src.dir, src: src, sel: sel}, nil
 }
@@ -122,14 +122,14 @@ func (e *Exporter) plan(ctx context.Context, j export.Job) (*plan, error) {
 // the cut tileset JSON files, the thumbnails (by their opaque area) and
 // the METADATA. A bad maxZoom parameter is a *exporttask.ValidationError
 // naming it.
-func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estimate, error) {
+func (e *Exporter) Estimate(ctx context.Context, j export.Job) (export.Estimate, error) {
 	p, err := e.plan(ctx, j)
 	if err != nil {
-		return exporttask.Estimate{}, err
+		return export.Estimate{}, err
 	}
 	root, err := sourcefs.OpenRoot(p.dir)
 	if err != nil {
-		return exporttask.Estimate{}, contentFault(err)
+		return export.Estimate{}, contentFault(err)
 	}
 	defer root.Close()
 	var content int64
@@ -137,7 +137,7 @@ func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 	for _, u := range p.sel.files {
 		st, err := root.StatFile(u)
 		if err != nil {
-			return exporttask.Estimate{}, contentFault(err)
+			return export.Estimate{}, contentFault(err)
 		}
 		content += st.Size()
 		size += zipOverhead + 2*int64(len(u))
@@ -147,13 +147,13 @@ func (e *Exporter) Estimate(ctx context.Context, j export.Job) (exporttask.Estim
 		size += zipOverhead + 2*int64(len(js.name)) + int64(float64(len(js.data))*tilesetDeflateRatio)
 	}
 	size += thumbnailEstimate(j, p.sel.leaves)
-	roi, err := exportio.MarshalIndent(exportio.ROI(j.Request, j.Record))
+	roi, err := exportio.MarshalIndent(exportio.ROI(j.Request(), j.Record()))
 	if err != nil {
-		return exporttask.Estimate{}, fmt.Errorf("tiles3d: %w", err)
+		return export.Estimate{}, fmt.Errorf("tiles3d: %w", err)
 	}
 	size += 2*int64(len(roi)) + metadataAllowance
 	secs := int64(math.Ceil(thumbnailSeconds + float64(content)/e.opts.BytesPerSecond + j.MaskTime(int64(len(p.sel.files))+thumbSmall+thumbMedium+thumbLarge, 2*thumbLarge*thumbLarge).Seconds()))
-	return exporttask.Estimate{Size: size, Time: max(secs, 1), Artifacts: producedTypes()}, nil
+	return export.Estimate{Size: size, Time: max(secs, 1), Artifacts: producedTypes()}, nil
 }
 
 // producedTypes are the types of the artifacts Export writes, in its
@@ -171,7 +171,7 @@ func thumbnailEstimate(j export.Job, leaves []*node) int64 {
 	drawn := drawnFraction(j, leaves)
 	var size int64
 	for _, long := range []int{thumbSmall, thumbMedium, thumbLarge} {
-		w, h := thumbSize(geom.BBox(j.Box), long)
+		w, h := thumbSize(j.Box(), long)
 		size += int64(float64(w*h)*drawn*pngBytesPerPixel) + 100
 	}
 	return size
@@ -183,19 +183,19 @@ func drawnFraction(j export.Job, leaves []*node) float64 {
 	const n = 32
 	in := 0
 	inside := make([]bool, n)
-	step := j.Box.Width() / n
+	step := j.Box().Width() / n
 	boxes := make([]geom.BBox, len(leaves))
 	for i, l := range leaves {
 		boxes[i] = l.region.box()
 	}
 	for y := range n {
-		lat := j.Box.North - (float64(y)+0.5)*j.Box.Height()/n
-		j.InsideRow(lat, j.Box.West+0.5*step, step, inside)
+		lat := j.Box().North - (float64(y)+0.5)*j.Box().Height()/n
+		j.InsideRow(lat, j.Box().West+0.5*step, step, inside)
 		for x, ok := range inside {
 			if !ok {
 				continue
 			}
-			lon := j.Box.West + (float64(x)+0.5)*step
+			lon := j.Box().West + (float64(x)+0.5)*step
 			for _, b := range boxes {
 				if b.ContainsPoint(lon, lat) {
 					in++
@@ -209,16 +209,16 @@ func drawnFraction(j export.Job, leaves []*node) float64 {
 
 // Export writes the zipped tileset subset, the three thumbnails and the
 // METADATA. Progress counts zip entries, then thumbnails.
-func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (e *Exporter) Export(ctx context.Context, j export.Job, out export.Output) ([]exporttask.Artifact, error) {
 	p, err := e.plan(ctx, j)
 	if err != nil {
 		var ve *exporttask.ValidationError
 		if errors.As(err, &ve) {
-			return nil, exporttask.Permanent(err.Error(), err)
+			return nil, export.Permanent(err.Error(), err)
 		}
 		return nil, err
 	}
-	base := exportio.FileBase(j.Record.ID)
+	base := exportio.FileBase(j.Record().ID)
 	entries := int64(len(p.sel.jsons) + len(p.sel.files))
 	total := entries + 3
 	if err := out.Progress(0, total); err != nil {
@@ -302,9 +302,9 @@ func inside(dir string, se *export.SourceError) string {
 func contentFault(err error) error {
 	var fe *sourcefs.Error
 	if errors.As(err, &fe) {
-		return exporttask.Permanent("the 3D record's tile content cannot be read: "+fe.Error(), err)
+		return export.Permanent("the 3D record's tile content cannot be read: "+fe.Error(), err)
 	}
-	return exporttask.Permanent("the 3D record's tile content cannot be read", err)
+	return export.Permanent("the 3D record's tile content cannot be read", err)
 }
 
 // wrap adds the package's name to an error, keeping permanent errors

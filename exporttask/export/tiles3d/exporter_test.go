@@ -126,7 +126,7 @@ func TestExportTriangleROI(t *testing.T) {
 	want := 0
 	var count func(n *node)
 	count = func(n *node) {
-		if !j.IntersectsBox(export.Box(shrink(n.region.box()))) {
+		if !j.IntersectsBox(shrink(n.region.box())) {
 			return
 		}
 		if len(n.contents) > 0 {
@@ -255,7 +255,7 @@ func TestBadSourceIsPermanentAndLeavesNothing(t *testing.T) {
 			dir := t.TempDir()
 			_, err := New(Options{}).Export(context.Background(), job(t, rec, jobtest.Triangle()), testout.New(dir))
 			require.Error(t, err)
-			assert.True(t, exporttask.IsPermanent(err), "%v", err)
+			assert.True(t, export.IsPermanent(err), "%v", err)
 			assert.Contains(t, err.Error(), c.want)
 			assert.Empty(t, files(t, dir))
 		})
@@ -304,12 +304,15 @@ func TestWriteDemoSourceRejectsBadLevels(t *testing.T) {
 }
 
 // TestAreaWithoutExtentIsRefused: an area with no width is the client's
-// region, refused at /ROI (export.Exporter turns it into a permanent
+// region, refused at /ROI (export.CatalogExporter turns it into a permanent
 // failure at export time), and nothing is written.
 func TestAreaWithoutExtentIsRefused(t *testing.T) {
 	rec := demoRecord(t)
+	// A footprint that is a line (the record's data stays where it is):
+	// the job's box has no width.
+	rec.Footprint = exporttask.NewPolygon([]exporttask.Position{{34.5, 31}, {34.5, 32}, {34.5, 31}, {34.5, 31}})
 	j := job(t, rec, nil)
-	j.Box.East = j.Box.West // a line
+	require.Zero(t, j.Box().Width())
 	_, err := New(Options{}).Estimate(context.Background(), j)
 	var ve *exporttask.ValidationError
 	require.ErrorAs(t, err, &ve)

@@ -14,19 +14,19 @@ import (
 func (p *plan) metadata(j export.Job, arts []exporttask.Artifact, now time.Time) exportio.STACItem {
 	rb := p.sel.root.box()
 	offset := 0
-	if j.Record.Source == nil {
+	if j.Record().Source == nil {
 		offset = 1
 	}
 	return exportio.NewItem(exportio.ItemParams{
-		Record: j.Record, Area: j.Area(), BBox: exportio.BBox{j.Box.West, j.Box.South, j.Box.East, j.Box.North},
+		Record: j.Record(), Area: j.Area(), BBox: j.Box(),
 		Time: now, Artifacts: arts,
 		Properties: map[string]any{
-			"minZoom":        j.Record.MinZoom,
-			"maxZoom":        p.sel.maxLevel + j.Record.MinZoom - offset,
+			"minZoom":        j.Record().MinZoom,
+			"maxZoom":        p.sel.maxLevel + j.Record().MinZoom - offset,
 			"tiles":          p.sel.tiles,
 			"contentTiles":   p.sel.contentTiles,
 			"tilesetVersion": p.sel.version,
-			"tilesetBBox":    exportio.BBox{rb.West, rb.South, rb.East, rb.North},
+			"tilesetBBox":    [4]float64{rb.West, rb.South, rb.East, rb.North},
 		},
 	})
 }

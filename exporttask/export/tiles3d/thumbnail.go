@@ -202,7 +202,7 @@ func thumbSize(b geom.BBox, long int) (w, h int) {
 // when the drawing would take more than maxRenderWork pixel tests, and
 // ctx's error when ctx ends.
 func render(ctx context.Context, j export.Job, tris []triangle, long int) (*image.NRGBA, bool, error) {
-	b := geom.BBox(j.Box)
+	b := j.Box()
 	w, h := thumbSize(b, long)
 	hs := make([]float64, w*h)
 	for i := range hs {
@@ -255,7 +255,7 @@ const exaggeration = 5
 
 // shade turns heights into a hillshaded, height-tinted image.
 func shade(j export.Job, hs []float64, w, h int) *image.NRGBA {
-	b := geom.BBox(j.Box)
+	b := j.Box()
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	dyM := b.Height() / float64(h) * metersPerDegree
 	// Light from the north-west, 45° up.
@@ -319,7 +319,7 @@ func tint(h float64) (r, g, b float64) {
 // region's top, outlined darker, transparent where no tile is and outside
 // j's area. Finer tiles draw over coarser ones.
 func renderFootprint(j export.Job, leaves []*node, long int) *image.NRGBA {
-	b := geom.BBox(j.Box)
+	b := j.Box()
 	w, h := thumbSize(b, long)
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	ordered := slices.Clone(leaves)

@@ -22,9 +22,9 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/export"
-	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 	"github.com/openapi-viewer/viewer/exporttask/internal/glb"
+	"github.com/openapi-viewer/viewer/exporttask/internal/jobtest"
 	"github.com/openapi-viewer/viewer/exporttask/internal/testout"
 )
 
@@ -319,7 +319,7 @@ func testBoxTileset10(t *testing.T, fixture string) {
 
 	// The footprint holds the squares, placed independently of this
 	// package, and is not much larger (the tools' root box is exact).
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	fp, err := export.FromGeometry(rec.Footprint)
 	require.NoError(t, err)
 	want := squaresBox(originLon, originLat)
 	got := fp.BBox()
@@ -378,7 +378,7 @@ func testExternalTileset(t *testing.T, fixture string) {
 
 	rec := testRecord(t, src)
 	assert.Equal(t, 3, rec.MaxZoom, "root, the tiles naming the external tilesets, their roots, their children")
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	fp, err := export.FromGeometry(rec.Footprint)
 	require.NoError(t, err)
 	assert.True(t, holds(fp.BBox(), squaresBox(originLon, originLat)))
 	assert.True(t, holds(fp.BBox(), squaresBox(originLon+0.1, originLat+0.1)))
@@ -396,7 +396,7 @@ func testExternalTileset(t *testing.T, fixture string) {
 	// maxZoom 1 keeps the tiles that name the external tilesets but not
 	// the external tilesets themselves.
 	j := job(t, rec, nil)
-	j.Request.Parameters = map[string]any{ParamMaxZoom: 1.0}
+	j = jobtest.WithParameters(t, j, map[string]any{ParamMaxZoom: 1.0})
 	dir := t.TempDir()
 	arts, err := New(Options{}).Export(context.Background(), j, testout.New(dir))
 	require.NoError(t, err)
@@ -404,7 +404,7 @@ func testExternalTileset(t *testing.T, fixture string) {
 	assert.ElementsMatch(t, []string{TilesetFile}, keys(got))
 	assert.NotContains(t, string(got[TilesetFile]), a+"/tileset.json")
 
-	j.Request.Parameters = map[string]any{ParamMaxZoom: 4.0}
+	j = jobtest.WithParameters(t, j, map[string]any{ParamMaxZoom: 4.0})
 	_, err = New(Options{}).Estimate(context.Background(), j)
 	var ve *exporttask.ValidationError
 	require.ErrorAs(t, err, &ve)
@@ -442,7 +442,7 @@ func testSphereVolumes(t *testing.T, fixture string) {
 		walk(ts["root"].(map[string]any))
 	})
 	rec := testRecord(t, src)
-	fp, err := exportio.FromGeometry(rec.Footprint)
+	fp, err := export.FromGeometry(rec.Footprint)
 	require.NoError(t, err)
 	assert.True(t, holds(fp.BBox(), squaresBox(originLon, originLat)))
 
@@ -516,7 +516,7 @@ func TestInspectAcceptsTheDemo(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, got.MinZoom)
 	assert.Equal(t, 4, got.MaxZoom, "levels 7 to 10 under a content-less root")
-	fp, err := exportio.FromGeometry(got.Footprint)
+	fp, err := export.FromGeometry(got.Footprint)
 	require.NoError(t, err)
 	b := fp.BBox()
 	assert.InDelta(t, 34, b.West, 1e-9)
@@ -530,9 +530,9 @@ func TestInspectAcceptsTheDemo(t *testing.T) {
 	// below the root.
 	got.ID, got.Location = rec.ID, t.TempDir()
 	legacy := job(t, rec, nil)
-	legacy.Request.Parameters = map[string]any{ParamMaxZoom: 8.0}
+	legacy = jobtest.WithParameters(t, legacy, map[string]any{ParamMaxZoom: 8.0})
 	sourced := job(t, got, nil)
-	sourced.Request.Parameters = map[string]any{ParamMaxZoom: 2.0}
+	sourced = jobtest.WithParameters(t, sourced, map[string]any{ParamMaxZoom: 2.0})
 	var zips []map[string][]byte
 	for _, j := range []export.Job{legacy, sourced} {
 		dir := t.TempDir()
@@ -558,7 +558,7 @@ func TestExportFailsWhenTheSourceChanged(t *testing.T) {
 	dir := t.TempDir()
 	_, err = New(Options{}).Export(context.Background(), job(t, reg, nil), testout.New(dir))
 	require.Error(t, err)
-	assert.True(t, exporttask.IsPermanent(err), "%v", err)
+	assert.True(t, export.IsPermanent(err), "%v", err)
 	assert.Contains(t, err.Error(), "changed after it was registered")
 	assert.Empty(t, files(t, dir))
 }

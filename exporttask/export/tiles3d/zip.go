@@ -8,7 +8,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/sourcefs"
 )
 
@@ -27,7 +27,7 @@ const zipEnd = 22
 func writeZip(ctx context.Context, w io.Writer, dir string, sel *selection, progress func(done int) error) error {
 	root, err := sourcefs.OpenRoot(dir)
 	if err != nil {
-		return exporttask.Permanent("the 3D record's tileset cannot be read", err)
+		return export.Permanent("the 3D record's tileset cannot be read", err)
 	}
 	defer root.Close()
 	zw := zip.NewWriter(w)

@@ -26,7 +26,7 @@ type Options struct {
 	// tiles; its error stops the write and is returned.
 	Progress func(rowsDone int) error
 	// Turn, when set, waits for a turn at a chunk of CPU work and returns
-	// the function that ends it (exporttask.Pace): each tile is
+	// the function that ends it (export.Pace): each tile is
 	// compressed in a turn of its own, and each row waits for a turn
 	// before it is read, ending it at once (the row's work waits for the
 	// compressing goroutines, which must not wait for a turn it holds).

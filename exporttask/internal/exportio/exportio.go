@@ -9,12 +9,13 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
 // Write creates the artifact name through out, lets fill write its content,
 // and commits it; when fill (or the commit) fails, the file is aborted so
 // nothing half-written stays. It returns the artifact as a task lists it.
-func Write(ctx context.Context, out exporttask.Output, name string, typ exporttask.ArtifactType, fill func(w io.Writer) error) (exporttask.Artifact, error) {
+func Write(ctx context.Context, out export.Output, name string, typ exporttask.ArtifactType, fill func(w io.Writer) error) (exporttask.Artifact, error) {
 	w, err := out.Create(ctx, name)
 	if err != nil {
 		return exporttask.Artifact{}, fmt.Errorf("creating %s: %w", name, err)
@@ -32,7 +33,7 @@ func Write(ctx context.Context, out exporttask.Output, name string, typ exportta
 
 // WriteJSON writes v as indented JSON, as [MarshalIndent] encodes it,
 // through [Write].
-func WriteJSON(ctx context.Context, out exporttask.Output, name string, typ exporttask.ArtifactType, v any) (exporttask.Artifact, error) {
+func WriteJSON(ctx context.Context, out export.Output, name string, typ exporttask.ArtifactType, v any) (exporttask.Artifact, error) {
 	return Write(ctx, out, name, typ, func(w io.Writer) error {
 		b, err := MarshalIndent(v)
 		if err == nil {
@@ -74,9 +75,6 @@ func ROI(req exporttask.CreateRequest, rec catalog.Record) *exporttask.FeatureCo
 		Features: []exporttask.Feature{{Type: exporttask.TypeFeature, Geometry: rec.Footprint}},
 	}
 }
-
-// BBox is a box as a METADATA file writes it: [west, south, east, north].
-type BBox [4]float64
 
 // MarshalIndent encodes v as json.MarshalIndent(v, "", "  ") does, with a
 // final newline, except that an array holding only numbers (a GeoJSON

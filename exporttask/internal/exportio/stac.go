@@ -7,6 +7,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
 // The STAC version and extensions a METADATA artifact declares.
@@ -75,10 +76,10 @@ type Grid struct {
 type ItemParams struct {
 	// Record is the exported record.
 	Record catalog.Record
-	// Area is the exported area's geometry and BBox its box, [west, south,
-	// east, north].
+	// Area is the exported area's geometry and BBox its box, written
+	// [west, south, east, north].
 	Area *exporttask.Geometry
-	BBox BBox
+	BBox geom.BBox
 	// Time is when the export was made: the Item's datetime and created.
 	// The exported data carry no acquisition time, so the Item is dated
 	// by the export.
@@ -132,7 +133,7 @@ func NewItem(p ItemParams) STACItem {
 		STACExtensions: []string{stacProjExtension, stacFileExtension},
 		ID:             p.Record.ID + "-" + p.Time.UTC().Format("20060102T150405.000Z"),
 		Geometry:       p.Area,
-		BBox:           []float64{p.BBox[0], p.BBox[1], p.BBox[2], p.BBox[3]},
+		BBox:           []float64{p.BBox.West, p.BBox.South, p.BBox.East, p.BBox.North},
 		Properties:     props,
 		Links:          []STACLink{},
 		Assets:         assets,

@@ -11,6 +11,7 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
+	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
 // TestNewItemHasTheMembersSTACRequires checks the Item against the
@@ -20,7 +21,7 @@ func TestNewItemHasTheMembersSTACRequires(t *testing.T) {
 	rec := catalog.Record{ID: "3f2d8a5e-6c1b-4e7a-9d40-1b2c3d4e5f60", Domain: exporttask.DomainDEM, Title: "Demo"}
 	area := exporttask.NewPolygon([]exporttask.Position{{34, 31}, {35, 31}, {35, 32}, {34, 31}})
 	item := exportio.NewItem(exportio.ItemParams{
-		Record: rec, Area: area, BBox: exportio.BBox{34, 31, 35, 32},
+		Record: rec, Area: area, BBox: geom.BBox{West: 34, South: 31, East: 35, North: 32},
 		Time: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC),
 		Artifacts: []exporttask.Artifact{
 			{Name: "x.tif", Type: exporttask.ArtifactModel, Size: 10, SHA256: "ab"},
@@ -65,7 +66,7 @@ func TestNewItemHasTheMembersSTACRequires(t *testing.T) {
 // height) to the bottom-right one.
 func TestNewItemGivesTheGridOnTheDataAssets(t *testing.T) {
 	item := exportio.NewItem(exportio.ItemParams{
-		Record: catalog.Record{ID: "r", Domain: exporttask.DomainDEM}, BBox: exportio.BBox{34, 31, 34.5, 31.25},
+		Record: catalog.Record{ID: "r", Domain: exporttask.DomainDEM}, BBox: geom.BBox{West: 34, South: 31, East: 34.5, North: 31.25},
 		Area: exporttask.NewPolygon([]exporttask.Position{{34, 31}, {34.5, 31}, {34.5, 31.25}, {34, 31}}),
 		Time: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC),
 		Artifacts: []exporttask.Artifact{

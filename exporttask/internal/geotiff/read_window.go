@@ -50,7 +50,7 @@ type WindowOptions struct {
 	// fit the budget; "" means os.TempDir().
 	ScratchDir string
 	// Turn, when set, waits for a turn at a chunk of CPU work and returns
-	// the function that ends it (exporttask.Pace): each block is decoded
+	// the function that ends it (export.Pace): each block is decoded
 	// in a turn of its own. Its error fails the row being read.
 	Turn func() (done func(), err error)
 }

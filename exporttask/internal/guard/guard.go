@@ -9,7 +9,7 @@
 //		errs[i] = work(i)
 //	}()
 //
-// The error is an [exporttask.PermanentError] whose Reason ([Reason]) says
+// The error is an [export.PermanentError] whose Reason ([Reason]) says
 // nothing of the panic: the value and stack stay in the error's cause, a
 // [*PanicError], for the logs. A panic is not retried: the same input
 // would panic again.
@@ -19,7 +19,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
 // Reason is the errorReason of a task whose export panicked.
@@ -39,7 +39,7 @@ func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 // permanent error with [Reason], caused by a [*PanicError] holding v and
 // the current stack. Call it from the deferred function that recovered.
 func Err(v any) error {
-	return exporttask.Permanent(Reason, &PanicError{Value: v, Stack: debug.Stack()})
+	return export.Permanent(Reason, &PanicError{Value: v, Stack: debug.Stack()})
 }
 
 // Recover, deferred, turns a panic of its goroutine into [Err] stored in

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 )
 
@@ -27,8 +27,8 @@ func TestRecoverInGoroutine(t *testing.T) {
 	}()
 	wg.Wait()
 	require.Error(t, err)
-	assert.True(t, exporttask.IsPermanent(err))
-	var pe *exporttask.PermanentError
+	assert.True(t, export.IsPermanent(err))
+	var pe *export.PermanentError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, guard.Reason, pe.Reason)
 	var p *guard.PanicError
@@ -43,10 +43,10 @@ func TestOnPanicAndRun(t *testing.T) {
 		defer guard.OnPanic(func(err error) { got = err })
 		panic("boom")
 	}()
-	assert.True(t, exporttask.IsPermanent(got))
+	assert.True(t, export.IsPermanent(got))
 
 	want := errors.New("plain")
 	assert.Equal(t, want, guard.Run(func() error { return want }), "an error passes as it is")
 	assert.NoError(t, guard.Run(func() error { return nil }))
-	assert.True(t, exporttask.IsPermanent(guard.Run(func() error { panic(1) })))
+	assert.True(t, export.IsPermanent(guard.Run(func() error { panic(1) })))
 }

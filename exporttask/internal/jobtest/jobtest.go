@@ -40,6 +40,19 @@ func Job(t testing.TB, rec catalog.Record, roi *exporttask.FeatureCollection) ex
 	return j
 }
 
+// WithParameters returns j built again, with export.NewJob, for the same
+// record and request but the export parameters params.
+func WithParameters(t testing.TB, j export.Job, params map[string]any) export.Job {
+	t.Helper()
+	r := j.Request()
+	r.Parameters = params
+	j, err := export.NewJob(j.Record(), r)
+	if err != nil {
+		t.Fatalf("jobtest: %v", err)
+	}
+	return j
+}
+
 // Files lists the names in dir.
 func Files(t testing.TB, dir string) []string {
 	t.Helper()
@@ -56,7 +69,7 @@ func Files(t testing.TB, dir string) []string {
 
 // StopAfter wraps an output so that its Progress answers err after the
 // first n calls, as an abort in the middle of an export would.
-func StopAfter(out *testout.Dir, n int, err error) exporttask.Output {
+func StopAfter(out *testout.Dir, n int, err error) export.Output {
 	return &stopAfter{Dir: out, n: n, err: err}
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/export/simulate"
 	"github.com/openapi-viewer/viewer/exporttask/taskstore"
 	"github.com/openapi-viewer/viewer/exporttask/webhook"
@@ -257,7 +258,7 @@ func Artifacts(t *testing.T) *filestore.Store {
 
 // FastRunner is a Runner with test-sized durations, writing artifacts to
 // a fresh [Artifacts] store unless mod sets one.
-func FastRunner(t *testing.T, s taskstore.Store, e exporttask.Exporter, mod func(*worker.RunnerConfig)) *worker.Runner {
+func FastRunner(t *testing.T, s taskstore.Store, e export.Exporter, mod func(*worker.RunnerConfig)) *worker.Runner {
 	cfg := worker.RunnerConfig{
 		Store: s, Exporter: e, Artifacts: Artifacts(t), Workers: 2, Lease: time.Second, PollInterval: 5 * time.Millisecond,
 		Retention: time.Hour, SweepInterval: 10 * time.Millisecond, RetryDelay: 20 * time.Millisecond, Logger: QuietLogger(t),

@@ -1,4 +1,4 @@
-// Package testout is an [exporttask.Output] on a directory, for this
+// Package testout is an [export.Output] on a directory, for this
 // module's exporter tests: committed files land in the directory, aborted
 // ones vanish, and every progress report is recorded.
 package testout
@@ -15,7 +15,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
 // Dir writes artifacts into a directory.
@@ -27,7 +28,7 @@ type Dir struct {
 	stop     error
 }
 
-var _ exporttask.Output = (*Dir)(nil)
+var _ export.Output = (*Dir)(nil)
 
 // New returns a Dir writing into path, which must exist.
 func New(path string) *Dir { return &Dir{Path: path} }
@@ -55,7 +56,7 @@ func (d *Dir) Reports() [][2]int64 {
 }
 
 // Create starts the file name in the directory.
-func (d *Dir) Create(_ context.Context, name string) (exporttask.ArtifactWriter, error) {
+func (d *Dir) Create(_ context.Context, name string) (artifact.Writer, error) {
 	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
 		return nil, fmt.Errorf("testout: bad artifact name %q", name)
 	}
@@ -82,24 +83,24 @@ func (w *writer) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (w *writer) Commit() (exporttask.ArtifactInfo, error) {
+func (w *writer) Commit() (artifact.Info, error) {
 	if w.done {
-		return exporttask.ArtifactInfo{}, errors.New("testout: writer already finished")
+		return artifact.Info{}, errors.New("testout: writer already finished")
 	}
 	w.done = true
 	if err := w.f.Close(); err != nil {
 		os.Remove(w.f.Name())
-		return exporttask.ArtifactInfo{}, fmt.Errorf("testout: %w", err)
+		return artifact.Info{}, fmt.Errorf("testout: %w", err)
 	}
 	if err := os.Rename(w.f.Name(), w.final); err != nil {
 		os.Remove(w.f.Name())
-		return exporttask.ArtifactInfo{}, fmt.Errorf("testout: %w", err)
+		return artifact.Info{}, fmt.Errorf("testout: %w", err)
 	}
 	st, err := os.Stat(w.final)
 	if err != nil {
-		return exporttask.ArtifactInfo{}, fmt.Errorf("testout: %w", err)
+		return artifact.Info{}, fmt.Errorf("testout: %w", err)
 	}
-	return exporttask.ArtifactInfo{Key: w.key, Size: w.n, ModTime: st.ModTime(), SHA256: hex.EncodeToString(w.h.Sum(nil))}, nil
+	return artifact.Info{Key: w.key, Size: w.n, ModTime: st.ModTime(), SHA256: hex.EncodeToString(w.h.Sum(nil))}, nil
 }
 
 func (w *writer) Abort() error {

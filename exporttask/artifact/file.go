@@ -1,4 +1,4 @@
-package exporttask
+package artifact
 
 import (
 	"crypto/sha256"
@@ -8,7 +8,7 @@ import (
 	"os"
 )
 
-// FileTaker is an [ArtifactWriter] that can take a finished file as its
+// FileTaker is a [Writer] that can take a finished file as its
 // content by moving it instead of copying its bytes.
 type FileTaker interface {
 	// TakeFile makes the regular file at path the content of the writer,
@@ -20,7 +20,7 @@ type FileTaker interface {
 // StoreFile makes the regular file at path w's content, moved by a
 // [FileTaker] or else copied, and returns its size and SHA-256 (hex); path
 // may be gone afterwards.
-func StoreFile(w ArtifactWriter, path string) (size int64, sum string, err error) {
+func StoreFile(w Writer, path string) (size int64, sum string, err error) {
 	if t, ok := w.(FileTaker); ok {
 		return t.TakeFile(path)
 	}

@@ -1,4 +1,4 @@
-package exporttask_test
+package export_test
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
+	"github.com/openapi-viewer/viewer/exporttask/artifact"
+	"github.com/openapi-viewer/viewer/exporttask/export"
 )
 
 // tileExporter is a custom Exporter: it estimates from the region's area
@@ -19,19 +21,19 @@ type tileExporter struct {
 	bytesPerKm2 int64
 }
 
-func (e tileExporter) Estimate(_ context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
+func (e tileExporter) Estimate(_ context.Context, r exporttask.CreateRequest) (export.Estimate, error) {
 	area := 1000.0 // the whole record, when there is no region of interest
 	if r.ROI != nil {
 		a, err := r.ROI.AreaKm2()
 		if err != nil {
-			return exporttask.Estimate{}, fmt.Errorf("measuring the region of interest: %w", err)
+			return export.Estimate{}, fmt.Errorf("measuring the region of interest: %w", err)
 		}
 		area = a
 	}
-	return exporttask.Estimate{Size: int64(area) * e.bytesPerKm2, Time: 60}, nil
+	return export.Estimate{Size: int64(area) * e.bytesPerKm2, Time: 60}, nil
 }
 
-func (e tileExporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
+func (e tileExporter) Export(ctx context.Context, t exporttask.Task, out export.Output) ([]exporttask.Artifact, error) {
 	name := t.CatalogRecordID + ".gpkg"
 	w, err := out.Create(ctx, name)
 	if err != nil {
@@ -61,7 +63,7 @@ func (e tileExporter) Export(ctx context.Context, t exporttask.Task, out exportt
 // Output writes to its artifact store instead.
 type memOutput struct{ files map[string]*bytes.Buffer }
 
-func (o memOutput) Create(_ context.Context, name string) (exporttask.ArtifactWriter, error) {
+func (o memOutput) Create(_ context.Context, name string) (artifact.Writer, error) {
 	return &memWriter{out: o, name: name, h: sha256.New()}, nil
 }
 
@@ -82,9 +84,9 @@ func (w *memWriter) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-func (w *memWriter) Commit() (exporttask.ArtifactInfo, error) {
+func (w *memWriter) Commit() (artifact.Info, error) {
 	w.out.files[w.name] = &w.buf
-	return exporttask.ArtifactInfo{Key: w.name, Size: int64(w.buf.Len()), SHA256: hex.EncodeToString(w.h.Sum(nil))}, nil
+	return artifact.Info{Key: w.name, Size: int64(w.buf.Len()), SHA256: hex.EncodeToString(w.h.Sum(nil))}, nil
 }
 
 func (w *memWriter) Abort() error { return nil }
@@ -93,7 +95,7 @@ func (w *memWriter) Abort() error { return nil }
 // server.Config.Exporter (or worker.RunnerConfig.Exporter); here it is
 // called directly, as a worker would.
 func ExampleExporter() {
-	var exp exporttask.Exporter = tileExporter{bytesPerKm2: 2048}
+	var exp export.Exporter = tileExporter{bytesPerKm2: 2048}
 	ctx := context.Background()
 	req := exporttask.CreateRequest{
 		CatalogRecordID: "harbour", Domain: exporttask.DomainRaster, ArtifactCRS: exporttask.CRS4326,

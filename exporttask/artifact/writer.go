@@ -1,21 +1,21 @@
-package exporttask
+package artifact
 
 import (
 	"io"
 	"time"
 )
 
-// ArtifactWriter writes one artifact file; it is not safe for concurrent
+// Writer writes one artifact file; it is not safe for concurrent
 // use. Call Commit or Abort; `defer w.Abort()` is safe, as Abort after Commit
 // does nothing.
-type ArtifactWriter interface {
+type Writer interface {
 	io.Writer
-	Commit() (ArtifactInfo, error) // makes the file visible, or leaves nothing
-	Abort() error                  // discards what was written
+	Commit() (Info, error) // makes the file visible, or leaves nothing
+	Abort() error          // discards what was written
 }
 
-// ArtifactInfo describes a committed file.
-type ArtifactInfo struct {
+// Info describes a committed file.
+type Info struct {
 	Key     string    // the file's key
 	Size    int64     // bytes
 	ModTime time.Time // when it was committed

@@ -1,4 +1,4 @@
-package exportio
+package export
 
 import (
 	"errors"

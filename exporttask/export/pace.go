@@ -1,4 +1,4 @@
-package exporttask
+package export
 
 import "context"
 
