@@ -159,7 +159,7 @@ func (e *Exporter) planWith(j export.Job, scratch string, turn func() (func(), e
 		return nil, err
 	}
 	if proj := src.projection(); proj != nil {
-		return e.planWarp(j, src, proj, method, scratch)
+		return e.planWarp(j, src, proj, method, scratch, turn)
 	}
 	win, ok := src.windowOf(geom.BBox(j.Box))
 	if !ok {
@@ -334,7 +334,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 	model, err := exportio.Write(ctx, out, base+".tif", exporttask.ArtifactModel, func(w io.Writer) error {
 		var rows cog.Rows
 		if p.warp != nil {
-			rows = p.warp.stream(p, j, &inside).cogRows()
+			rows = p.warp.stream(p, j, &inside, turn).cogRows()
 		} else {
 			rows = p.rows(j, &inside)
 		}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 )
 
@@ -113,6 +114,13 @@ func (rd *renderer) renderLevel(ctx context.Context, l level, emit func(col, row
 				}
 				res := rendered{i: i}
 				res.err = guard.Run(func() error {
+					// Each tile is rendered and encoded in a turn at CPU
+					// work (see exporttask.Pace).
+					done, err := exporttask.Pace(ctx)
+					if err != nil {
+						return err
+					}
+					defer done()
 					t := tiles[i]
 					any, err := rd.render(w, l.Zoom, t.col, t.row)
 					if err != nil || !any {

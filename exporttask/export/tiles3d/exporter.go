@@ -252,18 +252,27 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out exporttask.Outp
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		// Each thumbnail is drawn and encoded in a turn at CPU work of
+		// its own (see paced).
 		var buf bytes.Buffer
-		var img *image.NRGBA
-		if meshes {
-			if img, meshes, err = render(ctx, j, tris, th.long); err != nil {
-				return nil, err
+		err := paced(ctx, func() error {
+			var img *image.NRGBA
+			if meshes {
+				var err error
+				if img, meshes, err = render(ctx, j, tris, th.long); err != nil {
+					return err
+				}
 			}
-		}
-		if !meshes {
-			img = renderFootprint(j, p.sel.leaves, th.long)
-		}
-		if err := png.Encode(&buf, img); err != nil {
-			return nil, fmt.Errorf("tiles3d: thumbnail: %w", err)
+			if !meshes {
+				img = renderFootprint(j, p.sel.leaves, th.long)
+			}
+			if err := png.Encode(&buf, img); err != nil {
+				return fmt.Errorf("tiles3d: thumbnail: %w", err)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 		a, err := exportio.Write(ctx, out, th.name, th.typ, func(w io.Writer) error {
 			_, err := w.Write(buf.Bytes())
