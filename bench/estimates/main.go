@@ -113,7 +113,9 @@ func run(rasterDir, box, zoom, demPath, tilesDir, roiBox, work string) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	if os.Getenv("ESTIMATES_KEEP") == "" {
+		defer os.RemoveAll(dir)
+	}
 	j.ScratchDir = dir
 	files, err := filestore.Open(ctx, dir+"/artifacts")
 	if err != nil {

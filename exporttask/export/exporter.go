@@ -9,6 +9,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/clock"
 	"github.com/openapi-viewer/viewer/exporttask/internal/exportio"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
@@ -21,6 +22,10 @@ type Exporter struct {
 	cat     Catalog
 	domains map[exporttask.Domain]Engine
 	scratch string
+	clock   clock.Clock
+	// learned holds each domain's time factor (see calibration); the
+	// map is made in New and never changes.
+	learned map[exporttask.Domain]*calibration
 }
 
 // Option configures an [Exporter].
@@ -34,6 +39,12 @@ func WithScratchDir(dir string) Option {
 	return func(e *Exporter) { e.scratch = dir }
 }
 
+// WithClock sets the clock an Exporter times its exports by (see
+// Estimate). Default: the system clock.
+func WithClock(c clock.Clock) Option {
+	return func(e *Exporter) { e.clock = c }
+}
+
 // New returns an Exporter over cat that exports the records of each domain
 // in domains with its Engine, or an error when cat is nil. Records of a
 // domain missing from the map cannot be exported.
@@ -42,10 +53,12 @@ func New(cat Catalog, domains map[exporttask.Domain]Engine, opts ...Option) (*Ex
 		return nil, errors.New("export: New needs a catalog")
 	}
 	m := make(map[exporttask.Domain]Engine, len(domains))
+	learned := make(map[exporttask.Domain]*calibration, len(domains))
 	for d, x := range domains {
 		m[d] = x
+		learned[d] = &calibration{}
 	}
-	e := &Exporter{cat: cat, domains: m}
+	e := &Exporter{cat: cat, domains: m, learned: learned, clock: clock.Real()}
 	for _, o := range opts {
 		o(e)
 	}
@@ -57,6 +70,11 @@ func New(cat Catalog, domains map[exporttask.Domain]Engine, opts ...Option) (*Ex
 // request whose domain is not the record's, or whose ROI misses the
 // record's footprint, is a *[exporttask.ValidationError] naming /domain or
 // /ROI; so is anything the engine refuses (its parameters).
+//
+// The time is the engine's estimate scaled by how long this Exporter's
+// recent exports of the domain took against their estimates (the median
+// ratio of the last few; see calibration): the engines assume a quiet
+// machine, and the exports follow the machine's load.
 func (e *Exporter) Estimate(ctx context.Context, r exporttask.CreateRequest) (exporttask.Estimate, error) {
 	j, d, err := e.job(ctx, r)
 	if err != nil {
@@ -66,6 +84,7 @@ func (e *Exporter) Estimate(ctx context.Context, r exporttask.CreateRequest) (ex
 	if err != nil {
 		return exporttask.Estimate{}, fmt.Errorf("export: estimating record %s: %w", j.Record.ID, err)
 	}
+	est.Time = e.learned[j.Record.Domain].scale(est.Time)
 	est.SourceVersion = j.Record.Source.Version()
 	return est, nil
 }
@@ -98,7 +117,14 @@ func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask
 		defer os.RemoveAll(dir)
 		j.ScratchDir = dir
 	}
+	// The engine's estimate of this very job, unscaled, for the
+	// calibration: made before the export, as a create makes it.
+	base, baseErr := d.Estimate(ctx, j)
+	start := e.clock.Now()
 	arts, err := d.Export(ctx, j, out)
+	if err == nil && baseErr == nil {
+		e.learned[j.Record.Domain].observe(base.Time, e.clock.Now().Sub(start))
+	}
 	var ve *exporttask.ValidationError
 	if err != nil && !exporttask.IsPermanent(err) && errors.As(err, &ve) {
 		// What an engine refuses of the request at export time (a region

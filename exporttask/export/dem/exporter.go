@@ -247,10 +247,12 @@ func (p *plan) close() {
 
 // Estimate forecasts the export from the grid window the job selects. Its
 // time counts the stored bytes of the source blocks the window meets and
-// the window's decoded samples; its size the COG (the window's samples at
-// the source's compression ratio, times plainSourceFactor or
-// predictorSourceFactor, inside the exported area, next to nothing
-// for nodata, a third more for overviews) plus the ROI and METADATA files.
+// the window's decoded samples; its size the COG (the window's samples
+// inside the exported area at the ratio the COG writer reaches on a few
+// tiles' worth of them and at the overviews' growth, see sampledRatios,
+// or else at the source's own ratio times plainSourceFactor or
+// predictorSourceFactor; next to nothing for nodata; overviews included)
+// plus the ROI and METADATA files.
 func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimate, error) {
 	p, err := e.plan(j, e.tempDir)
 	if err != nil {
@@ -259,25 +261,14 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 	defer p.close()
 	stored := p.read.StoredBytes()
 	decoded := float64(p.img.Width) * float64(p.img.Height) * float64(p.img.BitsPerSample/8)
-	ratio := uncompressedRatio
-	if f := p.src.tif; f.Compression != 1 {
-		// The decoded bytes of the blocks met, without the padding of
-		// tiles beyond the image's edges (it compresses to nothing).
-		var pixels int64
-		for by := p.win.row / f.BlockHeight; by <= (p.win.row+p.win.height-1)/f.BlockHeight; by++ {
-			h := min((by+1)*f.BlockHeight, f.Height) - by*f.BlockHeight
-			for bx := p.win.col / f.BlockWidth; bx <= (p.win.col+p.win.width-1)/f.BlockWidth; bx++ {
-				pixels += int64(h) * int64(min((bx+1)*f.BlockWidth, f.Width)-bx*f.BlockWidth)
-			}
-		}
-		factor := predictorSourceFactor
-		if f.Predictor <= 1 {
-			factor = plainSourceFactor
-		}
-		ratio = min(1, factor*float64(stored)/float64(pixels*int64(f.SampleBytes())))
+	r, sampled := p.sampledRatios(e.tempDir)
+	if !sampled {
+		r = ratios{full: p.sourceRatio(stored), growth: 1}
 	}
 	in := insideFraction(j, p)
-	size := decoded*(in*ratio+(1-in)*noDataRatio)*overviewFactor(p.img.Width, p.img.Height) +
+	sample := float64(p.img.BitsPerSample / 8)
+	size := sample*(in*compressedPixels(p.img.Width, p.img.Height, r)+
+		(1-in)*noDataRatio*compressedPixels(p.img.Width, p.img.Height, ratios{full: 1, growth: 1})) +
 		metadataAllowance + 2*float64(roiSize(j))
 	rows, pixels := int64(p.img.Height), int64(p.img.Width)*int64(p.img.Height)
 	warpSecs := 0.0
@@ -289,6 +280,32 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 	}
 	secs := int64(math.Ceil((float64(stored)+decoded)/e.bytesPerSecond + warpSecs + j.MaskTime(rows, pixels).Seconds()))
 	return exporttask.Estimate{Size: int64(size), Time: max(secs, 1), Artifacts: producedTypes()}, nil
+}
+
+// sourceRatio is the compressed/decoded size the estimate assumes for
+// the COG's data when it is not sampled (see sampledRatios): the source's
+// own ratio over the blocks the window meets (stored bytes of them),
+// times plainSourceFactor or predictorSourceFactor; uncompressedRatio for
+// an uncompressed source.
+func (p *plan) sourceRatio(stored int64) float64 {
+	f := p.src.tif
+	if f.Compression == 1 {
+		return uncompressedRatio
+	}
+	// The decoded bytes of the blocks met, without the padding of
+	// tiles beyond the image's edges (it compresses to nothing).
+	var pixels int64
+	for by := p.win.row / f.BlockHeight; by <= (p.win.row+p.win.height-1)/f.BlockHeight; by++ {
+		h := min((by+1)*f.BlockHeight, f.Height) - by*f.BlockHeight
+		for bx := p.win.col / f.BlockWidth; bx <= (p.win.col+p.win.width-1)/f.BlockWidth; bx++ {
+			pixels += int64(h) * int64(min((bx+1)*f.BlockWidth, f.Width)-bx*f.BlockWidth)
+		}
+	}
+	factor := predictorSourceFactor
+	if f.Predictor <= 1 {
+		factor = plainSourceFactor
+	}
+	return min(1, factor*float64(stored)/float64(pixels*int64(f.SampleBytes())))
 }
 
 // producedTypes are the types of the artifacts Export writes, in its
@@ -395,20 +412,6 @@ func (p *plan) rows(j export.Job, inside *int64) cog.Rows {
 			}
 		}
 		return nil
-	}
-}
-
-// overviewFactor is the pixels of a COG of w×h pixels with its overviews
-// (halved until they fit one 512-pixel tile, as the COG writer does) over
-// those of the full resolution.
-func overviewFactor(w, h int) float64 {
-	total, full := 0.0, float64(w)*float64(h)
-	for {
-		total += float64(w) * float64(h)
-		if w <= cog.DefaultBlockSize && h <= cog.DefaultBlockSize {
-			return total / full
-		}
-		w, h = max(1, w/2), max(1, h/2)
 	}
 }
 
