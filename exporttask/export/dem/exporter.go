@@ -21,18 +21,16 @@ import (
 type Options struct {
 	// BytesPerSecond is the throughput the time estimate assumes, in bytes
 	// of the window's samples (decoded, at the source's sample size) plus
-	// the stored bytes read for them. bench/demwindow
-	// measured the streaming writer with parallel Deflate at about 76 MB/s
-	// on the whole extent of a 40,000 × 20,000 Int16 COG (1.6 GB of
-	// samples and 308 MB read in 23.7 to 27.2 s) and 63 MB/s on a
-	// 10,000² window (3.77 s), on the shared 2-core development machine at
-	// a load average of 4 to 6 (see bench/README.md); a lower figure is
-	// taken, so that a loaded machine still finishes within twice the
-	// estimate: 40 MB/s: the figures above give 44 s for that
-	// whole extent (24 to 27 s measured), and bench/estimates exported the
-	// whole extent of bench/fairness's 8,000 × 8,000 Int16 COG (145 MB
-	// read and decoded) in 6.0 and 9.3 s at a load average of 11 to 13,
-	// where 60 MB/s estimated 3 s.
+	// the stored bytes read for them: the speed on a quiet machine, which
+	// export.Exporter scales by what its exports really take (see
+	// export.Exporter.Estimate). Default 100 MB/s: bench/estimates
+	// exported the whole extent of bench/fairness's 16,000² Int16 COG
+	// (580 MB read and decoded) in 4.5 s (126 MB/s) and a 10,000² window
+	// of bench/demwindow's 40,000 × 20,000 one in 1.9 s on the shared
+	// 2-core development machine at a load average of 1.4, and
+	// bench/demwindow the whole extent of the latter (1.9 GB) in 24 to
+	// 27 s (76 MB/s) at 4 to 6 (bench/README.md). The former default,
+	// 40 MB/s, estimated 3.1 to 3.3 times the quiet machine's time.
 	BytesPerSecond float64
 	// TempDir holds the COG writer's scratch files during an export
 	// (about the compressed size of the export) when the job has no
@@ -54,7 +52,7 @@ type Options struct {
 }
 
 // defaultBytesPerSecond is Options.BytesPerSecond's default.
-const defaultBytesPerSecond = 40e6
+const defaultBytesPerSecond = 100e6
 
 // DefaultMemoryBudget is an export's working memory when
 // Options.MemoryBudget is 0: enough to hold in memory the rows of tiles of
