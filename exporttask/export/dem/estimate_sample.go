@@ -1,6 +1,8 @@
 package dem
 
 import (
+	"sync"
+
 	"github.com/openapi-viewer/viewer/exporttask/internal/cog"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geotiff"
 )
@@ -50,6 +52,10 @@ func (p *plan) sampledRatios(scratch string) (ratios, bool) {
 		return ratios{}, false
 	}
 	kx, ky := min(across, sampleGrid), min(down, sampleGrid)
+	sampler, err := cog.NewSampler(p.img)
+	if err != nil {
+		return ratios{}, false
+	}
 	block := make([]byte, bs*bs*p.src.tif.SampleBytes())
 	tile := make([]byte, len(block)/4)
 	var full, over, decoded int64
@@ -61,13 +67,13 @@ func (p *plan) sampledRatios(scratch string) (ratios, bool) {
 				return ratios{}, false
 			}
 			for t := range 4 {
-				n, err := cog.CompressedTileSize(p.img, quarter(block, bs, t, tile))
+				n, err := sampler.TileSize(quarter(block, bs, t, tile))
 				if err != nil {
 					return ratios{}, false
 				}
 				full += int64(n)
 			}
-			n, err := cog.CompressedOverviewTileSize(p.img, block)
+			n, err := sampler.OverviewTileSize(block)
 			if err != nil {
 				return ratios{}, false
 			}
@@ -126,4 +132,52 @@ func compressedPixels(w, h int, r ratios) float64 {
 		}
 		w, h, ratio = max(1, w/2), max(1, h/2), ratio*r.growth
 	}
+}
+
+// ratioCacheSize is how many windows' sampled ratios an Exporter keeps.
+const ratioCacheSize = 256
+
+// ratioKey names the samples of one window of one version of a source.
+type ratioKey struct {
+	path, version       string
+	col, row, w, h, bps int
+}
+
+// ratioCache keeps the sampled ratios of recent windows, so that the
+// estimate a worker makes again at export (see export.Exporter.Export)
+// and creates of the same window read no samples again. It is safe for
+// concurrent use.
+type ratioCache struct {
+	mu    sync.Mutex
+	m     map[ratioKey]ratios
+	order []ratioKey // oldest first
+}
+
+// ratios returns p's sampled ratios from the cache, or measures them.
+func (c *ratioCache) ratios(p *plan, version, scratch string) (ratios, bool) {
+	k := ratioKey{path: p.src.path, version: version, col: p.win.col, row: p.win.row, w: p.win.width, h: p.win.height, bps: p.img.BitsPerSample}
+	c.mu.Lock()
+	r, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return r, true
+	}
+	r, ok = p.sampledRatios(scratch)
+	if !ok || version == "" {
+		return r, ok
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[ratioKey]ratios{}
+	}
+	if _, had := c.m[k]; !had {
+		if len(c.order) == ratioCacheSize {
+			delete(c.m, c.order[0])
+			c.order = c.order[1:]
+		}
+		c.order = append(c.order, k)
+	}
+	c.m[k] = r
+	return r, true
 }

@@ -102,13 +102,14 @@ type Exporter struct {
 	tempDir        string
 	open           func(string) (SourceFile, error)
 	memoryBudget   int64
+	ratios         *ratioCache // the size estimate's sampled ratios
 }
 
 var _ export.Engine = (*Exporter)(nil)
 
 // New returns an Exporter with the options' defaults filled in.
 func New(opts Options) *Exporter {
-	x := &Exporter{bytesPerSecond: opts.BytesPerSecond, tempDir: opts.TempDir, open: opts.Open, memoryBudget: opts.MemoryBudget}
+	x := &Exporter{bytesPerSecond: opts.BytesPerSecond, tempDir: opts.TempDir, open: opts.Open, memoryBudget: opts.MemoryBudget, ratios: &ratioCache{}}
 	if x.memoryBudget <= 0 {
 		x.memoryBudget = DefaultMemoryBudget
 	}
@@ -259,7 +260,7 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (exporttask.Estimat
 	defer p.close()
 	stored := p.read.StoredBytes()
 	decoded := float64(p.img.Width) * float64(p.img.Height) * float64(p.img.BitsPerSample/8)
-	r, sampled := p.sampledRatios(e.tempDir)
+	r, sampled := e.ratios.ratios(p, j.Record.Source.Version(), e.tempDir)
 	if !sampled {
 		r = ratios{full: p.sourceRatio(stored), growth: 1}
 	}
