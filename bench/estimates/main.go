@@ -141,7 +141,7 @@ func once(ctx context.Context, exp *export.Exporter, req exporttask.CreateReques
 		return err
 	}
 	start = time.Now()
-	arts, err := exp.Export(ctx, exporttask.Task{ID: int64(n), CreateRequest: req}, output{files})
+	arts, err := exp.Export(ctx, exporttask.Task{ID: int64(n), CreateRequest: req, EstimatedTime: est.Time}, output{files})
 	if err != nil {
 		return err
 	}

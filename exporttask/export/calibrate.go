@@ -1,6 +1,7 @@
 package export
 
 import (
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -33,6 +34,10 @@ const calibrationWindow = 8
 // (files created, synced and committed) more than its work, and such small
 // exports must stay small tasks however loaded the machine.
 const calibrateFrom = 2
+
+// errSmall stands for the estimate not made of a small task's job at
+// export (see Exporter.Export).
+var errSmall = errors.New("export: a small task is not calibrated")
 
 // The bounds of the factor: a stuck or paused export (a machine
 // suspended, a debugger) must not make every later estimate absurd.

@@ -65,7 +65,8 @@ func TestEstimatesFollowTheExportsRealTime(t *testing.T) {
 	}
 	run := func(r exporttask.CreateRequest) {
 		t.Helper()
-		_, err := x.Export(t.Context(), exporttask.Task{CreateRequest: r}, nil)
+		// The task as a create stores it: with the estimate of the moment.
+		_, err := x.Export(t.Context(), exporttask.Task{CreateRequest: r, EstimatedTime: estimate(r)}, nil)
 		require.NoError(t, err)
 	}
 
@@ -76,7 +77,7 @@ func TestEstimatesFollowTheExportsRealTime(t *testing.T) {
 	assert.Equal(t, int64(5), estimate(demWhole), "another domain")
 
 	ras.fail, ras.took = true, 400*time.Second
-	_, err = x.Export(t.Context(), exporttask.Task{CreateRequest: whole}, nil)
+	_, err = x.Export(t.Context(), exporttask.Task{CreateRequest: whole, EstimatedTime: estimate(whole)}, nil)
 	require.Error(t, err)
 	assert.Equal(t, int64(12), estimate(whole), "a failed export is not learned from")
 

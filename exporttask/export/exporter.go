@@ -118,8 +118,14 @@ func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask
 		j.ScratchDir = dir
 	}
 	// The engine's estimate of this very job, unscaled, for the
-	// calibration: made before the export, as a create makes it.
-	base, baseErr := d.Estimate(ctx, j)
+	// calibration: made before the export, as a create makes it. A task
+	// estimated under calibrateFrom (a small export) teaches nothing and
+	// is not estimated again.
+	var base exporttask.Estimate
+	baseErr := errSmall
+	if t.EstimatedTime >= calibrateFrom {
+		base, baseErr = d.Estimate(ctx, j)
+	}
 	start := e.clock.Now()
 	arts, err := d.Export(ctx, j, out)
 	if err == nil && baseErr == nil {
