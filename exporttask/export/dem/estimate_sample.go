@@ -15,15 +15,16 @@ import (
 // estimate 12 to 24% short on two of them; and each overview level
 // compresses worse than the one below (0.097, 0.127, 0.166, 0.217 of the
 // decoded bytes on the 16,000² source's levels 0 to 3: its samples differ
-// more from their neighbours). Estimate reads up to sampleGrid² blocks of
+// more from their neighbours). Estimate reads up to sampleGrid blocks of
 // 2 × 2 tiles' worth of the window's source pixels, spread over the
-// window, compresses each tile exactly as the writer does (the full
-// resolution's ratio) and the block averaged down to one tile as the
+// window, compresses two of its tiles exactly as the writer does (the
+// full resolution's ratio) and the block averaged down to one tile as the
 // writer's first overview (the overviews' growth from level to level).
 // That reads a bounded number of source blocks whatever the source's
 // size (at most sampleStoredBytes a sample), so a create stays cheap.
 
-// sampleGrid is the samples across and down the window.
+// sampleGrid is the parts of the window across and down; one sample is
+// read in each part along the window's diagonal.
 const sampleGrid = 2
 
 // sampleStoredBytes is the most stored bytes one sample may read: a
@@ -59,31 +60,32 @@ func (p *plan) sampledRatios(scratch string) (ratios, bool) {
 	block := make([]byte, bs*bs*p.src.tif.SampleBytes())
 	tile := make([]byte, len(block)/4)
 	var full, over, decoded int64
-	for iy := range ky {
-		for ix := range kx {
-			// The middle block of each part of the window.
-			bx, by := (2*ix+1)*across/(2*kx), (2*iy+1)*down/(2*ky)
-			if !p.readSample(p.win.col+bx*bs, p.win.row+by*bs, bs, block, scratch) {
-				return ratios{}, false
-			}
-			for t := range 4 {
-				n, err := sampler.TileSize(quarter(block, bs, t, tile))
-				if err != nil {
-					return ratios{}, false
-				}
-				full += int64(n)
-			}
-			n, err := sampler.OverviewTileSize(block)
+	parts := max(kx, ky)
+	for i := range parts {
+		// The middle block of each part of the window along its
+		// diagonal.
+		ix, iy := i*kx/parts, i*ky/parts
+		bx, by := (2*ix+1)*across/(2*kx), (2*iy+1)*down/(2*ky)
+		if !p.readSample(p.win.col+bx*bs, p.win.row+by*bs, bs, block, scratch) {
+			return ratios{}, false
+		}
+		for _, t := range []int{0, 3} { // two tiles of the four, on its diagonal
+			n, err := sampler.TileSize(quarter(block, bs, t, tile))
 			if err != nil {
 				return ratios{}, false
 			}
-			over += int64(n)
-			decoded += int64(len(tile))
+			full += int64(n)
 		}
+		n, err := sampler.OverviewTileSize(block)
+		if err != nil {
+			return ratios{}, false
+		}
+		over += int64(n)
+		decoded += int64(len(tile))
 	}
-	r := ratios{full: min(1, float64(full)/float64(4*decoded)), growth: 1}
+	r := ratios{full: min(1, float64(full)/float64(2*decoded)), growth: 1}
 	if full > 0 {
-		r.growth = min(max(float64(4*over)/float64(full), 1), 2)
+		r.growth = min(max(float64(2*over)/float64(full), 1), 2)
 	}
 	return r, true
 }
