@@ -7,5 +7,9 @@
 // Start with [New], giving it a [Catalog] (the catalog package
 // has one on a directory) and an Engine per domain; [Exporter.Estimate] is
 // called when a task is created, [Exporter.Export] when a worker runs it.
+// Share one Exporter between a process's creates and its workers: it
+// learns from the exports how long they take against their estimates and
+// scales the time estimates of each domain to match (see
+// [Exporter.Estimate]).
 // [NewJob] builds a Job without a catalog, for an engine's own tests.
 package export

@@ -92,7 +92,10 @@ func (e *Exporter) Estimate(ctx context.Context, r exporttask.CreateRequest) (ex
 // Export runs the export of t, writing its artifacts through out. The
 // checks of Estimate are made again (the catalog may have changed since the
 // task was created); a failed check is an [exporttask.PermanentError], as
-// retrying cannot fix it.
+// retrying cannot fix it. The time an export that succeeds takes, against
+// the engine's estimate of the job (made again before the export, for a
+// task estimated at 2 s or more), is what later estimates of the domain
+// are scaled by.
 func (e *Exporter) Export(ctx context.Context, t exporttask.Task, out exporttask.Output) ([]exporttask.Artifact, error) {
 	j, d, err := e.job(ctx, t.CreateRequest)
 	if err != nil {

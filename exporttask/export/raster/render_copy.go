@@ -137,7 +137,9 @@ func (rd *renderer) renderLevel(ctx context.Context, l level, emit func(col, row
 			}
 		}()
 	}
-	defer wg.Wait()
+	// Stop the workers before waiting for them: one may wait for a permit
+	// that no emit will free once a tile's error ends the loop.
+	defer func() { cancel(); wg.Wait() }()
 	pending := map[int]rendered{}
 	for done := 0; done < len(tiles); {
 		select {
