@@ -6,22 +6,22 @@ import (
 	"github.com/openapi-viewer/viewer/exporttask"
 )
 
-// pacedCopy runs copy, the copy of a pyramid's tiles into the GeoPackage,
+// pacedCopy runs run, the copy of a pyramid's tiles into the GeoPackage,
 // in turns at CPU work (see exporttask.Pace): a turn is taken before the
 // copy starts and renewed at each of its progress reports (about every
 // hundredth of the tiles, see progressSteps), so each run of copied rows
 // between two reports is one chunk of work, and a large export yields at
 // those boundaries while small ones run. The progress itself (a write to
-// the task store) is made between turns. copy must report progress
+// the task store) is made between turns. run must report progress
 // through the Output it is given and must not wait for another chunk of
 // work (the thumbnails' goroutine takes turns of its own).
-func pacedCopy(ctx context.Context, out exporttask.Output, copy func(exporttask.Output) error) error {
+func pacedCopy(ctx context.Context, out exporttask.Output, run func(exporttask.Output) error) error {
 	p := &pacedOutput{Output: out, ctx: ctx}
 	if err := p.take(); err != nil {
 		return err
 	}
 	defer p.end()
-	return copy(p)
+	return run(p)
 }
 
 // pacedOutput is an Output whose Progress ends the turn held and takes
