@@ -14,6 +14,12 @@
 // tiles3d.WriteDemoSource over -box at levels -zoom when missing. -roi
 // exports only a box of the record (west,south,east,north) instead of its
 // whole extent.
+//
+// -runs N (default 1) runs the export N times through one export.CatalogExporter,
+// as a server does: each run's estimate is the one a create would get at
+// that moment, scaled by the Exporter's runs before it (the estimates
+// follow the machine's speed, see export.CatalogExporter.Estimate); the first is
+// the engine's own.
 package main
 
 import (
@@ -22,6 +28,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/openapi-viewer/viewer/exporttask"
@@ -42,14 +49,15 @@ func main() {
 	tilesDir := flag.String("tiles3d", "", "directory of a 3D record's tileset/ (written when missing)")
 	roi := flag.String("roi", "", "export only this box: west,south,east,north (default: the whole extent)")
 	work := flag.String("work", os.TempDir(), "where the export is written (and removed after)")
+	runs := flag.Int("runs", 1, "exports in a row, each estimated after those before it")
 	flag.Parse()
-	if err := run(*rasterDir, *box, *zoom, *demPath, *tilesDir, *roi, *work); err != nil {
+	if err := run(*rasterDir, *box, *zoom, *demPath, *tilesDir, *roi, *work, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "estimates:", err)
 		os.Exit(1)
 	}
 }
 
-func run(rasterDir, box, zoom, demPath, tilesDir, roiBox, work string) error {
+func run(rasterDir, box, zoom, demPath, tilesDir, roiBox, work string, runs int) error {
 	ctx := context.Background()
 	var rec catalog.Record
 	var domain export.Engine
@@ -100,28 +108,41 @@ func run(rasterDir, box, zoom, demPath, tilesDir, roiBox, work string) error {
 		return fmt.Errorf("give -raster, -dem or -tiles3d")
 	}
 	rec.ID = "5b1c7e2a-0d4f-4a3b-9c8e-7f6a5b4c3d2e"
-	j, err := export.NewJob(rec, exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi})
+	exp, err := export.New(oneRecord{rec}, map[exporttask.Domain]export.Engine{rec.Domain: domain})
 	if err != nil {
 		return err
 	}
+	req := exporttask.CreateRequest{CatalogRecordID: rec.ID, Domain: rec.Domain, ROI: roi}
+	for i := range runs {
+		if err := once(ctx, exp, req, work, i+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// once estimates and runs the export of req, and prints both.
+func once(ctx context.Context, exp *export.CatalogExporter, req exporttask.CreateRequest, work string, n int) error {
 	start := time.Now()
-	est, err := domain.Estimate(ctx, j)
+	est, err := exp.Estimate(ctx, req)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("estimate: %d bytes, %d s (estimating took %v)\n", est.Size, est.Time, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("run %d, load average %s: estimate: %d bytes, %d s (estimating took %v)\n", n, loadAverage(),
+		est.Size, est.Time, time.Since(start).Round(time.Millisecond))
 	dir, err := os.MkdirTemp(work, "estimates-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	j = j.Scratch(dir)
+	if os.Getenv("ESTIMATES_KEEP") == "" {
+		defer os.RemoveAll(dir)
+	}
 	files, err := filestore.Open(ctx, dir+"/artifacts")
 	if err != nil {
 		return err
 	}
 	start = time.Now()
-	arts, err := domain.Export(ctx, j, output{files})
+	arts, err := exp.Export(ctx, exporttask.Task{ID: int64(n), CreateRequest: req, EstimatedTime: est.Time}, output{files})
 	if err != nil {
 		return err
 	}
@@ -130,9 +151,32 @@ func run(rasterDir, box, zoom, demPath, tilesDir, roiBox, work string) error {
 	for _, a := range arts {
 		size += a.Size
 	}
-	fmt.Printf("export:   %d bytes, %.1f s\n", size, took.Seconds())
+	fmt.Printf("export:   %d bytes, %.1f s (load average %s at the end)\n", size, took.Seconds(), loadAverage())
 	fmt.Printf("estimate/real: size %.3f, time %.2f\n", float64(est.Size)/float64(size), float64(est.Time)/took.Seconds())
 	return nil
+}
+
+// oneRecord is a catalog of one record.
+type oneRecord struct{ rec catalog.Record }
+
+func (c oneRecord) Record(_ context.Context, id string) (catalog.Record, error) {
+	if id != c.rec.ID {
+		return catalog.Record{}, fmt.Errorf("record %s: %w", id, catalog.ErrNotFound)
+	}
+	return c.rec, nil
+}
+
+// loadAverage is the machine's load average over the last minute, from
+// /proc/loadavg ("?" where it cannot be read).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	if f := strings.Fields(string(b)); len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // output writes an export's files into a file store under "1/", as a

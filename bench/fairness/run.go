@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -60,6 +61,7 @@ func (b bench) round(c config) ([]time.Duration, string, error) {
 		return nil, "", err
 	}
 	rec.ID, rec.Title, rec.Location = "3f6b2a10-9c4d-4e7a-8b21-5d0e6f7a8b9c", "fairness DEM", work
+	west, south, east, north := bounds(rec.Footprint)
 	st, err := sqlite.Open(ctx, filepath.Join(work, "tasks.db"))
 	if err != nil {
 		return nil, "", err
@@ -98,7 +100,7 @@ func (b bench) round(c config) ([]time.Duration, string, error) {
 		// Each a box around the whole record, a different one so that
 		// the requests are not one deduplicated task.
 		m := 0.01 * float64(i+1)
-		roi := box(srcWest-m, srcNorth-srcExtent-m, srcWest+srcExtent+m, srcNorth+m)
+		roi := box(west-m, south-m, east+m, north+m)
 		t, est, err := create(ctx, exp, creator, "big", rec.ID, roi, fmt.Sprintf("whole extent %d", i))
 		if err != nil {
 			return nil, "", err
@@ -113,8 +115,9 @@ func (b bench) round(c config) ([]time.Duration, string, error) {
 	created := map[string]time.Time{}
 	for i := range b.small {
 		// 0.01° boxes along a diagonal of the record, each at its own place.
-		w := srcWest + 0.05 + 0.04*float64(i)
-		n := srcNorth - 0.05 - 0.04*float64(i)
+		step := min(east-west, north-south) / float64(b.small+2)
+		w := west + step*float64(i+1)
+		n := north - step*float64(i+1)
 		desc := fmt.Sprintf("small export %d", i)
 		t, est, err := create(ctx, exp, creator, "small", rec.ID, box(w, n-0.01, w+0.01, n), desc)
 		if err != nil {
@@ -172,6 +175,20 @@ func create(ctx context.Context, exp *export.CatalogExporter, st taskstore.Store
 	t, _, err := st.Create(ctx, taskstore.CreateParams{Customer: customer, Request: r, EstimatedSize: est.Size,
 		EstimatedTime: est.Time, Identity: id, Now: time.Now()})
 	return t, est, err
+}
+
+// bounds returns the bounding box of a footprint.
+func bounds(g *exporttask.Geometry) (west, south, east, north float64) {
+	west, south, east, north = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, poly := range g.Polygons() {
+		for _, ring := range poly {
+			for _, p := range ring {
+				west, east = min(west, p[0]), max(east, p[0])
+				south, north = min(south, p[1]), max(north, p[1])
+			}
+		}
+	}
+	return west, south, east, north
 }
 
 // box is an ROI of one rectangle.

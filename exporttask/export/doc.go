@@ -9,6 +9,9 @@
 // Start with [New], giving it a [Catalog] (the catalog package has one on
 // a directory) and an Engine per domain; [CatalogExporter.Estimate] is
 // called when a task is created, [CatalogExporter.Export] when a worker
-// runs it. [NewJob] builds a Job without a catalog, for an engine's own
-// tests.
+// runs it. Share one CatalogExporter between a process's creates and its
+// workers: it learns from the exports how long they take against their
+// estimates and scales the time estimates of each domain to match (see
+// [CatalogExporter.Estimate]). [NewJob] builds a Job without a catalog,
+// for an engine's own tests.
 package export

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/catalog"
+	"github.com/openapi-viewer/viewer/exporttask/clock"
 	"github.com/openapi-viewer/viewer/exporttask/internal/geom"
 )
 
@@ -20,6 +21,10 @@ type CatalogExporter struct {
 	cat     Catalog
 	domains map[exporttask.Domain]Engine
 	scratch string
+	clock   clock.Clock
+	// learned holds each domain's time factor (see calibration); the
+	// map is made in New and never changes.
+	learned map[exporttask.Domain]*calibration
 }
 
 // Option configures a [CatalogExporter].
@@ -33,18 +38,26 @@ func WithScratchDir(dir string) Option {
 	return func(e *CatalogExporter) { e.scratch = dir }
 }
 
-// New returns a CatalogExporter over cat that exports the records of each
-// domain in domains with its Engine, or an error when cat is nil. Records
-// of a domain missing from the map cannot be exported.
+// WithClock sets the clock a CatalogExporter times its exports by (see
+// Estimate). Default: the system clock.
+func WithClock(c clock.Clock) Option {
+	return func(e *CatalogExporter) { e.clock = c }
+}
+
+// New returns a CatalogExporter over cat that exports the records of each domain
+// in domains with its Engine, or an error when cat is nil. Records of a
+// domain missing from the map cannot be exported.
 func New(cat Catalog, domains map[exporttask.Domain]Engine, opts ...Option) (*CatalogExporter, error) {
 	if cat == nil {
 		return nil, errors.New("export: New needs a catalog")
 	}
 	m := make(map[exporttask.Domain]Engine, len(domains))
+	learned := make(map[exporttask.Domain]*calibration, len(domains))
 	for d, x := range domains {
 		m[d] = x
+		learned[d] = &calibration{}
 	}
-	e := &CatalogExporter{cat: cat, domains: m}
+	e := &CatalogExporter{cat: cat, domains: m, learned: learned, clock: clock.Real()}
 	for _, o := range opts {
 		o(e)
 	}
@@ -56,6 +69,11 @@ func New(cat Catalog, domains map[exporttask.Domain]Engine, opts ...Option) (*Ca
 // request whose domain is not the record's, or whose ROI misses the
 // record's footprint, is a *[exporttask.ValidationError] naming /domain or
 // /ROI; so is anything the engine refuses (its parameters).
+//
+// The time is the engine's estimate scaled by how long this CatalogExporter's
+// recent exports of the domain took against their estimates (the median
+// ratio of the last few; see calibration): the engines assume a quiet
+// machine, and the exports follow the machine's load.
 func (e *CatalogExporter) Estimate(ctx context.Context, r exporttask.CreateRequest) (Estimate, error) {
 	j, d, err := e.job(ctx, r)
 	if err != nil {
@@ -65,6 +83,7 @@ func (e *CatalogExporter) Estimate(ctx context.Context, r exporttask.CreateReque
 	if err != nil {
 		return Estimate{}, fmt.Errorf("export: estimating record %s: %w", j.record.ID, err)
 	}
+	est.Time = e.learned[j.record.Domain].scale(est.Time)
 	est.SourceVersion = j.record.Source.Version()
 	return est, nil
 }
@@ -72,7 +91,10 @@ func (e *CatalogExporter) Estimate(ctx context.Context, r exporttask.CreateReque
 // Export runs the export of t, writing its artifacts through out. The
 // checks of Estimate are made again (the catalog may have changed since the
 // task was created); a failed check is an [PermanentError], as
-// retrying cannot fix it.
+// retrying cannot fix it. The time an export that succeeds takes, against
+// the engine's estimate of the job (made again before the export, for a
+// task estimated at 2 s or more), is what later estimates of the domain
+// are scaled by.
 func (e *CatalogExporter) Export(ctx context.Context, t exporttask.Task, out Output) ([]exporttask.Artifact, error) {
 	j, d, err := e.job(ctx, t.CreateRequest)
 	if err != nil {
@@ -97,7 +119,20 @@ func (e *CatalogExporter) Export(ctx context.Context, t exporttask.Task, out Out
 		defer os.RemoveAll(dir)
 		j = j.Scratch(dir)
 	}
+	// The engine's estimate of this very job, unscaled, for the
+	// calibration: made before the export, as a create makes it. A task
+	// estimated under calibrateFrom (a small export) teaches nothing and
+	// is not estimated again.
+	var base Estimate
+	baseErr := errSmall
+	if t.EstimatedTime >= calibrateFrom {
+		base, baseErr = d.Estimate(ctx, j)
+	}
+	start := e.clock.Now()
 	arts, err := d.Export(ctx, j, out)
+	if err == nil && baseErr == nil {
+		e.learned[j.record.Domain].observe(base.Time, e.clock.Now().Sub(start))
+	}
 	var ve *exporttask.ValidationError
 	if err != nil && !IsPermanent(err) && errors.As(err, &ve) {
 		// What an engine refuses of the request at export time (a region

@@ -12,15 +12,16 @@ import (
 
 // The fairness rule's second half (the first is the workers reserved for
 // small tasks, lanes.go). On two cores, as many large exports as there are
-// workers would take every core with their goroutines (the DEM's block
-// decoders and tile compressors), and a small export beside them gets a
-// sliver of CPU. So while any small export runs in the process, the large
-// ones share LargeTurns turns at CPU work: each chunk of a large export's
-// CPU work (a tile to compress, a source block to decode) waits for a
-// turn, first come first served, and the chunks in flight end within
-// milliseconds, so the large exports yield at their chunk boundaries. They
-// never stop: they go on at the pace of their turns, and at full speed
-// again once no small export runs.
+// workers would take every core with their goroutines (a DEM's block
+// decoders and tile compressors, a RASTER's tile renderers), and a small
+// export beside them gets a sliver of CPU. So while any small export runs
+// in the process, the large ones share LargeTurns turns at CPU work: each
+// chunk of a large export's CPU work (a source block to decode, a tile to
+// compress or render, a run of tiles copied, a thumbnail, a zip entry: see
+// the exporters' use of export.Pace) waits for a turn, first come
+// first served, so the large exports yield at their chunk boundaries.
+// They never stop: they go on at the pace of their turns, and at full
+// speed again once no small export runs.
 
 // DefaultLargeTurns is the default of [RunnerConfig.LargeTurns]: half the
 // cores (GOMAXPROCS), at least one.

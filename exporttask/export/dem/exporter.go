@@ -20,18 +20,16 @@ import (
 type Options struct {
 	// BytesPerSecond is the throughput the time estimate assumes, in bytes
 	// of the window's samples (decoded, at the source's sample size) plus
-	// the stored bytes read for them. bench/demwindow
-	// measured the streaming writer with parallel Deflate at about 76 MB/s
-	// on the whole extent of a 40,000 × 20,000 Int16 COG (1.6 GB of
-	// samples and 308 MB read in 23.7 to 27.2 s) and 63 MB/s on a
-	// 10,000² window (3.77 s), on the shared 2-core development machine at
-	// a load average of 4 to 6 (see bench/README.md); a lower figure is
-	// taken, so that a loaded machine still finishes within twice the
-	// estimate: 40 MB/s: the figures above give 44 s for that
-	// whole extent (24 to 27 s measured), and bench/estimates exported the
-	// whole extent of bench/fairness's 8,000 × 8,000 Int16 COG (145 MB
-	// read and decoded) in 6.0 and 9.3 s at a load average of 11 to 13,
-	// where 60 MB/s estimated 3 s.
+	// the stored bytes read for them: the speed on a quiet machine, which
+	// export.Exporter scales by what its exports really take (see
+	// export.Exporter.Estimate). Default 100 MB/s: bench/estimates
+	// exported the whole extent of bench/fairness's 16,000² Int16 COG
+	// (580 MB read and decoded) in 4.5 s (126 MB/s) and a 10,000² window
+	// of bench/demwindow's 40,000 × 20,000 one in 1.9 s on the shared
+	// 2-core development machine at a load average of 1.4, and
+	// bench/demwindow the whole extent of the latter (1.9 GB) in 24 to
+	// 27 s (76 MB/s) at 4 to 6 (bench/README.md). The former default,
+	// 40 MB/s, estimated 3.1 to 3.3 times the quiet machine's time.
 	BytesPerSecond float64
 	// TempDir holds the COG writer's scratch files during an export
 	// (about the compressed size of the export) when the job has no
@@ -53,7 +51,7 @@ type Options struct {
 }
 
 // defaultBytesPerSecond is Options.BytesPerSecond's default.
-const defaultBytesPerSecond = 40e6
+const defaultBytesPerSecond = 100e6
 
 // DefaultMemoryBudget is an export's working memory when
 // Options.MemoryBudget is 0: enough to hold in memory the rows of tiles of
@@ -103,13 +101,14 @@ type Exporter struct {
 	tempDir        string
 	open           func(string) (SourceFile, error)
 	memoryBudget   int64
+	ratios         *ratioCache // the size estimate's sampled ratios
 }
 
 var _ export.Engine = (*Exporter)(nil)
 
 // New returns an Exporter with the options' defaults filled in.
 func New(opts Options) *Exporter {
-	x := &Exporter{bytesPerSecond: opts.BytesPerSecond, tempDir: opts.TempDir, open: opts.Open, memoryBudget: opts.MemoryBudget}
+	x := &Exporter{bytesPerSecond: opts.BytesPerSecond, tempDir: opts.TempDir, open: opts.Open, memoryBudget: opts.MemoryBudget, ratios: &ratioCache{}}
 	if x.memoryBudget <= 0 {
 		x.memoryBudget = DefaultMemoryBudget
 	}
@@ -158,7 +157,7 @@ func (e *Exporter) planWith(j export.Job, scratch string, turn func() (func(), e
 		return nil, err
 	}
 	if proj := src.projection(); proj != nil {
-		return e.planWarp(j, src, proj, method, scratch)
+		return e.planWarp(j, src, proj, method, scratch, turn)
 	}
 	win, ok := src.windowOf(j.Box())
 	if !ok {
@@ -246,10 +245,12 @@ func (p *plan) close() {
 
 // Estimate forecasts the export from the grid window the job selects. Its
 // time counts the stored bytes of the source blocks the window meets and
-// the window's decoded samples; its size the COG (the window's samples at
-// the source's compression ratio, times plainSourceFactor or
-// predictorSourceFactor, inside the exported area, next to nothing
-// for nodata, a third more for overviews) plus the ROI and METADATA files.
+// the window's decoded samples; its size the COG (the window's samples
+// inside the exported area at the ratio the COG writer reaches on a few
+// tiles' worth of them and at the overviews' growth, see sampledRatios,
+// or else at the source's own ratio times plainSourceFactor or
+// predictorSourceFactor; next to nothing for nodata; overviews included)
+// plus the ROI and METADATA files.
 func (e *Exporter) Estimate(_ context.Context, j export.Job) (export.Estimate, error) {
 	p, err := e.plan(j, e.tempDir)
 	if err != nil {
@@ -258,25 +259,14 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (export.Estimate, e
 	defer p.close()
 	stored := p.read.StoredBytes()
 	decoded := float64(p.img.Width) * float64(p.img.Height) * float64(p.img.BitsPerSample/8)
-	ratio := uncompressedRatio
-	if f := p.src.tif; f.Compression != 1 {
-		// The decoded bytes of the blocks met, without the padding of
-		// tiles beyond the image's edges (it compresses to nothing).
-		var pixels int64
-		for by := p.win.row / f.BlockHeight; by <= (p.win.row+p.win.height-1)/f.BlockHeight; by++ {
-			h := min((by+1)*f.BlockHeight, f.Height) - by*f.BlockHeight
-			for bx := p.win.col / f.BlockWidth; bx <= (p.win.col+p.win.width-1)/f.BlockWidth; bx++ {
-				pixels += int64(h) * int64(min((bx+1)*f.BlockWidth, f.Width)-bx*f.BlockWidth)
-			}
-		}
-		factor := predictorSourceFactor
-		if f.Predictor <= 1 {
-			factor = plainSourceFactor
-		}
-		ratio = min(1, factor*float64(stored)/float64(pixels*int64(f.SampleBytes())))
+	r, sampled := e.ratios.ratios(p, j.Record().Source.Version(), e.tempDir)
+	if !sampled {
+		r = ratios{full: p.sourceRatio(stored), growth: 1}
 	}
 	in := insideFraction(j, p)
-	size := decoded*(in*ratio+(1-in)*noDataRatio)*overviewFactor(p.img.Width, p.img.Height) +
+	sample := float64(p.img.BitsPerSample / 8)
+	size := sample*(in*compressedPixels(p.img.Width, p.img.Height, r)+
+		(1-in)*noDataRatio*compressedPixels(p.img.Width, p.img.Height, ratios{full: 1, growth: 1})) +
 		metadataAllowance + 2*float64(roiSize(j))
 	rows, pixels := int64(p.img.Height), int64(p.img.Width)*int64(p.img.Height)
 	warpSecs := 0.0
@@ -288,6 +278,32 @@ func (e *Exporter) Estimate(_ context.Context, j export.Job) (export.Estimate, e
 	}
 	secs := int64(math.Ceil((float64(stored)+decoded)/e.bytesPerSecond + warpSecs + j.MaskTime(rows, pixels).Seconds()))
 	return export.Estimate{Size: int64(size), Time: max(secs, 1), Artifacts: producedTypes()}, nil
+}
+
+// sourceRatio is the compressed/decoded size the estimate assumes for
+// the COG's data when it is not sampled (see sampledRatios): the source's
+// own ratio over the blocks the window meets (stored bytes of them),
+// times plainSourceFactor or predictorSourceFactor; uncompressedRatio for
+// an uncompressed source.
+func (p *plan) sourceRatio(stored int64) float64 {
+	f := p.src.tif
+	if f.Compression == 1 {
+		return uncompressedRatio
+	}
+	// The decoded bytes of the blocks met, without the padding of
+	// tiles beyond the image's edges (it compresses to nothing).
+	var pixels int64
+	for by := p.win.row / f.BlockHeight; by <= (p.win.row+p.win.height-1)/f.BlockHeight; by++ {
+		h := min((by+1)*f.BlockHeight, f.Height) - by*f.BlockHeight
+		for bx := p.win.col / f.BlockWidth; bx <= (p.win.col+p.win.width-1)/f.BlockWidth; bx++ {
+			pixels += int64(h) * int64(min((bx+1)*f.BlockWidth, f.Width)-bx*f.BlockWidth)
+		}
+	}
+	factor := predictorSourceFactor
+	if f.Predictor <= 1 {
+		factor = plainSourceFactor
+	}
+	return min(1, factor*float64(stored)/float64(pixels*int64(f.SampleBytes())))
 }
 
 // producedTypes are the types of the artifacts Export writes, in its
@@ -333,7 +349,7 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out export.Output) 
 	model, err := exportio.Write(ctx, out, base+".tif", exporttask.ArtifactModel, func(w io.Writer) error {
 		var rows cog.Rows
 		if p.warp != nil {
-			rows = p.warp.stream(p, j, &inside).cogRows()
+			rows = p.warp.stream(p, j, &inside, turn).cogRows()
 		} else {
 			rows = p.rows(j, &inside)
 		}
@@ -394,20 +410,6 @@ func (p *plan) rows(j export.Job, inside *int64) cog.Rows {
 			}
 		}
 		return nil
-	}
-}
-
-// overviewFactor is the pixels of a COG of w×h pixels with its overviews
-// (halved until they fit one 512-pixel tile, as the COG writer does) over
-// those of the full resolution.
-func overviewFactor(w, h int) float64 {
-	total, full := 0.0, float64(w)*float64(h)
-	for {
-		total += float64(w) * float64(h)
-		if w <= cog.DefaultBlockSize && h <= cog.DefaultBlockSize {
-			return total / full
-		}
-		w, h = max(1, w/2), max(1, h/2)
 	}
 }
 

@@ -23,8 +23,9 @@ type warpPlan struct {
 // the window of the grid `gdalwarp -t_srs EPSG:4326` suggests for the
 // whole source (see suggestedGrid) that the job's box meets, snapped
 // outward to its pixels (see warpGrid.windowOf); its pixels are computed
-// with method from the source window they reach.
-func (e *Exporter) planWarp(j export.Job, src *source, proj projection, method Resampling, scratch string) (*plan, error) {
+// with method from the source window they reach. The source's blocks are
+// decoded in turns of turn (nil: without waiting).
+func (e *Exporter) planWarp(j export.Job, src *source, proj projection, method Resampling, scratch string, turn func() (func(), error)) (*plan, error) {
 	f := src.tif
 	fail := func(problem string, err error) (*plan, error) {
 		src.Close()
@@ -63,10 +64,10 @@ func (e *Exporter) planWarp(j export.Job, src *source, proj projection, method R
 				"export a narrower area (or several)", out.width, out.height, e.memoryBudget>>20)})
 	}
 	rd, err := f.WindowWith(sw.col, sw.row, sw.width, sw.height,
-		geotiff.WindowOptions{MemoryBudget: e.memoryBudget / 4, ScratchDir: scratch})
+		geotiff.WindowOptions{MemoryBudget: e.memoryBudget / 4, ScratchDir: scratch, Turn: turn})
 	if err != nil {
 		rd, err = f.WindowWith(sw.col, sw.row, sw.width, sw.height,
-			geotiff.WindowOptions{MemoryBudget: e.memoryBudget / 2, ScratchDir: scratch})
+			geotiff.WindowOptions{MemoryBudget: e.memoryBudget / 2, ScratchDir: scratch, Turn: turn})
 	}
 	if err != nil {
 		src.Close()
@@ -93,8 +94,9 @@ func (e *Exporter) planWarp(j export.Job, src *source, proj projection, method R
 }
 
 // stream returns the warp's row source for p's export of j; inside counts
-// the pixels given a value.
-func (wp *warpPlan) stream(p *plan, j export.Job, inside *int64) *warpStream {
+// the pixels given a value. Each part of a block's work waits for a turn
+// of turn (nil: without waiting).
+func (wp *warpPlan) stream(p *plan, j export.Job, inside *int64, turn func() (func(), error)) *warpStream {
 	size := p.src.tif.SampleBytes()
 	codec := newSampleCodec(p.src.typ, size, p.src.tif.Valid())
 	sw := gridWindow{col: p.win.col, row: p.win.row, width: p.win.width, height: p.win.height}
@@ -104,7 +106,9 @@ func (wp *warpPlan) stream(p *plan, j export.Job, inside *int64) *warpStream {
 		}
 		return nil
 	})
-	return newWarpStream(wp.w, wp.method, sw, read, codec, p.noData[:size], j, wp.maxRows, inside)
+	s := newWarpStream(wp.w, wp.method, sw, read, codec, p.noData[:size], j, wp.maxRows, inside)
+	s.turn = turn
+	return s
 }
 
 // rowFunc is a sourceRows made of a function.

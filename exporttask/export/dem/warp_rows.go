@@ -44,6 +44,10 @@ type warpStream struct {
 	free      [][]float64
 	maxRows   int // the most rows held at once
 	inside    *int64
+	// turn, when set, waits for a turn at CPU work (export.Pace):
+	// each goroutine's part of a block's points and of its pixels is
+	// computed in a turn of its own.
+	turn func() (func(), error)
 }
 
 // newWarpStream returns the stream; maxRows bounds the source rows it
@@ -104,7 +108,7 @@ func (s *warpStream) block(y0, y1 int) error {
 	}
 	k0 := s.ks[0] // inside does not depend on the chunk
 	// The source point of every pixel centre.
-	err := split(n, func(lo, hi int) error {
+	err := s.split(n, func(lo, hi int) error {
 		for y := lo; y < hi; y++ {
 			uv := s.uv[2*y*w : 2*(y+1)*w]
 			for x := range w {
@@ -138,7 +142,7 @@ func (s *warpStream) block(y0, y1 int) error {
 	b := band{col0: s.src.col, width: s.src.width, at: s.at}
 	counts := make([]int64, n)
 	size := s.codec.size
-	err = split(n, func(lo, hi int) error {
+	err = s.split(n, func(lo, hi int) error {
 		in := make([]bool, w)
 		for y := lo; y < hi; y++ {
 			out := s.out[y*w*size : (y+1)*w*size]
@@ -203,4 +207,19 @@ func (s *warpStream) hold(first, last int) error {
 		s.next++
 	}
 	return nil
+}
+
+// split is the package's split with each part in a turn of s.turn.
+func (s *warpStream) split(n int, fn func(lo, hi int) error) error {
+	if s.turn == nil {
+		return split(n, fn)
+	}
+	return split(n, func(lo, hi int) error {
+		done, err := s.turn()
+		if err != nil {
+			return err
+		}
+		defer done()
+		return fn(lo, hi)
+	})
 }

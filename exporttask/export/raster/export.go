@@ -87,7 +87,15 @@ func build(ctx context.Context, path string, src *source, j export.Job, sel sele
 	}()
 	ts := tileSet{Identifier: exportIdentifier(j.Record()), Description: "export of catalog record " + j.Record().ID,
 		Extent: snapOut(j.Box(), maxZoom), MinZoom: minZoom, MaxZoom: maxZoom}
-	err := buildGeoPackage(ctx, path, src, ts, sel, out)
+	var err error
+	if src.imagery != nil {
+		// The renderer takes a turn per tile (renderLevel).
+		err = buildGeoPackage(ctx, path, src, ts, sel, out)
+	} else {
+		err = pacedCopy(ctx, out, func(out export.Output) error {
+			return buildGeoPackage(ctx, path, src, ts, sel, out)
+		})
+	}
 	if err != nil {
 		cancel()
 	}

@@ -14,12 +14,15 @@ import (
 // DefaultTilesPerSecond is the export speed Estimate assumes for a
 // GeoPackage source unless [Options] say otherwise; a directory source (a
 // file opened and read per tile, then a row inserted from Go) is taken to
-// be half as fast. bench/rasterexport exported 205,166 tiles (2.6 GB) from
-// a GeoPackage, stored in the file store, in 44 to 66 s on the shared
-// 2-core machine at load averages of 4 to 18 (3,100 to 4,650 tiles/s);
-// bench/README.md has the figures, and those of directory sources, which
-// ran at about 0.6 times a GeoPackage's speed.
-const DefaultTilesPerSecond = 4000
+// be half as fast. It is a quiet machine's speed, which export.Exporter
+// scales by what its exports really take (see export.Exporter.Estimate):
+// bench/estimates exported 48,000 tiles of bench/rasterexport's
+// GeoPackage (levels 10..13 of a 4° box, 566 MB) in 9.2 s (5,200 tiles/s)
+// on the shared 2-core machine at a load average of 1.4; the former
+// 4,000 estimated 1.4 times that (bench/README.md has the figures, and
+// those of directory sources, which ran at about 0.6 times a
+// GeoPackage's speed).
+const DefaultTilesPerSecond = 5000
 
 // Options configure an [Exporter].
 type Options struct {

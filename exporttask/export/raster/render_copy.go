@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/openapi-viewer/viewer/exporttask/export"
 	"github.com/openapi-viewer/viewer/exporttask/internal/guard"
 )
 
@@ -113,6 +114,13 @@ func (rd *renderer) renderLevel(ctx context.Context, l level, emit func(col, row
 				}
 				res := rendered{i: i}
 				res.err = guard.Run(func() error {
+					// Each tile is rendered and encoded in a turn at CPU
+					// work (see export.Pace).
+					done, err := export.Pace(ctx)
+					if err != nil {
+						return err
+					}
+					defer done()
 					t := tiles[i]
 					any, err := rd.render(w, l.Zoom, t.col, t.row)
 					if err != nil || !any {
@@ -129,7 +137,9 @@ func (rd *renderer) renderLevel(ctx context.Context, l level, emit func(col, row
 			}
 		}()
 	}
-	defer wg.Wait()
+	// Stop the workers before waiting for them: one may wait for a permit
+	// that no emit will free once a tile's error ends the loop.
+	defer func() { cancel(); wg.Wait() }()
 	pending := map[int]rendered{}
 	for done := 0; done < len(tiles); {
 		select {

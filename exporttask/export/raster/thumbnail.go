@@ -83,10 +83,17 @@ func drawThumbnails(ctx context.Context, src *source, j export.Job, sel selectio
 	img := c.image()
 	var out [][]byte
 	for _, t := range thumbnails() {
+		// Each thumbnail is scaled and encoded in a turn at CPU work.
+		done, err := export.Pace(ctx)
+		if err != nil {
+			return nil, err
+		}
 		var buf bytes.Buffer
 		w, h := thumbnailSize(j, t.Size)
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		if err := enc.Encode(&buf, c.thumbnail(img, j, w, h)); err != nil {
+		err = enc.Encode(&buf, c.thumbnail(img, j, w, h))
+		done()
+		if err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", t.Name, err)
 		}
 		out = append(out, buf.Bytes())
@@ -112,17 +119,31 @@ func (c *canvas) drawTiles(ctx context.Context, src *source, l level) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			data, err := src.read(ctx, l.Zoom, col, r.row)
-			if err != nil {
-				return fmt.Errorf("reading level %d for the thumbnails: %w", l.Zoom, err)
+			if err := c.drawTile(ctx, src, l.Zoom, col, r.row); err != nil {
+				return err
 			}
-			img, err := decodeTile(data)
-			if err != nil {
-				return &tileError{z: l.Zoom, col: col, row: r.row, err: err}
-			}
-			c.add(img, col*TileSize, r.row*TileSize)
 		}
 	}
+	return nil
+}
+
+// drawTile adds tile (z, col, row), read and decoded in a turn at CPU
+// work (see export.Pace).
+func (c *canvas) drawTile(ctx context.Context, src *source, z int, col, row int64) error {
+	done, err := export.Pace(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	data, err := src.read(ctx, z, col, row)
+	if err != nil {
+		return fmt.Errorf("reading level %d for the thumbnails: %w", z, err)
+	}
+	img, err := decodeTile(data)
+	if err != nil {
+		return &tileError{z: z, col: col, row: row, err: err}
+	}
+	c.add(img, col*TileSize, row*TileSize)
 	return nil
 }
 

@@ -25,21 +25,21 @@ import (
 type Options struct {
 	// BytesPerSecond is the throughput the time estimate assumes, in bytes
 	// of tile content copied into the zip per second, beyond
-	// thumbnailSeconds for the thumbnails and metadata. Default 20 MB/s:
-	// bench/estimates exported the whole demo record at levels 7..12
-	// (32 MB) in 2.3 to 6.4 s and a 0.4° box of it (6.3 MB)
-	// in 4.3 to 5.7 s on the shared 2-core machine at load averages of 32
-	// to 36, and each in 0.3 s at a load average of 1.4 (bench/README.md):
-	// under load the thumbnails, not the bytes, take most of the time. The
-	// former 3 MB/s, from BenchmarkExport's whole record with its
-	// thumbnails, estimated 11 s for the first.
+	// thumbnailSeconds for the thumbnails and metadata: a quiet machine's
+	// speed, which export.Exporter scales by what its exports really take
+	// (see export.Exporter.Estimate). Default 100 MB/s: bench/estimates
+	// exported the whole demo record at levels 7..12 (32 MB) and a 0.4°
+	// box of it (6.3 MB) in 0.3 s each on the shared 2-core machine at a
+	// load average of 1.4, and in 2.3 to 8.4 s at load averages of 28 to
+	// 36 (bench/README.md). Both are estimated 1 s, the least an estimate
+	// says.
 	BytesPerSecond float64
 }
 
 // thumbnailSeconds is what the time estimate allows for rendering the
 // three thumbnails and writing the metadata, whatever the export's size
 // (see Options.BytesPerSecond).
-const thumbnailSeconds = 3
+const thumbnailSeconds = 0.5
 
 // Estimate constants, measured on the demo record by TestEstimate.
 const (
@@ -63,7 +63,7 @@ var _ export.Engine = (*Exporter)(nil)
 // New returns an Exporter with the options' defaults filled in.
 func New(opts Options) *Exporter {
 	if !(opts.BytesPerSecond > 0) {
-		opts.BytesPerSecond = 20e6
+		opts.BytesPerSecond = 100e6
 	}
 	return &Exporter{opts: opts, sources: &sourceCache{}}
 }
@@ -252,18 +252,27 @@ func (e *Exporter) Export(ctx context.Context, j export.Job, out export.Output) 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		// Each thumbnail is drawn and encoded in a turn at CPU work of
+		// its own (see paced).
 		var buf bytes.Buffer
-		var img *image.NRGBA
-		if meshes {
-			if img, meshes, err = render(ctx, j, tris, th.long); err != nil {
-				return nil, err
+		err := paced(ctx, func() error {
+			var img *image.NRGBA
+			if meshes {
+				var err error
+				if img, meshes, err = render(ctx, j, tris, th.long); err != nil {
+					return err
+				}
 			}
-		}
-		if !meshes {
-			img = renderFootprint(j, p.sel.leaves, th.long)
-		}
-		if err := png.Encode(&buf, img); err != nil {
-			return nil, fmt.Errorf("tiles3d: thumbnail: %w", err)
+			if !meshes {
+				img = renderFootprint(j, p.sel.leaves, th.long)
+			}
+			if err := png.Encode(&buf, img); err != nil {
+				return fmt.Errorf("tiles3d: thumbnail: %w", err)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 		a, err := exportio.Write(ctx, out, th.name, th.typ, func(w io.Writer) error {
 			_, err := w.Write(buf.Bytes())

@@ -59,7 +59,7 @@ type mesh struct {
 // go from glTF's +Y up to 3D Tiles' +Z up (unless the main tileset's
 // asset.gltfUpAxis says Z), then by the b3dm's RTC_CENTER and the tile's
 // transforms into ECEF. A content named by several tiles is read and
-// decoded once.
+// decoded once, each in a turn at CPU work of its own (see paced).
 func (p *plan) triangles(ctx context.Context) ([]triangle, bool, error) {
 	upAxis := "Y"
 	var asset struct {
@@ -86,7 +86,12 @@ func (p *plan) triangles(ctx context.Context) ([]triangle, bool, error) {
 			return nil, false, err
 		}
 		for _, c := range n.contents {
-			m, ok, err := decodeMesh(root, c, meshes)
+			var m *mesh
+			var ok bool
+			err := paced(ctx, func() (err error) {
+				m, ok, err = decodeMesh(root, c, meshes)
+				return err
+			})
 			if err != nil || !ok {
 				return nil, false, err
 			}

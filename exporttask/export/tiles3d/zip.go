@@ -23,7 +23,8 @@ const zipEnd = 22
 // writeZip writes the selection into w: the cut tileset JSON files first
 // (deflated, tileset.json the first of all), then each file of sel.files
 // from the tileset directory dir, stored as it is, all dated now. It
-// reports progress after each entry through progress.
+// reports progress after each entry through progress. Each entry is
+// deflated or copied in a turn at CPU work of its own (see paced).
 func writeZip(ctx context.Context, w io.Writer, dir string, sel *selection, progress func(done int) error) error {
 	root, err := sourcefs.OpenRoot(dir)
 	if err != nil {
@@ -38,7 +39,10 @@ func writeZip(ctx context.Context, w io.Writer, dir string, sel *selection, prog
 		if err != nil {
 			return fmt.Errorf("zip: %w", err)
 		}
-		if _, err := f.Write(js.data); err != nil {
+		if err := paced(ctx, func() error {
+			_, err := f.Write(js.data)
+			return err
+		}); err != nil {
 			return fmt.Errorf("zip: %w", err)
 		}
 		done++
@@ -50,7 +54,7 @@ func writeZip(ctx context.Context, w io.Writer, dir string, sel *selection, prog
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := copyEntry(ctx, zw, root, u, now); err != nil {
+		if err := paced(ctx, func() error { return copyEntry(ctx, zw, root, u, now) }); err != nil {
 			return err
 		}
 		done++
