@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -48,14 +47,7 @@ func TestFullDisk(t *testing.T) {
 	require.NoError(t, os.Chmod(filepath.Dir(base), 0o755))
 	dir := filepath.Join(base, "disk")
 	require.NoError(t, os.Mkdir(dir, 0o700))
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs (%v: %s): skipping", err, strings.TrimSpace(string(out)))
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", dir, err, out)
-		}
-	})
+	testkit.MountTmpfs(t, dir, "2m")
 	require.NoError(t, os.Chown(dir, int(st.Uid), int(st.Gid)))
 	require.NoError(t, os.Chmod(dir, 0o700))
 	ts := "exporttask_full_" + strings.ReplaceAll(filepath.Base(filepath.Dir(dir)), "-", "_")

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -29,15 +28,7 @@ func mountTmpfs(t *testing.T, size string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "disk")
 	require.NoError(t, os.Mkdir(dir, 0o755))
-	out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput()
-	if err != nil {
-		t.Skipf("cannot mount a tmpfs (%v: %s): skipping the full-disk test", err, strings.TrimSpace(string(out)))
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", dir, err, out)
-		}
-	})
+	testkit.MountTmpfs(t, dir, size)
 	return dir
 }
 

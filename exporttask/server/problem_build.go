@@ -37,7 +37,7 @@ func statusText(status int) string {
 //	taskstore.ErrNotFound                  404
 //	*taskstore.IdempotencyKeyReusedError   422
 //	*exporttask.ValidationError            400 with its field errors
-//	*export.PermanentError             400 at /catalogRecordID (a record
+//	*export.PermanentError                 400 at /catalogRecordID (a record
 //	                                       whose source cannot be exported)
 //	*exporttask.TransitionError            409 naming both statuses
 //	taskstore.ErrConflict                  409

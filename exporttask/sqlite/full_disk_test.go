@@ -3,9 +3,7 @@ package sqlite_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -26,14 +24,7 @@ import (
 func TestFullDisk(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "disk")
 	require.NoError(t, os.Mkdir(dir, 0o755))
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs (%v: %s): skipping", err, strings.TrimSpace(string(out)))
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", dir, err, out)
-		}
-	})
+	testkit.MountTmpfs(t, dir, "8m")
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(dir, "tasks.db"))
 	require.NoError(t, err)

@@ -3,9 +3,7 @@ package filestore_test
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 
@@ -14,6 +12,7 @@ import (
 
 	"github.com/openapi-viewer/viewer/exporttask"
 	"github.com/openapi-viewer/viewer/exporttask/artifact/filestore"
+	"github.com/openapi-viewer/viewer/exporttask/internal/testkit"
 )
 
 // TestFullDisk writes a file larger than a small tmpfs: the write (or the
@@ -22,14 +21,7 @@ import (
 func TestFullDisk(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "disk")
 	require.NoError(t, os.Mkdir(dir, 0o755))
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs (%v: %s): skipping", err, strings.TrimSpace(string(out)))
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", dir, err, out)
-		}
-	})
+	testkit.MountTmpfs(t, dir, "1m")
 	s, err := filestore.Open(t.Context(), dir)
 	require.NoError(t, err)
 	w, err := s.Create(t.Context(), "1/big.gpkg")

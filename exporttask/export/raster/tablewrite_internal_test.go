@@ -25,7 +25,7 @@ type writtenTile struct {
 // tableWriter writes with tiles, finished as copyPart finishes it (the
 // index written by writeIndex, or with reindex by SQLite), and returns it
 // and how many levels of interior pages the table has.
-func writeTable(t *testing.T, tiles []writtenTile, reindex bool) (string, int) {
+func writeTable(t testing.TB, tiles []writtenTile, reindex bool) (string, int) {
 	t.Helper()
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "out.gpkg")
@@ -50,7 +50,7 @@ func writeTable(t *testing.T, tiles []writtenTile, reindex bool) (string, int) {
 
 // newTestWriter closes db, of the GeoPackage being built, and returns a
 // tableWriter of its tile table and the root page of the table's index.
-func newTestWriter(t *testing.T, db *sql.DB) (*tableWriter, uint32) {
+func newTestWriter(t testing.TB, db *sql.DB) (*tableWriter, uint32) {
 	t.Helper()
 	var path string
 	var pageSize int
