@@ -1,6 +1,5 @@
-// Package geotiff reads GeoTIFF and COG files in place and writes
-// single-band float32 GeoTIFF files (TIFF 6.0 with the GeoTIFF 1.1 tags) in
-// EPSG:4326 as a stream.
+// Package geotiff reads GeoTIFF and COG files in place. It does not write
+// them: the module's TIFF writer is package cog (exporttask/internal/cog).
 //
 // # Reading
 //
@@ -35,16 +34,4 @@
 // YCbCr converted to RGB when the photometric interpretation says YCbCr).
 // [ImageryReader.Block] decodes a block of any level as RGBA, alpha 0
 // where the alpha band, the mask or the GDAL_NODATA value says no data.
-//
-// # Writing
-//
-// [Encode] takes the image's geometry in an [Image] and pulls the pixel
-// rows from a callback one strip at a time, so a large grid never sits in
-// memory whole. The file layout is header, IFD, the IFD's out-of-line
-// values, then the strips. Because the IFD comes first, every strip's size
-// must be known before the first strip is written: without compression it
-// follows from the geometry; with [Deflate] the strips are compressed
-// twice, once to measure and once to write. Deflate is deterministic, so
-// both passes agree; the writer checks it and fails rather than write a
-// wrong offset.
 package geotiff

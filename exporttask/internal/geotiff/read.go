@@ -13,18 +13,6 @@ import (
 // refused by [File.Decodable] rather than read into memory.
 const MaxBlockBytes = 64 << 20
 
-// Tags the reader needs beyond those the writer has.
-const (
-	tagNewSubfileType  = 254
-	tagTileWidth       = 322
-	tagTileLength      = 323
-	tagTileOffsets     = 324
-	tagTileByteCounts  = 325
-	tagModelTransform  = 34264
-	tagGeoDoubleParams = 34736
-	tagGeoASCIIParams  = 34737
-)
-
 // Bounds on what a file may declare, so that malformed input cannot make
 // the reader allocate or loop without end.
 const (
@@ -33,22 +21,6 @@ const (
 	maxBlocks     = 1 << 24 // 16 M strips or tiles
 	maxValueBytes = 1 << 27 // one tag's values: 128 MiB
 	maxDimension  = 1 << 30 // pixels per side
-)
-
-// TIFF field types beyond those the writer uses.
-const (
-	typeByte      = 1
-	typeRational  = 5 // two longs
-	typeSByte     = 6
-	typeUndefined = 7 // bytes
-	typeSShort    = 8
-	typeSLong     = 9
-	typeSRational = 10 // two signed longs
-	typeFloat     = 11 // IEEE 32-bit
-	typeIFD       = 13 // a 32-bit offset
-	typeLong8     = 16 // BigTIFF's 64-bit integers and offset
-	typeSLong8    = 17
-	typeIFD8      = 18
 )
 
 // Header versions, NewSubfileType bits and Compression values.

@@ -304,21 +304,15 @@ func TestEncodeValue(t *testing.T) {
 }
 
 func FuzzOpen(f *testing.F) {
-	var buf bytes.Buffer
-	img := testImage(Deflate)
-	_, err := Encode(&buf, img, ramp(img), nil)
-	require.NoError(f, err)
-	f.Add(buf.Bytes())
-	buf.Reset()
-	img = testImage(None)
-	_, err = Encode(&buf, img, ramp(img), nil)
-	require.NoError(f, err)
-	f.Add(buf.Bytes())
-	// Small files GDAL writes, when it is installed: tiles, LZW and
-	// PackBits, BigTIFF, big-endian, GeoKeys.
+	// A COG the cog package writes: tiles, Deflate with the floating-point
+	// predictor, overviews, GDAL's ghost area.
+	f.Add(rampCOG(f, 37, 21))
+	// Small files GDAL writes, when it is installed: uncompressed strips,
+	// tiles, LZW and PackBits, BigTIFF, big-endian, GeoKeys.
 	if bin, err := exec.LookPath("gdal_create"); err == nil {
 		dir := f.TempDir()
 		for i, args := range [][]string{
+			{"-ot", "Float32"},
 			{"-ot", "Int16", "-co", "TILED=YES", "-co", "BLOCKXSIZE=16", "-co", "BLOCKYSIZE=16", "-co", "COMPRESS=LZW", "-co", "PREDICTOR=2"},
 			{"-ot", "Float32", "-co", "BIGTIFF=YES", "-co", "ENDIANNESS=BIG", "-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=3"},
 			{"-ot", "Byte", "-co", "COMPRESS=PACKBITS", "-a_nodata", "7", "-bands", "2"},

@@ -1,6 +1,7 @@
 package geotiff
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -8,14 +9,14 @@ import (
 )
 
 // TestWindowSpillsPastItsBudget reads the same window in memory and, with a
-// budget that holds a decoder but not the window's part of a strip, from
-// a scratch file: the rows are the same, the spilled window's buffers stay
-// within the budget, and a budget smaller than one decoded strip is
+// budget that holds a decoder but not the window's part of a row of tiles,
+// from a scratch file: the rows are the same, the spilled window's buffers
+// stay within the budget, and a budget smaller than one decoded tile is
 // refused.
 func TestWindowSpillsPastItsBudget(t *testing.T) {
-	img := Image{Width: 300, Height: 50, West: 34, North: 32, PixelSize: 0.01, NoData: -32768, RowsPerStrip: 16, Compression: Deflate}
-	path, _ := writeFile(t, img, ramp(img))
-	f := openFile(t, path)
+	b := rampCOG(t, 300, 50)
+	f, err := Open(bytes.NewReader(b), int64(len(b)))
+	require.NoError(t, err)
 	const x0, y0, w, h = 13, 5, 250, 40
 
 	mem, err := f.WindowWith(x0, y0, w, h, WindowOptions{})
@@ -23,7 +24,7 @@ func TestWindowSpillsPastItsBudget(t *testing.T) {
 	assert.False(t, mem.Spilled())
 
 	decoder := mem.decoderBytes()
-	budget := decoder + 1000 // the window's part of a strip is 16×250×4 bytes
+	budget := decoder + 1000 // the window's part of a row of tiles is 16×250×4 bytes
 	sp, err := f.WindowWith(x0, y0, w, h, WindowOptions{MemoryBudget: budget, ScratchDir: t.TempDir()})
 	require.NoError(t, err)
 	defer sp.Close()
@@ -36,7 +37,7 @@ func TestWindowSpillsPastItsBudget(t *testing.T) {
 		require.NoError(t, sp.Row(y, b))
 		require.Equal(t, a, b, "row %d", y)
 	}
-	assert.Equal(t, mem.BytesRead(), sp.BytesRead(), "each strip is read once either way")
+	assert.Equal(t, mem.BytesRead(), sp.BytesRead(), "each tile is read once either way")
 
 	_, err = f.WindowWith(x0, y0, w, h, WindowOptions{MemoryBudget: decoder / 2})
 	require.Error(t, err)
