@@ -262,7 +262,7 @@ func BenchmarkCreateHoles(b *testing.B) {
 	e := dem.New(dem.Options{})
 	for _, holes := range []bool{false, true} {
 		name := map[bool]string{false: "plain", true: "holes"}[holes]
-		body, err := json.Marshal(benchJob(b, rec, holes).Request)
+		body, err := json.Marshal(benchJob(b, rec, holes).Request())
 		require.NoError(b, err)
 		b.Run("decode/"+name, func(b *testing.B) {
 			loop(b, func() {

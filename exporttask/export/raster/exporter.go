@@ -14,15 +14,23 @@ import (
 // DefaultTilesPerSecond is the export speed Estimate assumes for a
 // GeoPackage source unless [Options] say otherwise; a directory source (a
 // file opened and read per tile, then a row inserted from Go) is taken to
-// be half as fast. It is a quiet machine's speed, which export.Exporter
-// scales by what its exports really take (see export.Exporter.Estimate):
-// bench/estimates exported 48,000 tiles of bench/rasterexport's
-// GeoPackage (levels 10..13 of a 4° box, 566 MB) in 9.2 s (5,200 tiles/s)
-// on the shared 2-core machine at a load average of 1.4; the former
-// 4,000 estimated 1.4 times that (bench/README.md has the figures, and
-// those of directory sources, which ran at about 0.6 times a
-// GeoPackage's speed).
-const DefaultTilesPerSecond = 5000
+// be half as fast. It is a quiet machine's speed, which
+// export.CatalogExporter scales by what its exports really take (see
+// export.CatalogExporter.Estimate). On the shared 2-core machine at a load
+// average of 2 to 5, bench/estimates exported 48,000 tiles of
+// bench/rasterexport's GeoPackage (levels 10..13 of a 4° box, 566 MB) in
+// 13.4 s from a cold page cache and in 2.8 s warm (3,600 and 17,000
+// tiles/s), and bench/rasterexport copied all 205,166 tiles in 10 to 18 s
+// (11,000 to 20,000 tiles/s); bench/README.md has the figures.
+const DefaultTilesPerSecond = 10000
+
+// DefaultImageryTilesPerSecond is the speed Estimate assumes for GeoTIFF
+// imagery, whose tiles are rendered (blocks decoded, resampled, encoded)
+// rather than copied: bench/rasterimagery's export of a 6,000² UTM JPEG
+// COG wrote 1,089 tiles in 10.4 s (105 tiles/s, 8.8 s of CPU on 2 cores)
+// at a load average of 5, and 21,009 tiles of its 28,000² source in 3m22s
+// (104 tiles/s) at about the same load.
+const DefaultImageryTilesPerSecond = 150
 
 // Options configure an [Exporter].
 type Options struct {
@@ -32,7 +40,8 @@ type Options struct {
 	// os.TempDir().
 	TempDir string
 	// TilesPerSecond is the speed Estimate's time assumes for a
-	// GeoPackage source, half of it for a directory. Default:
+	// GeoPackage source, half of it for a directory (imagery is
+	// estimated at DefaultImageryTilesPerSecond). Default:
 	// DefaultTilesPerSecond.
 	TilesPerSecond float64
 }
@@ -109,7 +118,10 @@ func (x *Exporter) Estimate(ctx context.Context, j export.Job) (export.Estimate,
 		size += int64(perPixel * thumbnailPixels(j))
 	}
 	rate := x.tilesPerSecond
-	if src.db == nil {
+	switch {
+	case src.imagery != nil:
+		rate = DefaultImageryTilesPerSecond
+	case src.db == nil:
 		rate /= 2 // a directory: see DefaultTilesPerSecond
 	}
 	secs := int64(math.Ceil(float64(tiles)/rate+j.MaskTime(tiles, int64(thumbnailPixels(j))).Seconds())) + 1

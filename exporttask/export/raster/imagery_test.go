@@ -330,6 +330,15 @@ func TestImageryTileFormats(t *testing.T) {
 			assert.Equal(t, []string{"png"}, keysOf(kinds))
 		case "AUTO":
 			assert.Equal(t, []string{"jpeg", "png"}, keysOf(kinds), "opaque tiles JPEG, the left edge's PNG")
+			// Rendered tiles are estimated at the imagery speed, not at
+			// the speed given for copied ones (here one tile a second).
+			est, err := raster.New(raster.Options{TilesPerSecond: 1}).Estimate(t.Context(),
+				job(t, rec, exporttask.CreateRequest{Parameters: map[string]any{"tileFormat": f}}))
+			require.NoError(t, err)
+			tiles := kinds["jpeg"] + kinds["png"]
+			want := int64(math.Ceil(float64(tiles)/raster.DefaultImageryTilesPerSecond)) + 1
+			assert.GreaterOrEqual(t, est.Time, want, "%d tiles rendered", tiles)
+			assert.LessOrEqual(t, est.Time, want+1, "%d tiles rendered", tiles)
 		}
 	}
 	_, err := raster.New(raster.Options{}).Estimate(t.Context(), job(t, rec, exporttask.CreateRequest{Parameters: map[string]any{"tileFormat": "GIF"}}))
